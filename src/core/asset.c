@@ -1,0 +1,114 @@
+#include "crowd/asset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+crowd_asset *crowd_asset_create(void) {
+    crowd_asset *asset = calloc(1, sizeof *asset);
+    if (asset == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) {
+        asset->skeleton.root_transform[i * 5] = 1.0f;
+    }
+    return asset;
+}
+
+static void free_track(crowd_track *track) {
+    free(track->times_s);
+    free(track->values);
+}
+
+void crowd_asset_destroy(crowd_asset *asset) {
+    if (asset == NULL) {
+        return;
+    }
+    crowd_mesh *mesh = &asset->mesh;
+    free(mesh->positions);
+    free(mesh->normals);
+    free(mesh->tangents);
+    free(mesh->uv0);
+    free(mesh->joints);
+    free(mesh->weights);
+    free(mesh->indices);
+    free(mesh->submeshes);
+    for (uint32_t i = 0; i < asset->material_count && asset->materials; i++) {
+        free(asset->materials[i].name);
+        free(asset->materials[i].texture_rgba8);
+    }
+    free(asset->materials);
+    crowd_skeleton *skeleton = &asset->skeleton;
+    for (uint32_t j = 0; j < skeleton->joint_count && skeleton->names; j++) {
+        free(skeleton->names[j]);
+    }
+    free(skeleton->names);
+    free(skeleton->parents);
+    free(skeleton->rest_translation);
+    free(skeleton->rest_rotation);
+    free(skeleton->rest_scale);
+    free(skeleton->inverse_bind);
+    for (uint32_t c = 0; c < asset->clip_count && asset->clips; c++) {
+        crowd_clip *clip = &asset->clips[c];
+        free(clip->name);
+        for (uint32_t j = 0; j < skeleton->joint_count && clip->tracks; j++) {
+            free_track(&clip->tracks[j].translation);
+            free_track(&clip->tracks[j].rotation);
+            free_track(&clip->tracks[j].scale);
+        }
+        free(clip->tracks);
+    }
+    free(asset->clips);
+    for (uint32_t s = 0; s < asset->socket_count && asset->sockets; s++) {
+        free(asset->sockets[s].name);
+    }
+    free(asset->sockets);
+    free(asset->name);
+    free(asset->source);
+    free(asset);
+}
+
+void crowd_asset_bind_bounds(const crowd_asset *asset, float min[3], float max[3]) {
+    const crowd_mesh *mesh = &asset->mesh;
+    if (mesh->vertex_count == 0 || mesh->positions == NULL) {
+        memset(min, 0, 3 * sizeof *min);
+        memset(max, 0, 3 * sizeof *max);
+        return;
+    }
+    for (int a = 0; a < 3; a++) {
+        min[a] = max[a] = mesh->positions[a];
+    }
+    for (uint32_t v = 1; v < mesh->vertex_count; v++) {
+        for (int a = 0; a < 3; a++) {
+            float p = mesh->positions[3 * v + a];
+            min[a] = p < min[a] ? p : min[a];
+            max[a] = p > max[a] ? p : max[a];
+        }
+    }
+}
+
+int32_t crowd_asset_find_clip(const crowd_asset *asset, const char *name) {
+    for (uint32_t i = 0; i < asset->clip_count; i++) {
+        if (asset->clips[i].name && strcmp(asset->clips[i].name, name) == 0) {
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}
+
+int32_t crowd_asset_find_joint(const crowd_asset *asset, const char *name) {
+    for (uint32_t i = 0; i < asset->skeleton.joint_count; i++) {
+        if (asset->skeleton.names[i] && strcmp(asset->skeleton.names[i], name) == 0) {
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}
+
+int32_t crowd_asset_find_socket(const crowd_asset *asset, const char *name) {
+    for (uint32_t i = 0; i < asset->socket_count; i++) {
+        if (asset->sockets[i].name && strcmp(asset->sockets[i].name, name) == 0) {
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}

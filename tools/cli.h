@@ -1,0 +1,58 @@
+/* cli.h - what the crowd subcommands share: exit codes, error printing and
+ * strict argument parsing. The CLI is thin: each cmd_*.c parses its options
+ * and calls the public API; the library never prints, this layer does.
+ */
+#ifndef CROWD_CLI_H
+#define CROWD_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "crowd/result.h"
+
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_USAGE = 1,
+    CLI_EXIT_INPUT = 2,
+    CLI_EXIT_UNSUPPORTED = 3,
+    CLI_EXIT_OUTPUT = 4,
+    CLI_EXIT_GPU = 5,
+};
+
+/* Exit code for a library result (DESIGN.md's command-line contract). */
+int cli_exit_code(crowd_result result);
+
+/* Prints "crowd: error: <file>: <reason>" (or without the file part) to
+ * stderr and returns cli_exit_code(error->result). */
+int cli_report(const crowd_error *error);
+
+/* Prints "crowd: error: <printf message>" to stderr, returns `exit_code`. */
+int cli_fail(int exit_code, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Strict number parsing: the whole string must be a finite number within
+ * [min, max]. On failure prints a usage error naming `option` and returns false. */
+bool cli_parse_float(const char *option, const char *text, double min, double max, double *out);
+bool cli_parse_int(const char *option, const char *text, long min, long max, long *out);
+
+/* Value of option argv[*i] (advances *i), or prints a usage error and
+ * returns NULL when it is the last argument. */
+const char *cli_option_value(int argc, char **argv, int *i);
+
+/* Logger that prints library diagnostics to stderr as "crowd: <message>";
+ * warnings always, info when `verbose` is set. */
+void cli_log_stderr(void *user, crowd_log_level level, const char *message);
+extern bool cli_verbose;
+
+/* Subcommands: each returns the process exit code. argv[0] is the subcommand name. */
+int cmd_info(int argc, char **argv);
+int cmd_bake(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+
+#endif
