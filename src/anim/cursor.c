@@ -1,0 +1,14 @@
+#include "crowd/anim.h"
+
+#include <string.h>
+
+uint32_t crowd_anim_cursor_size(const crowd_skeleton *skeleton) {
+    return 3 * skeleton->joint_count;
+}
+
+void crowd_anim_cursor_reset(crowd_anim_cursor *cursor) {
+    cursor->clip = NULL;
+    if (cursor->keys != NULL && cursor->key_count > 0) {
+        memset(cursor->keys, 0, cursor->key_count * sizeof *cursor->keys);
+    }
+}

@@ -1,0 +1,20 @@
+/* The hierarchy walk: joints are parent-before-child, so one forward pass
+ * sees every parent's model matrix before its children. */
+#include "crowd/anim.h"
+
+#include "anim/anim_math.h"
+
+void crowd_anim_local_to_model(const crowd_skeleton *skeleton, const crowd_transform *locals,
+                               float *out_models) {
+    const int32_t *parents = skeleton->parents;
+    for (uint32_t j = 0; j < skeleton->joint_count; j++) {
+        float local[16];
+        anim_trs_to_mat4(locals[j].translation, locals[j].rotation, locals[j].scale, local);
+        int32_t p = parents[j];
+        /* A parent that is not before its child breaks the asset's invariant;
+         * treating the joint as a root keeps the read in bounds. */
+        const float *parent = (p >= 0 && (uint32_t)p < j) ? out_models + 16 * (uint32_t)p
+                                                           : skeleton->root_transform;
+        anim_mat4_mul_affine(parent, local, out_models + 16 * j);
+    }
+}
