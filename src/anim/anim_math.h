@@ -62,6 +62,17 @@ static inline void anim_quat_slerp(const float *a, const float *b, float t, floa
     float sign = d < 0.0f ? -1.0f : 1.0f;
     float cos_theta = d * sign;
     float wa, wb;
+    if (cos_theta >= 0.9999996f) {
+        /* Equal keys (common: exporters write constant tracks) must give the
+         * key bit for bit, which a + (b - a) t does and weights do not. The
+         * dot of a unit quaternion with itself is only 1 within a few ulps;
+         * below this threshold (under 0.001 rad apart) lerp stays within
+         * 1.3e-7 of unit length and of slerp. */
+        for (int i = 0; i < 4; i++) {
+            out[i] = a[i] + (sign * b[i] - a[i]) * t;
+        }
+        return;
+    }
     if (cos_theta >= 0.6f) {
         float x = cos_theta - 1.0f;
         wa = anim_slerp_weight(1.0f - t, x);
