@@ -115,6 +115,10 @@ typedef struct crowd_bake_desc {
     /* Called now and then with the fraction done in [0, 1]; may be NULL. */
     void (*progress)(void *user, float fraction);
     void *progress_user;
+    /* Worker threads across frames; 0 = one per online CPU (at most 16). The
+     * result does not depend on it. progress is only called from the calling
+     * thread. */
+    uint32_t thread_count;
 } crowd_bake_desc;
 
 /* Samples every selected clip of `asset` and encodes the textures. desc may
@@ -155,6 +159,33 @@ void crowd_bake_bat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t joint
 
 /* Index of the baked clip with that name, or -1. */
 int32_t crowd_bake_find_clip(const crowd_bake *bake, const char *name);
+
+/* How far a bake is from float32 CPU skinning, measured from the encoded
+ * data (crowd_bake_vat_fetch / crowd_bake_bat_fetch), every vertex of every
+ * frame. Positions are in the asset's units (metres for glTF); "_rel" values
+ * are divided by the bounds diagonal. Fields of a texture the bake lacks are 0. */
+typedef struct crowd_bake_report {
+    uint64_t vertex_frames;             /* vertex samples compared */
+    double bounds_diagonal;
+    double position_error_max, position_error_mean;         /* VAT */
+    double position_error_max_rel, position_error_mean_rel;
+    double normal_error_max_deg, normal_error_mean_deg;     /* VAT */
+    /* Vertices skinned (crowd_skin_reference) with the decoded BAT matrices. */
+    double bat_position_error_max, bat_position_error_max_rel;
+    uint64_t vat_size_bytes;            /* texel payload of the VAT textures (GPU memory) */
+    uint64_t bat_size_bytes;
+} crowd_bake_report;
+
+/* Compares `bake` with float32 reference skinning of `asset` (the asset it
+ * was built from, or for a loaded bake the asset its source file imports to:
+ * same vertex count and order, clips matched by name, "rest" = rest pose) at
+ * each baked frame's time, k / fps. Errors: CROWD_ERROR_INVALID_ARGUMENT
+ * (vertex or joint counts differ, a baked clip the asset lacks),
+ * CROWD_ERROR_OUT_OF_MEMORY. Uses desc-style threads: thread_count 0 = one
+ * per CPU. */
+crowd_result crowd_bake_measure(const crowd_bake *bake, const crowd_asset *asset,
+                                uint32_t thread_count, crowd_bake_report *out_report,
+                                crowd_error *error);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,121 @@
+/* crowd_bake_build: checks the request, then clips -> layout -> frames
+ * (bake_build.h). Nothing here touches the disk. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "bake/bake_build.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *source_of(const crowd_asset *asset) {
+    return asset->source != NULL ? asset->source : "";
+}
+
+static crowd_result check_desc(const crowd_asset *asset, const crowd_bake_desc *desc,
+                               crowd_error *error) {
+    const char *source = source_of(asset);
+    if (desc->fps != 0.0f && !(desc->fps > 0.0f && desc->fps <= 1000.0f)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "fps %g is out of range (0, 1000]", (double)desc->fps);
+    }
+    if (desc->max_width > CROWD_BAKE_MAX_TEXTURE_SIZE) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "max width %u is out of range [1, %u]", desc->max_width,
+                               CROWD_BAKE_MAX_TEXTURE_SIZE);
+    }
+    if ((unsigned)desc->what > CROWD_BAKE_BAT_ONLY) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "unknown bake selection %d", (int)desc->what);
+    }
+    if ((unsigned)desc->vat_encoding > CROWD_VAT_F32) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "unknown VAT encoding %d", (int)desc->vat_encoding);
+    }
+    if ((unsigned)desc->bat_encoding > CROWD_BAT_F16) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "unknown BAT encoding %d", (int)desc->bat_encoding);
+    }
+    if (asset->mesh.vertex_count == 0) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "the model has no vertices to bake");
+    }
+    return CROWD_OK;
+}
+
+static crowd_bake *create_bake(const crowd_asset *asset, float fps) {
+    crowd_bake *bake = calloc(1, sizeof *bake);
+    if (bake == NULL) {
+        return NULL;
+    }
+    bake->name = strdup(asset->name != NULL && asset->name[0] != '\0' ? asset->name : "model");
+    bake->source = strdup(source_of(asset));
+    bake->asset = asset;
+    bake->vertex_count = asset->mesh.vertex_count;
+    bake->joint_count = asset->skeleton.joint_count;
+    bake->fps = fps;
+    if (bake->name == NULL || bake->source == NULL) {
+        crowd_bake_destroy(bake);
+        return NULL;
+    }
+    return bake;
+}
+
+crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *desc,
+                              crowd_bake **out_bake, crowd_error *error) {
+    if (out_bake == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "out_bake is NULL");
+    }
+    *out_bake = NULL;
+    if (asset == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "asset is NULL");
+    }
+    const crowd_bake_desc defaults = {0};
+    if (desc == NULL) {
+        desc = &defaults;
+    }
+    crowd_result result = check_desc(asset, desc, error);
+    if (result == CROWD_OK) {
+        result = crowd_asset_validate(asset, error);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    float fps = desc->fps != 0.0f ? desc->fps : CROWD_BAKE_DEFAULT_FPS;
+    crowd_bake *bake = create_bake(asset, fps);
+    if (bake == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    uint64_t total_frames = 0;
+    result = bake_select_clips(asset, desc, fps, bake, &total_frames, error);
+    if (result == CROWD_OK) {
+        bake_layout_request request = {
+            .what = desc->what,
+            .max_width = desc->max_width != 0 ? desc->max_width : CROWD_BAKE_DEFAULT_MAX_WIDTH,
+            .vat_encoding = desc->vat_encoding != CROWD_VAT_DEFAULT ? desc->vat_encoding
+                                                                    : CROWD_VAT_UNORM16_OCT,
+            .bat_encoding =
+                desc->bat_encoding != CROWD_BAT_DEFAULT ? desc->bat_encoding : CROWD_BAT_F32,
+        };
+        result = bake_plan_textures(bake, asset, total_frames, &request, error);
+    }
+    if (result == CROWD_OK) {
+        bake_run_options options = {
+            .thread_count = bake_thread_count(desc->thread_count, bake->frame_count),
+            .progress = desc->progress,
+            .progress_user = desc->progress_user,
+        };
+        crowd_log(&desc->logger, CROWD_LOG_DEBUG,
+                  "baking %u clips, %u frames at %g fps on %u threads: VAT %ux%u, BAT %ux%u",
+                  bake->clip_count, bake->frame_count, (double)fps, options.thread_count,
+                  bake->vat_position.width, bake->vat_position.height, bake->bat.width,
+                  bake->bat.height);
+        result = bake_run_frames(bake, asset, &options, error);
+    }
+    if (result != CROWD_OK) {
+        crowd_bake_destroy(bake);
+        return result;
+    }
+    *out_bake = bake;
+    return CROWD_OK;
+}

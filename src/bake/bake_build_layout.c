@@ -1,0 +1,152 @@
+/* Texture sizes for a bake. Frames go down, so a texture's height is
+ * frames x rows per frame and the 16384-row limit is what runs out first;
+ * when it does, the user needs numbers to act on: how many frames fit, and
+ * an fps that would fit. */
+#include "bake/bake_build.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The narrowest width that still needs no more rows than max_width does:
+ * 7218 vertices at a max of 4096 take 2 rows either way, and 3609 texels per
+ * row wastes 1 texel per frame instead of 974. */
+static uint32_t balanced_width(uint64_t items, uint32_t max_width) {
+    uint64_t rows = (items + max_width - 1) / max_width;
+    return (uint32_t)((items + rows - 1) / rows);
+}
+
+static uint64_t frames_at(const crowd_bake *bake, double fps) {
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < bake->clip_count; i++) {
+        total += bake_clip_frame_count(bake->clips[i].duration_s, bake->clips[i].loop, fps);
+    }
+    return total;
+}
+
+/* Largest fps <= `fps` whose total frame count is at most `fit`, rounded down
+ * to a value that reads well, or 0 when none exists (every clip needs at least
+ * one frame). */
+static double fitting_fps(const crowd_bake *bake, double fps, uint64_t fit) {
+    if (frames_at(bake, 1e-9) > fit) {
+        return 0.0;
+    }
+    double lo = 1e-9, hi = fps;
+    for (int i = 0; i < 64; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (frames_at(bake, mid) <= fit) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    const double steps[] = {1.0, 0.1, 0.01, 0.001};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        double rounded = floor(lo / steps[i]) * steps[i];
+        if (rounded > 0.0 && frames_at(bake, rounded) <= fit) {
+            return rounded;
+        }
+    }
+    return lo;
+}
+
+static crowd_result too_tall(const crowd_bake *bake, const crowd_asset *asset, const char *texture,
+                             uint64_t frames, uint32_t rows_per_frame, uint64_t items,
+                             uint32_t max_width, crowd_error *error) {
+    uint64_t fit = CROWD_BAKE_MAX_TEXTURE_SIZE / rows_per_frame;
+    char advice[200];
+    double fps = fitting_fps(bake, bake->fps, fit);
+    if (fps > 0.0) {
+        snprintf(advice, sizeof advice, "--fps %g would fit", fps);
+    } else {
+        snprintf(advice, sizeof advice, "no fps fits %u clips; bake fewer (--clips)",
+                 bake->clip_count);
+    }
+    char wider[120] = "";
+    uint64_t rows_at_max = (items + CROWD_BAKE_MAX_TEXTURE_SIZE - 1) / CROWD_BAKE_MAX_TEXTURE_SIZE;
+    if (max_width < CROWD_BAKE_MAX_TEXTURE_SIZE && rows_at_max < rows_per_frame) {
+        snprintf(wider, sizeof wider, " (or --max-width %u: %llu frames fit)",
+                 CROWD_BAKE_MAX_TEXTURE_SIZE,
+                 (unsigned long long)(CROWD_BAKE_MAX_TEXTURE_SIZE / rows_at_max));
+    }
+    return crowd_error_set(error, CROWD_ERROR_LIMIT, asset->source ? asset->source : "",
+                           "the %s texture would be %.0f rows tall (%llu frames x %u rows per "
+                           "frame at %g fps), over the limit of %u: %llu frames fit; %s%s",
+                           texture, (double)frames * rows_per_frame, (unsigned long long)frames,
+                           rows_per_frame, (double)bake->fps, CROWD_BAKE_MAX_TEXTURE_SIZE,
+                           (unsigned long long)fit, advice, wider);
+}
+
+static crowd_result alloc_texture(crowd_texture *texture, uint32_t width, uint32_t height,
+                                  crowd_texel_format format, crowd_error *error) {
+    texture->width = width;
+    texture->height = height;
+    texture->format = format;
+    texture->texels = calloc((size_t)width * height, bake_texel_size_bytes(format));
+    if (texture->texels == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL,
+                               "out of memory for a %ux%u texture", width, height);
+    }
+    return CROWD_OK;
+}
+
+/* Width and rows per frame for `items` texels per frame; checks the height. */
+static crowd_result plan_one(const crowd_bake *bake, const crowd_asset *asset, const char *name,
+                             uint64_t frames, uint64_t items, uint32_t max_width,
+                             uint32_t *out_width, uint32_t *out_rows, crowd_error *error) {
+    uint32_t width = balanced_width(items, max_width);
+    uint64_t rows = (items + width - 1) / width;
+    if (rows > CROWD_BAKE_MAX_TEXTURE_SIZE) {
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, asset->source ? asset->source : "",
+                               "one frame of the %s texture needs %llu rows at width %u, over "
+                               "the limit of %u; raise --max-width",
+                               name, (unsigned long long)rows, width, CROWD_BAKE_MAX_TEXTURE_SIZE);
+    }
+    if (frames > CROWD_BAKE_MAX_TEXTURE_SIZE || frames * rows > CROWD_BAKE_MAX_TEXTURE_SIZE) {
+        return too_tall(bake, asset, name, frames, (uint32_t)rows, items, max_width, error);
+    }
+    *out_width = width;
+    *out_rows = (uint32_t)rows;
+    return CROWD_OK;
+}
+
+crowd_result bake_plan_textures(crowd_bake *bake, const crowd_asset *asset, uint64_t total_frames,
+                                const bake_layout_request *request, crowd_error *error) {
+    bool vat = request->what != CROWD_BAKE_BAT_ONLY;
+    bool bat = request->what != CROWD_BAKE_VAT_ONLY;
+    uint32_t vat_width = 0, vat_rows = 0, bat_width = 0, bat_rows = 0;
+    crowd_result result = CROWD_OK;
+    if (vat) {
+        result = plan_one(bake, asset, "VAT", total_frames, bake->vertex_count, request->max_width,
+                          &vat_width, &vat_rows, error);
+    }
+    if (result == CROWD_OK && bat) {
+        result = plan_one(bake, asset, "BAT", total_frames, 3 * (uint64_t)bake->joint_count,
+                          request->max_width, &bat_width, &bat_rows, error);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    bake->frame_count = (uint32_t)total_frames;
+    if (vat) {
+        bool unorm = request->vat_encoding == CROWD_VAT_UNORM16_OCT;
+        crowd_texel_format format = unorm ? CROWD_TEXEL_RGBA16_UNORM
+                                    : request->vat_encoding == CROWD_VAT_F16 ? CROWD_TEXEL_RGBA16F
+                                                                             : CROWD_TEXEL_RGBA32F;
+        bake->vat_encoding = request->vat_encoding;
+        bake->vat_rows_per_frame = vat_rows;
+        uint32_t height = bake->frame_count * vat_rows;
+        result = alloc_texture(&bake->vat_position, vat_width, height, format, error);
+        if (result == CROWD_OK && !unorm) {
+            result = alloc_texture(&bake->vat_normal, vat_width, height, format, error);
+        }
+    }
+    if (result == CROWD_OK && bat) {
+        bake->bat_encoding = request->bat_encoding;
+        bake->bat_rows_per_frame = bat_rows;
+        crowd_texel_format format =
+            request->bat_encoding == CROWD_BAT_F16 ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
+        result = alloc_texture(&bake->bat, bat_width, bake->frame_count * bat_rows, format, error);
+    }
+    return result;
+}

@@ -1,0 +1,44 @@
+/* bake_internal.h - what the two halves of the bake module share: the build
+ * side (bake_build*, bake_encode*, bake_fetch, bake_report*) and the file
+ * side (writers, loader). Not a public header.
+ *
+ * The scalar encodings here are the single definition of the stored formats
+ * (docs/encodings.md): the builder encodes with them, crowd_bake_vat_fetch and
+ * the loader's range checks decode with them, so every reader agrees bit for
+ * bit. All functions are pure and thread-safe.
+ *
+ * Ownership rule for struct crowd_bake (crowd_bake_destroy relies on it):
+ * the struct itself, name, source, clips, every clips[i].name and every
+ * crowd_texture.texels are separate malloc/calloc blocks (or NULL), and
+ * owned_asset is released with crowd_asset_destroy.
+ */
+#ifndef CROWD_BAKE_INTERNAL_H
+#define CROWD_BAKE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crowd/bake.h"
+
+/* Bytes of one texel (16 or 8), 0 for CROWD_TEXEL_NONE or an unknown value. */
+size_t bake_texel_size_bytes(crowd_texel_format format);
+
+/* IEEE 754 binary16, round to nearest even; values beyond 65504 become
+ * infinity, NaN stays NaN. */
+uint16_t bake_half_from_float(float value);
+float bake_half_to_float(uint16_t half);
+
+/* unorm16 over [min, max]: decode is min + (max - min) * (q / 65535.0f) in
+ * float; encode returns the q whose decode is nearest to `value` (clamped to
+ * the range). A zero-extent range stores 0. */
+uint16_t bake_unorm16_encode(float value, float min, float max);
+float bake_unorm16_decode(uint16_t q, float min, float max);
+
+/* Octahedral unit normal in 16 bits: high byte x, low byte y; each byte b
+ * stands for b / 255 * 2 - 1. Encode picks, of the four neighbouring grid
+ * points, the one whose decode is closest in angle. Non-finite or zero input
+ * encodes +Z. Decode returns a unit vector. */
+uint16_t bake_oct_encode(const float normal[3]);
+void bake_oct_decode(uint16_t packed, float normal[3]);
+
+#endif
