@@ -1,0 +1,148 @@
+/* The AVX2+FMA path: one block of 8 vertices at a time.
+ *
+ * Each vertex's matrix is blended with FMAs as one 8-float register (rows 0
+ * and 1, which are contiguous in the palette) plus one 4-float register
+ * (row 2), so a joint costs two loads and two FMAs. The 8 blended matrices
+ * are then transposed to one register per matrix element, the transform and
+ * the normalization run across the 8 vertices, and the results are
+ * transposed back and stored as float3 at each vertex's own index.
+ *
+ * Every function carries target("avx2,fma") instead of the whole file being
+ * compiled with -mavx2, so this object links into binaries for any x86-64;
+ * prepared.c only calls it after cpuid said yes. */
+#include "skin/prepared.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#include <stdbool.h>
+
+#define AVX2 __attribute__((target("avx2,fma")))
+#define INLINE static inline __attribute__((always_inline)) AVX2
+
+INLINE void store3(float *dst, __m128 v) {
+    _mm_storel_pi((__m64 *)(void *)dst, v);
+    _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
+}
+
+/* In-lane 4x4 transposes of (a, b, c, d): the two 128-bit halves independently. */
+INLINE void transpose4x2(__m256 *a, __m256 *b, __m256 *c, __m256 *d) {
+    __m256 t0 = _mm256_unpacklo_ps(*a, *b), t1 = _mm256_unpackhi_ps(*a, *b);
+    __m256 t2 = _mm256_unpacklo_ps(*c, *d), t3 = _mm256_unpackhi_ps(*c, *d);
+    *a = _mm256_shuffle_ps(t0, t2, 0x44);
+    *b = _mm256_shuffle_ps(t0, t2, 0xEE);
+    *c = _mm256_shuffle_ps(t1, t3, 0x44);
+    *d = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
+
+/* Stores the x, y, z vectors of 8 lanes as float3 at out + 3 * vertices[k]. */
+INLINE void store_lanes(float *out, const uint32_t *vertices, uint32_t lanes, __m256 x, __m256 y,
+                        __m256 z) {
+    __m256 w = _mm256_setzero_ps();
+    transpose4x2(&x, &y, &z, &w);
+    /* Now x = (lane 0 | lane 4), y = (1 | 5), z = (2 | 6), w = (3 | 7). */
+    __m128 v[8] = {_mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+                   _mm256_castps256_ps128(z), _mm256_castps256_ps128(w),
+                   _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
+                   _mm256_extractf128_ps(z, 1), _mm256_extractf128_ps(w, 1)};
+    if (lanes == SKIN_LANES) {
+        for (int k = 0; k < SKIN_LANES; k++) {
+            store3(out + 3 * (size_t)vertices[k], v[k]);
+        }
+    } else {
+        for (uint32_t k = 0; k < lanes; k++) {
+            store3(out + 3 * (size_t)vertices[k], v[k]);
+        }
+    }
+}
+
+INLINE void skin_block(const skin_group *group, uint32_t block, const float *skin_matrices,
+                       float *out_positions, float *out_normals, const uint32_t influences,
+                       const bool normals) {
+    const float *weights = skin_block_weights(group, block);
+    const uint16_t *joints = skin_block_joints(group, block);
+    __m256 rows01[8];
+    __m128 rows2[8];
+    for (int v = 0; v < SKIN_LANES; v++) {
+        const float *m = skin_matrices + 12 * (size_t)joints[v];
+        __m256 w = _mm256_broadcast_ss(weights + v);
+        __m256 a = _mm256_mul_ps(w, _mm256_loadu_ps(m));
+        __m128 b = _mm_mul_ps(_mm256_castps256_ps128(w), _mm_loadu_ps(m + 8));
+        for (uint32_t i = 1; i < influences; i++) {
+            m = skin_matrices + 12 * (size_t)joints[i * SKIN_LANES + v];
+            w = _mm256_broadcast_ss(weights + i * SKIN_LANES + v);
+            a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
+            b = _mm_fmadd_ps(_mm256_castps256_ps128(w), _mm_loadu_ps(m + 8), b);
+        }
+        rows01[v] = a;
+        rows2[v] = b;
+    }
+    /* Element k of the blended matrices of all 8 lanes into e[k]. Rows 0-1:
+     * in-lane transposes of lanes 0-3 and 4-7 give (row 0 | row 1) halves,
+     * recombined across halves. Row 2: pair lanes v and v + 4 first. */
+    __m256 e[12];
+    transpose4x2(&rows01[0], &rows01[1], &rows01[2], &rows01[3]);
+    transpose4x2(&rows01[4], &rows01[5], &rows01[6], &rows01[7]);
+    for (int k = 0; k < 4; k++) {
+        e[k] = _mm256_permute2f128_ps(rows01[k], rows01[4 + k], 0x20);
+        e[4 + k] = _mm256_permute2f128_ps(rows01[k], rows01[4 + k], 0x31);
+    }
+    for (int k = 0; k < 4; k++) {
+        e[8 + k] = _mm256_insertf128_ps(_mm256_castps128_ps256(rows2[k]), rows2[4 + k], 1);
+    }
+    transpose4x2(&e[8], &e[9], &e[10], &e[11]);
+
+    const float *positions = skin_block_positions(group, block);
+    const uint32_t *vertices = skin_block_vertices(group, block);
+    uint32_t lanes = skin_block_lanes(group, block);
+    __m256 px = _mm256_load_ps(positions), py = _mm256_load_ps(positions + SKIN_LANES),
+           pz = _mm256_load_ps(positions + 2 * SKIN_LANES);
+    __m256 x = _mm256_fmadd_ps(e[2], pz, _mm256_fmadd_ps(e[1], py, _mm256_fmadd_ps(e[0], px, e[3])));
+    __m256 y = _mm256_fmadd_ps(e[6], pz, _mm256_fmadd_ps(e[5], py, _mm256_fmadd_ps(e[4], px, e[7])));
+    __m256 z = _mm256_fmadd_ps(e[10], pz, _mm256_fmadd_ps(e[9], py, _mm256_fmadd_ps(e[8], px, e[11])));
+    store_lanes(out_positions, vertices, lanes, x, y, z);
+    if (normals) {
+        const float *nrm = skin_block_normals(group, block);
+        __m256 nx = _mm256_load_ps(nrm), ny = _mm256_load_ps(nrm + SKIN_LANES),
+               nz = _mm256_load_ps(nrm + 2 * SKIN_LANES);
+        x = _mm256_fmadd_ps(e[2], nz, _mm256_fmadd_ps(e[1], ny, _mm256_mul_ps(e[0], nx)));
+        y = _mm256_fmadd_ps(e[6], nz, _mm256_fmadd_ps(e[5], ny, _mm256_mul_ps(e[4], nx)));
+        z = _mm256_fmadd_ps(e[10], nz, _mm256_fmadd_ps(e[9], ny, _mm256_mul_ps(e[8], nx)));
+        __m256 length2 = _mm256_fmadd_ps(z, z, _mm256_fmadd_ps(y, y, _mm256_mul_ps(x, x)));
+        /* A zero-length result stays zero instead of 0 * inf = NaN. */
+        __m256 scale = _mm256_and_ps(_mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(length2)),
+                                     _mm256_cmp_ps(length2, _mm256_setzero_ps(), _CMP_GT_OQ));
+        store_lanes(out_normals, vertices, lanes, _mm256_mul_ps(x, scale), _mm256_mul_ps(y, scale),
+                    _mm256_mul_ps(z, scale));
+    }
+}
+
+INLINE void skin_blocks(const skin_group *group, uint32_t begin, uint32_t end,
+                        const float *skin_matrices, float *out_positions, float *out_normals,
+                        const uint32_t influences, const bool normals) {
+    for (uint32_t b = begin; b < end; b++) {
+        skin_block(group, b, skin_matrices, out_positions, out_normals, influences, normals);
+    }
+}
+
+AVX2 void skin_kernel_avx2(const skin_group *group, uint32_t begin, uint32_t end,
+                           const float *skin_matrices, float *out_positions, float *out_normals) {
+#define SKIN_CASE(n)                                                                               \
+    case n:                                                                                        \
+        if (out_normals) {                                                                         \
+            skin_blocks(group, begin, end, skin_matrices, out_positions, out_normals, n, true);    \
+        } else {                                                                                   \
+            skin_blocks(group, begin, end, skin_matrices, out_positions, NULL, n, false);          \
+        }                                                                                          \
+        break;
+    switch (group->influences) {
+        SKIN_CASE(1)
+        SKIN_CASE(2)
+        SKIN_CASE(3)
+        SKIN_CASE(4)
+    default:
+        break;
+    }
+#undef SKIN_CASE
+}
+
+#endif
