@@ -8,13 +8,13 @@ void crowd_anim_local_to_model(const crowd_skeleton *skeleton, const crowd_trans
                                float *out_models) {
     const int32_t *parents = skeleton->parents;
     for (uint32_t j = 0; j < skeleton->joint_count; j++) {
-        float local[16];
-        anim_trs_to_mat4(locals[j].translation, locals[j].rotation, locals[j].scale, local);
+        float linear[9];
+        anim_rotation_scale(locals[j].rotation, locals[j].scale, linear);
         int32_t p = parents[j];
         /* A parent that is not before its child breaks the asset's invariant;
          * treating the joint as a root keeps the read in bounds. */
         const float *parent = (p >= 0 && (uint32_t)p < j) ? out_models + 16 * (uint32_t)p
                                                            : skeleton->root_transform;
-        anim_mat4_mul_affine(parent, local, out_models + 16 * j);
+        anim_mat4_mul_local(parent, linear, locals[j].translation, out_models + 16 * j);
     }
 }
