@@ -26,7 +26,7 @@ static uint64_t frames_at(const crowd_bake *bake, double fps) {
 
 /* Largest fps <= `fps` whose total frame count is at most `fit`, rounded down
  * to a value that reads well, or 0 when none exists (every clip needs at least
- * one frame). */
+ * one frame). The frame count only grows with fps, so bisection finds it. */
 static double fitting_fps(const crowd_bake *bake, double fps, uint64_t fit) {
     if (frames_at(bake, 1e-9) > fit) {
         return 0.0;
@@ -40,12 +40,12 @@ static double fitting_fps(const crowd_bake *bake, double fps, uint64_t fit) {
             hi = mid;
         }
     }
-    const double steps[] = {1.0, 0.1, 0.01, 0.001};
-    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        double rounded = floor(lo / steps[i]) * steps[i];
-        if (rounded > 0.0 && frames_at(bake, rounded) <= fit) {
-            return rounded;
-        }
+    /* Two significant digits, but whole frames per second from 10 up. */
+    double step = pow(10.0, floor(log10(lo)) - 1.0);
+    step = step > 1.0 ? 1.0 : step;
+    double rounded = floor(lo / step) * step;
+    if (rounded > 0.0 && frames_at(bake, rounded) <= fit) {
+        return rounded;
     }
     return lo;
 }
