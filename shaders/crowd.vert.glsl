@@ -1,0 +1,265 @@
+// crowd.vert.glsl - one vertex of one instance, in every playback mode.
+// The renderer prepends "#version 450 core" and one of MODE_STATIC,
+// MODE_CPU, MODE_GPU, MODE_BAT, MODE_VAT (plus VAT_OCT for the unorm16_oct
+// encoding). Record layouts mirror src/gpu/internal.h.
+
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec2 a_uv;
+layout(location = 3) in uvec4 a_joints;
+layout(location = 4) in vec4 a_weights;
+layout(location = 5) in uint a_material;
+
+struct Instance {
+    vec4 position_heading;
+    vec4 tint;
+    float scale;
+    uint clip;
+    uint from_clip;
+    uint flags;
+    float start_s;
+    float offset_s;
+    float speed;
+    float fade_start_s;
+    float fade_duration_s;
+    float from_start_s;
+    float from_offset_s;
+    float from_speed;
+};
+layout(std430, binding = 0) readonly buffer Instances { Instance instances[]; };
+
+layout(location = 0) uniform mat4 u_view_proj;
+layout(location = 1) uniform float u_time;
+// cpu mode draws one character per call, without instancing.
+layout(location = 2) uniform int u_instance_base;
+
+out vec3 v_normal;
+out vec2 v_uv;
+out vec4 v_tint;
+flat out uint v_material;
+
+const uint FLAG_LOOP_MASK = 3u;
+const uint FLAG_FROM_LOOP_SHIFT = 2u;
+const uint FLAG_FADE = 16u;
+
+#if defined(MODE_GPU)
+layout(std430, binding = 1) readonly buffer Palettes { vec4 palette[]; };
+layout(location = 6) uniform uint u_joint_count;
+#endif
+
+#if defined(MODE_BAT) || defined(MODE_VAT)
+struct Clip {
+    uint first_frame;
+    uint frame_count;
+    uint loop;
+    float duration_s;
+};
+layout(std430, binding = 2) readonly buffer Clips { Clip clips[]; };
+layout(location = 3) uniform float u_fps;
+layout(location = 4) uniform uint u_tex_width;
+layout(location = 5) uniform uint u_rows_per_frame;
+
+// Clip time of a clip started at start_s: wrapped when looping, clamped when
+// not. Mirrors gpu_clip_time() in src/gpu/playback.c.
+float clip_time(uint clip, uint loop_mode, float start_s, float offset_s, float speed) {
+    float duration = clips[clip].duration_s;
+    float t = (u_time - start_s) * speed + offset_s;
+    bool loop = loop_mode == 0u ? clips[clip].loop != 0u : loop_mode == 1u;
+    if (!(duration > 0.0)) {
+        return 0.0;
+    }
+    if (loop) {
+        t -= duration * floor(t / duration);
+        return t >= duration ? 0.0 : t;
+    }
+    return clamp(t, 0.0, duration);
+}
+
+// The two baked frames around clip time t and the weight of the second.
+// Frame k of a clip was baked at time k / fps; a looping clip wraps from its
+// last frame to frame 0, a one-shot clip holds its last frame.
+void frame_pair(uint clip, float t, out uint f0, out uint f1, out float alpha) {
+    Clip c = clips[clip];
+    float f = max(t * u_fps, 0.0);
+    float whole = floor(f);
+    alpha = f - whole;
+    uint k = uint(whole);
+    if (c.loop != 0u) {
+        k %= c.frame_count;
+        f0 = c.first_frame + k;
+        f1 = c.first_frame + (k + 1u) % c.frame_count;
+    } else {
+        k = min(k, c.frame_count - 1u);
+        f0 = c.first_frame + k;
+        f1 = c.first_frame + min(k + 1u, c.frame_count - 1u);
+    }
+}
+
+// Texel of element `index` (vertex, or 3 * joint + row) of global frame
+// `frame`: elements run across, wrapping onto rows_per_frame rows.
+ivec2 texel(uint frame, uint index) {
+    return ivec2(int(index % u_tex_width), int(frame * u_rows_per_frame + index / u_tex_width));
+}
+#endif
+
+#if defined(MODE_BAT)
+layout(binding = 1) uniform sampler2D u_bat;
+
+void bat_rows(uint frame, uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
+    uint i = 3u * joint;
+    r0 = texelFetch(u_bat, texel(frame, i), 0);
+    r1 = texelFetch(u_bat, texel(frame, i + 1u), 0);
+    r2 = texelFetch(u_bat, texel(frame, i + 2u), 0);
+}
+#endif
+
+#if defined(MODE_VAT)
+layout(binding = 2) uniform sampler2D u_vat_position;
+#if defined(VAT_OCT)
+layout(location = 7) uniform vec3 u_bounds_min;
+layout(location = 8) uniform vec3 u_bounds_extent;
+
+// Octahedral normal in 16 bits: high byte x, low byte y, b -> b / 255 * 2 - 1.
+vec3 oct_decode(float packed) {
+    uint bits = uint(packed * 65535.0 + 0.5);
+    vec2 e = vec2(float(bits >> 8u), float(bits & 255u)) / 255.0 * 2.0 - 1.0;
+    vec3 n = vec3(e, 1.0 - abs(e.x) - abs(e.y));
+    if (n.z < 0.0) {
+        n.xy = (1.0 - abs(n.yx)) * vec2(n.x >= 0.0 ? 1.0 : -1.0, n.y >= 0.0 ? 1.0 : -1.0);
+    }
+    return normalize(n);
+}
+#else
+layout(binding = 3) uniform sampler2D u_vat_normal;
+#endif
+
+void vat_fetch(uint frame, uint vertex, out vec3 position, out vec3 normal) {
+    ivec2 at = texel(frame, vertex);
+    vec4 p = texelFetch(u_vat_position, at, 0);
+#if defined(VAT_OCT)
+    position = u_bounds_min + u_bounds_extent * p.xyz;
+    normal = oct_decode(p.w);
+#else
+    position = p.xyz;
+    normal = texelFetch(u_vat_normal, at, 0).xyz;
+#endif
+}
+
+void vat_clip(uint clip, float t, uint vertex, out vec3 position, out vec3 normal) {
+    uint f0, f1;
+    float alpha;
+    frame_pair(clip, t, f0, f1, alpha);
+    vec3 p0, n0, p1, n1;
+    vat_fetch(f0, vertex, p0, n0);
+    vat_fetch(f1, vertex, p1, n1);
+    position = mix(p0, p1, alpha);
+    normal = mix(n0, n1, alpha);
+}
+#endif
+
+#if defined(MODE_BAT)
+// Skinning matrix rows of one joint, interpolated between the clip's frames.
+void bat_clip(uint f0, uint f1, float alpha, uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
+    vec4 a0, a1, a2, b0, b1, b2;
+    bat_rows(f0, joint, a0, a1, a2);
+    bat_rows(f1, joint, b0, b1, b2);
+    r0 = mix(a0, b0, alpha);
+    r1 = mix(a1, b1, alpha);
+    r2 = mix(a2, b2, alpha);
+}
+#endif
+
+float fade_weight(Instance inst) {
+    if ((inst.flags & FLAG_FADE) == 0u || !(inst.fade_duration_s > 0.0)) {
+        return 1.0;
+    }
+    return clamp((u_time - inst.fade_start_s) / inst.fade_duration_s, 0.0, 1.0);
+}
+
+void main() {
+    Instance inst = instances[u_instance_base + gl_InstanceID];
+    vec3 position = a_position;
+    vec3 normal = a_normal;
+
+#if defined(MODE_GPU)
+    uint base = uint(u_instance_base + gl_InstanceID) * u_joint_count * 3u;
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+    for (int k = 0; k < 4; k++) {
+        float w = a_weights[k];
+        if (w != 0.0) {
+            uint at = base + a_joints[k] * 3u;
+            r0 += w * palette[at];
+            r1 += w * palette[at + 1u];
+            r2 += w * palette[at + 2u];
+        }
+    }
+    vec4 p = vec4(a_position, 1.0);
+    position = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+    normal = vec3(dot(r0.xyz, a_normal), dot(r1.xyz, a_normal), dot(r2.xyz, a_normal));
+#endif
+
+#if defined(MODE_BAT) || defined(MODE_VAT)
+    float w_to = fade_weight(inst);
+    float t_to = clip_time(inst.clip, inst.flags & FLAG_LOOP_MASK, inst.start_s, inst.offset_s,
+                           inst.speed);
+    float t_from = 0.0;
+    if (w_to < 1.0) {
+        t_from = clip_time(inst.from_clip, (inst.flags >> FLAG_FROM_LOOP_SHIFT) & FLAG_LOOP_MASK,
+                           inst.from_start_s, inst.from_offset_s, inst.from_speed);
+    }
+#endif
+
+#if defined(MODE_BAT)
+    uint f0, f1, g0 = 0u, g1 = 0u;
+    float alpha, beta = 0.0;
+    frame_pair(inst.clip, t_to, f0, f1, alpha);
+    if (w_to < 1.0) {
+        frame_pair(inst.from_clip, t_from, g0, g1, beta);
+    }
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+    for (int k = 0; k < 4; k++) {
+        float w = a_weights[k];
+        if (w != 0.0) {
+            vec4 m0, m1, m2;
+            bat_clip(f0, f1, alpha, a_joints[k], m0, m1, m2);
+            if (w_to < 1.0) {
+                // Crossfade blends the two clips' matrices (not local poses).
+                vec4 n0, n1, n2;
+                bat_clip(g0, g1, beta, a_joints[k], n0, n1, n2);
+                m0 = mix(n0, m0, w_to);
+                m1 = mix(n1, m1, w_to);
+                m2 = mix(n2, m2, w_to);
+            }
+            r0 += w * m0;
+            r1 += w * m1;
+            r2 += w * m2;
+        }
+    }
+    vec4 p = vec4(a_position, 1.0);
+    position = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+    normal = vec3(dot(r0.xyz, a_normal), dot(r1.xyz, a_normal), dot(r2.xyz, a_normal));
+#endif
+
+#if defined(MODE_VAT)
+    // gl_VertexID is the index value: the bake's vertex order.
+    uint vertex = uint(gl_VertexID);
+    vat_clip(inst.clip, t_to, vertex, position, normal);
+    if (w_to < 1.0) {
+        // Crossfade blends skinned positions and normals (not local poses).
+        vec3 p_from, n_from;
+        vat_clip(inst.from_clip, t_from, vertex, p_from, n_from);
+        position = mix(p_from, position, w_to);
+        normal = mix(n_from, normal, w_to);
+    }
+#endif
+
+    float heading = inst.position_heading.w;
+    float c = cos(heading), s = sin(heading);
+    mat3 rotation = mat3(c, 0.0, -s, 0.0, 1.0, 0.0, s, 0.0, c);
+    vec3 world = inst.position_heading.xyz + rotation * (inst.scale * position);
+    gl_Position = u_view_proj * vec4(world, 1.0);
+    v_normal = rotation * normal;
+    v_uv = a_uv;
+    v_tint = inst.tint;
+    v_material = a_material;
+}

@@ -1,0 +1,130 @@
+/* GL helpers: error checks that become crowd_errors, buffers whose sizes are
+ * added to the renderer's GPU memory count, programs from embedded shaders. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/internal.h"
+
+static const char *gl_error_name(GLenum code) {
+    switch (code) {
+    case GL_INVALID_ENUM:
+        return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+        return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+        return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+        return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+        return "GL_OUT_OF_MEMORY";
+    default:
+        return "unknown GL error";
+    }
+}
+
+crowd_result gpu_check(crowd_error *error, const char *what) {
+    GLenum code = glGetError();
+    if (code == GL_NO_ERROR) {
+        return CROWD_OK;
+    }
+    /* Drain the queue so the next check reports only its own errors. */
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    return crowd_error_set(error, code == GL_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_GPU,
+                           NULL, "%s: %s (0x%04x)", what, gl_error_name(code), (unsigned)code);
+}
+
+crowd_result gpu_buffer_create(crowd_renderer *r, GLuint *buffer, uint64_t *size_field,
+                               uint64_t size_bytes, const void *data, GLbitfield flags,
+                               crowd_error *error) {
+    if (size_bytes > (uint64_t)PTRDIFF_MAX) {
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL, "buffer of %llu bytes is too large",
+                               (unsigned long long)size_bytes);
+    }
+    glCreateBuffers(1, buffer);
+    glNamedBufferStorage(*buffer, (GLsizeiptr)size_bytes, data, flags);
+    crowd_result result = gpu_check(error, "allocating a GPU buffer");
+    if (result != CROWD_OK) {
+        glDeleteBuffers(1, buffer);
+        *buffer = 0;
+        return result;
+    }
+    *size_field = size_bytes;
+    r->gpu_memory_bytes += size_bytes;
+    return CROWD_OK;
+}
+
+void gpu_buffer_delete(crowd_renderer *r, GLuint *buffer, uint64_t *size_field) {
+    if (*buffer != 0) {
+        glDeleteBuffers(1, buffer);
+        r->gpu_memory_bytes -= *size_field;
+    }
+    *buffer = 0;
+    *size_field = 0;
+}
+
+void gpu_texture_delete(crowd_renderer *r, GLuint *texture, uint64_t *size_field) {
+    if (*texture != 0) {
+        glDeleteTextures(1, texture);
+        r->gpu_memory_bytes -= *size_field;
+    }
+    *texture = 0;
+    *size_field = 0;
+}
+
+static crowd_result compile(GLenum stage, const char *name, const char *defines, GLuint *out,
+                            crowd_error *error) {
+    const char *body = crowd_gpu_shader_source(name);
+    if (body == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_GPU, name, "shader not embedded in the binary");
+    }
+    const char *parts[3] = {"#version 450 core\n", defines != NULL ? defines : "", body};
+    GLuint shader = glCreateShader(stage);
+    glShaderSource(shader, 3, parts, NULL);
+    glCompileShader(shader);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (ok != GL_TRUE) {
+        char log[400];
+        glGetShaderInfoLog(shader, sizeof log, NULL, log);
+        glDeleteShader(shader);
+        log[strcspn(log, "\n")] = '\0';
+        return crowd_error_set(error, CROWD_ERROR_GPU, name, "shader does not compile: %s", log);
+    }
+    *out = shader;
+    return CROWD_OK;
+}
+
+crowd_result gpu_program_create(const char *vertex_name, const char *fragment_name,
+                                const char *defines, GLuint *out_program, crowd_error *error) {
+    GLuint vs = 0, fs = 0;
+    crowd_result result = compile(GL_VERTEX_SHADER, vertex_name, defines, &vs, error);
+    if (result == CROWD_OK) {
+        result = compile(GL_FRAGMENT_SHADER, fragment_name, defines, &fs, error);
+    }
+    if (result != CROWD_OK) {
+        if (vs != 0) {
+            glDeleteShader(vs);
+        }
+        return result;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    glLinkProgram(program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (ok != GL_TRUE) {
+        char log[400];
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        glDeleteProgram(program);
+        log[strcspn(log, "\n")] = '\0';
+        return crowd_error_set(error, CROWD_ERROR_GPU, vertex_name, "program does not link: %s",
+                               log);
+    }
+    *out_program = program;
+    return CROWD_OK;
+}

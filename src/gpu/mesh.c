@@ -1,0 +1,265 @@
+/* The character's mesh on the GPU, shared by every mode: one buffer holding
+ * each vertex attribute as its own section, the index buffer, the vertex
+ * array, and the materials (a storage buffer of base colours plus one
+ * texture array holding every base-colour texture at a common size). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/internal.h"
+
+/* Per-vertex material index from the submeshes (a vertex shared between
+ * submeshes keeps the first one's material). */
+static uint16_t *vertex_materials(const crowd_mesh *mesh, uint32_t material_count,
+                                  uint32_t *shared_out) {
+    uint16_t *materials = calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, sizeof *materials);
+    uint8_t *set = calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, 1);
+    if (materials == NULL || set == NULL) {
+        free(materials);
+        free(set);
+        return NULL;
+    }
+    uint32_t shared = 0;
+    for (uint32_t s = 0; s < mesh->submesh_count; s++) {
+        const crowd_submesh *sub = &mesh->submeshes[s];
+        uint16_t material = (uint16_t)(sub->material < material_count ? sub->material : 0);
+        for (uint32_t i = sub->first_index; i < sub->first_index + sub->index_count; i++) {
+            uint32_t v = mesh->indices[i];
+            if (set[v] && materials[v] != material) {
+                shared++;
+            } else if (!set[v]) {
+                materials[v] = material;
+                set[v] = 1;
+            }
+        }
+    }
+    free(set);
+    *shared_out = shared;
+    return materials;
+}
+
+/* Bilinear resample of an RGBA8 image to width x height (texel centres). */
+static void resample(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, uint32_t dw,
+                     uint32_t dh) {
+    for (uint32_t y = 0; y < dh; y++) {
+        float fy = ((float)y + 0.5f) * (float)sh / (float)dh - 0.5f;
+        fy = fy < 0.0f ? 0.0f : fy;
+        uint32_t y0 = (uint32_t)fy;
+        y0 = y0 < sh - 1 ? y0 : sh - 1;
+        uint32_t y1 = y0 + 1 < sh ? y0 + 1 : y0;
+        float ay = fy - (float)y0;
+        for (uint32_t x = 0; x < dw; x++) {
+            float fx = ((float)x + 0.5f) * (float)sw / (float)dw - 0.5f;
+            fx = fx < 0.0f ? 0.0f : fx;
+            uint32_t x0 = (uint32_t)fx;
+            x0 = x0 < sw - 1 ? x0 : sw - 1;
+            uint32_t x1 = x0 + 1 < sw ? x0 + 1 : x0;
+            float ax = fx - (float)x0;
+            for (int c = 0; c < 4; c++) {
+                float a = src[((size_t)y0 * sw + x0) * 4 + c];
+                float b = src[((size_t)y0 * sw + x1) * 4 + c];
+                float d = src[((size_t)y1 * sw + x0) * 4 + c];
+                float e = src[((size_t)y1 * sw + x1) * 4 + c];
+                float top = a + (b - a) * ax;
+                float bottom = d + (e - d) * ax;
+                dst[((size_t)y * dw + x) * 4 + c] = (uint8_t)lrintf(top + (bottom - top) * ay);
+            }
+        }
+    }
+}
+
+static uint32_t mip_levels(uint32_t width, uint32_t height) {
+    uint32_t size = width > height ? width : height;
+    uint32_t levels = 1;
+    while (size > 1) {
+        size /= 2;
+        levels++;
+    }
+    return levels;
+}
+
+static uint64_t mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels,
+                                uint32_t layers, uint32_t texel_bytes) {
+    uint64_t total = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        total += (uint64_t)width * height * layers * texel_bytes;
+        width = width > 1 ? width / 2 : 1;
+        height = height > 1 ? height / 2 : 1;
+    }
+    return total;
+}
+
+static crowd_result upload_materials(crowd_renderer *r, crowd_error *error) {
+    const crowd_asset *asset = r->drawn;
+    uint32_t count = asset->material_count > 0 ? asset->material_count : 1;
+    gpu_material_record *records = calloc(count, sizeof *records);
+    if (records == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    uint32_t size = 1, layers = 0;
+    for (uint32_t m = 0; m < count; m++) {
+        records[m].texture_layer = -1;
+        for (int c = 0; c < 4; c++) {
+            records[m].base_color[c] = asset->material_count > 0 ? asset->materials[m].base_color[c]
+                                                                 : (c < 3 ? 0.7f : 1.0f);
+        }
+        if (asset->material_count > 0 && asset->materials[m].texture_rgba8 != NULL &&
+            asset->materials[m].texture_width > 0 && asset->materials[m].texture_height > 0) {
+            records[m].texture_layer = (int32_t)layers++;
+            uint32_t big = asset->materials[m].texture_width > asset->materials[m].texture_height
+                               ? asset->materials[m].texture_width
+                               : asset->materials[m].texture_height;
+            size = big > size ? big : size;
+        }
+    }
+    uint32_t cap = CROWD_RENDERER_MAX_MATERIAL_TEXTURE;
+    if ((uint32_t)r->context->max_texture_size < cap) {
+        cap = (uint32_t)r->context->max_texture_size;
+    }
+    size = size < cap ? size : cap;
+    if (layers > (uint32_t)r->context->max_texture_layers) {
+        free(records);
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL,
+                               "%u textured materials, the GL implementation allows %d", layers,
+                               r->context->max_texture_layers);
+    }
+    crowd_result result = gpu_buffer_create(r, &r->material_buffer, &r->material_bytes,
+                                            (uint64_t)count * sizeof *records, records, 0, error);
+    free(records);
+    if (result != CROWD_OK) {
+        return result;
+    }
+
+    /* Always an array, so the sampler is valid: a white texel when nothing is textured. */
+    uint32_t layer_count = layers > 0 ? layers : 1;
+    uint32_t levels = mip_levels(size, size);
+    glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &r->material_textures);
+    glTextureStorage3D(r->material_textures, (GLsizei)levels, GL_SRGB8_ALPHA8, (GLsizei)size,
+                       (GLsizei)size, (GLsizei)layer_count);
+    r->material_texture_bytes = mip_chain_bytes(size, size, levels, layer_count, 4);
+    r->gpu_memory_bytes += r->material_texture_bytes;
+    uint8_t *pixels = malloc((size_t)size * size * 4);
+    if (pixels == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    if (layers == 0) {
+        memset(pixels, 255, (size_t)size * size * 4);
+        glTextureSubImage3D(r->material_textures, 0, 0, 0, 0, (GLsizei)size, (GLsizei)size, 1,
+                            GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    }
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    for (uint32_t m = 0, layer = 0; m < asset->material_count; m++) {
+        const crowd_material *mat = &asset->materials[m];
+        if (mat->texture_rgba8 == NULL || mat->texture_width == 0 || mat->texture_height == 0) {
+            continue;
+        }
+        const uint8_t *src = mat->texture_rgba8;
+        if (mat->texture_width != size || mat->texture_height != size) {
+            resample(mat->texture_rgba8, mat->texture_width, mat->texture_height, pixels, size,
+                     size);
+            src = pixels;
+        }
+        glTextureSubImage3D(r->material_textures, 0, 0, 0, (GLint)layer, (GLsizei)size,
+                            (GLsizei)size, 1, GL_RGBA, GL_UNSIGNED_BYTE, src);
+        layer++;
+    }
+    free(pixels);
+    glGenerateTextureMipmap(r->material_textures);
+    glTextureParameteri(r->material_textures, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTextureParameteri(r->material_textures, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTextureParameteri(r->material_textures, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTextureParameteri(r->material_textures, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    return gpu_check(error, "uploading material textures");
+}
+
+crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
+    const crowd_mesh *mesh = &r->drawn->mesh;
+    uint64_t v = mesh->vertex_count;
+    /* Sections: position, normal (3 floats), uv (2 floats), joints (4 u16),
+     * weights (4 floats), material (u16, padded to 4 bytes per vertex pair). */
+    const uint64_t sizes[GPU_ATTR_COUNT] = {12 * v, 12 * v, 8 * v, 8 * v, 16 * v, 4 * ((v + 1) / 2)};
+    uint64_t total = 0;
+    for (int a = 0; a < GPU_ATTR_COUNT; a++) {
+        r->attr_offset[a] = (GLintptr)total;
+        total += sizes[a];
+    }
+    uint32_t shared = 0;
+    uint16_t *materials = vertex_materials(mesh, r->drawn->material_count, &shared);
+    uint8_t *data = malloc(total > 0 ? total : 1);
+    if (materials == NULL || data == NULL) {
+        free(materials);
+        free(data);
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    if (shared > 0) {
+        crowd_log(&r->logger, CROWD_LOG_WARNING,
+                  "%u vertex uses are shared between materials; each vertex keeps its first", shared);
+    }
+    const void *sources[GPU_ATTR_COUNT] = {mesh->positions, mesh->normals, mesh->uv0,
+                                           mesh->joints,    mesh->weights, materials};
+    for (int a = 0; a < GPU_ATTR_COUNT; a++) {
+        uint64_t bytes = a == GPU_ATTR_MATERIAL ? 2 * v : sizes[a];
+        memset(data + r->attr_offset[a], 0, sizes[a]);
+        if (sources[a] != NULL && bytes > 0) {
+            memcpy(data + r->attr_offset[a], sources[a], bytes);
+        }
+    }
+    crowd_result result =
+        gpu_buffer_create(r, &r->mesh_buffer, &r->mesh_bytes, total > 0 ? total : 4, data, 0, error);
+    free(materials);
+    free(data);
+    if (result == CROWD_OK) {
+        result = gpu_buffer_create(r, &r->index_buffer, &r->index_bytes,
+                                   mesh->index_count > 0 ? 4ull * mesh->index_count : 4,
+                                   mesh->indices, 0, error);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    r->index_count = mesh->index_count;
+
+    glCreateVertexArrays(1, &r->vao);
+    glCreateVertexArrays(1, &r->empty_vao);
+    const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2};
+    for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
+        glEnableVertexArrayAttrib(r->vao, a);
+        glVertexArrayAttribBinding(r->vao, a, a);
+        glVertexArrayVertexBuffer(r->vao, a, r->mesh_buffer, r->attr_offset[a], (GLsizei)strides[a]);
+    }
+    glVertexArrayAttribFormat(r->vao, GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribFormat(r->vao, GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribFormat(r->vao, GPU_ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribIFormat(r->vao, GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
+    glVertexArrayAttribFormat(r->vao, GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribIFormat(r->vao, GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
+    glVertexArrayElementBuffer(r->vao, r->index_buffer);
+    result = gpu_check(error, "uploading the mesh");
+    if (result != CROWD_OK) {
+        return result;
+    }
+    return upload_materials(r, error);
+}
+
+/* Points the position and normal attributes back at the bind-pose mesh
+ * (cpu mode points them at each character's skinned vertices). */
+void gpu_mesh_bind_pose(crowd_renderer *r) {
+    glVertexArrayVertexBuffer(r->vao, GPU_ATTR_POSITION, r->mesh_buffer,
+                              r->attr_offset[GPU_ATTR_POSITION], 12);
+    glVertexArrayVertexBuffer(r->vao, GPU_ATTR_NORMAL, r->mesh_buffer,
+                              r->attr_offset[GPU_ATTR_NORMAL], 12);
+}
+
+void gpu_mesh_release(crowd_renderer *r) {
+    if (r->vao != 0) {
+        glDeleteVertexArrays(1, &r->vao);
+        r->vao = 0;
+    }
+    if (r->empty_vao != 0) {
+        glDeleteVertexArrays(1, &r->empty_vao);
+        r->empty_vao = 0;
+    }
+    gpu_buffer_delete(r, &r->mesh_buffer, &r->mesh_bytes);
+    gpu_buffer_delete(r, &r->index_buffer, &r->index_bytes);
+    gpu_buffer_delete(r, &r->material_buffer, &r->material_bytes);
+    gpu_texture_delete(r, &r->material_textures, &r->material_texture_bytes);
+}

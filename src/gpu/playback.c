@@ -1,0 +1,137 @@
+/* The CPU side of playback: the clip-time rule the shaders mirror, and the
+ * per-character work of the cpu and gpu modes (sample, crossfade-blend,
+ * local-to-model, skinning matrices, and for cpu mode the skinning itself),
+ * with per-instance animation cursors so forward playback stays O(1). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crowd/skin.h"
+#include "gpu/internal.h"
+
+float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
+                    float offset_s, float speed) {
+    float duration = clip->duration_s;
+    float t = (now_s - start_s) * speed + offset_s;
+    bool loop = loop_mode == CROWD_LOOP_CLIP ? clip->loop : loop_mode == CROWD_LOOP_ON;
+    if (!(duration > 0.0f)) {
+        return 0.0f;
+    }
+    if (loop) {
+        t -= duration * floorf(t / duration);
+        return t >= duration ? 0.0f : t;
+    }
+    return t < 0.0f ? 0.0f : (t > duration ? duration : t);
+}
+
+float gpu_fade_weight(const gpu_instance_record *record, float now_s) {
+    if (!(record->flags & GPU_FLAG_FADE) || !(record->fade_duration_s > 0.0f)) {
+        return 1.0f;
+    }
+    float w = (now_s - record->fade_start_s) / record->fade_duration_s;
+    return w < 0.0f ? 0.0f : (w > 1.0f ? 1.0f : w);
+}
+
+static uint32_t keys_per_cursor(const crowd_renderer *r) {
+    return crowd_anim_cursor_size(&r->source->skeleton);
+}
+
+crowd_result gpu_pose_reserve(crowd_renderer *r, crowd_error *error) {
+    const crowd_skeleton *skeleton = &r->source->skeleton;
+    uint32_t joints = skeleton->joint_count;
+    uint32_t per_cursor = keys_per_cursor(r);
+    size_t cursors = 2 * (size_t)r->instance_capacity;
+    void *p = realloc(r->cursors, cursors * sizeof *r->cursors);
+    if (p == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    r->cursors = p;
+    p = realloc(r->cursor_keys, (cursors * per_cursor > 0 ? cursors * per_cursor : 1) *
+                                    sizeof *r->cursor_keys);
+    if (p == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    r->cursor_keys = p;
+    for (size_t c = 0; c < cursors; c++) {
+        r->cursors[c].keys = r->cursor_keys + c * per_cursor;
+        r->cursors[c].key_count = per_cursor;
+    }
+    if (r->pose == NULL) {
+        r->pose = malloc(joints * sizeof *r->pose);
+        r->from_pose = malloc(joints * sizeof *r->from_pose);
+        r->models = malloc((size_t)joints * 16 * sizeof *r->models);
+        r->palette = malloc((size_t)joints * 12 * sizeof *r->palette);
+        if (r->pose == NULL || r->from_pose == NULL || r->models == NULL || r->palette == NULL) {
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+        }
+    }
+    return CROWD_OK;
+}
+
+void gpu_pose_release(crowd_renderer *r) {
+    free(r->cursors);
+    free(r->cursor_keys);
+    free(r->pose);
+    free(r->from_pose);
+    free(r->models);
+    free(r->palette);
+    r->cursors = NULL;
+    r->cursor_keys = NULL;
+    r->pose = r->from_pose = NULL;
+    r->models = r->palette = NULL;
+}
+
+void gpu_pose_reset_cursor(crowd_renderer *r, uint32_t slot, uint32_t which) {
+    crowd_anim_cursor_reset(&r->cursors[2 * slot + which]);
+}
+
+void gpu_pose_move_cursor(crowd_renderer *r, uint32_t from_slot, uint32_t from_which,
+                          uint32_t to_slot, uint32_t to_which) {
+    crowd_anim_cursor *from = &r->cursors[2 * from_slot + from_which];
+    crowd_anim_cursor *to = &r->cursors[2 * to_slot + to_which];
+    memcpy(to->keys, from->keys, keys_per_cursor(r) * sizeof *to->keys);
+    to->clip = from->clip;
+}
+
+/* Samples the source clip behind renderer clip `clip` at playback time, or
+ * the rest pose when there is none. */
+static void sample(crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float now_s,
+                   float start_s, float offset_s, float speed, crowd_anim_cursor *cursor,
+                   crowd_transform *out) {
+    const crowd_skeleton *skeleton = &r->source->skeleton;
+    if (clip >= r->clip_count || r->clips[clip].source_clip >= r->source->clip_count) {
+        crowd_anim_rest_pose(skeleton, out);
+        return;
+    }
+    const gpu_clip *c = &r->clips[clip];
+    const crowd_clip *source = &r->source->clips[c->source_clip];
+    if (cursor->clip != source) {
+        crowd_anim_cursor_reset(cursor);
+    }
+    float t = gpu_clip_time(c, loop_mode, now_s, start_s, offset_s, speed);
+    crowd_anim_sample(skeleton, source, t, cursor, out);
+}
+
+void gpu_pose_palette(crowd_renderer *r, uint32_t slot, float now_s, float *out_palette) {
+    const crowd_skeleton *skeleton = &r->source->skeleton;
+    const gpu_instance_record *rec = &r->records[slot];
+    sample(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, now_s, rec->start_s, rec->offset_s,
+           rec->speed, &r->cursors[2 * slot], r->pose);
+    float w = gpu_fade_weight(rec, now_s);
+    if (w < 1.0f) {
+        sample(r, rec->from_clip, (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK,
+               now_s, rec->from_start_s, rec->from_offset_s, rec->from_speed,
+               &r->cursors[2 * slot + 1], r->from_pose);
+        const crowd_transform *poses[2] = {r->pose, r->from_pose};
+        const float weights[2] = {w, 1.0f - w};
+        crowd_anim_blend(skeleton, poses, weights, 2, r->pose);
+    }
+    crowd_anim_local_to_model(skeleton, r->pose, r->models);
+    crowd_anim_skin_matrices(skeleton, r->models, NULL, out_palette);
+}
+
+void gpu_pose_skin(crowd_renderer *r, uint32_t slot, float now_s, float *out) {
+    const crowd_mesh *mesh = &r->source->mesh;
+    gpu_pose_palette(r, slot, now_s, r->palette);
+    crowd_skin_reference(mesh, r->palette, out, out + 3 * (size_t)mesh->vertex_count, NULL);
+}
