@@ -55,10 +55,6 @@ void bake_pose_skin(const crowd_skeleton *skeleton, const crowd_clip *clip, floa
                     crowd_anim_cursor *cursor, crowd_transform *locals, float *models,
                     float *out_skin);
 
-/* Skins the whole mesh for one frame (positions, and normals unless NULL)
- * with the fastest skinner that matches crowd_skin_reference. */
-void bake_skin_mesh(const crowd_mesh *mesh, const float *skin, float *positions, float *normals);
-
 /* Threads: `requested` 0 means one per online CPU; never more than 16 or
  * than there are items, never less than 1. */
 uint32_t bake_thread_count(uint32_t requested, uint32_t item_count);

@@ -31,6 +31,9 @@ typedef struct worker_scratch {
 typedef struct frames_job {
     crowd_bake *bake;
     const crowd_asset *asset;
+    /* The SIMD skinner (crowd/skin.h fast path, tested against
+     * crowd_skin_reference to float rounding): skinning is most of a bake. */
+    crowd_skin_prepared *prepared;
     const crowd_clip **frame_clips; /* per global frame; NULL = rest pose */
     float *frame_times;
     float *skin; /* 12 * joint_count floats per frame */
@@ -53,10 +56,6 @@ void bake_pose_skin(const crowd_skeleton *skeleton, const crowd_clip *clip, floa
     }
     crowd_anim_local_to_model(skeleton, locals, models);
     crowd_anim_skin_matrices(skeleton, models, NULL, out_skin);
-}
-
-void bake_skin_mesh(const crowd_mesh *mesh, const float *skin, float *positions, float *normals) {
-    crowd_skin_reference(mesh, skin, positions, normals, NULL);
 }
 
 static size_t frame_texel(const crowd_texture *texture, uint32_t rows_per_frame, uint32_t frame) {
@@ -157,7 +156,7 @@ static void pass1_frame(void *context, uint32_t worker, uint32_t frame) {
     if (bake->bat.texels != NULL) {
         encode_bat(bake, frame, skin);
     }
-    bake_skin_mesh(&asset->mesh, skin, ws->positions, job->vat_in_pass1 ? ws->normals : NULL);
+    crowd_skin_apply(job->prepared, skin, ws->positions, job->vat_in_pass1 ? ws->normals : NULL);
     grow_bounds(ws, ws->positions, bake->vertex_count);
     if (job->vat_in_pass1) {
         encode_vat_float(bake, frame, ws->positions, ws->normals);
@@ -169,7 +168,7 @@ static void pass2_frame(void *context, uint32_t worker, uint32_t frame) {
     const crowd_bake *bake = job->bake;
     worker_scratch *ws = &job->workers[worker];
     const float *skin = job->skin + 12 * (size_t)bake->joint_count * frame;
-    bake_skin_mesh(&job->asset->mesh, skin, ws->positions, ws->normals);
+    crowd_skin_apply(job->prepared, skin, ws->positions, ws->normals);
     encode_vat_unorm(bake, frame, ws->positions, ws->normals);
 }
 
@@ -183,6 +182,7 @@ static void free_job(frames_job *job, uint32_t thread_count) {
         free(ws->normals);
     }
     free(job->workers);
+    crowd_skin_prepared_destroy(job->prepared);
     free(job->frame_clips);
     free(job->frame_times);
     free(job->skin);
@@ -275,6 +275,10 @@ crowd_result bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
         .progress_user = options->progress_user,
     };
     uint32_t threads = options->thread_count;
+    crowd_result result = crowd_skin_prepared_create(&asset->mesh, &job.prepared, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
     if (!alloc_job(&job, threads)) {
         free_job(&job, threads);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
@@ -282,7 +286,7 @@ crowd_result bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
     bool pass2 = bake->vat_position.format == CROWD_TEXEL_RGBA16_UNORM;
     job.units_total = bake->frame_count * (pass2 ? 2u : 1u);
     bake_parallel_for(bake->frame_count, threads, pass1_frame, report_progress, &job);
-    crowd_result result = finish_pass1(&job, threads, error);
+    result = finish_pass1(&job, threads, error);
     if (result == CROWD_OK && pass2) {
         job.units_before = bake->frame_count;
         bake_parallel_for(bake->frame_count, threads, pass2_frame, report_progress, &job);

@@ -524,7 +524,7 @@ static int test_no_clips(void) {
     }
     crowd_bake_report report;
     CHECK(crowd_bake_measure(bake, asset, 0, &report, &error) == CROWD_OK);
-    CHECK(report.position_error_max == 0.0);
+    CHECK(report.position_error_max_rel < 1e-6);
     crowd_bake_destroy(bake);
     const char *clips[] = {"walk"};
     expect_invalid(asset, &(crowd_bake_desc){.clips = clips, .clip_count = 1},
@@ -631,7 +631,9 @@ static int test_threads_progress_measure(void) {
             CHECK(report.normal_error_max_deg < 0.1);
             CHECK(report.vat_size_bytes == (uint64_t)600 * a->frame_count * 16);
         } else {
-            CHECK(report.position_error_max == 0.0);
+            /* The baker skins with the SIMD path, the report with the
+             * reference: equal to float rounding. */
+            CHECK(report.position_error_max_rel < 1e-6);
             CHECK(report.normal_error_max_deg < 1e-3);
             CHECK(report.vat_size_bytes == (uint64_t)600 * a->frame_count * 32);
         }
