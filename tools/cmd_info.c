@@ -1,8 +1,378 @@
-#include "cli.h"
+/* cmd_info.c - `crowd info MODEL`: what the importer made of a model.
+ *
+ * Prints counts, materials, submeshes, joints (the tree with --joints),
+ * clips, sockets, bind-pose bounds and every repair, as text or as JSON
+ * (--json). --attach SOCKET=FILE merges props first, as `bake` would.
+ * Library diagnostics are held back until the model loaded, so a failure
+ * prints exactly one "crowd: error:" line.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Placeholder until the info command lands; replaced by its owner. */
+#include "cli.h"
+#include "crowd/asset.h"
+#include "crowd/import.h"
+
+#define MAX_ATTACHMENTS 16
+
+static const char usage[] =
+    "usage: crowd info MODEL [--joints] [--json] [--attach SOCKET=FILE]... [--verbose]\n"
+    "  MODEL                a model file assimp reads (glTF, FBX, X, ...) or builtin:\n"
+    "  --joints             print the joint hierarchy\n"
+    "  --json               print everything as JSON on stdout\n"
+    "  --attach SOCKET=FILE merge a prop onto a socket first (repeatable)\n"
+    "  --verbose            also print the importer's informational messages\n";
+
+/* Diagnostics collected while loading, printed only once loading succeeded. */
+typedef struct held_log {
+    char *text;
+    size_t length;
+} held_log;
+
+static void hold_message(void *user, crowd_log_level level, const char *message) {
+    held_log *log = user;
+    if (level == CROWD_LOG_DEBUG && !cli_verbose) {
+        return;
+    }
+    if (level == CROWD_LOG_INFO && !cli_verbose) {
+        return;
+    }
+    const char *prefix = level == CROWD_LOG_WARNING ? "crowd: warning: " : "crowd: ";
+    size_t add = strlen(prefix) + strlen(message) + 1;
+    char *grown = realloc(log->text, log->length + add + 1);
+    if (grown == NULL) {
+        return;
+    }
+    log->text = grown;
+    snprintf(log->text + log->length, add + 1, "%s%s\n", prefix, message);
+    log->length += add;
+}
+
+typedef struct attachment {
+    const char *socket;
+    const char *file;
+} attachment;
+
+typedef struct options {
+    const char *model;
+    bool joints, json;
+    uint32_t attachment_count;
+    attachment attachments[MAX_ATTACHMENTS];
+    char *attach_args[MAX_ATTACHMENTS];
+} options;
+
+/* Returns -1 to go on, else the exit code. */
+static int parse(int argc, char **argv, options *opt) {
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(arg, "--joints") == 0) {
+            opt->joints = true;
+        } else if (strcmp(arg, "--json") == 0) {
+            opt->json = true;
+        } else if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
+            cli_verbose = true;
+        } else if (strcmp(arg, "--attach") == 0) {
+            const char *value = cli_option_value(argc, argv, &i);
+            if (value == NULL) {
+                return CLI_EXIT_USAGE;
+            }
+            const char *equals = strchr(value, '=');
+            if (equals == NULL || equals == value || equals[1] == '\0') {
+                return cli_fail(CLI_EXIT_USAGE, "--attach: '%s' is not SOCKET=FILE", value);
+            }
+            if (opt->attachment_count == MAX_ATTACHMENTS) {
+                return cli_fail(CLI_EXIT_USAGE, "--attach: at most %d props", MAX_ATTACHMENTS);
+            }
+            char *socket = malloc((size_t)(equals - value) + 1);
+            if (socket == NULL) {
+                return cli_fail(CLI_EXIT_INPUT, "out of memory");
+            }
+            memcpy(socket, value, (size_t)(equals - value));
+            socket[equals - value] = '\0';
+            opt->attach_args[opt->attachment_count] = socket;
+            opt->attachments[opt->attachment_count++] = (attachment){socket, equals + 1};
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return cli_fail(CLI_EXIT_USAGE, "info: unknown option '%s' (see crowd info --help)", arg);
+        } else if (opt->model == NULL) {
+            opt->model = arg;
+        } else {
+            return cli_fail(CLI_EXIT_USAGE, "info: more than one MODEL ('%s' and '%s')", opt->model, arg);
+        }
+    }
+    if (opt->model == NULL) {
+        fputs(usage, stderr);
+        return cli_fail(CLI_EXIT_USAGE, "info: no MODEL given");
+    }
+    return -1;
+}
+
+static void track_keys(const crowd_asset *asset, const crowd_clip *clip, uint32_t keys[3]) {
+    keys[0] = keys[1] = keys[2] = 0;
+    for (uint32_t j = 0; j < asset->skeleton.joint_count; j++) {
+        keys[0] += clip->tracks[j].translation.key_count;
+        keys[1] += clip->tracks[j].rotation.key_count;
+        keys[2] += clip->tracks[j].scale.key_count;
+    }
+}
+
+typedef struct repair_line {
+    const char *key;
+    const char *text;
+    uint32_t count;
+} repair_line;
+
+static uint32_t repair_lines(const crowd_repairs *r, repair_line out[7]) {
+    const repair_line lines[7] = {
+        {"influences_truncated", "vertices with more than 4 influences (kept the 4 largest)",
+         r->influences_truncated},
+        {"weights_renormalized", "vertices whose weights did not sum to 1 (renormalized)",
+         r->weights_renormalized},
+        {"vertices_unweighted", "vertices without weights (bound to their mesh's node)",
+         r->vertices_unweighted},
+        {"static_meshes_rigid", "static meshes bound rigidly to their node", r->static_meshes_rigid},
+        {"normals_generated", "vertices whose normals were missing or zero (generated)",
+         r->normals_generated},
+        {"clips_renamed", "clips with an empty or duplicate name (renamed)", r->clips_renamed},
+        {"keys_dropped", "animation keys out of order or not finite (dropped)", r->keys_dropped},
+    };
+    memcpy(out, lines, sizeof lines);
+    return 7;
+}
+
+static void print_joint_tree(const crowd_skeleton *sk) {
+    /* Depth-first, children in joint order, without recursion (chains can be long). */
+    uint32_t n = sk->joint_count;
+    uint32_t *stack = malloc(n * sizeof *stack);
+    uint32_t *depth = malloc(n * sizeof *depth);
+    if (stack == NULL || depth == NULL) {
+        free(stack);
+        free(depth);
+        return;
+    }
+    uint32_t top = 0;
+    for (uint32_t j = n; j-- > 0;) {
+        if (sk->parents[j] < 0) {
+            stack[top++] = j;
+            depth[j] = 0;
+        }
+    }
+    while (top > 0) {
+        uint32_t j = stack[--top];
+        printf("  %*s%u %s\n", (int)(2 * (depth[j] < 40 ? depth[j] : 40)), "", j, sk->names[j]);
+        for (uint32_t c = n; c-- > j + 1;) {
+            if (sk->parents[c] == (int32_t)j) {
+                depth[c] = depth[j] + 1;
+                stack[top++] = c;
+            }
+        }
+    }
+    free(stack);
+    free(depth);
+}
+
+static void print_text(const crowd_asset *asset, const options *opt) {
+    const crowd_mesh *mesh = &asset->mesh;
+    const crowd_skeleton *sk = &asset->skeleton;
+    printf("model       %s\n", opt->model);
+    printf("meshes      %u (merged into one mesh)\n", asset->source_mesh_count);
+    printf("vertices    %u\n", mesh->vertex_count);
+    printf("triangles   %u\n", mesh->index_count / 3);
+    printf("materials   %u\n", asset->material_count);
+    for (uint32_t m = 0; m < asset->material_count; m++) {
+        const crowd_material *mat = &asset->materials[m];
+        printf("  %u '%s' base colour (%.3g, %.3g, %.3g, %.3g)", m, mat->name,
+               (double)mat->base_color[0], (double)mat->base_color[1], (double)mat->base_color[2],
+               (double)mat->base_color[3]);
+        if (mat->texture_rgba8 != NULL) {
+            printf(", texture %ux%u\n", mat->texture_width, mat->texture_height);
+        } else {
+            printf(", no texture\n");
+        }
+    }
+    printf("submeshes   %u\n", mesh->submesh_count);
+    for (uint32_t s = 0; s < mesh->submesh_count; s++) {
+        const crowd_submesh *sub = &mesh->submeshes[s];
+        printf("  %u: %u triangles from index %u, material %u\n", s, sub->index_count / 3,
+               sub->first_index, sub->material);
+    }
+    printf("skin        %s\n", asset->has_skin ? "yes" : "no (rigid: no vertex weights in the file)");
+    printf("joints      %u\n", sk->joint_count);
+    if (opt->joints) {
+        print_joint_tree(sk);
+    }
+    printf("clips       %u%s\n", asset->clip_count, asset->clip_count ? "" : " (no animation)");
+    for (uint32_t c = 0; c < asset->clip_count; c++) {
+        const crowd_clip *clip = &asset->clips[c];
+        uint32_t keys[3];
+        track_keys(asset, clip, keys);
+        printf("  '%s' %.4g s, %s, keys translation %u rotation %u scale %u\n", clip->name,
+               (double)clip->duration_s, clip->loop ? "loop" : "once", keys[0], keys[1], keys[2]);
+    }
+    printf("sockets     %u\n", asset->socket_count);
+    for (uint32_t s = 0; s < asset->socket_count; s++) {
+        const crowd_socket *socket = &asset->sockets[s];
+        printf("  '%s' on joint %u '%s'\n", socket->name, socket->joint, sk->names[socket->joint]);
+    }
+    float lo[3], hi[3];
+    crowd_asset_bind_bounds(asset, lo, hi);
+    printf("bounds      min (%.4g, %.4g, %.4g) max (%.4g, %.4g, %.4g)\n", (double)lo[0],
+           (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]);
+    repair_line lines[7];
+    uint32_t count = repair_lines(&asset->repairs, lines), total = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        total += lines[i].count;
+    }
+    printf("repairs     %s\n", total ? "" : "none");
+    for (uint32_t i = 0; i < count && total; i++) {
+        if (lines[i].count) {
+            printf("  %u %s\n", lines[i].count, lines[i].text);
+        }
+    }
+}
+
+static cJSON *vec3(const float v[3]) {
+    const double d[3] = {v[0], v[1], v[2]};
+    return cJSON_CreateDoubleArray(d, 3);
+}
+
+static cJSON *build_json(const crowd_asset *asset, const options *opt) {
+    const crowd_mesh *mesh = &asset->mesh;
+    const crowd_skeleton *sk = &asset->skeleton;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "model", opt->model);
+    cJSON_AddStringToObject(root, "name", asset->name ? asset->name : "");
+    cJSON_AddNumberToObject(root, "source_meshes", asset->source_mesh_count);
+    cJSON_AddNumberToObject(root, "vertices", mesh->vertex_count);
+    cJSON_AddNumberToObject(root, "triangles", mesh->index_count / 3);
+    cJSON *materials = cJSON_AddArrayToObject(root, "materials");
+    for (uint32_t m = 0; m < asset->material_count; m++) {
+        const crowd_material *mat = &asset->materials[m];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", mat->name);
+        const double color[4] = {mat->base_color[0], mat->base_color[1], mat->base_color[2],
+                                 mat->base_color[3]};
+        cJSON_AddItemToObject(item, "base_color", cJSON_CreateDoubleArray(color, 4));
+        if (mat->texture_rgba8 != NULL) {
+            cJSON *texture = cJSON_AddObjectToObject(item, "texture");
+            cJSON_AddNumberToObject(texture, "width", mat->texture_width);
+            cJSON_AddNumberToObject(texture, "height", mat->texture_height);
+        } else {
+            cJSON_AddNullToObject(item, "texture");
+        }
+        cJSON_AddItemToArray(materials, item);
+    }
+    cJSON *submeshes = cJSON_AddArrayToObject(root, "submeshes");
+    for (uint32_t s = 0; s < mesh->submesh_count; s++) {
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddNumberToObject(item, "first_index", mesh->submeshes[s].first_index);
+        cJSON_AddNumberToObject(item, "index_count", mesh->submeshes[s].index_count);
+        cJSON_AddNumberToObject(item, "material", mesh->submeshes[s].material);
+        cJSON_AddItemToArray(submeshes, item);
+    }
+    cJSON_AddBoolToObject(root, "has_skin", asset->has_skin);
+    cJSON *joints = cJSON_AddArrayToObject(root, "joints");
+    for (uint32_t j = 0; j < sk->joint_count; j++) {
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", sk->names[j]);
+        cJSON_AddNumberToObject(item, "parent", sk->parents[j]);
+        cJSON_AddItemToArray(joints, item);
+    }
+    cJSON *clips = cJSON_AddArrayToObject(root, "clips");
+    for (uint32_t c = 0; c < asset->clip_count; c++) {
+        const crowd_clip *clip = &asset->clips[c];
+        uint32_t keys[3];
+        track_keys(asset, clip, keys);
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", clip->name);
+        cJSON_AddNumberToObject(item, "duration_s", clip->duration_s);
+        cJSON_AddBoolToObject(item, "loop", clip->loop);
+        cJSON *key_counts = cJSON_AddObjectToObject(item, "keys");
+        cJSON_AddNumberToObject(key_counts, "translation", keys[0]);
+        cJSON_AddNumberToObject(key_counts, "rotation", keys[1]);
+        cJSON_AddNumberToObject(key_counts, "scale", keys[2]);
+        cJSON_AddItemToArray(clips, item);
+    }
+    cJSON *sockets = cJSON_AddArrayToObject(root, "sockets");
+    for (uint32_t s = 0; s < asset->socket_count; s++) {
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", asset->sockets[s].name);
+        cJSON_AddNumberToObject(item, "joint", asset->sockets[s].joint);
+        cJSON_AddItemToArray(sockets, item);
+    }
+    float lo[3], hi[3];
+    crowd_asset_bind_bounds(asset, lo, hi);
+    cJSON *bounds = cJSON_AddObjectToObject(root, "bounds");
+    cJSON_AddItemToObject(bounds, "min", vec3(lo));
+    cJSON_AddItemToObject(bounds, "max", vec3(hi));
+    cJSON *repairs = cJSON_AddObjectToObject(root, "repairs");
+    repair_line lines[7];
+    uint32_t count = repair_lines(&asset->repairs, lines);
+    for (uint32_t i = 0; i < count; i++) {
+        cJSON_AddNumberToObject(repairs, lines[i].key, lines[i].count);
+    }
+    return root;
+}
+
+static int load(const options *opt, held_log *log, crowd_asset **out_asset) {
+    crowd_import_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = (crowd_logger){hold_message, log};
+    crowd_error error;
+    memset(&error, 0, sizeof error);
+    crowd_asset *asset = NULL;
+    if (crowd_model_load(opt->model, &desc, &asset, &error) != CROWD_OK) {
+        return cli_report(&error);
+    }
+    for (uint32_t a = 0; a < opt->attachment_count; a++) {
+        crowd_asset *prop = NULL;
+        if (crowd_model_load(opt->attachments[a].file, &desc, &prop, &error) != CROWD_OK ||
+            crowd_asset_attach(asset, opt->attachments[a].socket, prop, &error) != CROWD_OK) {
+            crowd_asset_destroy(prop);
+            crowd_asset_destroy(asset);
+            return cli_report(&error);
+        }
+        crowd_asset_destroy(prop);
+    }
+    *out_asset = asset;
+    return CLI_EXIT_OK;
+}
+
 int cmd_info(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    return cli_fail(CLI_EXIT_UNSUPPORTED, "'info' is not built yet");
+    options opt;
+    memset(&opt, 0, sizeof opt);
+    held_log log = {NULL, 0};
+    crowd_asset *asset = NULL;
+    int code = parse(argc, argv, &opt);
+    if (code < 0) {
+        code = load(&opt, &log, &asset);
+    }
+    if (asset != NULL) {
+        if (log.text != NULL) {
+            fputs(log.text, stderr);
+        }
+        if (opt.json) {
+            cJSON *json = build_json(asset, &opt);
+            char *text = json ? cJSON_Print(json) : NULL;
+            if (text == NULL) {
+                code = cli_fail(CLI_EXIT_OUTPUT, "info: out of memory while writing JSON");
+            } else {
+                puts(text);
+            }
+            cJSON_free(text);
+            cJSON_Delete(json);
+        } else {
+            print_text(asset, &opt);
+        }
+        crowd_asset_destroy(asset);
+    }
+    for (uint32_t a = 0; a < opt.attachment_count; a++) {
+        free(opt.attach_args[a]);
+    }
+    free(log.text);
+    return code;
 }

@@ -1,0 +1,96 @@
+/* import_internal.h - what the steps of the importer share.
+ *
+ * crowd_import_file()/crowd_import_memory() (import_file.c) get an assimp
+ * scene and hand it to import_scene_convert() (import_scene.c), which runs
+ * the steps in this order, each in its own file:
+ *   1. nodes    flatten the node tree (pre-order, so parents come first)
+ *   2. marks    which nodes must become joints: bone nodes, nodes static
+ *               meshes hang from, skinned meshes' nodes when a vertex has no
+ *               weight (import_mesh.c), animated nodes (import_clips.c),
+ *               socket nodes (import_skeleton.c)
+ *   3. skeleton close the marks under "nodes between joints", order, rest
+ *               TRS, inverse binds, root transform, sockets
+ *   4. mesh     merge every mesh instance, repair weights, normals
+ *   5. clips    channels to tracks, ticks to seconds
+ *   6. materials and their base-colour textures
+ * Only files in this folder include assimp; the scene is released by the
+ * caller of import_scene_convert() before the asset is returned.
+ */
+#ifndef CROWD_IMPORT_INTERNAL_H
+#define CROWD_IMPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <assimp/scene.h>
+
+#include "crowd/import.h"
+
+typedef struct import_node {
+    const struct aiNode *node;
+    int32_t parent;        /* index into import_context.nodes, -1 for the tree root */
+    float local[16];       /* column-major, as in the file */
+    float global[16];      /* product of the locals from the tree root down */
+    int32_t joint;         /* joint index, or -1 */
+    bool marked;           /* must be a joint (step 2) */
+    bool is_bone;          /* some aiBone names this node */
+} import_node;
+
+typedef struct import_context {
+    const struct aiScene *scene;
+    const char *file;                 /* for messages */
+    const char *dir;                  /* folder of the file (textures next to it); NULL from memory */
+    const crowd_import_desc *desc;    /* never NULL (defaults substituted) */
+    const crowd_logger *logger;
+    crowd_error *error;
+    crowd_asset *asset;
+
+    uint32_t node_count;
+    import_node *nodes;
+
+    /* No bone and no usable animation: the whole file is one rigid joint and
+     * every mesh is baked into model space. */
+    bool static_only;
+    int32_t *joint_node;              /* joint -> node index (-1 for the static-only joint) */
+    float *joint_global;              /* 16 per joint: rest model matrix from rest TRS */
+    bool *inverse_bind_from_bone;     /* inverse_bind[j] came from a bone's offset matrix */
+} import_context;
+
+/* Step 1 (import_scene.c). */
+crowd_result import_nodes_flatten(import_context *ctx);
+/* Node index of `node` (must be in the tree). */
+int32_t import_node_index(const import_context *ctx, const struct aiNode *node);
+/* Node an animation channel or a socket name means: the node with that name,
+ * and where several share it, the one that is a bone or a marked node. -1 if none. */
+int32_t import_node_find(const import_context *ctx, const char *name);
+/* Node an aiBone refers to: aiBone::mNode (set by PopulateArmatureData), or
+ * by name where an importer left it unset. -1 if none. */
+int32_t import_bone_node(const import_context *ctx, const struct aiBone *bone);
+
+/* Step 2 (import_mesh.c, import_clips.c, import_skeleton.c). */
+crowd_result import_mesh_mark(import_context *ctx, bool *out_has_bones);
+bool import_clips_mark(import_context *ctx);
+crowd_result import_sockets_mark(import_context *ctx);
+
+/* Step 3 (import_skeleton.c). */
+crowd_result import_skeleton_build(import_context *ctx);
+crowd_result import_sockets_build(import_context *ctx);
+
+/* Steps 4-6. */
+crowd_result import_mesh_build(import_context *ctx);
+crowd_result import_clips_build(import_context *ctx);
+crowd_result import_materials_build(import_context *ctx, const uint32_t *scene_material_of,
+                                    uint32_t material_count);
+
+/* Decodes a PNG to RGBA8 (import_png.c). Returns false (and logs nothing)
+ * when the bytes are not a PNG libpng can read or are over `max_side`. */
+bool import_png_decode(const void *bytes, size_t size, uint32_t max_side, uint32_t *out_width,
+                       uint32_t *out_height, uint8_t **out_rgba8);
+
+/* Runs steps 1-6 and crowd_asset_validate() (import_scene.c). */
+crowd_result import_scene_convert(import_context *ctx);
+
+/* strdup() for C11 (NULL when out of memory). */
+char *import_strdup(const char *text);
+
+#endif

@@ -1,0 +1,188 @@
+/* import_scene.c - the node tree and the order of the import steps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "crowd/asset.h"
+#include "import/import_internal.h"
+#include "import/import_math.h"
+
+/* Far above any real character; keeps hostile files from asking for gigabytes. */
+#define IMPORT_MAX_NODES (1u << 20)
+
+char *import_strdup(const char *text) {
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    if (copy != NULL) {
+        memcpy(copy, text, size);
+    }
+    return copy;
+}
+
+crowd_result import_nodes_flatten(import_context *ctx) {
+    const struct aiNode *root = ctx->scene->mRootNode;
+    if (root == NULL) {
+        return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file, "scene has no nodes");
+    }
+    /* Iterative pre-order walk: parents get lower indices than children, and a
+     * deep hostile tree cannot overflow the C stack. The stack holds nodes
+     * still to visit with their parent's index. */
+    uint32_t capacity = 64, count = 0, stack_size = 0, stack_capacity = 64;
+    import_node *nodes = malloc(capacity * sizeof *nodes);
+    const struct aiNode **stack = malloc(stack_capacity * sizeof *stack);
+    int32_t *stack_parent = malloc(stack_capacity * sizeof *stack_parent);
+    if (nodes == NULL || stack == NULL || stack_parent == NULL) {
+        goto out_of_memory;
+    }
+    stack[0] = root;
+    stack_parent[0] = -1;
+    stack_size = 1;
+    while (stack_size > 0) {
+        stack_size--;
+        const struct aiNode *node = stack[stack_size];
+        int32_t parent = stack_parent[stack_size];
+        if (count >= IMPORT_MAX_NODES) {
+            free(nodes);
+            free(stack);
+            free(stack_parent);
+            return crowd_error_set(ctx->error, CROWD_ERROR_LIMIT, ctx->file,
+                                   "more than %u nodes", IMPORT_MAX_NODES);
+        }
+        if (count == capacity) {
+            capacity *= 2;
+            import_node *grown = realloc(nodes, capacity * sizeof *nodes);
+            if (grown == NULL) {
+                goto out_of_memory;
+            }
+            nodes = grown;
+        }
+        import_node *out = &nodes[count];
+        memset(out, 0, sizeof *out);
+        out->node = node;
+        out->parent = parent;
+        out->joint = -1;
+        import_m4_from_ai(&node->mTransformation, out->local);
+        if (!import_m4_is_finite(out->local)) {
+            free(nodes);
+            free(stack);
+            free(stack_parent);
+            return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
+                                   "node '%s': transform is not finite", node->mName.data);
+        }
+        if (parent < 0) {
+            memcpy(out->global, out->local, sizeof out->global);
+        } else {
+            import_m4_mul(nodes[parent].global, out->local, out->global);
+        }
+        uint32_t self = count++;
+        if (node->mNumChildren > 0 && node->mChildren == NULL) {
+            continue;
+        }
+        if (stack_size + node->mNumChildren > stack_capacity) {
+            while (stack_size + node->mNumChildren > stack_capacity) {
+                stack_capacity *= 2;
+            }
+            const struct aiNode **grown_stack = realloc(stack, stack_capacity * sizeof *stack);
+            if (grown_stack == NULL) {
+                goto out_of_memory;
+            }
+            stack = grown_stack;
+            int32_t *grown_parent = realloc(stack_parent, stack_capacity * sizeof *stack_parent);
+            if (grown_parent == NULL) {
+                goto out_of_memory;
+            }
+            stack_parent = grown_parent;
+        }
+        /* Pushed in reverse so children are visited in file order. */
+        for (uint32_t c = node->mNumChildren; c-- > 0;) {
+            if (node->mChildren[c] != NULL) {
+                stack[stack_size] = node->mChildren[c];
+                stack_parent[stack_size] = (int32_t)self;
+                stack_size++;
+            }
+        }
+    }
+    free(stack);
+    free(stack_parent);
+    ctx->nodes = nodes;
+    ctx->node_count = count;
+    return CROWD_OK;
+
+out_of_memory:
+    free(nodes);
+    free(stack);
+    free(stack_parent);
+    return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
+}
+
+int32_t import_node_index(const import_context *ctx, const struct aiNode *node) {
+    for (uint32_t i = 0; i < ctx->node_count; i++) {
+        if (ctx->nodes[i].node == node) {
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}
+
+int32_t import_node_find(const import_context *ctx, const char *name) {
+    int32_t first = -1;
+    for (uint32_t i = 0; i < ctx->node_count; i++) {
+        const import_node *node = &ctx->nodes[i];
+        if (strcmp(node->node->mName.data, name) != 0) {
+            continue;
+        }
+        if (node->is_bone || node->marked) {
+            return (int32_t)i;
+        }
+        if (first < 0) {
+            first = (int32_t)i;
+        }
+    }
+    return first;
+}
+
+int32_t import_bone_node(const import_context *ctx, const struct aiBone *bone) {
+    if (bone->mNode != NULL) {
+        int32_t index = import_node_index(ctx, bone->mNode);
+        if (index >= 0) {
+            return index;
+        }
+    }
+    return import_node_find(ctx, bone->mName.data);
+}
+
+crowd_result import_scene_convert(import_context *ctx) {
+    crowd_result result = import_nodes_flatten(ctx);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    bool has_bones = false;
+    result = import_mesh_mark(ctx, &has_bones);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    bool has_animation = import_clips_mark(ctx);
+    ctx->static_only = !has_bones && !has_animation;
+    ctx->asset->has_skin = has_bones;
+    result = import_sockets_mark(ctx);
+    if (result == CROWD_OK) {
+        result = import_skeleton_build(ctx);
+    }
+    if (result == CROWD_OK) {
+        result = import_sockets_build(ctx);
+    }
+    if (result == CROWD_OK) {
+        result = import_mesh_build(ctx);
+    }
+    if (result == CROWD_OK) {
+        result = import_clips_build(ctx);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    crowd_error invalid;
+    if (crowd_asset_validate(ctx->asset, &invalid) != CROWD_OK) {
+        return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file, "%s",
+                               invalid.reason);
+    }
+    return CROWD_OK;
+}

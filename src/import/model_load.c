@@ -1,0 +1,18 @@
+/* model_load.c - one way for tools to name any model: a file or "builtin:". */
+#include <string.h>
+
+#include "crowd/builtin.h"
+#include "crowd/import.h"
+
+crowd_result crowd_model_load(const char *spec, const crowd_import_desc *desc,
+                              crowd_asset **out_asset, crowd_error *error) {
+    if (spec == NULL || out_asset == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, spec,
+                               "crowd_model_load: spec and out_asset must not be NULL");
+    }
+    if (strcmp(spec, "builtin:") == 0) {
+        *out_asset = NULL;
+        return crowd_builtin_create(out_asset, error);
+    }
+    return crowd_import_file(spec, desc, out_asset, error);
+}
