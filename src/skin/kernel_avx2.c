@@ -37,6 +37,25 @@ INLINE void transpose4x2(__m256 *a, __m256 *b, __m256 *c, __m256 *d) {
 /* Stores the x, y, z vectors of 8 lanes as float3 at out + 3 * vertices[k]. */
 INLINE void store_lanes(float *out, const uint32_t *vertices, uint32_t lanes, __m256 x, __m256 y,
                         __m256 z) {
+    if (lanes == SKIN_LANES && vertices[SKIN_LANES - 1] - vertices[0] == SKIN_LANES - 1) {
+        /* Lanes are consecutive vertices (increasing within a block), the
+         * common case: interleave in registers, then three 8-float stores.
+         * In each 128-bit half (vertices 0-3 | 4-7): o0 = (x0 y0 z0 x1),
+         * o1 = (y1 z1 x2 y2), o2 = (z2 x3 y3 z3). */
+        __m256 xy_lo = _mm256_unpacklo_ps(x, y), xy_hi = _mm256_unpackhi_ps(x, y);
+        __m256 zx = _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0));
+        __m256 o0 = _mm256_shuffle_ps(xy_lo, zx, _MM_SHUFFLE(2, 0, 1, 0));
+        __m256 yz = _mm256_shuffle_ps(y, z, _MM_SHUFFLE(1, 1, 1, 1));
+        __m256 o1 = _mm256_shuffle_ps(yz, xy_hi, _MM_SHUFFLE(1, 0, 2, 0));
+        __m256 zx3 = _mm256_shuffle_ps(z, x, _MM_SHUFFLE(3, 3, 2, 2));
+        __m256 yz3 = _mm256_shuffle_ps(y, z, _MM_SHUFFLE(3, 3, 3, 3));
+        __m256 o2 = _mm256_shuffle_ps(zx3, yz3, _MM_SHUFFLE(2, 0, 2, 0));
+        float *dst = out + 3 * (size_t)vertices[0];
+        _mm256_storeu_ps(dst, _mm256_permute2f128_ps(o0, o1, 0x20));
+        _mm256_storeu_ps(dst + 8, _mm256_permute2f128_ps(o2, o0, 0x30));
+        _mm256_storeu_ps(dst + 16, _mm256_permute2f128_ps(o1, o2, 0x31));
+        return;
+    }
     __m256 w = _mm256_setzero_ps();
     transpose4x2(&x, &y, &z, &w);
     /* Now x = (lane 0 | lane 4), y = (1 | 5), z = (2 | 6), w = (3 | 7). */
@@ -96,9 +115,15 @@ INLINE void skin_block(const skin_group *group, uint32_t block, const float *ski
     uint32_t lanes = skin_block_lanes(group, block);
     __m256 px = _mm256_load_ps(positions), py = _mm256_load_ps(positions + SKIN_LANES),
            pz = _mm256_load_ps(positions + 2 * SKIN_LANES);
-    __m256 x = _mm256_fmadd_ps(e[2], pz, _mm256_fmadd_ps(e[1], py, _mm256_fmadd_ps(e[0], px, e[3])));
-    __m256 y = _mm256_fmadd_ps(e[6], pz, _mm256_fmadd_ps(e[5], py, _mm256_fmadd_ps(e[4], px, e[7])));
-    __m256 z = _mm256_fmadd_ps(e[10], pz, _mm256_fmadd_ps(e[9], py, _mm256_fmadd_ps(e[8], px, e[11])));
+    /* The reference's order (x, y, z terms, then the translation): real
+     * meshes far from their origin cancel large terms, and summing in
+     * another order doubles the (tiny) disagreement there. */
+    __m256 x = _mm256_add_ps(
+        _mm256_fmadd_ps(e[2], pz, _mm256_fmadd_ps(e[1], py, _mm256_mul_ps(e[0], px))), e[3]);
+    __m256 y = _mm256_add_ps(
+        _mm256_fmadd_ps(e[6], pz, _mm256_fmadd_ps(e[5], py, _mm256_mul_ps(e[4], px))), e[7]);
+    __m256 z = _mm256_add_ps(
+        _mm256_fmadd_ps(e[10], pz, _mm256_fmadd_ps(e[9], py, _mm256_mul_ps(e[8], px))), e[11]);
     store_lanes(out_positions, vertices, lanes, x, y, z);
     if (normals) {
         const float *nrm = skin_block_normals(group, block);

@@ -23,6 +23,20 @@ INLINE void store3(float *dst, __m128 v) {
 /* Stores the x, y, z vectors of 4 lanes as float3 at out + 3 * vertices[k]. */
 INLINE void store_lanes(float *out, const uint32_t *vertices, uint32_t count, __m128 x, __m128 y,
                         __m128 z) {
+    if (count == 4 && vertices[3] - vertices[0] == 3) {
+        /* Consecutive vertices (increasing within a block), the common case:
+         * interleave to (x0 y0 z0 x1) (y1 z1 x2 y2) (z2 x3 y3 z3), three stores. */
+        __m128 xy_lo = _mm_unpacklo_ps(x, y), xy_hi = _mm_unpackhi_ps(x, y);
+        __m128 zx = _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0));
+        __m128 yz = _mm_shuffle_ps(y, z, _MM_SHUFFLE(1, 1, 1, 1));
+        __m128 zx3 = _mm_shuffle_ps(z, x, _MM_SHUFFLE(3, 3, 2, 2));
+        __m128 yz3 = _mm_shuffle_ps(y, z, _MM_SHUFFLE(3, 3, 3, 3));
+        float *dst = out + 3 * (size_t)vertices[0];
+        _mm_storeu_ps(dst, _mm_shuffle_ps(xy_lo, zx, _MM_SHUFFLE(2, 0, 1, 0)));
+        _mm_storeu_ps(dst + 4, _mm_shuffle_ps(yz, xy_hi, _MM_SHUFFLE(1, 0, 2, 0)));
+        _mm_storeu_ps(dst + 8, _mm_shuffle_ps(zx3, yz3, _MM_SHUFFLE(2, 0, 2, 0)));
+        return;
+    }
     __m128 w = _mm_setzero_ps();
     _MM_TRANSPOSE4_PS(x, y, z, w);
     store3(out + 3 * (size_t)vertices[0], x);
@@ -67,12 +81,18 @@ INLINE void skin_half(const skin_group *group, uint32_t block, uint32_t base, ui
     const uint32_t *vertices = skin_block_vertices(group, block) + base;
     __m128 px = _mm_load_ps(positions), py = _mm_load_ps(positions + SKIN_LANES),
            pz = _mm_load_ps(positions + 2 * SKIN_LANES);
-    __m128 x = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0[0], px), _mm_mul_ps(r0[1], py)),
-                          _mm_add_ps(_mm_mul_ps(r0[2], pz), r0[3]));
-    __m128 y = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r1[0], px), _mm_mul_ps(r1[1], py)),
-                          _mm_add_ps(_mm_mul_ps(r1[2], pz), r1[3]));
-    __m128 z = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r2[0], px), _mm_mul_ps(r2[1], py)),
-                          _mm_add_ps(_mm_mul_ps(r2[2], pz), r2[3]));
+    /* The reference's order of operations, so results agree to the bit:
+     * real meshes far from their origin (FBX in centimetres) cancel large
+     * terms, and a different order would show as errors of 1e-5 there. */
+    __m128 x = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r0[0], px), _mm_mul_ps(r0[1], py)),
+                                     _mm_mul_ps(r0[2], pz)),
+                          r0[3]);
+    __m128 y = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r1[0], px), _mm_mul_ps(r1[1], py)),
+                                     _mm_mul_ps(r1[2], pz)),
+                          r1[3]);
+    __m128 z = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r2[0], px), _mm_mul_ps(r2[1], py)),
+                                     _mm_mul_ps(r2[2], pz)),
+                          r2[3]);
     store_lanes(out_positions, vertices, count, x, y, z);
     if (normals) {
         const float *nrm = skin_block_normals(group, block) + base;
