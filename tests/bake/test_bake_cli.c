@@ -1,0 +1,675 @@
+/* test_bake_cli - `crowd bake` end to end on real characters.
+ *
+ * Each model is baked by the CLI in every encoding; the folder is then read
+ * back with crowd_bake_load (from the files, not from memory) and every
+ * vertex of every frame of every clip is compared with float32 CPU skinning
+ * (crowd_anim + crowd_skin_reference) of the same model at the frame's time
+ * k / fps. Then the options, the height limit (with the fps it advises) and
+ * bad inputs, each of which must leave the output folder exactly as it was
+ * (same file names, sizes and bytes).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "crowd/anim.h"
+#include "crowd/bake.h"
+#include "crowd/import.h"
+#include "crowd/skin.h"
+
+static char root[] = "/tmp/test_bake_cli.XXXXXX";
+
+/* ---- running the CLI ------------------------------------------------------ */
+
+typedef struct cli_run {
+    int exit_code;
+    char out[16384];
+    char err[16384];
+} cli_run;
+
+typedef struct cli_limits {
+    rlim_t file_size_bytes; /* 0 = unlimited */
+    bool unprivileged;      /* run as nobody (when the test runs as root) */
+} cli_limits;
+
+static void read_text(const char *path, char *out, size_t size) {
+    out[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return;
+    }
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+/* Runs `crowd bake ARGS...` (NULL-terminated); stdout and stderr captured. */
+static void run_bake(const char *const *args, const cli_limits *limits, cli_run *run) {
+    char out_path[512], err_path[512];
+    snprintf(out_path, sizeof out_path, "%s/cli.out", root);
+    snprintf(err_path, sizeof err_path, "%s/cli.err", root);
+    const char *argv[64] = {CROWD_CLI, "bake"};
+    int argc = 2;
+    for (const char *const *a = args; *a != NULL && argc < 63; a++) {
+        argv[argc++] = *a;
+    }
+    argv[argc] = NULL;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(out, STDOUT_FILENO);
+        dup2(err, STDERR_FILENO);
+        if (limits != NULL && limits->file_size_bytes > 0) {
+            /* A full disk: writes past the limit fail with EFBIG instead of
+             * killing the process. */
+            signal(SIGXFSZ, SIG_IGN);
+            struct rlimit limit = {limits->file_size_bytes, limits->file_size_bytes};
+            setrlimit(RLIMIT_FSIZE, &limit);
+        }
+        if (limits != NULL && limits->unprivileged && geteuid() == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0) {
+                _exit(99);
+            }
+        }
+        execv(CROWD_CLI, (char *const *)argv);
+        _exit(98);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    run->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    read_text(out_path, run->out, sizeof run->out);
+    read_text(err_path, run->err, sizeof run->err);
+}
+
+/* ---- folders -------------------------------------------------------------- */
+
+static uint64_t file_hash(const char *path) {
+    uint64_t hash = 1469598103934665603ull; /* FNV-1a */
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return 0;
+    }
+    unsigned char buffer[65536];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, f)) > 0) {
+        for (size_t i = 0; i < n; i++) {
+            hash = (hash ^ buffer[i]) * 1099511628211ull;
+        }
+    }
+    fclose(f);
+    return hash;
+}
+
+/* "name size hash" per entry, sorted, recursive: a folder's full state. */
+static void snapshot(const char *dir, char *out, size_t size) {
+    struct dirent **entries = NULL;
+    int count = scandir(dir, &entries, NULL, alphasort);
+    for (int i = 0; i < count; i++) {
+        const char *name = entries[i]->d_name;
+        if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+            char path[1024];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            size_t used = strlen(out);
+            if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                snprintf(out + used, size - used, "%s/\n", path);
+                snapshot(path, out, size);
+            } else {
+                snprintf(out + used, size - used, "%s %lld %016llx\n", path,
+                         (long long)st.st_size, (unsigned long long)file_hash(path));
+            }
+        }
+        free(entries[i]);
+    }
+    free(entries);
+}
+
+static void remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        chmod(path, 0755);
+        DIR *d = opendir(path);
+        struct dirent *entry;
+        while (d != NULL && (entry = readdir(d)) != NULL) {
+            if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
+                char child[1024];
+                snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
+                remove_tree(child);
+            }
+        }
+        if (d != NULL) {
+            closedir(d);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* ---- comparing a bake folder with CPU skinning ---------------------------- */
+
+typedef struct tolerances {
+    double position_rel; /* of the bounds diagonal */
+    double normal_deg;
+    double bat_rel;      /* positions skinned with the fetched BAT matrices */
+} tolerances;
+
+static double angle_deg(const float a[3], const float b[3]) {
+    double cx = (double)a[1] * b[2] - (double)a[2] * b[1];
+    double cy = (double)a[2] * b[0] - (double)a[0] * b[2];
+    double cz = (double)a[0] * b[1] - (double)a[1] * b[0];
+    double dot = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
+    return atan2(sqrt(cx * cx + cy * cy + cz * cz), dot) * 180.0 / 3.14159265358979323846;
+}
+
+static double distance3(const float a[3], const float b[3]) {
+    double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* Every frame of every clip of the loaded bake against the model. */
+static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
+                             const tolerances *tol, const char *label) {
+    const crowd_skeleton *sk = &asset->skeleton;
+    uint32_t joints = sk->joint_count, vertices = asset->mesh.vertex_count;
+    CHECK_MSG(bake->vertex_count == vertices, "%s: %u vertices, model %u", label,
+              bake->vertex_count, vertices);
+    CHECK(bake->joint_count == joints);
+    if (bake->vertex_count != vertices || bake->joint_count != joints) {
+        return;
+    }
+    /* The mesh in the folder is the model's vertex buffer, in its order. */
+    const crowd_mesh *baked_mesh = &bake->asset->mesh;
+    double mesh_error = 0.0;
+    for (uint32_t v = 0; v < vertices; v++) {
+        mesh_error = fmax(mesh_error, distance3(baked_mesh->positions + 3 * v,
+                                                asset->mesh.positions + 3 * v));
+    }
+    CHECK_MSG(mesh_error < 1e-6, "%s: mesh.glb positions differ by %g", label, mesh_error);
+    double dx = (double)bake->bounds_max[0] - bake->bounds_min[0];
+    double dy = (double)bake->bounds_max[1] - bake->bounds_min[1];
+    double dz = (double)bake->bounds_max[2] - bake->bounds_min[2];
+    double diagonal = sqrt(dx * dx + dy * dy + dz * dz);
+    crowd_transform *locals = malloc(joints * sizeof *locals);
+    float *models = malloc(16 * (size_t)joints * sizeof(float));
+    float *skin = malloc(12 * (size_t)joints * sizeof(float));
+    float *bat = malloc(12 * (size_t)joints * sizeof(float));
+    float *positions = malloc(3 * (size_t)vertices * sizeof(float));
+    float *normals = malloc(3 * (size_t)vertices * sizeof(float));
+    float *bat_positions = malloc(3 * (size_t)vertices * sizeof(float));
+    double worst = 0.0, worst_normal = 0.0, worst_bat = 0.0;
+    uint64_t samples = 0;
+    bool outside_bounds = false;
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        const crowd_bake_clip *clip = &bake->clips[c];
+        int32_t index = crowd_asset_find_clip(asset, clip->name);
+        CHECK_MSG(index >= 0 || (asset->clip_count == 0 && strcmp(clip->name, "rest") == 0),
+                  "%s: clip '%s' is not in the model", label, clip->name);
+        for (uint32_t k = 0; k < clip->frame_count; k++) {
+            float time_s = (float)k / bake->fps;
+            if (index >= 0) {
+                crowd_anim_sample(sk, &asset->clips[index], time_s, NULL, locals);
+            } else {
+                crowd_anim_rest_pose(sk, locals);
+            }
+            crowd_anim_local_to_model(sk, locals, models);
+            crowd_anim_skin_matrices(sk, models, NULL, skin);
+            crowd_skin_reference(&asset->mesh, skin, positions, normals, NULL);
+            uint32_t frame = clip->first_frame + k;
+            if (bake->vat_position.texels != NULL) {
+                for (uint32_t v = 0; v < vertices; v++) {
+                    float p[3], n[3];
+                    crowd_bake_vat_fetch(bake, frame, v, p, n);
+                    worst = fmax(worst, distance3(p, positions + 3 * v));
+                    worst_normal = fmax(worst_normal, angle_deg(n, normals + 3 * v));
+                    for (int a = 0; a < 3; a++) {
+                        float q = positions[3 * v + a];
+                        outside_bounds |= q < bake->bounds_min[a] || q > bake->bounds_max[a];
+                    }
+                    samples++;
+                }
+            }
+            if (bake->bat.texels != NULL) {
+                for (uint32_t j = 0; j < joints; j++) {
+                    crowd_bake_bat_fetch(bake, frame, j, bat + 12 * j);
+                }
+                crowd_skin_reference(&asset->mesh, bat, bat_positions, NULL, NULL);
+                for (uint32_t v = 0; v < vertices; v++) {
+                    worst_bat = fmax(worst_bat, distance3(bat_positions + 3 * v, positions + 3 * v));
+                }
+            }
+        }
+    }
+    printf("  %-34s %6u frames, %10llu vertex-frames: max %.3g (%.3g of diagonal %.4g), "
+           "normal %.3f deg, BAT %.3g of diagonal\n",
+           label, bake->frame_count, (unsigned long long)samples, worst, worst / diagonal,
+           diagonal, worst_normal, worst_bat / diagonal);
+    CHECK_MSG(worst / diagonal <= tol->position_rel, "%s: position error %.3g of the diagonal",
+              label, worst / diagonal);
+    CHECK_MSG(worst_normal <= tol->normal_deg, "%s: normal error %.3f deg", label, worst_normal);
+    CHECK_MSG(worst_bat / diagonal <= tol->bat_rel, "%s: BAT error %.3g of the diagonal", label,
+              worst_bat / diagonal);
+    CHECK_MSG(!outside_bounds, "%s: a skinned vertex lies outside the manifest bounds", label);
+    free(locals);
+    free(models);
+    free(skin);
+    free(bat);
+    free(positions);
+    free(normals);
+    free(bat_positions);
+}
+
+/* ---- the model matrix ------------------------------------------------------ */
+
+typedef struct model_case {
+    const char *label;
+    const char *model;        /* path or builtin: */
+    const char *attach_socket;
+    const char *attach_file;  /* path or NULL */
+} model_case;
+
+static crowd_asset *load_case(const model_case *mc) {
+    crowd_asset *asset = NULL, *prop = NULL;
+    crowd_error error = {0};
+    if (crowd_model_load(mc->model, NULL, &asset, &error) != CROWD_OK) {
+        fprintf(stderr, "%s: %s\n", error.file, error.reason);
+        return NULL;
+    }
+    if (mc->attach_file != NULL) {
+        if (crowd_model_load(mc->attach_file, NULL, &prop, &error) != CROWD_OK ||
+            crowd_asset_attach(asset, mc->attach_socket, prop, &error) != CROWD_OK) {
+            fprintf(stderr, "%s: %s\n", error.file, error.reason);
+            crowd_asset_destroy(asset);
+            asset = NULL;
+        }
+        crowd_asset_destroy(prop);
+    }
+    return asset;
+}
+
+static bool has_file(const char *dir, const char *name, const char *suffix) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s%s", dir, name, suffix);
+    return check_path_exists(path);
+}
+
+/* Bakes `mc` by the CLI in each encoding and compares the folders. */
+static void bake_and_compare(const model_case *mc) {
+    crowd_asset *asset = load_case(mc);
+    CHECK_MSG(asset != NULL, "%s does not load", mc->label);
+    if (asset == NULL) {
+        return;
+    }
+    static const struct {
+        const char *vat, *bat;
+        tolerances tol;
+    } encodings[] = {
+        /* 2e-5 of the diagonal and 1 degree for the compact encoding; f32
+         * must be exact to float rounding; f16 normals within 0.1 degree.
+         * f16 positions and the f16 BAT keep 11 significant bits of values
+         * as large as the model: 1e-3 of its diagonal. */
+        {"unorm16_oct", "f32", {2e-5, 1.0, 1e-6}},
+        {"f32", "f32", {1e-6, 0.01, 1e-6}},
+        {"f16", "f16", {1e-3, 0.1, 1e-3}},
+    };
+    for (size_t e = 0; e < sizeof encodings / sizeof encodings[0]; e++) {
+        char dir[512], attach[1024], label[128];
+        snprintf(dir, sizeof dir, "%s/%s-%s", root, mc->label, encodings[e].vat);
+        snprintf(label, sizeof label, "%s %s/%s", mc->label, encodings[e].vat, encodings[e].bat);
+        const char *args[16] = {mc->model, "-o", dir, "--quiet", "--encoding", encodings[e].vat,
+                                "--bat-encoding", encodings[e].bat};
+        int n = 8;
+        if (mc->attach_file != NULL) {
+            snprintf(attach, sizeof attach, "%s=%s", mc->attach_socket, mc->attach_file);
+            args[n++] = "--attach";
+            args[n++] = attach;
+        }
+        args[n] = NULL;
+        cli_run run;
+        run_bake(args, NULL, &run);
+        CHECK_MSG(run.exit_code == 0, "%s: exit %d: %s", label, run.exit_code, run.err);
+        crowd_bake *bake = NULL;
+        crowd_error error = {0};
+        crowd_result result = crowd_bake_load(dir, NULL, &bake, &error);
+        CHECK_MSG(result == CROWD_OK, "%s: load: %s: %s", label, error.file, error.reason);
+        if (result == CROWD_OK) {
+            CHECK(has_file(dir, bake->name, ".crowd.json"));
+            CHECK(has_file(dir, bake->name, ".mesh.glb"));
+            CHECK(bake->clip_count == (asset->clip_count > 0 ? asset->clip_count : 1));
+            CHECK(bake->fps == 30.0f);
+            CHECK(bake->vat_position.texels != NULL && bake->bat.texels != NULL);
+            compare_with_cpu(bake, asset, &encodings[e].tol, label);
+        }
+        crowd_bake_destroy(bake);
+        remove_tree(dir);
+    }
+    crowd_asset_destroy(asset);
+}
+
+static int test_models(void) {
+    char robot[1024] = "", greenman[1024] = "", sword[1024] = "", figure[1024] = "";
+    char wuson[1024] = "", epileptic[1024] = "";
+    const char *p;
+    if ((p = check_shared_model("robot.glb")) != NULL) {
+        snprintf(robot, sizeof robot, "%s", p);
+    }
+    if ((p = check_shared_model("greenman.glb")) != NULL) {
+        snprintf(greenman, sizeof greenman, "%s", p);
+    }
+    if ((p = check_shared_model("greenman_sword.glb")) != NULL) {
+        snprintf(sword, sizeof sword, "%s", p);
+    }
+    if ((p = check_shared_model("RiggedFigure.glb")) != NULL) {
+        snprintf(figure, sizeof figure, "%s", p);
+    }
+    if ((p = check_assimp_model("X/Testwuson.X")) != NULL) {
+        snprintf(wuson, sizeof wuson, "%s", p);
+    }
+    if ((p = check_assimp_model("X/BCN_Epileptic.X")) != NULL) {
+        snprintf(epileptic, sizeof epileptic, "%s", p);
+    }
+    const model_case cases[] = {
+        {"robot", robot, NULL, NULL},
+        {"greenman+sword", greenman, "socket_hand_R", sword},
+        {"RiggedFigure", figure, NULL, NULL},
+        {"builtin", "builtin:", NULL, NULL},
+        {"Testwuson", wuson, NULL, NULL},
+        {"BCN_Epileptic", epileptic, NULL, NULL},
+    };
+    printf("bake folders read back and compared with float32 CPU skinning:\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].model[0] == '\0' || (cases[i].attach_file && sword[0] == '\0')) {
+            continue;
+        }
+        bake_and_compare(&cases[i]);
+    }
+    return 0;
+}
+
+/* ---- options ---------------------------------------------------------------- */
+
+static int test_options(void) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/options", root);
+    crowd_asset *asset = load_case(&(model_case){"builtin", "builtin:", NULL, NULL});
+    REQUIRE(asset != NULL);
+    int32_t walk = crowd_asset_find_clip(asset, "walk"), idle = crowd_asset_find_clip(asset, "idle");
+    REQUIRE(walk >= 0 && idle >= 0);
+    const char *args[] = {"builtin:", "-o", dir, "--quiet", "--fps", "24", "--clips", "walk,idle",
+                          "--once", "walk", "--loop", "idle", "--max-width", "1000", NULL};
+    cli_run run;
+    run_bake(args, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    CHECK(run.out[0] == '\0'); /* --quiet */
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    REQUIRE(crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK);
+    REQUIRE(bake->clip_count == 2);
+    CHECK(bake->fps == 24.0f);
+    CHECK(strcmp(bake->clips[0].name, "walk") == 0 && !bake->clips[0].loop);
+    CHECK(strcmp(bake->clips[1].name, "idle") == 0 && bake->clips[1].loop);
+    double walk_frames = floor((double)asset->clips[walk].duration_s * 24.0 + 0.5) + 1.0;
+    double idle_frames = fmax(1.0, floor((double)asset->clips[idle].duration_s * 24.0 + 0.5));
+    CHECK(bake->clips[0].frame_count == (uint32_t)walk_frames);
+    CHECK(bake->clips[1].frame_count == (uint32_t)idle_frames);
+    CHECK(bake->clips[1].first_frame == bake->clips[0].frame_count);
+    CHECK(bake->vat_position.width <= 1000);
+    CHECK(bake->vat_rows_per_frame == (bake->vertex_count + bake->vat_position.width - 1) /
+                                          bake->vat_position.width);
+    compare_with_cpu(bake, asset, &(tolerances){2e-5, 1.0, 1e-6}, "builtin options");
+    crowd_bake_destroy(bake);
+    remove_tree(dir);
+
+    /* --what bat / vat, --compat openvat. */
+    const char *bat_only[] = {"builtin:", "-o", dir, "--quiet", "--what", "bat", NULL};
+    run_bake(bat_only, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->vat_position.texels == NULL && bake->bat.texels != NULL);
+        crowd_bake_destroy(bake);
+    } else {
+        CHECK_MSG(false, "BAT-only load: %s", error.reason);
+    }
+    remove_tree(dir);
+    const char *vat_only[] = {"builtin:", "-o", dir, "--quiet", "--what", "vat", "--compat",
+                              "openvat", NULL};
+    run_bake(vat_only, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->vat_position.texels != NULL && bake->bat.texels == NULL);
+        CHECK(has_file(dir, bake->name, "-remap_info.json"));
+        crowd_bake_destroy(bake);
+    } else {
+        CHECK_MSG(false, "VAT-only load: %s", error.reason);
+    }
+    remove_tree(dir);
+
+    /* The report: one row per encoding, the unchosen ones not written. */
+    const char *report[] = {"builtin:", "-o", dir, "--report-all", NULL};
+    run_bake(report, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    printf("%s", run.out);
+    CHECK(strstr(run.out, "VAT unorm16_oct") != NULL);
+    CHECK(strstr(run.out, "VAT f16") != NULL && strstr(run.out, "VAT f32") != NULL);
+    CHECK(strstr(run.out, "BAT f32") != NULL && strstr(run.out, "BAT f16") != NULL);
+    CHECK(strstr(run.out, "(not written)") != NULL);
+    CHECK(strstr(run.out, "max/diag") != NULL);
+    CHECK(strstr(run.out, ".crowd.json") != NULL);
+    remove_tree(dir);
+    crowd_asset_destroy(asset);
+    return 0;
+}
+
+/* robot at --max-width 64 wraps each frame over 111 rows, so 30 fps is far
+ * too tall: the error must say so and advise an fps, which must then work. */
+static int test_wrapping_and_limit(void) {
+    const char *robot = check_shared_model("robot.glb");
+    if (robot == NULL) {
+        return 0;
+    }
+    char model[1024], dir[512];
+    snprintf(model, sizeof model, "%s", robot);
+    snprintf(dir, sizeof dir, "%s/wrapped", root);
+    const char *args[] = {model, "-o", dir, "--quiet", "--max-width", "64", NULL};
+    cli_run run;
+    run_bake(args, NULL, &run);
+    printf("--max-width 64 at 30 fps: exit %d: %s", run.exit_code, run.err);
+    CHECK(run.exit_code == 2);
+    CHECK(strstr(run.err, "crowd: error: ") == run.err);
+    CHECK(strstr(run.err, "rows tall") != NULL);
+    CHECK(strstr(run.err, "147 frames fit") != NULL); /* 16384 / 111 */
+    CHECK(!check_path_exists(dir));
+    const char *advice = strstr(run.err, "--fps ");
+    REQUIRE(advice != NULL);
+    char fps[32];
+    snprintf(fps, sizeof fps, "%.*s", (int)strcspn(advice + 6, " "), advice + 6);
+    const char *again[] = {model, "-o", dir, "--quiet", "--max-width", "64", "--fps", fps, NULL};
+    run_bake(again, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "--fps %s: exit %d: %s", fps, run.exit_code, run.err);
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        crowd_asset *asset = load_case(&(model_case){"robot", model, NULL, NULL});
+        CHECK(bake->vat_position.width == 64);
+        CHECK(bake->vat_rows_per_frame == (bake->vertex_count + 63) / 64);
+        CHECK(bake->vat_position.height == bake->frame_count * bake->vat_rows_per_frame);
+        CHECK(bake->vat_position.height <= 16384);
+        char label[64];
+        snprintf(label, sizeof label, "robot width 64 at %s fps", fps);
+        if (asset != NULL) {
+            compare_with_cpu(bake, asset, &(tolerances){2e-5, 1.0, 1e-6}, label);
+        }
+        crowd_asset_destroy(asset);
+        crowd_bake_destroy(bake);
+    } else {
+        CHECK_MSG(false, "wrapped load: %s", error.reason);
+    }
+    remove_tree(dir);
+    return 0;
+}
+
+/* ---- bad inputs ------------------------------------------------------------- */
+
+static char before[65536], after[65536];
+
+static void expect_untouched(const char *dir, const char *const *args, const cli_limits *limits,
+                             int exit_code, const char *needle) {
+    before[0] = after[0] = '\0';
+    snapshot(dir, before, sizeof before);
+    cli_run run;
+    run_bake(args, limits, &run);
+    snapshot(dir, after, sizeof after);
+    printf("  exit %d: %s", run.exit_code, run.err);
+    CHECK_MSG(run.exit_code == exit_code, "%s: exit %d, expected %d", needle, run.exit_code,
+              exit_code);
+    CHECK_MSG(strstr(run.err, "crowd: error: ") != NULL, "no error line for %s", needle);
+    CHECK_MSG(strstr(run.err, needle) != NULL, "'%s' not in: %s", needle, run.err);
+    CHECK_MSG(strcmp(before, after) == 0, "%s changed the folder:\n%s---\n%s", needle, before,
+              after);
+}
+
+static int test_bad_inputs(void) {
+    char dir[512], keep[600], bad_model[512];
+    snprintf(dir, sizeof dir, "%s/guarded", root);
+    /* The folder holds an earlier bake and a file of the user's. */
+    const char *first[] = {"builtin:", "-o", dir, "--quiet", NULL};
+    cli_run run;
+    run_bake(first, NULL, &run);
+    REQUIRE(run.exit_code == 0);
+    snprintf(keep, sizeof keep, "%s/keep.txt", dir);
+    FILE *f = fopen(keep, "w");
+    REQUIRE(f != NULL);
+    fputs("the user's own file\n", f);
+    fclose(f);
+    snprintf(bad_model, sizeof bad_model, "%s/broken.glb", root);
+    f = fopen(bad_model, "w");
+    REQUIRE(f != NULL);
+    fputs("glTF but not really", f);
+    fclose(f);
+
+    printf("bad inputs (folder must stay as it was):\n");
+    const char *fps0[] = {"builtin:", "-o", dir, "--fps", "0", NULL};
+    expect_untouched(dir, fps0, NULL, 2, "--fps 0 is out of range");
+    const char *fps_big[] = {"builtin:", "-o", dir, "--fps", "100000", NULL};
+    expect_untouched(dir, fps_big, NULL, 2, "--fps 100000 is out of range");
+    const char *fps_text[] = {"builtin:", "-o", dir, "--fps", "fast", NULL};
+    expect_untouched(dir, fps_text, NULL, 1, "not a number");
+    const char *width0[] = {"builtin:", "-o", dir, "--max-width", "0", NULL};
+    expect_untouched(dir, width0, NULL, 2, "--max-width 0 is out of range");
+    const char *width_big[] = {"builtin:", "-o", dir, "--max-width", "16385", NULL};
+    expect_untouched(dir, width_big, NULL, 2, "out of range");
+    const char *clips[] = {"builtin:", "-o", dir, "--clips", "walk,moonwalk", NULL};
+    expect_untouched(dir, clips, NULL, 2, "clip 'moonwalk' is not a clip of the model");
+    const char *loop[] = {"builtin:", "-o", dir, "--loop", "moonwalk", NULL};
+    expect_untouched(dir, loop, NULL, 2, "'moonwalk'");
+    const char *encoding[] = {"builtin:", "-o", dir, "--encoding", "bc7", NULL};
+    expect_untouched(dir, encoding, NULL, 1, "--encoding");
+    const char *missing[] = {"/nonexistent/model.glb", "-o", dir, NULL};
+    expect_untouched(dir, missing, NULL, 2, "/nonexistent/model.glb");
+    const char *broken[] = {bad_model, "-o", dir, NULL};
+    before[0] = '\0';
+    snapshot(dir, before, sizeof before);
+    run_bake(broken, NULL, &run);
+    after[0] = '\0';
+    snapshot(dir, after, sizeof after);
+    printf("  exit %d: %s", run.exit_code, run.err);
+    CHECK(run.exit_code == 2 || run.exit_code == 3);
+    CHECK(strcmp(before, after) == 0);
+    const char *no_output[] = {"builtin:", NULL};
+    expect_untouched(dir, no_output, NULL, 1, "-o DIR");
+    const char *unknown[] = {"builtin:", "-o", dir, "--frobnicate", NULL};
+    expect_untouched(dir, unknown, NULL, 1, "--frobnicate");
+
+    const char *greenman = check_shared_model("greenman.glb");
+    const char *sword_path = check_shared_model("greenman_sword.glb");
+    if (greenman != NULL && sword_path != NULL) {
+        char model[1024], attach[1100], sword[1024];
+        snprintf(model, sizeof model, "%s", greenman);
+        snprintf(sword, sizeof sword, "%s", sword_path);
+        snprintf(attach, sizeof attach, "socket_tail=%s", sword);
+        const char *socket[] = {model, "-o", dir, "--attach", attach, NULL};
+        expect_untouched(dir, socket, NULL, 2, "no socket named 'socket_tail'");
+
+        /* A model with no animation bakes its rest pose, and says so. */
+        char still[512];
+        snprintf(still, sizeof still, "%s/still", root);
+        const char *rest[] = {sword, "-o", still, NULL};
+        run_bake(rest, NULL, &run);
+        printf("  no animation: exit %d: %s", run.exit_code, run.err);
+        CHECK(run.exit_code == 0);
+        CHECK(strstr(run.err, "no animation") != NULL);
+        crowd_bake *bake = NULL;
+        crowd_error error = {0};
+        if (crowd_bake_load(still, NULL, &bake, &error) == CROWD_OK) {
+            CHECK(bake->clip_count == 1 && bake->frame_count == 1);
+            CHECK(strcmp(bake->clips[0].name, "rest") == 0);
+            crowd_asset *asset = load_case(&(model_case){"sword", sword, NULL, NULL});
+            if (asset != NULL) {
+                compare_with_cpu(bake, asset, &(tolerances){2e-5, 1.0, 1e-6}, "sword rest pose");
+            }
+            crowd_asset_destroy(asset);
+            crowd_bake_destroy(bake);
+        } else {
+            CHECK_MSG(false, "rest-pose load: %s", error.reason);
+        }
+        remove_tree(still);
+    }
+
+    /* A full disk: every file may grow to 64 KiB only. */
+    const char *robot = check_shared_model("robot.glb");
+    const char *big_model = robot != NULL ? robot : "builtin:";
+    char model[1024];
+    snprintf(model, sizeof model, "%s", big_model);
+    const char *full[] = {model, "-o", dir, "--quiet", NULL};
+    cli_limits small = {.file_size_bytes = 64 * 1024};
+    expect_untouched(dir, full, &small, 4, "");
+
+    /* An output path that is a file, and a folder the baker may not write. */
+    const char *onto_file[] = {"builtin:", "-o", keep, "--quiet", NULL};
+    expect_untouched(dir, onto_file, NULL, 4, "keep.txt");
+    chmod(dir, 0555);
+    const char *read_only[] = {"builtin:", "-o", dir, "--quiet", NULL};
+    cli_limits nobody = {.unprivileged = true};
+    expect_untouched(dir, read_only, &nobody, 4, "guarded");
+    chmod(dir, 0755);
+    remove_tree(dir);
+    unlink(bad_model);
+    return 0;
+}
+
+int main(void) {
+    if (!check_path_exists(CROWD_CLI)) {
+        printf("SKIP: %s not built\n", CROWD_CLI);
+        return 77;
+    }
+    if (mkdtemp(root) == NULL) {
+        perror("mkdtemp");
+        return 1;
+    }
+    chmod(root, 0755); /* the unprivileged run must reach the folders inside */
+    test_models();
+    test_options();
+    test_wrapping_and_limit();
+    test_bad_inputs();
+    char out[512];
+    snprintf(out, sizeof out, "%s/cli.out", root);
+    unlink(out);
+    snprintf(out, sizeof out, "%s/cli.err", root);
+    unlink(out);
+    remove_tree(root);
+    return check_finish();
+}
