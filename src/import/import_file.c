@@ -24,6 +24,43 @@
 
 static pthread_mutex_t assimp_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* assimp repairs some malformed input silently: it drops faces with indices
+ * out of range, skips empty faces, invents missing materials, and only says
+ * so in its log. crowd rejects such files instead of playing a character
+ * with holes, so the log is watched during the import: an error-level line
+ * from the reader, or the warning about dropped faces, fails the import with
+ * that line. Error lines of the post-processing steps are not about the file
+ * (PopulateArmatureData logs one for robot.glb, whose bones it still
+ * resolves right), so they are let through. Lines look like "Error, T0: text". */
+typedef struct assimp_log_watch {
+    bool post_processing;
+    char complaint[400];
+} assimp_log_watch;
+
+static void watch_log(const char *message, char *user) {
+    assimp_log_watch *watch = (assimp_log_watch *)user;
+    if (strstr(message, "Entering post processing pipeline") != NULL) {
+        watch->post_processing = true;
+    }
+    if (watch->complaint[0] != '\0') {
+        return;
+    }
+    bool error = !watch->post_processing && strncmp(message, "Error", 5) == 0;
+    bool dropped = strstr(message, "out-of-range indices") != NULL;
+    if (error || dropped) {
+        const char *text = strchr(message, ':');
+        text = text ? text + 1 : message;
+        while (*text == ' ') {
+            text++;
+        }
+        snprintf(watch->complaint, sizeof watch->complaint, "%s", text);
+        size_t length = strlen(watch->complaint);
+        while (length > 0 && (watch->complaint[length - 1] == '\n' || watch->complaint[length - 1] == '.')) {
+            watch->complaint[--length] = '\0';
+        }
+    }
+}
+
 /* Triangles only (points and lines are dropped by SortByPType), shared
  * vertices welded, bones resolved to their nodes (aiBone::mNode), UVs with
  * glTF's top-left origin, and assimp's own consistency checks. Weight
@@ -50,8 +87,11 @@ static struct aiPropertyStore *make_properties(void) {
 
 /* assimp's message on one line, and what kind of failure it means. */
 static crowd_result assimp_failure(const char *message, const char *file, crowd_error *error) {
+    if (message == NULL || message[0] == '\0') {
+        message = "assimp could not read it";
+    }
     char line[400];
-    snprintf(line, sizeof line, "%s", message && message[0] ? message : "assimp could not read it");
+    snprintf(line, sizeof line, "%s", message);
     for (char *c = line; *c; c++) {
         if (*c == '\n' || *c == '\r' || *c == '\t') {
             *c = ' ';
@@ -68,6 +108,30 @@ static crowd_result assimp_failure(const char *message, const char *file, crowd_
         result = CROWD_ERROR_IO;
     }
     return crowd_error_set(error, result, file, "%s", line);
+}
+
+static struct aiLogStream start_watch(assimp_log_watch *watch) {
+    struct aiLogStream stream = {watch_log, (char *)watch};
+    aiAttachLogStream(&stream);
+    return stream;
+}
+
+/* The scene when assimp read it without complaint; otherwise NULL (the scene
+ * released) with the error set. Runs under assimp_lock. */
+static const struct aiScene *check_import(const struct aiScene *scene, const assimp_log_watch *watch,
+                                          const char *file, crowd_error *error,
+                                          crowd_result *result) {
+    if (scene == NULL) {
+        *result = assimp_failure(aiGetErrorString(), file, error);
+        return NULL;
+    }
+    if (watch->complaint[0] != '\0') {
+        aiReleaseImport(scene);
+        *result = crowd_error_set(error, CROWD_ERROR_INVALID_DATA, file, "malformed: %s",
+                                  watch->complaint);
+        return NULL;
+    }
+    return scene;
 }
 
 /* Name without folder and last extension: "models/robot.glb" -> "robot". */
@@ -179,11 +243,12 @@ crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
     } else {
         slash[slash == dir] = '\0'; /* "/robot.glb" keeps "/" */
     }
+    assimp_log_watch watch = {false, ""};
     pthread_mutex_lock(&assimp_lock);
+    struct aiLogStream stream = start_watch(&watch);
     const struct aiScene *scene = aiImportFileExWithProperties(path, import_flags, NULL, props);
-    if (scene == NULL) {
-        result = assimp_failure(aiGetErrorString(), path, error);
-    }
+    aiDetachLogStream(&stream);
+    scene = check_import(scene, &watch, path, error, &result);
     pthread_mutex_unlock(&assimp_lock);
     aiReleasePropertyStore(props);
     if (scene != NULL) {
@@ -216,12 +281,13 @@ crowd_result crowd_import_memory(const void *bytes, size_t size, const char *nam
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
     }
     crowd_result result = CROWD_OK;
+    assimp_log_watch watch = {false, ""};
     pthread_mutex_lock(&assimp_lock);
+    struct aiLogStream stream = start_watch(&watch);
     const struct aiScene *scene =
         aiImportFileFromMemoryWithProperties(bytes, (unsigned)size, import_flags, hint, props);
-    if (scene == NULL) {
-        result = assimp_failure(aiGetErrorString(), file, error);
-    }
+    aiDetachLogStream(&stream);
+    scene = check_import(scene, &watch, file, error, &result);
     pthread_mutex_unlock(&assimp_lock);
     aiReleasePropertyStore(props);
     if (scene != NULL) {
