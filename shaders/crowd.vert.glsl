@@ -120,8 +120,8 @@ layout(location = 7) uniform vec3 u_bounds_min;
 layout(location = 8) uniform vec3 u_bounds_extent;
 
 // Octahedral normal in 16 bits: high byte x, low byte y, b -> b / 255 * 2 - 1.
-vec3 oct_decode(float packed) {
-    uint bits = uint(packed * 65535.0 + 0.5);
+vec3 oct_decode(float encoded) {
+    uint bits = uint(encoded * 65535.0 + 0.5);
     vec2 e = vec2(float(bits >> 8u), float(bits & 255u)) / 255.0 * 2.0 - 1.0;
     vec3 n = vec3(e, 1.0 - abs(e.x) - abs(e.y));
     if (n.z < 0.0) {

@@ -1,0 +1,438 @@
+/* The hand-built bar (gpu_fixtures.h) in every mode: poses, crossfade,
+ * phase, speed, loop modes, several instances, removal, draw calls and
+ * uploads, against reference images of the CPU-posed mesh. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "crowd/bake.h"
+#include "gpu_fixtures.h"
+#include "test_gpu.h"
+
+enum { BEND = 0, SLIDE = 1, DROP = 2 };
+
+static const double EXACT = 0.005, BAKED = 0.015, FADE_BAKED = 0.03;
+
+static crowd_camera bar_camera(void) {
+    const float min[3] = {-1.8f, 0.0f, -0.8f}, max[3] = {1.8f, 2.1f, 0.8f};
+    crowd_camera camera;
+    crowd_camera_frame_box(min, max, (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &camera);
+    return camera;
+}
+
+static double tolerance(crowd_gpu_mode mode) {
+    return mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT ? BAKED : EXACT;
+}
+
+static void save(const char *stem, const char *mode, const uint8_t *pixels) {
+    char name[160];
+    snprintf(name, sizeof name, "%s_%s.png", stem, mode);
+    image_save(name, pixels, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
+}
+
+/* Every mode at three times of two clips against the reference; static
+ * must differ from cpu whenever the pose moved away from the bind pose. */
+static void test_poses(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("bar: poses\n");
+    crowd_camera camera = bar_camera();
+    crowd_renderer *r = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_STATIC);
+    REQUIRE_VOID(r != NULL);
+    crowd_instance_id id;
+    CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK);
+    const int clips[2] = {BEND, SLIDE};
+    const float times[3] = {0.2f, 0.55f, 1.1f};
+    float palette[24];
+    for (int c = 0; c < 2; c++) {
+        crowd_instance_desc desc = {0};
+        desc.clip = (uint32_t)clips[c];
+        crowd_renderer_set_time(r, 0.0);
+        CHECK(crowd_instance_update(r, id, &desc, NULL) == CROWD_OK);
+        for (int k = 0; k < 3; k++) {
+            float clip_time = fmodf(times[k], bar->clips[clips[c]].duration_s);
+            fixture_pose(bar, clips[c], clip_time, -1, 0.0f, 0.0f, palette);
+            uint8_t *reference = gpu_test_reference(bar, palette, &camera);
+            uint8_t *images[CROWD_GPU_MODE_COUNT] = {0};
+            char stem[64];
+            snprintf(stem, sizeof stem, "bar_%s_%.2f", bar->clips[clips[c]].name, (double)times[k]);
+            save(stem, "reference", reference);
+            for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+                CHECK(crowd_renderer_set_mode(r, (crowd_gpu_mode)m, NULL) == CROWD_OK);
+                images[m] = gpu_test_render(r, times[k], &camera);
+                CHECK(images[m] != NULL);
+                if (images[m] == NULL || reference == NULL) {
+                    continue;
+                }
+                save(stem, crowd_gpu_mode_name((crowd_gpu_mode)m), images[m]);
+                char what[96];
+                snprintf(what, sizeof what, "%s %s vs reference", stem,
+                         crowd_gpu_mode_name((crowd_gpu_mode)m));
+                if (m == CROWD_GPU_MODE_STATIC) {
+                    CHECK(gpu_test_different(what, reference, images[m], 0.1));
+                } else {
+                    CHECK(gpu_test_close(what, reference, images[m], tolerance((crowd_gpu_mode)m)));
+                }
+            }
+            for (int m = CROWD_GPU_MODE_GPU; m < CROWD_GPU_MODE_COUNT; m++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s %s vs cpu", stem, crowd_gpu_mode_name((crowd_gpu_mode)m));
+                if (images[m] != NULL && images[CROWD_GPU_MODE_CPU] != NULL) {
+                    CHECK(gpu_test_close(what, images[CROWD_GPU_MODE_CPU], images[m],
+                                         tolerance((crowd_gpu_mode)m)));
+                }
+            }
+            for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+                free(images[m]);
+            }
+            free(reference);
+        }
+    }
+    crowd_renderer_destroy(r);
+}
+
+/* bend playing from 0; at 0.05 s play slide with a 0.3 s fade: at 0.2 s the
+ * fade is half way, bend at 0.2 s and slide at 0.15 s blended 50/50. */
+static void test_crossfade(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("bar: crossfade\n");
+    crowd_camera camera = bar_camera();
+    float palette[24];
+    fixture_pose(bar, BEND, 0.2f, SLIDE, 0.15f, 0.5f, palette);
+    uint8_t *reference = gpu_test_reference(bar, palette, &camera);
+    fixture_pose(bar, SLIDE, 0.15f, -1, 0.0f, 0.0f, palette);
+    uint8_t *unfaded = gpu_test_reference(bar, palette, &camera);
+    REQUIRE_VOID(reference != NULL && unfaded != NULL);
+    save("bar_fade", "reference", reference);
+    for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
+        crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
+        crowd_instance_id id;
+        CHECK(r != NULL && crowd_instance_add(r, &(crowd_instance_desc){.clip = BEND}, &id, NULL) ==
+                               CROWD_OK);
+        if (r == NULL) {
+            continue;
+        }
+        crowd_renderer_set_time(r, 0.05);
+        CHECK(crowd_instance_play(r, id, SLIDE, 0.3f, NULL) == CROWD_OK);
+        uint8_t *image = gpu_test_render(r, 0.2, &camera);
+        const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
+        if (image != NULL) {
+            char what[64];
+            save("bar_fade", name, image);
+            snprintf(what, sizeof what, "fade %s vs blended reference", name);
+            CHECK(gpu_test_close(what, reference, image,
+                                 m == CROWD_GPU_MODE_BAT || m == CROWD_GPU_MODE_VAT ? FADE_BAKED
+                                                                                     : EXACT));
+            snprintf(what, sizeof what, "fade %s vs slide alone", name);
+            CHECK(gpu_test_different(what, unfaded, image, 0.05));
+        }
+        free(image);
+        /* After the fade only slide shows: at 0.5 s slide is at 0.45 s. */
+        fixture_pose(bar, SLIDE, 0.45f, -1, 0.0f, 0.0f, palette);
+        uint8_t *after_ref = gpu_test_reference(bar, palette, &camera);
+        uint8_t *after = gpu_test_render(r, 0.5, &camera);
+        if (after != NULL && after_ref != NULL) {
+            char what[64];
+            snprintf(what, sizeof what, "after fade %s vs slide", name);
+            CHECK(gpu_test_close(what, after_ref, after, tolerance((crowd_gpu_mode)m)));
+        }
+        free(after);
+        free(after_ref);
+        crowd_renderer_destroy(r);
+    }
+    free(reference);
+    free(unfaded);
+}
+
+/* Left half of `left` and right half of `right`. */
+static uint8_t *composite(const uint8_t *left, const uint8_t *right) {
+    uint8_t *out = malloc(GPU_TEST_WIDTH * GPU_TEST_HEIGHT * 4);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (uint32_t y = 0; y < GPU_TEST_HEIGHT; y++) {
+        size_t row = (size_t)y * GPU_TEST_WIDTH * 4, half = GPU_TEST_WIDTH * 2;
+        memcpy(out + row, left + row, half);
+        memcpy(out + row + half, right + row + half, half);
+    }
+    return out;
+}
+
+static uint8_t *reference_at(const crowd_asset *bar, int clip, float t, float x, float heading,
+                             const crowd_camera *camera) {
+    float palette[24];
+    fixture_pose(bar, clip, t, -1, 0.0f, 0.0f, palette);
+    crowd_asset *posed = fixture_posed_copy(bar, palette);
+    crowd_renderer *r = posed != NULL ? gpu_test_renderer(posed, NULL, CROWD_GPU_MODE_STATIC) : NULL;
+    uint8_t *pixels = NULL;
+    crowd_instance_id id;
+    crowd_instance_desc desc = {.position = {x, 0.0f, 0.0f}, .heading_rad = heading};
+    if (r != NULL && crowd_instance_add(r, &desc, &id, NULL) == CROWD_OK) {
+        pixels = gpu_test_render(r, 0.0, camera);
+    }
+    crowd_renderer_destroy(r);
+    crowd_asset_destroy(posed);
+    return pixels;
+}
+
+/* Two instances side by side, bending away from each other (the right one
+ * turned by 180 degrees): bend with offsets 0 and 0.3, different poses in
+ * one frame; then speed 0 holding its frame, speed 2, and the
+ * loop overrides of a one-shot and a looping clip. */
+static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("bar: phase, speed, loop modes\n");
+    crowd_camera camera = bar_camera();
+    const float pi = 3.14159265f;
+    uint8_t *left = reference_at(bar, BEND, 0.2f, -0.6f, 0.0f, &camera);
+    uint8_t *right = reference_at(bar, BEND, 0.5f, 0.6f, pi, &camera);
+    uint8_t *pair = left && right ? composite(left, right) : NULL;
+    uint8_t *held = reference_at(bar, BEND, 0.3f, 0.0f, 0.0f, &camera);
+    uint8_t *fast = reference_at(bar, BEND, 0.4f, 0.0f, 0.0f, &camera);
+    uint8_t *drop_end = reference_at(bar, DROP, 0.5f, 0.0f, 0.0f, &camera);
+    uint8_t *drop_looped = reference_at(bar, DROP, 0.2f, 0.0f, 0.0f, &camera);
+    uint8_t *bend_clamped = reference_at(bar, BEND, 1.0f, 0.0f, 0.0f, &camera);
+    REQUIRE_VOID(pair && held && fast && drop_end && drop_looped && bend_clamped);
+    save("bar_pair", "reference", pair);
+    for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
+        const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
+        double tol = tolerance((crowd_gpu_mode)m);
+        crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
+        if (r == NULL) {
+            CHECK(r != NULL);
+            continue;
+        }
+        crowd_instance_id a, b;
+        crowd_instance_desc left_desc = {.position = {-0.6f, 0, 0}};
+        crowd_instance_desc right_desc = {.position = {0.6f, 0, 0}, .heading_rad = pi,
+                                          .time_offset_s = 0.3f};
+        CHECK(crowd_instance_add(r, &left_desc, &a, NULL) == CROWD_OK);
+        CHECK(crowd_instance_add(r, &right_desc, &b, NULL) == CROWD_OK);
+        uint8_t *image = gpu_test_render(r, 0.2, &camera);
+        char what[80];
+        if (image != NULL) {
+            save("bar_pair", name, image);
+            snprintf(what, sizeof what, "%s: offsets 0 and 0.3 side by side", name);
+            CHECK(gpu_test_close(what, pair, image, tol));
+        }
+        free(image);
+        CHECK(crowd_instance_remove(r, a, NULL) == CROWD_OK);
+        /* Paused at 0.3 s: the same frame at 0.2 s and 0.9 s. */
+        crowd_instance_desc desc = {.time_offset_s = 0.3f, .paused = true};
+        CHECK(crowd_instance_update(r, b, &desc, NULL) == CROWD_OK);
+        for (int k = 0; k < 2; k++) {
+            image = gpu_test_render(r, k == 0 ? 0.2 : 0.9, &camera);
+            if (image != NULL) {
+                snprintf(what, sizeof what, "%s: paused at 0.3 s, drawn at %.1f s", name,
+                         k == 0 ? 0.2 : 0.9);
+                CHECK(gpu_test_close(what, held, image, tol));
+            }
+            free(image);
+        }
+        /* Speed 2 from the clock (0.9 s): at 1.1 s the clip is at 0.4 s. */
+        desc = (crowd_instance_desc){.speed = 2.0f};
+        CHECK(crowd_instance_update(r, b, &desc, NULL) == CROWD_OK);
+        image = gpu_test_render(r, 1.1, &camera);
+        if (image != NULL) {
+            snprintf(what, sizeof what, "%s: speed 2", name);
+            CHECK(gpu_test_close(what, fast, image, tol));
+        }
+        free(image);
+        /* set_speed(0) at 1.1 s holds clip time 0.4 s without a jump. */
+        CHECK(crowd_instance_set_speed(r, b, 0.0f, NULL) == CROWD_OK);
+        image = gpu_test_render(r, 5.0, &camera);
+        if (image != NULL) {
+            snprintf(what, sizeof what, "%s: set_speed 0 holds", name);
+            CHECK(gpu_test_close(what, fast, image, tol));
+        }
+        free(image);
+        /* One-shot drop (0.5 s) clamps; forced to loop it wraps. Looping
+         * bend forced to play once holds its end. */
+        const struct {
+            uint32_t clip;
+            crowd_loop_mode loop;
+            const uint8_t *expected;
+            const char *label;
+        } cases[3] = {{DROP, CROWD_LOOP_CLIP, drop_end, "drop clamps at its end"},
+                      {DROP, CROWD_LOOP_ON, drop_looped, "drop forced to loop wraps"},
+                      {BEND, CROWD_LOOP_OFF, bend_clamped, "bend forced once holds its end"}};
+        for (int c = 0; c < 3; c++) {
+            crowd_renderer_set_time(r, 0.0);
+            desc = (crowd_instance_desc){.clip = cases[c].clip, .loop = cases[c].loop};
+            CHECK(crowd_instance_update(r, b, &desc, NULL) == CROWD_OK);
+            image = gpu_test_render(r, c == 2 ? 1.3 : 0.7, &camera);
+            if (image != NULL) {
+                snprintf(what, sizeof what, "%s: %s", name, cases[c].label);
+                CHECK(gpu_test_close(what, cases[c].expected, image, tol));
+            }
+            free(image);
+        }
+        crowd_renderer_destroy(r);
+    }
+    free(left);
+    free(right);
+    free(pair);
+    free(held);
+    free(fast);
+    free(drop_end);
+    free(drop_looped);
+    free(bend_clamped);
+}
+
+/* Draw calls: 1 in every instanced mode at any count, one per character
+ * in cpu mode. Uploads: nothing changes -> nothing sent in static, bat,
+ * vat; one changed instance -> one 80-byte record; gpu sends every palette
+ * and cpu every skinned vertex each frame. */
+static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("bar: draw calls and uploads\n");
+    crowd_camera camera = bar_camera();
+    crowd_renderer *r = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_STATIC);
+    REQUIRE_VOID(r != NULL);
+    const uint32_t counts[3] = {1, 4, 9};
+    crowd_instance_id first = 0;
+    uint32_t added = 0;
+    for (int c = 0; c < 3; c++) {
+        for (; added < counts[c]; added++) {
+            crowd_instance_desc desc = {.position = {(float)added * 0.3f - 1.2f, 0, 0},
+                                        .clip = added % 3, .time_offset_s = 0.1f * (float)added};
+            crowd_instance_id id;
+            CHECK(crowd_instance_add(r, &desc, &id, NULL) == CROWD_OK);
+            first = first != 0 ? first : id;
+        }
+        for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+            CHECK(crowd_renderer_set_mode(r, (crowd_gpu_mode)m, NULL) == CROWD_OK);
+            crowd_frame_desc frame = {.time_s = 0.25, .camera = camera};
+            CHECK(crowd_renderer_draw(r, &frame, NULL) == CROWD_OK);
+            crowd_renderer_draw(r, &frame, NULL);
+            crowd_renderer_stats stats;
+            crowd_renderer_get_stats(r, &stats);
+            uint32_t expected = m == CROWD_GPU_MODE_CPU ? counts[c] : 1;
+            CHECK_MSG(stats.draw_calls == expected, "%s, %u instances: %u draw calls",
+                      crowd_gpu_mode_name((crowd_gpu_mode)m), (unsigned)counts[c],
+                      (unsigned)stats.draw_calls);
+            CHECK(stats.extra_draw_calls == 0);
+            CHECK(stats.instance_count == counts[c]);
+            CHECK(stats.mode == (crowd_gpu_mode)m);
+            CHECK(stats.vertices_drawn == (uint64_t)counts[c] * bar->mesh.index_count);
+            CHECK(stats.frame_time_s > 0.0 && stats.cpu_time_s >= 0.0);
+            uint64_t per_frame = m == CROWD_GPU_MODE_CPU ? 24ull * bar->mesh.vertex_count
+                                 : m == CROWD_GPU_MODE_GPU ? 48ull * bar->skeleton.joint_count
+                                                           : 0;
+            CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c],
+                      "%s: %llu bytes uploaded in a frame without changes",
+                      crowd_gpu_mode_name((crowd_gpu_mode)m), (unsigned long long)stats.uploaded_bytes);
+            const float moved[3] = {0.1f, 0.0f, 0.2f};
+            CHECK(crowd_instance_set_transform(r, first, moved, 0.5f, 1.0f, NULL) == CROWD_OK);
+            crowd_renderer_draw(r, &frame, NULL);
+            crowd_renderer_get_stats(r, &stats);
+            CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c] + 80,
+                      "%s: one moved instance: %llu bytes", crowd_gpu_mode_name((crowd_gpu_mode)m),
+                      (unsigned long long)stats.uploaded_bytes);
+        }
+    }
+    /* The ground is one more draw, counted apart. */
+    crowd_frame_desc frame = {.time_s = 0.25, .camera = camera, .ground = true};
+    CHECK(crowd_renderer_set_mode(r, CROWD_GPU_MODE_VAT, NULL) == CROWD_OK);
+    CHECK(crowd_renderer_draw(r, &frame, NULL) == CROWD_OK);
+    crowd_renderer_stats stats;
+    crowd_renderer_get_stats(r, &stats);
+    CHECK(stats.draw_calls == 1 && stats.extra_draw_calls == 1);
+    crowd_renderer_destroy(r);
+}
+
+/* Removing moves the last record into the hole: the frame must equal one
+ * drawn with only the survivors, and the moved instance keeps its id. */
+static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("bar: remove\n");
+    crowd_camera camera = bar_camera();
+    crowd_renderer *r = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_BAT);
+    crowd_renderer *expect = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_BAT);
+    REQUIRE_VOID(r != NULL && expect != NULL);
+    crowd_instance_id ids[3], kept[2];
+    /* Apart in depth too: coplanar faces of overlapping bars would depend
+     * on draw order. */
+    const float xs[3] = {-1.0f, 0.0f, 1.0f}, zs[3] = {0.0f, -0.6f, 0.6f};
+    for (int i = 0; i < 3; i++) {
+        crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]}, .clip = (uint32_t)i % 2,
+                                    .time_offset_s = 0.2f * (float)i};
+        CHECK(crowd_instance_add(r, &desc, &ids[i], NULL) == CROWD_OK);
+        if (i > 0) {
+            CHECK(crowd_instance_add(expect, &desc, &kept[i - 1], NULL) == CROWD_OK);
+        }
+    }
+    CHECK(crowd_instance_remove(r, ids[0], NULL) == CROWD_OK);
+    CHECK(crowd_renderer_instance_count(r) == 2);
+    CHECK(crowd_instance_remove(r, ids[0], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    uint8_t *got = gpu_test_render(r, 0.4, &camera);
+    uint8_t *want = gpu_test_render(expect, 0.4, &camera);
+    if (got != NULL && want != NULL) {
+        image_diff d = image_compare(want, got, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 0);
+        CHECK_MSG(d.differing == 0, "%u pixels differ after remove", (unsigned)d.differing);
+    }
+    free(got);
+    free(want);
+    /* The moved instance (ids[2]) is still addressable. */
+    const float pos[3] = {1.0f, 0.0f, 0.0f};
+    CHECK(crowd_instance_set_transform(r, ids[2], pos, 0.0f, 0.0f, NULL) == CROWD_OK);
+    crowd_renderer_clear_instances(r);
+    CHECK(crowd_renderer_instance_count(r) == 0);
+    CHECK(crowd_instance_remove(r, ids[1], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    crowd_renderer_destroy(r);
+    crowd_renderer_destroy(expect);
+}
+
+/* VAT in f16 and f32 (separate normal texture) and BAT in f16 decode like
+ * the default encodings. */
+static void test_encodings(const crowd_asset *bar) {
+    printf("bar: encodings\n");
+    crowd_camera camera = bar_camera();
+    float palette[24];
+    fixture_pose(bar, BEND, 0.4f, -1, 0.0f, 0.0f, palette);
+    uint8_t *reference = gpu_test_reference(bar, palette, &camera);
+    REQUIRE_VOID(reference != NULL);
+    const crowd_vat_encoding vats[3] = {CROWD_VAT_UNORM16_OCT, CROWD_VAT_F16, CROWD_VAT_F32};
+    const crowd_bat_encoding bats[3] = {CROWD_BAT_F32, CROWD_BAT_F16, CROWD_BAT_F32};
+    for (int e = 0; e < 3; e++) {
+        crowd_bake_desc desc = {.vat_encoding = vats[e], .bat_encoding = bats[e]};
+        crowd_bake *bake = NULL;
+        crowd_error error;
+        CHECK(crowd_bake_build(bar, &desc, &bake, &error) == CROWD_OK);
+        for (int m = CROWD_GPU_MODE_BAT; bake != NULL && m <= CROWD_GPU_MODE_VAT; m++) {
+            crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
+            crowd_instance_id id;
+            uint8_t *image = NULL;
+            if (r != NULL && crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK) {
+                image = gpu_test_render(r, 0.4, &camera);
+            }
+            CHECK(image != NULL);
+            if (image != NULL) {
+                char what[64];
+                snprintf(what, sizeof what, "%s encoding %d/%d", crowd_gpu_mode_name((crowd_gpu_mode)m),
+                         (int)vats[e], (int)bats[e]);
+                CHECK(gpu_test_close(what, reference, image, BAKED));
+            }
+            free(image);
+            crowd_renderer_destroy(r);
+        }
+        crowd_bake_destroy(bake);
+    }
+    free(reference);
+}
+
+int test_gpu_bar(void) {
+    crowd_asset *bar = fixture_bar_create();
+    REQUIRE(bar != NULL);
+    crowd_error error;
+    CHECK_MSG(crowd_asset_validate(bar, &error) == CROWD_OK, "%s", error.reason);
+    crowd_bake *bake = NULL;
+    CHECK_MSG(crowd_bake_build(bar, NULL, &bake, &error) == CROWD_OK, "%s", error.reason);
+    if (bake != NULL) {
+        test_poses(bar, bake);
+        test_crossfade(bar, bake);
+        test_phase_speed(bar, bake);
+        test_draw_calls_uploads(bar, bake);
+        test_remove(bar, bake);
+        test_encodings(bar);
+    }
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(bar);
+    return check_finish();
+}
