@@ -28,8 +28,8 @@ static const builtin_knot sleeve_knots[] = {{0.0, 1.0, 1.0, 0.0}, {1.0, 0.82, 0.
 static const builtin_knot pelvis_knots[] = {
     {0.0, 0.8, 0.85, 0.0}, {0.5, 1.0, 1.0, -0.005}, {1.0, 0.95, 0.95, 0.0}};
 /* Radius 0.085 m at the top of the thigh, 0.053 at the knee, 0.043 at the ankle. */
-static const builtin_knot leg_knots[] = {{0.0, 1.0, 1.0, 0.0},   {0.1, 1.0, 1.0, 0.0},
-                                         {0.42, 0.72, 0.75, 0.0}, {0.5, 0.62, 0.64, 0.0},
+static const builtin_knot leg_knots[] = {{0.0, 1.0, 1.0, 0.0},       {0.1, 1.0, 1.0, 0.0},
+                                         {0.42, 0.72, 0.75, 0.0},    {0.5, 0.62, 0.64, 0.0},
                                          {0.62, 0.66, 0.70, -0.008}, {0.9, 0.5, 0.52, 0.0},
                                          {1.0, 0.5, 0.5, 0.0}};
 /* The shoe: v points up, so height grows with scale_v; offset_v keeps the

@@ -83,8 +83,8 @@ crowd_result crowd_builtin_create(crowd_asset **out_asset, crowd_error *error) {
     *out_asset = NULL;
     crowd_asset *asset = crowd_asset_create();
     if (asset == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, "builtin:",
-                               "out of memory building the built-in character");
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY,
+                               "builtin:", "out of memory building the built-in character");
     }
     asset->name = copy_string("builtin");
     asset->source = copy_string("builtin:");
@@ -96,8 +96,8 @@ crowd_result crowd_builtin_create(crowd_asset **out_asset, crowd_error *error) {
               fill_sockets(asset);
     if (!ok) {
         crowd_asset_destroy(asset);
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, "builtin:",
-                               "out of memory building the built-in character");
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY,
+                               "builtin:", "out of memory building the built-in character");
     }
     *out_asset = asset;
     return CROWD_OK;

@@ -185,8 +185,8 @@ bool builtin_clip_fill(const builtin_clip_spec *spec, crowd_clip *clip) {
     builtin_pose *poses = calloc(keys, sizeof *poses);
     bool ok = times && poses;
     for (uint32_t k = 0; ok && k < keys; k++) {
-        times[k] = k + 1 == keys ? spec->duration_s
-                                 : (float)((double)spec->duration_s * k / (keys - 1));
+        times[k] =
+            k + 1 == keys ? spec->duration_s : (float)((double)spec->duration_s * k / (keys - 1));
         spec->pose(times[k], spec->duration_s, &poses[k]);
         keep_feet_above_floor(&poses[k]);
     }

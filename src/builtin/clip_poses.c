@@ -51,11 +51,11 @@ static void idle_pose(float t, float d, builtin_pose *p) {
 /* One gait, two settings: walk and run differ in amplitudes, knee bend,
  * lean and bounce. Phase 0: left leg mid-swing, right leg under the body. */
 typedef struct gait {
-    float hip_bias, hip_swing;       /* radians; negative = thigh forward */
+    float hip_bias, hip_swing; /* radians; negative = thigh forward */
     float knee_min, knee_swing, knee_lead;
     float ankle_follow, ankle_bias;
     float arm_swing, elbow_bend, elbow_swing, arm_in;
-    float bob_m, drop_m;             /* hips height: drop_m + bob_m * cos(2 phase) */
+    float bob_m, drop_m; /* hips height: drop_m + bob_m * cos(2 phase) */
     float hips_yaw, chest_yaw;
     float lean, head_level;
 } gait;
@@ -90,26 +90,46 @@ static void gait_pose(const gait *g, float t, float d, builtin_pose *p) {
 
 static void walk_pose(float t, float d, builtin_pose *p) {
     static const gait walk = {
-        .hip_bias = 0.0f, .hip_swing = 0.35f,
-        .knee_min = 0.08f, .knee_swing = 0.6f, .knee_lead = 0.3f,
-        .ankle_follow = 0.85f, .ankle_bias = 0.0f,
-        .arm_swing = 0.3f, .elbow_bend = 0.2f, .elbow_swing = 0.15f, .arm_in = 0.05f,
-        .bob_m = 0.015f, .drop_m = -0.015f,
-        .hips_yaw = 0.07f, .chest_yaw = 0.1f,
-        .lean = 0.04f, .head_level = 0.03f,
+        .hip_bias = 0.0f,
+        .hip_swing = 0.35f,
+        .knee_min = 0.08f,
+        .knee_swing = 0.6f,
+        .knee_lead = 0.3f,
+        .ankle_follow = 0.85f,
+        .ankle_bias = 0.0f,
+        .arm_swing = 0.3f,
+        .elbow_bend = 0.2f,
+        .elbow_swing = 0.15f,
+        .arm_in = 0.05f,
+        .bob_m = 0.015f,
+        .drop_m = -0.015f,
+        .hips_yaw = 0.07f,
+        .chest_yaw = 0.1f,
+        .lean = 0.04f,
+        .head_level = 0.03f,
     };
     gait_pose(&walk, t, d, p);
 }
 
 static void run_pose(float t, float d, builtin_pose *p) {
     static const gait run = {
-        .hip_bias = -0.1f, .hip_swing = 0.6f,
-        .knee_min = 0.25f, .knee_swing = 1.3f, .knee_lead = 0.4f,
-        .ankle_follow = 0.7f, .ankle_bias = 0.1f,
-        .arm_swing = 0.65f, .elbow_bend = 1.3f, .elbow_swing = 0.25f, .arm_in = 0.1f,
-        .bob_m = 0.03f, .drop_m = -0.05f,
-        .hips_yaw = 0.12f, .chest_yaw = 0.18f,
-        .lean = 0.2f, .head_level = 0.15f,
+        .hip_bias = -0.1f,
+        .hip_swing = 0.6f,
+        .knee_min = 0.25f,
+        .knee_swing = 1.3f,
+        .knee_lead = 0.4f,
+        .ankle_follow = 0.7f,
+        .ankle_bias = 0.1f,
+        .arm_swing = 0.65f,
+        .elbow_bend = 1.3f,
+        .elbow_swing = 0.25f,
+        .arm_in = 0.1f,
+        .bob_m = 0.03f,
+        .drop_m = -0.05f,
+        .hips_yaw = 0.12f,
+        .chest_yaw = 0.18f,
+        .lean = 0.2f,
+        .head_level = 0.15f,
     };
     gait_pose(&run, t, d, p);
 }
@@ -240,11 +260,8 @@ static void die_pose(float t, float d, builtin_pose *p) {
 }
 
 const builtin_clip_spec builtin_clip_specs[] = {
-    {"idle", 2.0f, true, idle_pose},
-    {"walk", 1.0f, true, walk_pose},
-    {"run", 0.7f, true, run_pose},
-    {"wave", 1.2f, true, wave_pose},
-    {"die", 1.5f, false, die_pose},
+    {"idle", 2.0f, true, idle_pose}, {"walk", 1.0f, true, walk_pose}, {"run", 0.7f, true, run_pose},
+    {"wave", 1.2f, true, wave_pose}, {"die", 1.5f, false, die_pose},
 };
 
 const uint32_t builtin_clip_spec_count = sizeof builtin_clip_specs / sizeof builtin_clip_specs[0];

@@ -156,8 +156,9 @@ static crowd_result validate_vertices(const crowd_asset *asset, crowd_error *err
             /* Unused slots are still fetched by GPU skinning, so their joint
              * must exist too. */
             if (joints[i] >= asset->skeleton.joint_count) {
-                return fail(asset, error, "vertex %u: influence %d joint %u out of range (%u joints)",
-                            v, i, joints[i], asset->skeleton.joint_count);
+                return fail(asset, error,
+                            "vertex %u: influence %d joint %u out of range (%u joints)", v, i,
+                            joints[i], asset->skeleton.joint_count);
             }
             if (!isfinite(weights[i])) {
                 return fail(asset, error, "vertex %u: weight %d is not finite", v, i);
@@ -199,8 +200,9 @@ static crowd_result validate_indices(const crowd_asset *asset, crowd_error *erro
     for (uint32_t s = 0; s < mesh->submesh_count; s++) {
         const crowd_submesh *sub = &mesh->submeshes[s];
         if (sub->first_index != next) {
-            return fail(asset, error, "submesh %u: first index %u, expected %llu (no gaps or overlaps)",
-                        s, sub->first_index, (unsigned long long)next);
+            return fail(asset, error,
+                        "submesh %u: first index %u, expected %llu (no gaps or overlaps)", s,
+                        sub->first_index, (unsigned long long)next);
         }
         if (sub->index_count % 3 != 0) {
             return fail(asset, error, "submesh %u: index count %u is not a multiple of 3", s,
@@ -290,7 +292,7 @@ static crowd_result validate_clips(const crowd_asset *asset, crowd_error *error)
             }
         }
         if (!isfinite(clip->duration_s) || clip->duration_s < 0.0f) {
-            return fail(asset, error, "clip '%s': duration %g s is not finite and >= 0",
+            return fail(asset, error, "clip '%s': duration %g s must be finite and >= 0",
                         clip->name, (double)clip->duration_s);
         }
         if (clip->tracks == NULL) {
@@ -316,7 +318,8 @@ static crowd_result validate_clips(const crowd_asset *asset, crowd_error *error)
 
 static crowd_result validate_sockets(const crowd_asset *asset, crowd_error *error) {
     if (asset->socket_count > 0 && asset->sockets == NULL) {
-        return fail(asset, error, "sockets: count is %u but the array is NULL", asset->socket_count);
+        return fail(asset, error, "sockets: count is %u but the array is NULL",
+                    asset->socket_count);
     }
     for (uint32_t s = 0; s < asset->socket_count; s++) {
         const crowd_socket *socket = &asset->sockets[s];
@@ -324,8 +327,8 @@ static crowd_result validate_sockets(const crowd_asset *asset, crowd_error *erro
             return fail(asset, error, "socket %u: name is NULL", s);
         }
         if (socket->joint >= asset->skeleton.joint_count) {
-            return fail(asset, error, "socket '%s': joint %u out of range (%u joints)", socket->name,
-                        socket->joint, asset->skeleton.joint_count);
+            return fail(asset, error, "socket '%s': joint %u out of range (%u joints)",
+                        socket->name, socket->joint, asset->skeleton.joint_count);
         }
         if (!all_finite(socket->offset, 16)) {
             return fail(asset, error, "socket '%s': offset is not finite", socket->name);

@@ -82,10 +82,11 @@ static int test_structure(const crowd_asset *a) {
 
     const crowd_skeleton *sk = &a->skeleton;
     CHECK(sk->joint_count == 20);
-    const char *names[] = {"hips",        "spine",       "spine1",      "spine2",      "neck",
-                           "head",        "shoulder_L",  "upper_arm_L", "lower_arm_L", "hand_L",
-                           "shoulder_R",  "upper_arm_R", "lower_arm_R", "hand_R",      "upper_leg_L",
-                           "lower_leg_L", "foot_L",      "upper_leg_R", "lower_leg_R", "foot_R"};
+    const char *names[] = {"hips",        "spine",       "spine1",      "spine2",
+                           "neck",        "head",        "shoulder_L",  "upper_arm_L",
+                           "lower_arm_L", "hand_L",      "shoulder_R",  "upper_arm_R",
+                           "lower_arm_R", "hand_R",      "upper_leg_L", "lower_leg_L",
+                           "foot_L",      "upper_leg_R", "lower_leg_R", "foot_R"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         CHECK_MSG(crowd_asset_find_joint(a, names[i]) >= 0, "joint %s missing", names[i]);
     }
@@ -93,8 +94,10 @@ static int test_structure(const crowd_asset *a) {
     for (uint32_t j = 1; j < sk->joint_count; j++) {
         CHECK_MSG(sk->parents[j] >= 0, "joint %u is a second root", j);
     }
-    CHECK(sk->parents[crowd_asset_find_joint(a, "hand_R")] == crowd_asset_find_joint(a, "lower_arm_R"));
-    CHECK(sk->parents[crowd_asset_find_joint(a, "foot_L")] == crowd_asset_find_joint(a, "lower_leg_L"));
+    CHECK(sk->parents[crowd_asset_find_joint(a, "hand_R")] ==
+          crowd_asset_find_joint(a, "lower_arm_R"));
+    CHECK(sk->parents[crowd_asset_find_joint(a, "foot_L")] ==
+          crowd_asset_find_joint(a, "lower_leg_L"));
     for (int i = 0; i < 16; i++) {
         CHECK(sk->root_transform[i] == (i % 5 == 0 ? 1.0f : 0.0f));
     }
@@ -232,7 +235,8 @@ static int test_weights(const crowd_asset *a) {
     CHECK_MSG(unsorted == 0, "%u vertices with weights out of order", unsorted);
     CHECK_MSG(far_blends == 0, "%u blends between distant joints", far_blends);
     uint32_t blended = hist[2] + hist[3] + hist[4];
-    printf("influences per vertex: 1: %u, 2: %u, 3: %u, 4: %u\n", hist[1], hist[2], hist[3], hist[4]);
+    printf("influences per vertex: 1: %u, 2: %u, 3: %u, 4: %u\n", hist[1], hist[2], hist[3],
+           hist[4]);
     CHECK_MSG(blended > m->vertex_count / 5, "only %u of %u vertices blend joints", blended,
               m->vertex_count);
     CHECK(hist[3] + hist[4] > 0);
@@ -251,8 +255,8 @@ static int test_weights(const crowd_asset *a) {
         }
         if (fabsf(p[1] - 0.50f) < 0.02f) {
             knee_total++;
-            knee_mixed += (j[0] == upper || j[0] == lower) && w[1] > 0.2f &&
-                          (j[1] == upper || j[1] == lower);
+            knee_mixed +=
+                (j[0] == upper || j[0] == lower) && w[1] > 0.2f && (j[1] == upper || j[1] == lower);
         }
         if (fabsf(p[1] - 0.72f) < 0.01f) {
             thigh_total++;
@@ -315,7 +319,8 @@ static int test_bind_pose(const crowd_asset *a) {
     const float *off = a->sockets[hand_socket].offset;
     float socket[3] = {hp[0] + off[12], hp[1] + off[13], hp[2] + off[14]};
     float c[3] = {(float)(centroid[0] / n), (float)(centroid[1] / n), (float)(centroid[2] / n)};
-    CHECK_MSG(dist3(socket, c) < 0.03f, "hand socket %g m from the hand's centre", dist3(socket, c));
+    CHECK_MSG(dist3(socket, c) < 0.03f, "hand socket %g m from the hand's centre",
+              dist3(socket, c));
     const float *head = joint_pos(&s, crowd_asset_find_joint(a, "head"));
     CHECK_NEAR(head[1] + a->sockets[head_socket].offset[13], 1.81f, 0.01f);
     sampler_free(&s);
@@ -456,7 +461,8 @@ static int test_walk_and_run(const crowd_asset *a) {
     REQUIRE(sampler_init(&s, a));
     const crowd_clip *walk = clip_named(a, "walk"), *run = clip_named(a, "run");
     REQUIRE(walk && run);
-    int32_t foot_l = crowd_asset_find_joint(a, "foot_L"), foot_r = crowd_asset_find_joint(a, "foot_R");
+    int32_t foot_l = crowd_asset_find_joint(a, "foot_L"),
+            foot_r = crowd_asset_find_joint(a, "foot_R");
     int32_t hand_l = crowd_asset_find_joint(a, "hand_L"), hips = crowd_asset_find_joint(a, "hips");
     int32_t upper_leg_l = crowd_asset_find_joint(a, "upper_leg_L");
     int32_t head = crowd_asset_find_joint(a, "head");
@@ -520,7 +526,8 @@ static int test_wave_idle_die(const crowd_asset *a) {
     const crowd_clip *wave = clip_named(a, "wave"), *idle = clip_named(a, "idle");
     const crowd_clip *die = clip_named(a, "die");
     REQUIRE(wave && idle && die);
-    int32_t hand_r = crowd_asset_find_joint(a, "hand_R"), hand_l = crowd_asset_find_joint(a, "hand_L");
+    int32_t hand_r = crowd_asset_find_joint(a, "hand_R"),
+            hand_l = crowd_asset_find_joint(a, "hand_L");
     int32_t head = crowd_asset_find_joint(a, "head"), hips = crowd_asset_find_joint(a, "hips");
 
     float hand_x[STEPS];
@@ -528,8 +535,8 @@ static int test_wave_idle_die(const crowd_asset *a) {
         sample_at(&s, wave, wave->duration_s * (float)i / STEPS);
         const float *h = joint_pos(&s, hand_r);
         hand_x[i] = h[0];
-        CHECK_MSG(h[1] > joint_pos(&s, head)[1] + 0.15f, "wave: right hand at y %g, head at %g", h[1],
-                  joint_pos(&s, head)[1]);
+        CHECK_MSG(h[1] > joint_pos(&s, head)[1] + 0.15f, "wave: right hand at y %g, head at %g",
+                  h[1], joint_pos(&s, head)[1]);
         CHECK_MSG(h[0] < 0.0f, "wave: right hand on the left side");
         CHECK(joint_pos(&s, hand_l)[1] < 1.0f);
     }

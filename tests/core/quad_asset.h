@@ -80,8 +80,8 @@ static crowd_asset *quad_asset_create(void) {
     const float tan[16] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
     const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
     const uint16_t joints[16] = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-    const float weights[16] = {0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0,
-                               1, 0, 0, 0, 0.5f, 0.25f, 0.25f, 0};
+    const float weights[16] = {0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0,     0,
+                               1,     0,     0, 0, 0.5f,  0.25f, 0.25f, 0};
     m->positions = quad_floats(pos, 12);
     m->normals = quad_floats(nrm, 12);
     m->tangents = quad_floats(tan, 16);

@@ -22,7 +22,7 @@
         memset(&err_, 0, sizeof err_);                                                             \
         crowd_result r_ = crowd_asset_validate(a, &err_);                                          \
         CHECK_MSG(r_ == CROWD_ERROR_INVALID_DATA, "%s: result %d", #BREAK, (int)r_);               \
-        CHECK_MSG(err_.result == CROWD_ERROR_INVALID_DATA, "%s", #BREAK);                         \
+        CHECK_MSG(err_.result == CROWD_ERROR_INVALID_DATA, "%s", #BREAK);                          \
         CHECK_MSG(strstr(err_.reason, EXPECT) != NULL, "%s: reason '%s' lacks '%s'", #BREAK,       \
                   err_.reason, EXPECT);                                                            \
         CHECK_MSG(strcmp(err_.file, "quad.gltf") == 0, "%s: file '%s'", #BREAK, err_.file);        \
@@ -104,11 +104,13 @@ static int test_invalid_skeleton(void) {
                   a->skeleton.names = NULL),
                  NOTHING);
     CHECK_BROKEN("NULL array", (free(a->skeleton.parents), a->skeleton.parents = NULL), NOTHING);
-    CHECK_BROKEN("NULL array", (free(a->skeleton.rest_translation), a->skeleton.rest_translation = NULL),
+    CHECK_BROKEN("NULL array",
+                 (free(a->skeleton.rest_translation), a->skeleton.rest_translation = NULL),
                  NOTHING);
     CHECK_BROKEN("NULL array", (free(a->skeleton.rest_rotation), a->skeleton.rest_rotation = NULL),
                  NOTHING);
-    CHECK_BROKEN("NULL array", (free(a->skeleton.rest_scale), a->skeleton.rest_scale = NULL), NOTHING);
+    CHECK_BROKEN("NULL array", (free(a->skeleton.rest_scale), a->skeleton.rest_scale = NULL),
+                 NOTHING);
     CHECK_BROKEN("NULL array", (free(a->skeleton.inverse_bind), a->skeleton.inverse_bind = NULL),
                  NOTHING);
     CHECK_BROKEN("joint 1: name is NULL", (free(a->skeleton.names[1]), a->skeleton.names[1] = NULL),
@@ -118,16 +120,18 @@ static int test_invalid_skeleton(void) {
     CHECK_BROKEN("joint 0: parent -2 is not before it", a->skeleton.parents[0] = -2, NOTHING);
     CHECK_BROKEN("joint 1: rest translation is not finite", a->skeleton.rest_translation[4] = NAN,
                  NOTHING);
-    CHECK_BROKEN("joint 1: rest scale is not finite", a->skeleton.rest_scale[5] = INFINITY, NOTHING);
+    CHECK_BROKEN("joint 1: rest scale is not finite", a->skeleton.rest_scale[5] = INFINITY,
+                 NOTHING);
     CHECK_BROKEN("joint 1: rest rotation is not finite", a->skeleton.rest_rotation[6] = -INFINITY,
                  NOTHING);
-    CHECK_BROKEN("joint 1: rest rotation is not unit (length 2)", a->skeleton.rest_rotation[7] = 2.0f,
+    CHECK_BROKEN("joint 1: rest rotation is not unit (length 2)",
+                 a->skeleton.rest_rotation[7] = 2.0f, NOTHING);
+    CHECK_BROKEN("joint 0: rest rotation is not unit (length 0)",
+                 a->skeleton.rest_rotation[3] = 0.0f, NOTHING);
+    CHECK_BROKEN("joint 1: inverse bind matrix is not finite",
+                 a->skeleton.inverse_bind[16 + 13] = NAN, NOTHING);
+    CHECK_BROKEN("root transform is not finite", a->skeleton.root_transform[12] = INFINITY,
                  NOTHING);
-    CHECK_BROKEN("joint 0: rest rotation is not unit (length 0)", a->skeleton.rest_rotation[3] = 0.0f,
-                 NOTHING);
-    CHECK_BROKEN("joint 1: inverse bind matrix is not finite", a->skeleton.inverse_bind[16 + 13] = NAN,
-                 NOTHING);
-    CHECK_BROKEN("root transform is not finite", a->skeleton.root_transform[12] = INFINITY, NOTHING);
     return 0;
 }
 
@@ -136,14 +140,16 @@ static int test_invalid_materials(void) {
                  (free(a->materials[0].name), free(a->materials[1].name), free(a->materials),
                   a->materials = NULL),
                  NOTHING);
-    CHECK_BROKEN("material 1: name is NULL", (free(a->materials[1].name), a->materials[1].name = NULL),
+    CHECK_BROKEN("material 1: name is NULL",
+                 (free(a->materials[1].name), a->materials[1].name = NULL), NOTHING);
+    CHECK_BROKEN("material 0: base colour is not finite", a->materials[0].base_color[2] = NAN,
                  NOTHING);
-    CHECK_BROKEN("material 0: base colour is not finite", a->materials[0].base_color[2] = NAN, NOTHING);
     CHECK_BROKEN("material 1: texture is 4x4 but its pixels are NULL",
                  (a->materials[1].texture_width = 4, a->materials[1].texture_height = 4), NOTHING);
-    CHECK_BROKEN("material 0: texture is 0x4 but its pixels are present",
-                 (a->materials[0].texture_height = 4, a->materials[0].texture_rgba8 = calloc(16, 4)),
-                 NOTHING);
+    CHECK_BROKEN(
+        "material 0: texture is 0x4 but its pixels are present",
+        (a->materials[0].texture_height = 4, a->materials[0].texture_rgba8 = calloc(16, 4)),
+        NOTHING);
     return 0;
 }
 
@@ -161,7 +167,8 @@ static int test_invalid_mesh(void) {
     CHECK_BROKEN("vertex 0: tangent is not finite", a->mesh.tangents[3] = NAN, NOTHING);
     CHECK_BROKEN("vertex 2: influence 3 joint 2 out of range (2 joints)", a->mesh.joints[11] = 2,
                  NOTHING);
-    CHECK_BROKEN("vertex 0: influence 0 joint 65535 out of range", a->mesh.joints[0] = 65535, NOTHING);
+    CHECK_BROKEN("vertex 0: influence 0 joint 65535 out of range", a->mesh.joints[0] = 65535,
+                 NOTHING);
     CHECK_BROKEN("vertex 1: weight 1 is negative", a->mesh.weights[5] = -0.25f, NOTHING);
     CHECK_BROKEN("vertex 0: weight 0 is not finite", a->mesh.weights[0] = NAN, NOTHING);
     CHECK_BROKEN("vertex 0: weight 2 is not finite", a->mesh.weights[2] = INFINITY, NOTHING);
@@ -172,19 +179,22 @@ static int test_invalid_mesh(void) {
 
     CHECK_BROKEN("index count 5 is not a multiple of 3", a->mesh.index_count = 5,
                  a->mesh.index_count = 6);
-    CHECK_BROKEN("mesh: 6 indices but the array is NULL", (free(a->mesh.indices), a->mesh.indices = NULL),
-                 NOTHING);
+    CHECK_BROKEN("mesh: 6 indices but the array is NULL",
+                 (free(a->mesh.indices), a->mesh.indices = NULL), NOTHING);
     CHECK_BROKEN("index 4: vertex 4 out of range (4 vertices)", a->mesh.indices[4] = 4, NOTHING);
-    CHECK_BROKEN("index 5: vertex 4294967295 out of range", a->mesh.indices[5] = UINT32_MAX, NOTHING);
+    CHECK_BROKEN("index 5: vertex 4294967295 out of range", a->mesh.indices[5] = UINT32_MAX,
+                 NOTHING);
     CHECK_BROKEN("mesh: 2 submeshes but the array is NULL",
                  (free(a->mesh.submeshes), a->mesh.submeshes = NULL), NOTHING);
     CHECK_BROKEN("mesh: 6 indices but no submesh covers them", a->mesh.submesh_count = 0, NOTHING);
-    CHECK_BROKEN("submesh 1: first index 4, expected 3", a->mesh.submeshes[1].first_index = 4, NOTHING);
-    CHECK_BROKEN("submesh 0: first index 3, expected 0", a->mesh.submeshes[0].first_index = 3, NOTHING);
-    CHECK_BROKEN("submesh 1: index count 4 is not a multiple of 3", a->mesh.submeshes[1].index_count = 4,
+    CHECK_BROKEN("submesh 1: first index 4, expected 3", a->mesh.submeshes[1].first_index = 4,
                  NOTHING);
-    CHECK_BROKEN("submesh 1: material 2 out of range (2 materials)", a->mesh.submeshes[1].material = 2,
+    CHECK_BROKEN("submesh 0: first index 3, expected 0", a->mesh.submeshes[0].first_index = 3,
                  NOTHING);
+    CHECK_BROKEN("submesh 1: index count 4 is not a multiple of 3",
+                 a->mesh.submeshes[1].index_count = 4, NOTHING);
+    CHECK_BROKEN("submesh 1: material 2 out of range (2 materials)",
+                 a->mesh.submeshes[1].material = 2, NOTHING);
     CHECK_BROKEN("submeshes cover 3 indices, the mesh has 6", a->mesh.submesh_count = 1, NOTHING);
     CHECK_BROKEN("submeshes cover 9 indices, the mesh has 6", a->mesh.submeshes[1].index_count = 6,
                  NOTHING);
@@ -207,16 +217,18 @@ static int test_invalid_clips(void) {
         crowd_asset_destroy(a);
     }
     CHECK_BROKEN("clip 0: name is empty", a->clips[0].name[0] = '\0', NOTHING);
-    CHECK_BROKEN("clip 1: name is NULL", (free(a->clips[1].name), a->clips[1].name = NULL), NOTHING);
+    CHECK_BROKEN("clip 1: name is NULL", (free(a->clips[1].name), a->clips[1].name = NULL),
+                 NOTHING);
     CHECK_BROKEN("clip 1: name 'wave' is already used by clip 0", strcpy(a->clips[1].name, "wave"),
                  NOTHING);
     CHECK_BROKEN("clip 'wave': duration -1 s", a->clips[0].duration_s = -1.0f, NOTHING);
     CHECK_BROKEN("clip 'pose': duration nan s", a->clips[1].duration_s = NAN, NOTHING);
     CHECK_BROKEN("clip 'pose': duration inf s", a->clips[1].duration_s = INFINITY, NOTHING);
-    CHECK_BROKEN("clip 'pose': tracks array is NULL", (free(a->clips[1].tracks), a->clips[1].tracks = NULL),
-                 NOTHING);
+    CHECK_BROKEN("clip 'pose': tracks array is NULL",
+                 (free(a->clips[1].tracks), a->clips[1].tracks = NULL), NOTHING);
     CHECK_BROKEN("clip 'wave' joint 1 rotation: 3 keys but a NULL times or values array",
-                 (free(a->clips[0].tracks[1].rotation.times_s), a->clips[0].tracks[1].rotation.times_s = NULL),
+                 (free(a->clips[0].tracks[1].rotation.times_s),
+                  a->clips[0].tracks[1].rotation.times_s = NULL),
                  NOTHING);
     CHECK_BROKEN("clip 'wave' joint 0 translation: 2 keys but a NULL times or values array",
                  (free(a->clips[0].tracks[0].translation.values),
@@ -256,9 +268,12 @@ static int test_invalid_sockets(void) {
         a->sockets = saved;
         crowd_asset_destroy(a);
     }
-    CHECK_BROKEN("socket 0: name is NULL", (free(a->sockets[0].name), a->sockets[0].name = NULL), NOTHING);
-    CHECK_BROKEN("socket 'socket_hand': joint 2 out of range (2 joints)", a->sockets[0].joint = 2, NOTHING);
-    CHECK_BROKEN("socket 'socket_hand': offset is not finite", a->sockets[0].offset[14] = NAN, NOTHING);
+    CHECK_BROKEN("socket 0: name is NULL", (free(a->sockets[0].name), a->sockets[0].name = NULL),
+                 NOTHING);
+    CHECK_BROKEN("socket 'socket_hand': joint 2 out of range (2 joints)", a->sockets[0].joint = 2,
+                 NOTHING);
+    CHECK_BROKEN("socket 'socket_hand': offset is not finite", a->sockets[0].offset[14] = NAN,
+                 NOTHING);
     return 0;
 }
 
@@ -319,8 +334,8 @@ static int test_results(void) {
 static int test_errors(void) {
     crowd_error err;
     memset(&err, 'x', sizeof err);
-    CHECK(crowd_error_set(&err, CROWD_ERROR_IO, "robot.glb", "cannot open: %s (%d)", "No such file", 2) ==
-          CROWD_ERROR_IO);
+    CHECK(crowd_error_set(&err, CROWD_ERROR_IO, "robot.glb", "cannot open: %s (%d)", "No such file",
+                          2) == CROWD_ERROR_IO);
     CHECK(err.result == CROWD_ERROR_IO);
     CHECK(strcmp(err.file, "robot.glb") == 0);
     CHECK(strcmp(err.reason, "cannot open: No such file (2)") == 0);
