@@ -12,7 +12,7 @@
  * prepared.c only calls it after cpuid said yes. */
 #include "skin/prepared.h"
 
-#if defined(__x86_64__)
+#if SKIN_X86
 #include <immintrin.h>
 #include <stdbool.h>
 

@@ -9,7 +9,7 @@
  * of each loop instance (always_inline helpers called with literals). */
 #include "skin/prepared.h"
 
-#if defined(__x86_64__)
+#if SKIN_X86
 #include <emmintrin.h>
 #include <stdbool.h>
 

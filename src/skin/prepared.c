@@ -17,7 +17,7 @@ bool crowd_skin_path_supported(crowd_skin_path path) {
     case CROWD_SKIN_PATH_AUTO:
     case CROWD_SKIN_PATH_SCALAR:
         return true;
-#if defined(__x86_64__)
+#if SKIN_X86
     case CROWD_SKIN_PATH_SSE2:
         return true;
     case CROWD_SKIN_PATH_AVX2:
@@ -41,7 +41,7 @@ crowd_skin_path crowd_skin_path_best(void) {
 
 skin_kernel skin_kernel_for(crowd_skin_path path) {
     switch (path) {
-#if defined(__x86_64__)
+#if SKIN_X86
     case CROWD_SKIN_PATH_SSE2:
         return skin_kernel_sse2;
     case CROWD_SKIN_PATH_AVX2:

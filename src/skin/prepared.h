@@ -22,6 +22,15 @@
 
 #define SKIN_LANES 8
 
+/* The SSE2 and AVX2 paths exist on x86-64. Defining CROWD_SKIN_PORTABLE
+ * builds what other CPUs get (scalar only), so that configuration can be
+ * compiled and tested on an x86-64 machine too. */
+#if defined(__x86_64__) && !defined(CROWD_SKIN_PORTABLE)
+#define SKIN_X86 1
+#else
+#define SKIN_X86 0
+#endif
+
 typedef struct skin_group {
     uint32_t influences;    /* 1..4 */
     uint32_t vertex_count;
@@ -69,7 +78,7 @@ typedef void (*skin_kernel)(const skin_group *group, uint32_t begin, uint32_t en
 
 void skin_kernel_scalar(const skin_group *group, uint32_t begin, uint32_t end,
                         const float *skin_matrices, float *out_positions, float *out_normals);
-#if defined(__x86_64__)
+#if SKIN_X86
 void skin_kernel_sse2(const skin_group *group, uint32_t begin, uint32_t end,
                       const float *skin_matrices, float *out_positions, float *out_normals);
 void skin_kernel_avx2(const skin_group *group, uint32_t begin, uint32_t end,
