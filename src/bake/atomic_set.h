@@ -1,0 +1,75 @@
+/* atomic_set.h - writing a set of files all-or-nothing.
+ *
+ * A bake is several files that only make sense together, so they are written
+ * as a set: every file goes to a hidden temporary name in its final folder
+ * (same filesystem, so rename is atomic), and only when all of them are
+ * complete and fsync'ed are they renamed into place. Files the set replaces
+ * are kept as hard links until every rename and the folder's fsync succeeded,
+ * so a failure at any point puts the folder back as it was: temporaries and
+ * backups removed, replaced files restored, folders the set created removed.
+ *
+ * Errors carry the final path of the file concerned and the system's reason
+ * with the errno name ("File too large (EFBIG)"), because "disk full" and
+ * "permission denied" need different actions from the user. Writes never
+ * raise SIGXFSZ handling themselves: with the signal ignored (as the CLI
+ * does) the write fails with EFBIG and that is reported like any other error.
+ *
+ * Not thread-safe: one set belongs to one thread.
+ */
+#ifndef CROWD_BAKE_ATOMIC_SET_H
+#define CROWD_BAKE_ATOMIC_SET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crowd/result.h"
+
+typedef struct atomic_set atomic_set;
+typedef struct atomic_file atomic_file;
+
+/* Starts a set of files in `dir`, creating it (and missing parents) now;
+ * folders created here are removed again if the set is aborted.
+ * Errors: CROWD_ERROR_OUTPUT, CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error *error);
+
+/* Opens the temporary file that will become `name`, a plain file name or
+ * "folder/name" one level down (the folder is created if missing). The file
+ * stays owned by the set. Errors: CROWD_ERROR_OUTPUT, CROWD_ERROR_OUT_OF_MEMORY,
+ * CROWD_ERROR_INVALID_ARGUMENT (a name with "..", an empty part, or deeper). */
+crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
+                            crowd_error *error);
+
+/* Appends `size` bytes. Returns false on failure; the first failure is kept
+ * and reported by atomic_file_error, later writes are ignored. */
+bool atomic_file_write(atomic_file *file, const void *data, size_t size);
+
+/* Writes `size` bytes at `offset` (for writers that seek, like OpenEXR's). */
+bool atomic_file_pwrite(atomic_file *file, const void *data, size_t size, uint64_t offset);
+
+/* Records a failure that did not come from a write (e.g. an encoder's own
+ * error), unless one is already recorded. */
+void atomic_file_fail(atomic_file *file, const char *reason);
+
+/* Reports the recorded failure as CROWD_ERROR_OUTPUT naming the final path. */
+crowd_result atomic_file_error(const atomic_file *file, crowd_error *error);
+
+/* Flushes the file to disk and closes it; reports any recorded failure. */
+crowd_result atomic_file_finish(atomic_file *file, crowd_error *error);
+
+/* Final path of the file ("dir/name"), for messages. */
+const char *atomic_file_path(const atomic_file *file);
+
+/* Renames every finished file into place, or on any failure restores the
+ * folder as it was. Every file must have been finished. Releases the set
+ * either way. Errors: CROWD_ERROR_OUTPUT. */
+crowd_result atomic_set_commit(atomic_set *set, crowd_error *error);
+
+/* Removes the temporaries and the folders the set created; releases the set.
+ * NULL is a no-op. */
+void atomic_set_abort(atomic_set *set);
+
+/* Symbolic name of an errno value ("ENOSPC"), or "errno N" for rare ones. */
+const char *atomic_errno_name(int errnum, char buffer[16]);
+
+#endif

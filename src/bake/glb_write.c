@@ -1,0 +1,406 @@
+/* Binary glTF writer for a bake's mesh (glb_io.h). The JSON is built with
+ * cJSON, the binary chunk is one buffer with one bufferView per vertex
+ * attribute (tightly packed, so no byteStride), one for all indices (an
+ * accessor per submesh), one for the inverse bind matrices and one per
+ * embedded image. glTF is little-endian and so are the arrays in memory. */
+#include "bake/glb_io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bake/png_io.h"
+#include "bake/write_json.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the GLB writer stores arrays as they are in memory, which glTF requires to be little-endian"
+#endif
+
+enum {
+    GLTF_FLOAT = 5126,
+    GLTF_UNSIGNED_SHORT = 5123,
+    GLTF_UNSIGNED_INT = 5125,
+    GLTF_ARRAY_BUFFER = 34962,
+    GLTF_ELEMENT_ARRAY_BUFFER = 34963,
+    GLTF_TRIANGLES = 4,
+    GLTF_LINEAR = 9729,
+    GLTF_LINEAR_MIPMAP_LINEAR = 9987,
+    GLTF_REPEAT = 10497,
+    GLB_MAGIC = 0x46546C67,
+    GLB_CHUNK_JSON = 0x4E4F534A,
+    GLB_CHUNK_BIN = 0x004E4942,
+};
+
+void glb_lookup_uv(const glb_lookup *lookup, uint32_t vertex, float uv[2]) {
+    uv[0] = (float)(((double)(vertex % lookup->width) + 0.5) / (double)lookup->width);
+    uv[1] = (float)(((double)(vertex / lookup->width) * (double)lookup->row_step + 0.5) /
+                    (double)lookup->height);
+}
+
+typedef struct glb_writer {
+    const glb_write_desc *desc;
+    cJSON *root;
+    cJSON *accessors, *views;
+    uint8_t *bin;
+    size_t bin_size, bin_capacity;
+    bool failed; /* out of memory somewhere: the result is discarded */
+} glb_writer;
+
+static cJSON *put(glb_writer *w, cJSON *parent, const char *key, cJSON *item) {
+    return json_put(&w->failed, parent, key, item);
+}
+
+static void put_number(glb_writer *w, cJSON *parent, const char *key, double value) {
+    json_put_number(&w->failed, parent, key, value);
+}
+
+static void put_string(glb_writer *w, cJSON *parent, const char *key, const char *value) {
+    json_put_string(&w->failed, parent, key, value);
+}
+
+static void put_floats(glb_writer *w, cJSON *parent, const char *key, const float *values, int count) {
+    json_put_floats(&w->failed, parent, key, values, count);
+}
+
+/* Appends bytes to the binary chunk at a 4-byte boundary; returns the offset. */
+static size_t append_bin(glb_writer *w, const void *data, size_t size) {
+    size_t offset = (w->bin_size + 3u) & ~(size_t)3u;
+    if (offset + size > w->bin_capacity) {
+        size_t capacity = w->bin_capacity ? w->bin_capacity : 65536;
+        while (capacity < offset + size) {
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(w->bin, capacity);
+        if (grown == NULL) {
+            w->failed = true;
+            return 0;
+        }
+        w->bin = grown;
+        w->bin_capacity = capacity;
+    }
+    memset(w->bin + w->bin_size, 0, offset - w->bin_size);
+    if (size > 0) {
+        memcpy(w->bin + offset, data, size);
+    }
+    w->bin_size = offset + size;
+    return offset;
+}
+
+/* A bufferView over new bytes; target 0 means none. Returns its index. */
+static int add_view(glb_writer *w, const void *data, size_t size, int target) {
+    size_t offset = append_bin(w, data, size);
+    cJSON *view = put(w, w->views, NULL, cJSON_CreateObject());
+    put_number(w, view, "buffer", 0);
+    put_number(w, view, "byteOffset", (double)offset);
+    put_number(w, view, "byteLength", (double)size);
+    if (target != 0) {
+        put_number(w, view, "target", target);
+    }
+    return cJSON_GetArraySize(w->views) - 1;
+}
+
+static int add_accessor(glb_writer *w, int view, size_t byte_offset, int component_type,
+                        uint32_t count, const char *type) {
+    cJSON *accessor = put(w, w->accessors, NULL, cJSON_CreateObject());
+    put_number(w, accessor, "bufferView", view);
+    if (byte_offset != 0) {
+        put_number(w, accessor, "byteOffset", (double)byte_offset);
+    }
+    put_number(w, accessor, "componentType", component_type);
+    put_number(w, accessor, "count", count);
+    put_string(w, accessor, "type", type);
+    return cJSON_GetArraySize(w->accessors) - 1;
+}
+
+static int add_vertex_array(glb_writer *w, const void *data, uint32_t count, int component_type,
+                            size_t component_bytes, int components, const char *type) {
+    int view = add_view(w, data, (size_t)count * component_bytes * (size_t)components, GLTF_ARRAY_BUFFER);
+    return add_accessor(w, view, 0, component_type, count, type);
+}
+
+/* POSITION needs min and max (glTF requires them for positions). */
+static int add_positions(glb_writer *w, const crowd_mesh *mesh) {
+    int accessor = add_vertex_array(w, mesh->positions, mesh->vertex_count, GLTF_FLOAT, 4, 3, "VEC3");
+    float min[3], max[3];
+    for (int a = 0; a < 3; a++) {
+        min[a] = max[a] = mesh->positions[a];
+    }
+    for (uint32_t v = 1; v < mesh->vertex_count; v++) {
+        for (int a = 0; a < 3; a++) {
+            float value = mesh->positions[3 * v + (uint32_t)a];
+            min[a] = value < min[a] ? value : min[a];
+            max[a] = value > max[a] ? value : max[a];
+        }
+    }
+    cJSON *object = cJSON_GetArrayItem(w->accessors, accessor);
+    put_floats(w, object, "min", min, 3);
+    put_floats(w, object, "max", max, 3);
+    return accessor;
+}
+
+typedef struct vertex_accessors {
+    int position, normal, uv0, uv1, joints, weights;
+} vertex_accessors;
+
+static vertex_accessors add_vertices(glb_writer *w) {
+    const crowd_mesh *mesh = &w->desc->asset->mesh;
+    vertex_accessors a = {-1, -1, -1, -1, -1, -1};
+    a.position = add_positions(w, mesh);
+    a.normal = add_vertex_array(w, mesh->normals, mesh->vertex_count, GLTF_FLOAT, 4, 3, "VEC3");
+    a.uv0 = add_vertex_array(w, mesh->uv0, mesh->vertex_count, GLTF_FLOAT, 4, 2, "VEC2");
+    if (w->desc->lookup.width > 0) {
+        float *uv1 = malloc((size_t)mesh->vertex_count * 2 * sizeof *uv1);
+        if (uv1 == NULL) {
+            w->failed = true;
+            return a;
+        }
+        for (uint32_t v = 0; v < mesh->vertex_count; v++) {
+            glb_lookup_uv(&w->desc->lookup, v, uv1 + 2 * v);
+        }
+        a.uv1 = add_vertex_array(w, uv1, mesh->vertex_count, GLTF_FLOAT, 4, 2, "VEC2");
+        free(uv1);
+    }
+    if (w->desc->skin) {
+        a.joints = add_vertex_array(w, mesh->joints, mesh->vertex_count, GLTF_UNSIGNED_SHORT, 2, 4, "VEC4");
+        a.weights = add_vertex_array(w, mesh->weights, mesh->vertex_count, GLTF_FLOAT, 4, 4, "VEC4");
+    }
+    return a;
+}
+
+static void add_mesh(glb_writer *w, const vertex_accessors *a) {
+    const crowd_mesh *mesh = &w->desc->asset->mesh;
+    int index_view = add_view(w, mesh->indices, (size_t)mesh->index_count * 4, GLTF_ELEMENT_ARRAY_BUFFER);
+    cJSON *object = put(w, put(w, w->root, "meshes", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+    put_string(w, object, "name", w->desc->name);
+    cJSON *primitives = put(w, object, "primitives", cJSON_CreateArray());
+    for (uint32_t s = 0; s < mesh->submesh_count; s++) {
+        const crowd_submesh *submesh = &mesh->submeshes[s];
+        if (submesh->index_count == 0) {
+            continue; /* glTF accessors cannot be empty; an empty range draws nothing anyway */
+        }
+        cJSON *primitive = put(w, primitives, NULL, cJSON_CreateObject());
+        cJSON *attributes = put(w, primitive, "attributes", cJSON_CreateObject());
+        put_number(w, attributes, "POSITION", a->position);
+        put_number(w, attributes, "NORMAL", a->normal);
+        put_number(w, attributes, "TEXCOORD_0", a->uv0);
+        if (a->uv1 >= 0) {
+            put_number(w, attributes, "TEXCOORD_1", a->uv1);
+        }
+        if (a->joints >= 0) {
+            put_number(w, attributes, "JOINTS_0", a->joints);
+            put_number(w, attributes, "WEIGHTS_0", a->weights);
+        }
+        int indices = add_accessor(w, index_view, (size_t)submesh->first_index * 4, GLTF_UNSIGNED_INT,
+                                   submesh->index_count, "SCALAR");
+        put_number(w, primitive, "indices", indices);
+        put_number(w, primitive, "material", submesh->material);
+        put_number(w, primitive, "mode", GLTF_TRIANGLES);
+    }
+}
+
+static float unit_clamp(float value) {
+    return value < 0.0f ? 0.0f : value > 1.0f ? 1.0f : value;
+}
+
+/* glTF limits colour factors to [0, 1]; textures are embedded as PNG. */
+static crowd_result add_materials(glb_writer *w, crowd_error *error) {
+    const crowd_asset *asset = w->desc->asset;
+    cJSON *materials = put(w, w->root, "materials", cJSON_CreateArray());
+    cJSON *textures = NULL, *images = NULL;
+    for (uint32_t m = 0; m < asset->material_count; m++) {
+        const crowd_material *material = &asset->materials[m];
+        cJSON *object = put(w, materials, NULL, cJSON_CreateObject());
+        if (material->name != NULL && material->name[0] != '\0') {
+            put_string(w, object, "name", material->name);
+        }
+        cJSON *pbr = put(w, object, "pbrMetallicRoughness", cJSON_CreateObject());
+        float factor[4];
+        for (int c = 0; c < 4; c++) {
+            factor[c] = unit_clamp(material->base_color[c]);
+        }
+        put_floats(w, pbr, "baseColorFactor", factor, 4);
+        put_number(w, pbr, "metallicFactor", 0);
+        if (material->texture_rgba8 == NULL || material->texture_width == 0 || material->texture_height == 0) {
+            continue;
+        }
+        uint8_t *png = NULL;
+        size_t png_size = 0;
+        crowd_result result = png_encode_rgba8(material->texture_rgba8, material->texture_width,
+                                               material->texture_height, &png, &png_size, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+        int view = add_view(w, png, png_size, 0);
+        free(png);
+        if (images == NULL) {
+            images = put(w, w->root, "images", cJSON_CreateArray());
+            textures = put(w, w->root, "textures", cJSON_CreateArray());
+            cJSON *sampler = put(w, put(w, w->root, "samplers", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+            put_number(w, sampler, "magFilter", GLTF_LINEAR);
+            put_number(w, sampler, "minFilter", GLTF_LINEAR_MIPMAP_LINEAR);
+            put_number(w, sampler, "wrapS", GLTF_REPEAT);
+            put_number(w, sampler, "wrapT", GLTF_REPEAT);
+        }
+        cJSON *image = put(w, images, NULL, cJSON_CreateObject());
+        put_number(w, image, "bufferView", view);
+        put_string(w, image, "mimeType", "image/png");
+        cJSON *texture = put(w, textures, NULL, cJSON_CreateObject());
+        put_number(w, texture, "sampler", 0);
+        put_number(w, texture, "source", cJSON_GetArraySize(images) - 1);
+        cJSON *reference = put(w, pbr, "baseColorTexture", cJSON_CreateObject());
+        put_number(w, reference, "index", cJSON_GetArraySize(textures) - 1);
+    }
+    return CROWD_OK;
+}
+
+static bool is_identity(const float m[16]) {
+    for (int i = 0; i < 16; i++) {
+        if (m[i] != ((i % 5 == 0) ? 1.0f : 0.0f)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Node 0 holds the mesh; with a skin node 1 is the skeleton root (the
+ * transform above the root joints) and joint j is node 2 + j. */
+static void add_nodes(glb_writer *w) {
+    const crowd_asset *asset = w->desc->asset;
+    const crowd_skeleton *skeleton = &asset->skeleton;
+    cJSON *nodes = put(w, w->root, "nodes", cJSON_CreateArray());
+    cJSON *scene_nodes = put(w, put(w, put(w, w->root, "scenes", cJSON_CreateArray()), NULL,
+                                    cJSON_CreateObject()),
+                             "nodes", cJSON_CreateArray());
+    put_number(w, w->root, "scene", 0);
+    cJSON *mesh_node = put(w, nodes, NULL, cJSON_CreateObject());
+    put_string(w, mesh_node, "name", w->desc->name);
+    put_number(w, mesh_node, "mesh", 0);
+    put_number(w, scene_nodes, NULL, 0);
+    if (!w->desc->skin) {
+        return;
+    }
+    put_number(w, mesh_node, "skin", 0);
+    put_number(w, scene_nodes, NULL, 1);
+    cJSON *root = put(w, nodes, NULL, cJSON_CreateObject());
+    put_string(w, root, "name", "skeleton");
+    if (!is_identity(skeleton->root_transform)) {
+        put_floats(w, root, "matrix", skeleton->root_transform, 16);
+    }
+    for (uint32_t j = 0; j < skeleton->joint_count; j++) {
+        cJSON *node = put(w, nodes, NULL, cJSON_CreateObject());
+        put_string(w, node, "name", skeleton->names[j] ? skeleton->names[j] : "");
+        put_floats(w, node, "translation", skeleton->rest_translation + 3 * j, 3);
+        put_floats(w, node, "rotation", skeleton->rest_rotation + 4 * j, 4);
+        put_floats(w, node, "scale", skeleton->rest_scale + 3 * j, 3);
+    }
+    for (uint32_t j = 0; j < skeleton->joint_count && !w->failed; j++) {
+        int32_t parent = skeleton->parents[j];
+        cJSON *parent_node = cJSON_GetArrayItem(nodes, parent < 0 ? 1 : 2 + parent);
+        cJSON *children = cJSON_GetObjectItemCaseSensitive(parent_node, "children");
+        if (children == NULL) {
+            children = put(w, parent_node, "children", cJSON_CreateArray());
+        }
+        put_number(w, children, NULL, 2.0 + j);
+    }
+    int ibm_view = add_view(w, skeleton->inverse_bind, (size_t)skeleton->joint_count * 64, 0);
+    cJSON *skin = put(w, put(w, w->root, "skins", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+    put_number(w, skin, "inverseBindMatrices",
+               add_accessor(w, ibm_view, 0, GLTF_FLOAT, skeleton->joint_count, "MAT4"));
+    put_number(w, skin, "skeleton", 1);
+    cJSON *joints = put(w, skin, "joints", cJSON_CreateArray());
+    for (uint32_t j = 0; j < skeleton->joint_count; j++) {
+        put_number(w, joints, NULL, 2.0 + j);
+    }
+}
+
+static crowd_result check_desc(const glb_write_desc *desc, crowd_error *error) {
+    const crowd_asset *asset = desc->asset;
+    const crowd_mesh *mesh = &asset->mesh;
+    if (mesh->vertex_count == 0 || mesh->index_count == 0 || mesh->submesh_count == 0 ||
+        asset->material_count == 0) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, desc->name,
+                               "the mesh has no triangles or no material");
+    }
+    for (uint32_t s = 0; s < mesh->submesh_count; s++) {
+        if (mesh->submeshes[s].material >= asset->material_count) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, desc->name,
+                                   "submesh %u uses material %u of %u", s, mesh->submeshes[s].material,
+                                   asset->material_count);
+        }
+    }
+    if (desc->skin && asset->skeleton.joint_count == 0) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, desc->name, "a skin needs joints");
+    }
+    return CROWD_OK;
+}
+
+static void put_u32(uint8_t *out, uint32_t value) {
+    out[0] = (uint8_t)value;
+    out[1] = (uint8_t)(value >> 8);
+    out[2] = (uint8_t)(value >> 16);
+    out[3] = (uint8_t)(value >> 24);
+}
+
+/* Header, JSON chunk padded with spaces, BIN chunk padded with zeros. */
+static crowd_result assemble(glb_writer *w, const char *json, uint8_t **out_data, size_t *out_size,
+                             crowd_error *error) {
+    size_t json_size = strlen(json), json_padded = (json_size + 3u) & ~(size_t)3u;
+    size_t bin_padded = (w->bin_size + 3u) & ~(size_t)3u;
+    uint64_t total = 12u + 8u + json_padded + 8u + bin_padded;
+    if (total > UINT32_MAX) {
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, w->desc->name,
+                               "the mesh needs %llu bytes, over the 4 GiB a .glb can hold",
+                               (unsigned long long)total);
+    }
+    uint8_t *out = malloc((size_t)total);
+    if (out == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, w->desc->name, "out of memory");
+    }
+    put_u32(out, GLB_MAGIC);
+    put_u32(out + 4, 2);
+    put_u32(out + 8, (uint32_t)total);
+    put_u32(out + 12, (uint32_t)json_padded);
+    put_u32(out + 16, GLB_CHUNK_JSON);
+    memcpy(out + 20, json, json_size);
+    memset(out + 20 + json_size, ' ', json_padded - json_size);
+    uint8_t *bin = out + 20 + json_padded;
+    put_u32(bin, (uint32_t)bin_padded);
+    put_u32(bin + 4, GLB_CHUNK_BIN);
+    memcpy(bin + 8, w->bin, w->bin_size);
+    memset(bin + 8 + w->bin_size, 0, bin_padded - w->bin_size);
+    *out_data = out;
+    *out_size = (size_t)total;
+    return CROWD_OK;
+}
+
+crowd_result glb_write(const glb_write_desc *desc, uint8_t **out_data, size_t *out_size,
+                       crowd_error *error) {
+    crowd_result result = check_desc(desc, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    glb_writer w = {.desc = desc, .root = cJSON_CreateObject()};
+    cJSON *asset_info = put(&w, w.root, "asset", cJSON_CreateObject());
+    put_string(&w, asset_info, "version", "2.0");
+    put_string(&w, asset_info, "generator", "crowd " CROWD_VERSION_STRING);
+    w.accessors = put(&w, w.root, "accessors", cJSON_CreateArray());
+    w.views = put(&w, w.root, "bufferViews", cJSON_CreateArray());
+    vertex_accessors accessors = add_vertices(&w);
+    add_mesh(&w, &accessors);
+    add_nodes(&w);
+    result = add_materials(&w, error);
+    if (result == CROWD_OK) {
+        cJSON *buffer = put(&w, put(&w, w.root, "buffers", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+        put_number(&w, buffer, "byteLength", (double)((w.bin_size + 3u) & ~(size_t)3u));
+        char *json = w.failed ? NULL : cJSON_PrintUnformatted(w.root);
+        if (json == NULL) {
+            result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, desc->name,
+                                     "out of memory building the mesh file");
+        } else {
+            result = assemble(&w, json, out_data, out_size, error);
+        }
+        cJSON_free(json);
+    }
+    cJSON_Delete(w.root);
+    free(w.bin);
+    return result;
+}

@@ -1,0 +1,352 @@
+/* crowd_bake_load and load_bake_memory: one loader over two file sources
+ * (a folder, or named buffers). The manifest is validated first and sizes
+ * every later check; each texture is decoded against the size, channels and
+ * depth the manifest states and every texel is checked against the stated
+ * value range; the mesh is read by the strict GLB reader, checked against
+ * the manifest's counts and the VAT lookup, and must pass
+ * crowd_asset_validate. */
+#define _XOPEN_SOURCE 700
+
+#include "bake/load_bake.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bake/atomic_set.h"
+#include "bake/bake_internal.h"
+#include "bake/exr_io.h"
+#include "bake/glb_io.h"
+#include "bake/manifest_io.h"
+#include "bake/png_io.h"
+
+typedef struct load_blob {
+    const uint8_t *data;
+    size_t size;
+    uint8_t *owned; /* freed after use when the source allocated it */
+} load_blob;
+
+typedef struct load_source {
+    const char *folder;              /* disk: the bake folder */
+    const load_memory_file *files;   /* memory: the file set */
+    uint32_t file_count;
+} load_source;
+
+/* What errors call a file: "folder/name" on disk, the name in memory. */
+static void display_path(const load_source *source, const char *name, char *out, size_t size) {
+    if (source->folder != NULL) {
+        snprintf(out, size, "%s/%s", source->folder, name);
+    } else {
+        snprintf(out, size, "%s", name);
+    }
+}
+
+static crowd_result io_error(const char *path, const char *what, int errnum, crowd_error *error) {
+    char name[16];
+    return crowd_error_set(error, CROWD_ERROR_IO, path, "%s: %s (%s)", what, strerror(errnum),
+                           atomic_errno_name(errnum, name));
+}
+
+static crowd_result read_disk(const char *path, load_blob *blob, crowd_error *error) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        return io_error(path, errno == ENOENT ? "missing" : "cannot open", errno, error);
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int errnum = errno;
+        close(fd);
+        return io_error(path, "cannot inspect", errnum, error);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return crowd_error_set(error, CROWD_ERROR_IO, path, "not a regular file");
+    }
+    size_t size = (size_t)st.st_size;
+    uint8_t *data = malloc(size > 0 ? size : 1);
+    if (data == NULL) {
+        close(fd);
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory for %zu bytes", size);
+    }
+    size_t done = 0;
+    while (done < size) {
+        ssize_t got = read(fd, data + done, size - done);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            int errnum = got < 0 ? errno : 0;
+            close(fd);
+            free(data);
+            return errnum ? io_error(path, "cannot read", errnum, error)
+                          : crowd_error_set(error, CROWD_ERROR_IO, path, "file shrank while being read");
+        }
+        done += (size_t)got;
+    }
+    close(fd);
+    *blob = (load_blob){data, size, data};
+    return CROWD_OK;
+}
+
+static crowd_result read_file(const load_source *source, const char *name, load_blob *blob,
+                              crowd_error *error) {
+    char path[1024];
+    display_path(source, name, path, sizeof path);
+    if (source->folder != NULL) {
+        return read_disk(path, blob, error);
+    }
+    for (uint32_t i = 0; i < source->file_count; i++) {
+        if (source->files[i].name != NULL && strcmp(source->files[i].name, name) == 0) {
+            *blob = (load_blob){source->files[i].data, source->files[i].size_bytes, NULL};
+            return CROWD_OK;
+        }
+    }
+    return crowd_error_set(error, CROWD_ERROR_IO, path, "missing: not in the file set");
+}
+
+/* Every stored value finite and inside the manifest's range for its channel. */
+static crowd_result check_values(const crowd_texture *texture, const manifest_range *range, const char *path,
+                                 crowd_error *error) {
+    size_t count = (size_t)texture->width * texture->height;
+    for (size_t i = 0; i < count; i++) {
+        for (int c = 0; c < 4; c++) {
+            float value;
+            if (texture->format == CROWD_TEXEL_RGBA32F) {
+                value = ((const float *)texture->texels)[4 * i + (size_t)c];
+            } else if (texture->format == CROWD_TEXEL_RGBA16F) {
+                value = bake_half_to_float(((const uint16_t *)texture->texels)[4 * i + (size_t)c]);
+            } else {
+                value = (float)((const uint16_t *)texture->texels)[4 * i + (size_t)c];
+            }
+            if (!(value >= range->min[c] && value <= range->max[c])) {
+                return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                                       "texel (%zu, %zu) channel %d is %g, outside the manifest's range [%g, %g]",
+                                       i % texture->width, i / texture->width, c, (double)value,
+                                       (double)range->min[c], (double)range->max[c]);
+            }
+        }
+    }
+    return CROWD_OK;
+}
+
+static crowd_result load_texture(const load_source *source, const char *name, crowd_texture *texture,
+                                 const manifest_range *range, crowd_error *error) {
+    char path[1024];
+    display_path(source, name, path, sizeof path);
+    load_blob blob;
+    crowd_result result = read_file(source, name, &blob, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
+        uint16_t *samples = NULL;
+        result = png_read_rgba16(blob.data, blob.size, path, texture->width, texture->height, &samples, error);
+        texture->texels = samples;
+    } else {
+        result = exr_read_rgba(blob.data, blob.size, path, texture->width, texture->height, texture->format,
+                               &texture->texels, error);
+    }
+    free(blob.owned);
+    return result == CROWD_OK ? check_values(texture, range, path, error) : result;
+}
+
+static char *copy_string(const char *text) {
+    size_t length = strlen(text) + 1;
+    char *copy = malloc(length);
+    if (copy != NULL) {
+        memcpy(copy, text, length);
+    }
+    return copy;
+}
+
+/* The mesh must have the manifest's counts, and with a VAT each vertex's
+ * TEXCOORD_1 must be its texel centre in frame 0 (glb_io.h), bit for bit. */
+static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset, const float *uv1,
+                               const char *path, crowd_error *error) {
+    if (asset->mesh.vertex_count != bake->vertex_count || asset->skeleton.joint_count != bake->joint_count) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                               "mesh has %u vertices and %u joints, the manifest says %u and %u",
+                               asset->mesh.vertex_count, asset->skeleton.joint_count, bake->vertex_count,
+                               bake->joint_count);
+    }
+    if (bake->vat_position.format == CROWD_TEXEL_NONE) {
+        return CROWD_OK;
+    }
+    if (uv1 == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                               "mesh has no TEXCOORD_1, which a VAT bake needs to find each vertex's texel");
+    }
+    glb_lookup lookup = {bake->vat_position.width, bake->vat_position.height, 1};
+    for (uint32_t v = 0; v < bake->vertex_count; v++) {
+        float expected[2];
+        glb_lookup_uv(&lookup, v, expected);
+        if (uv1[2 * v] != expected[0] || uv1[2 * v + 1] != expected[1]) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                                   "TEXCOORD_1 of vertex %u is (%.9g, %.9g), its VAT texel centre is (%.9g, %.9g)",
+                                   v, (double)uv1[2 * v], (double)uv1[2 * v + 1], (double)expected[0],
+                                   (double)expected[1]);
+        }
+    }
+    return CROWD_OK;
+}
+
+static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const char *name, crowd_error *error) {
+    char path[1024];
+    display_path(source, name, path, sizeof path);
+    load_blob blob;
+    crowd_result result = read_file(source, name, &blob, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    crowd_asset *asset = crowd_asset_create();
+    float *uv1 = NULL;
+    result = asset ? glb_read(blob.data, blob.size, path, asset, &uv1, error)
+                   : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    free(blob.owned);
+    if (result == CROWD_OK) {
+        result = check_mesh(bake, asset, uv1, path, error);
+    }
+    if (result == CROWD_OK && ((asset->name = copy_string(bake->name)) == NULL ||
+                               (asset->source = copy_string(bake->source)) == NULL)) {
+        result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    }
+    crowd_error invalid = {0};
+    if (result == CROWD_OK && crowd_asset_validate(asset, &invalid) != CROWD_OK) {
+        result = crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path, "mesh: %s", invalid.reason);
+    }
+    free(uv1);
+    if (result != CROWD_OK) {
+        crowd_asset_destroy(asset);
+        return result;
+    }
+    asset->source_mesh_count = 1;
+    bake->owned_asset = asset;
+    bake->asset = asset;
+    return CROWD_OK;
+}
+
+static crowd_result load_from(const load_source *source, const char *manifest, const crowd_logger *logger,
+                              crowd_bake **out_bake, crowd_error *error) {
+    crowd_bake *bake = calloc(1, sizeof *bake);
+    if (bake == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, manifest, "out of memory");
+    }
+    char path[1024];
+    display_path(source, manifest, path, sizeof path);
+    load_blob blob;
+    manifest_info info;
+    crowd_result result = read_file(source, manifest, &blob, error);
+    if (result == CROWD_OK) {
+        result = manifest_read((const char *)blob.data, blob.size, path, bake, &info, error);
+        free(blob.owned);
+    }
+    if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
+        result = load_texture(source, info.files.vat_position, &bake->vat_position, &info.vat_position_range, error);
+    }
+    if (result == CROWD_OK && info.files.vat_normal[0] != '\0') {
+        result = load_texture(source, info.files.vat_normal, &bake->vat_normal, &info.vat_normal_range, error);
+    }
+    if (result == CROWD_OK && info.files.bat[0] != '\0') {
+        result = load_texture(source, info.files.bat, &bake->bat, &info.bat_range, error);
+    }
+    if (result == CROWD_OK) {
+        result = load_mesh(source, bake, info.files.mesh, error);
+    }
+    if (result != CROWD_OK) {
+        crowd_bake_destroy(bake);
+        return result;
+    }
+    crowd_log(logger, CROWD_LOG_INFO, "loaded bake \"%s\": %u vertices, %u joints, %u clips, %u frames",
+              bake->name, bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count);
+    *out_bake = bake;
+    return CROWD_OK;
+}
+
+static bool is_manifest_name(const char *name) {
+    size_t length = strlen(name), suffix = strlen(MANIFEST_SUFFIX);
+    return length > suffix && name[0] != '.' && strcmp(name + length - suffix, MANIFEST_SUFFIX) == 0;
+}
+
+/* The one manifest in `folder`, into out (a file name). */
+static crowd_result find_manifest(const char *folder, char *out, size_t size, crowd_error *error) {
+    DIR *dir = opendir(folder);
+    if (dir == NULL) {
+        return io_error(folder, "cannot open folder", errno, error);
+    }
+    unsigned found = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (is_manifest_name(entry->d_name)) {
+            if (found++ == 0) {
+                snprintf(out, size, "%s", entry->d_name);
+            }
+        }
+    }
+    closedir(dir);
+    if (found == 0) {
+        return crowd_error_set(error, CROWD_ERROR_IO, folder, "no bake here: no *%s manifest", MANIFEST_SUFFIX);
+    }
+    if (found > 1) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, folder,
+                               "%u bakes in this folder; give the path of one .crowd.json", found);
+    }
+    return CROWD_OK;
+}
+
+crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd_bake **out_bake,
+                             crowd_error *error) {
+    if (out_bake != NULL) {
+        *out_bake = NULL;
+    }
+    if (path == NULL || out_bake == NULL || path[0] == '\0') {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, path ? path : "",
+                               "crowd_bake_load needs a path and an output pointer");
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        return io_error(path, "cannot open", errno, error);
+    }
+    char folder[1024], manifest[MANIFEST_NAME_MAX + 64];
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(folder, sizeof folder, "%s", path);
+        crowd_result result = find_manifest(folder, manifest, sizeof manifest, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    } else {
+        const char *slash = strrchr(path, '/');
+        if (slash == NULL) {
+            snprintf(folder, sizeof folder, ".");
+        } else {
+            snprintf(folder, sizeof folder, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        }
+        snprintf(manifest, sizeof manifest, "%s", slash ? slash + 1 : path);
+    }
+    load_source source = {.folder = folder};
+    return load_from(&source, manifest, logger, out_bake, error);
+}
+
+crowd_result load_bake_memory(const load_memory_file *files, uint32_t file_count,
+                              const crowd_logger *logger, crowd_bake **out_bake, crowd_error *error) {
+    *out_bake = NULL;
+    const char *manifest = NULL;
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < file_count; i++) {
+        if (files[i].name != NULL && is_manifest_name(files[i].name)) {
+            manifest = files[i].name;
+            found++;
+        }
+    }
+    if (found != 1) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, "",
+                               "%u manifests (*%s) in the file set; exactly one is needed", found, MANIFEST_SUFFIX);
+    }
+    load_source source = {.files = files, .file_count = file_count};
+    return load_from(&source, manifest, logger, out_bake, error);
+}

@@ -1,0 +1,75 @@
+/* manifest_io.h - NAME.crowd.json, the manifest of a bake folder
+ * (docs/manifest.md is the schema, version 1).
+ *
+ * The manifest names every other file of the folder and states everything a
+ * player needs without opening them: counts, clips, texture layouts,
+ * encodings, bounds and the range of the values stored in each texture.
+ * Reading validates all of it against itself (frame totals, rows per frame,
+ * clip stacking, file names that stay inside the folder); the loader then
+ * checks the files against what the manifest says.
+ */
+#ifndef CROWD_BAKE_MANIFEST_IO_H
+#define CROWD_BAKE_MANIFEST_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "crowd/bake.h"
+
+#define MANIFEST_FORMAT "crowd-bake"
+#define MANIFEST_SUFFIX ".crowd.json"
+#define MANIFEST_NAME_MAX 200
+
+/* Stored values of one texture, per channel r, g, b, a: unorm16 texels as
+ * their integer codes, float texels as their (half-decoded) values. */
+typedef struct manifest_range {
+    float min[4], max[4];
+} manifest_range;
+
+/* Names of the files of a bake folder, relative to it. */
+typedef struct manifest_files {
+    char manifest[MANIFEST_NAME_MAX + 16];
+    char vat_position[MANIFEST_NAME_MAX + 16]; /* "" without a VAT */
+    char vat_normal[MANIFEST_NAME_MAX + 16];   /* "" unless f16/f32 */
+    char bat[MANIFEST_NAME_MAX + 16];          /* "" without a BAT */
+    char mesh[MANIFEST_NAME_MAX + 16];
+} manifest_files;
+
+/* OpenVAT set written beside the bake (paths relative to the bake folder). */
+typedef struct manifest_openvat {
+    const char *remap_info, *texture, *mesh;
+} manifest_openvat;
+
+/* True for a name the manifest may use: not empty, at most MANIFEST_NAME_MAX
+ * bytes, no '/', '\\' or control characters, not starting with '.'. */
+bool manifest_valid_file_name(const char *name);
+
+/* The file names of a bake called bake->name with its encodings. */
+void manifest_file_names(const crowd_bake *bake, manifest_files *files);
+
+/* Range of the stored values of a texture (format RGBA32F, RGBA16F or
+ * RGBA16_UNORM, texels present). */
+void manifest_texture_range(const crowd_texture *texture, manifest_range *range);
+
+/* What the manifest says besides the crowd_bake fields. */
+typedef struct manifest_info {
+    manifest_files files;
+    manifest_range vat_position_range, vat_normal_range, bat_range;
+} manifest_info;
+
+/* The manifest text (cJSON_free it) of `bake` with the names and ranges in
+ * `info`. openvat may be NULL. Errors: CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
+                            const manifest_openvat *openvat, char **out_json, crowd_error *error);
+
+/* Parses and validates manifest text. Fills every crowd_bake field except
+ * the texels and the asset (textures get width, height and format); the
+ * bake's strings and clips are malloc'ed per bake_internal.h, also on
+ * failure, for crowd_bake_destroy. `file` names the manifest in errors and
+ * gives the default bake name. Errors: CROWD_ERROR_INVALID_DATA,
+ * CROWD_ERROR_UNSUPPORTED (unknown version, coordinate system or encoding),
+ * CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
+                           manifest_info *info, crowd_error *error);
+
+#endif

@@ -1,0 +1,504 @@
+/* Reading and validating NAME.crowd.json (manifest_io.h, docs/manifest.md).
+ * Every member is checked for presence, type and range before use, and the
+ * numbers are checked against each other, so the loader can size buffers
+ * from them. Unknown members are ignored: version 1 readers accept
+ * additions. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bake/manifest_io.h"
+
+/* Vertices a VAT can hold: a full 16384 x 16384 texture. */
+#define MANIFEST_MAX_VERTICES (CROWD_BAKE_MAX_TEXTURE_SIZE * CROWD_BAKE_MAX_TEXTURE_SIZE)
+
+typedef struct manifest_reader {
+    const char *file;
+    crowd_error *error;
+} manifest_reader;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static crowd_result fail(manifest_reader *r, crowd_result result, const char *format, ...) {
+    char reason[sizeof r->error->reason];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(reason, sizeof reason, format, args);
+    va_end(args);
+    return crowd_error_set(r->error, result, r->file, "%s", reason);
+}
+
+static char *copy_string(const char *text) {
+    size_t length = strlen(text) + 1;
+    char *copy = malloc(length);
+    if (copy != NULL) {
+        memcpy(copy, text, length);
+    }
+    return copy;
+}
+
+static crowd_result member(manifest_reader *r, const cJSON *object, const char *where, const char *key,
+                           cJSON **out) {
+    *out = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (*out == NULL) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s is missing", where, where[0] ? "." : "", key);
+    }
+    return CROWD_OK;
+}
+
+static crowd_result get_uint(manifest_reader *r, const cJSON *object, const char *where, const char *key,
+                             double min, double max, uint32_t *out) {
+    cJSON *item;
+    crowd_result result = member(r, object, where, key, &item);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    double value = cJSON_IsNumber(item) ? item->valuedouble : NAN;
+    if (!(value >= min && value <= max && value == floor(value))) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be an integer from %.0f to %.0f", where,
+                    where[0] ? "." : "", key, min, max);
+    }
+    *out = (uint32_t)value;
+    return CROWD_OK;
+}
+
+static bool finite_float(const cJSON *item) {
+    return cJSON_IsNumber(item) && isfinite(item->valuedouble) && fabs(item->valuedouble) <= 3.4e38;
+}
+
+static crowd_result get_float(manifest_reader *r, const cJSON *object, const char *where, const char *key,
+                              float *out) {
+    cJSON *item;
+    crowd_result result = member(r, object, where, key, &item);
+    if (result == CROWD_OK && !finite_float(item)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be a finite number", where, where[0] ? "." : "", key);
+    }
+    if (result == CROWD_OK) {
+        *out = (float)item->valuedouble;
+    }
+    return result;
+}
+
+static crowd_result get_floats(manifest_reader *r, const cJSON *object, const char *where, const char *key,
+                               int count, float *out) {
+    cJSON *item;
+    crowd_result result = member(r, object, where, key, &item);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != count) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s must be an array of %d numbers", where, key, count);
+    }
+    int i = 0;
+    const cJSON *element;
+    cJSON_ArrayForEach(element, item) {
+        if (!finite_float(element)) {
+            return fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s[%d] must be a finite number", where, key, i);
+        }
+        out[i++] = (float)element->valuedouble;
+    }
+    return CROWD_OK;
+}
+
+static crowd_result get_string(manifest_reader *r, const cJSON *object, const char *where, const char *key,
+                               const char **out) {
+    cJSON *item;
+    crowd_result result = member(r, object, where, key, &item);
+    if (result == CROWD_OK && !cJSON_IsString(item)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be a string", where, where[0] ? "." : "", key);
+    }
+    if (result == CROWD_OK) {
+        *out = item->valuestring;
+    }
+    return result;
+}
+
+static crowd_result get_file_name(manifest_reader *r, const cJSON *object, const char *where, const char *key,
+                                  char *out, size_t out_size) {
+    const char *name = NULL;
+    crowd_result result = get_string(r, object, where, key, &name);
+    if (result == CROWD_OK && !manifest_valid_file_name(name)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "%s.%s \"%.80s\" is not a plain file name inside the bake folder", where, key, name);
+    }
+    if (result == CROWD_OK) {
+        snprintf(out, out_size, "%s", name);
+    }
+    return result;
+}
+
+static crowd_result get_range(manifest_reader *r, const cJSON *object, const char *where, const char *key,
+                              manifest_range *range) {
+    cJSON *item;
+    char path[64];
+    snprintf(path, sizeof path, "%s.%s", where, key);
+    crowd_result result = member(r, object, where, key, &item);
+    if (result == CROWD_OK) {
+        result = get_floats(r, item, path, "min", 4, range->min);
+    }
+    if (result == CROWD_OK) {
+        result = get_floats(r, item, path, "max", 4, range->max);
+    }
+    for (int c = 0; c < 4 && result == CROWD_OK; c++) {
+        if (range->min[c] > range->max[c]) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s: min[%d] %g is above max[%d] %g", path, c,
+                          (double)range->min[c], c, (double)range->max[c]);
+        }
+    }
+    return result;
+}
+
+/* ---- clips ---------------------------------------------------------------- */
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static crowd_result check_unique_names(manifest_reader *r, const crowd_bake *bake) {
+    const char **names = malloc(bake->clip_count * sizeof *names);
+    if (names == NULL) {
+        return fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t i = 0; i < bake->clip_count; i++) {
+        names[i] = bake->clips[i].name;
+    }
+    qsort(names, bake->clip_count, sizeof *names, compare_names);
+    crowd_result result = CROWD_OK;
+    for (uint32_t i = 1; i < bake->clip_count && result == CROWD_OK; i++) {
+        if (strcmp(names[i - 1], names[i]) == 0) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "two clips are named \"%.100s\"", names[i]);
+        }
+    }
+    free(names);
+    return result;
+}
+
+/* Clips are stacked in order: each starts where the previous ended, and
+ * together they fill frame_count. A clip's frame count follows from its
+ * duration (DESIGN.md "Loops"); one frame of slack covers rounding. */
+static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
+    cJSON *clips;
+    crowd_result result = member(r, root, "", "clips", &clips);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    int count = cJSON_IsArray(clips) ? cJSON_GetArraySize(clips) : -1;
+    if (count < 1 || (uint32_t)count > bake->frame_count) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "clips must be an array of 1 to frame_count (%u) clips",
+                    bake->frame_count);
+    }
+    bake->clips = calloc((size_t)count, sizeof *bake->clips);
+    if (bake->clips == NULL) {
+        return fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    bake->clip_count = (uint32_t)count;
+    uint64_t next_frame = 0;
+    for (int i = 0; i < count && result == CROWD_OK; i++) {
+        const cJSON *object = cJSON_GetArrayItem(clips, i);
+        crowd_bake_clip *clip = &bake->clips[i];
+        char where[32];
+        snprintf(where, sizeof where, "clips[%d]", i);
+        const char *name = NULL;
+        cJSON *loop = NULL;
+        clip->source_clip = UINT32_MAX;
+        result = get_string(r, object, where, "name", &name);
+        if (result == CROWD_OK && name[0] == '\0') {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.name is empty", where);
+        }
+        if (result == CROWD_OK && (clip->name = copy_string(name)) == NULL) {
+            result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        if (result == CROWD_OK) {
+            result = get_float(r, object, where, "duration_s", &clip->duration_s);
+        }
+        if (result == CROWD_OK && clip->duration_s < 0.0f) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.duration_s is negative", where);
+        }
+        if (result == CROWD_OK && (result = member(r, object, where, "loop", &loop)) == CROWD_OK &&
+            !cJSON_IsBool(loop)) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.loop must be true or false", where);
+        }
+        clip->loop = cJSON_IsTrue(loop);
+        if (result == CROWD_OK) {
+            result = get_uint(r, object, where, "first_frame", 0, CROWD_BAKE_MAX_TEXTURE_SIZE, &clip->first_frame);
+        }
+        if (result == CROWD_OK) {
+            result = get_uint(r, object, where, "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &clip->frame_count);
+        }
+        if (result == CROWD_OK && clip->first_frame != next_frame) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.first_frame is %u; stacked after the clips before it, it must be %llu",
+                          where, clip->first_frame, (unsigned long long)next_frame);
+        }
+        next_frame += clip->frame_count;
+        if (result == CROWD_OK && next_frame > bake->frame_count) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s ends at frame %llu, beyond frame_count %u", where,
+                          (unsigned long long)next_frame, bake->frame_count);
+        }
+        double expected = (double)clip->duration_s * bake->fps + (clip->loop ? 0.0 : 1.0);
+        if (result == CROWD_OK && fabs((double)clip->frame_count - expected) > 1.0) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA,
+                          "%s has %u frames, but %g s at %g fps (%s) gives %.0f", where, clip->frame_count,
+                          (double)clip->duration_s, (double)bake->fps, clip->loop ? "loop" : "one-shot", expected);
+        }
+    }
+    if (result == CROWD_OK && next_frame != bake->frame_count) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "the clips hold %llu frames, frame_count says %u",
+                      (unsigned long long)next_frame, bake->frame_count);
+    }
+    return result == CROWD_OK ? check_unique_names(r, bake) : result;
+}
+
+/* ---- textures ------------------------------------------------------------- */
+
+/* width, height and rows_per_frame for `items` texels per frame. */
+static crowd_result read_layout(manifest_reader *r, const cJSON *object, const char *where, uint64_t items,
+                                const crowd_bake *bake, crowd_texture *texture, uint32_t *rows_per_frame) {
+    crowd_result result = get_uint(r, object, where, "width", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &texture->width);
+    if (result == CROWD_OK) {
+        result = get_uint(r, object, where, "height", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &texture->height);
+    }
+    if (result == CROWD_OK) {
+        result = get_uint(r, object, where, "rows_per_frame", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, rows_per_frame);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    uint64_t rows = (items + texture->width - 1) / texture->width;
+    if (*rows_per_frame != rows) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.rows_per_frame is %u; %llu texels per frame at width %u need %llu",
+                    where, *rows_per_frame, (unsigned long long)items, texture->width, (unsigned long long)rows);
+    }
+    if ((uint64_t)texture->height != (uint64_t)bake->frame_count * rows) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.height is %u; %u frames of %llu rows need %llu", where,
+                    texture->height, bake->frame_count, (unsigned long long)rows,
+                    (unsigned long long)bake->frame_count * rows);
+    }
+    return CROWD_OK;
+}
+
+static crowd_result check_unorm_range(manifest_reader *r, const manifest_range *range, const char *where) {
+    for (int c = 0; c < 4; c++) {
+        if (range->min[c] < 0.0f || range->max[c] > 65535.0f || range->min[c] != floorf(range->min[c]) ||
+            range->max[c] != floorf(range->max[c])) {
+            return fail(r, CROWD_ERROR_INVALID_DATA, "%s: channel %d is not 16-bit integer codes", where, c);
+        }
+    }
+    return CROWD_OK;
+}
+
+/* Float positions lie in the bounds, up to half-float rounding. */
+static crowd_result check_position_range(manifest_reader *r, const manifest_range *range, const crowd_bake *bake) {
+    float largest = 0.0f;
+    for (int a = 0; a < 3; a++) {
+        largest = fmaxf(largest, fmaxf(fabsf(bake->bounds_min[a]), fabsf(bake->bounds_max[a])));
+    }
+    float tolerance = 1e-3f * (1.0f + largest);
+    for (int a = 0; a < 3; a++) {
+        if (range->min[a] < bake->bounds_min[a] - tolerance || range->max[a] > bake->bounds_max[a] + tolerance) {
+            return fail(r, CROWD_ERROR_INVALID_DATA,
+                        "vat.position_range axis %d [%g, %g] lies outside the bounds [%g, %g]", a,
+                        (double)range->min[a], (double)range->max[a], (double)bake->bounds_min[a],
+                        (double)bake->bounds_max[a]);
+        }
+    }
+    return CROWD_OK;
+}
+
+static crowd_result check_normal_range(manifest_reader *r, const manifest_range *range) {
+    for (int a = 0; a < 3; a++) {
+        if (range->min[a] < -1.001f || range->max[a] > 1.001f) {
+            return fail(r, CROWD_ERROR_INVALID_DATA, "vat.normal_range axis %d leaves [-1, 1]", a);
+        }
+    }
+    return CROWD_OK;
+}
+
+static crowd_result read_vat(manifest_reader *r, const cJSON *vat, crowd_bake *bake, manifest_info *info) {
+    const char *encoding = NULL;
+    crowd_result result = read_layout(r, vat, "vat", bake->vertex_count, bake, &bake->vat_position,
+                                      &bake->vat_rows_per_frame);
+    if (result == CROWD_OK) {
+        result = get_string(r, vat, "vat", "encoding", &encoding);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (strcmp(encoding, "unorm16_oct") == 0) {
+        bake->vat_encoding = CROWD_VAT_UNORM16_OCT;
+        bake->vat_position.format = CROWD_TEXEL_RGBA16_UNORM;
+    } else if (strcmp(encoding, "f16") == 0 || strcmp(encoding, "f32") == 0) {
+        bool half = encoding[1] == '1';
+        bake->vat_encoding = half ? CROWD_VAT_F16 : CROWD_VAT_F32;
+        bake->vat_position.format = half ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
+        bake->vat_normal = bake->vat_position;
+    } else {
+        return fail(r, CROWD_ERROR_UNSUPPORTED, "vat.encoding \"%.40s\" is unknown (unorm16_oct, f16, f32)", encoding);
+    }
+    result = get_file_name(r, vat, "vat", "position", info->files.vat_position, sizeof info->files.vat_position);
+    if (result == CROWD_OK) {
+        result = get_range(r, vat, "vat", "position_range", &info->vat_position_range);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (bake->vat_encoding == CROWD_VAT_UNORM16_OCT) {
+        return check_unorm_range(r, &info->vat_position_range, "vat.position_range");
+    }
+    result = get_file_name(r, vat, "vat", "normal", info->files.vat_normal, sizeof info->files.vat_normal);
+    if (result == CROWD_OK) {
+        result = get_range(r, vat, "vat", "normal_range", &info->vat_normal_range);
+    }
+    if (result == CROWD_OK) {
+        result = check_position_range(r, &info->vat_position_range, bake);
+    }
+    return result == CROWD_OK ? check_normal_range(r, &info->vat_normal_range) : result;
+}
+
+static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *bake, manifest_info *info) {
+    const char *encoding = NULL;
+    crowd_result result = read_layout(r, bat, "bat", 3 * (uint64_t)bake->joint_count, bake, &bake->bat,
+                                      &bake->bat_rows_per_frame);
+    if (result == CROWD_OK) {
+        result = get_string(r, bat, "bat", "encoding", &encoding);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (strcmp(encoding, "f32") == 0 || strcmp(encoding, "f16") == 0) {
+        bool half = encoding[1] == '1';
+        bake->bat_encoding = half ? CROWD_BAT_F16 : CROWD_BAT_F32;
+        bake->bat.format = half ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
+    } else {
+        return fail(r, CROWD_ERROR_UNSUPPORTED, "bat.encoding \"%.40s\" is unknown (f32, f16)", encoding);
+    }
+    result = get_file_name(r, bat, "bat", "file", info->files.bat, sizeof info->files.bat);
+    return result == CROWD_OK ? get_range(r, bat, "bat", "range", &info->bat_range) : result;
+}
+
+/* ---- header ---------------------------------------------------------------- */
+
+static crowd_result read_identity(manifest_reader *r, const cJSON *root) {
+    const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
+    if (!cJSON_IsString(format) || strcmp(format->valuestring, MANIFEST_FORMAT) != 0) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest (\"format\" is not \"%s\")", MANIFEST_FORMAT);
+    }
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
+    if (!cJSON_IsNumber(version) || version->valuedouble != floor(version->valuedouble)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "\"version\" must be an integer");
+    }
+    if (version->valuedouble != CROWD_BAKE_FORMAT_VERSION) {
+        return fail(r, CROWD_ERROR_UNSUPPORTED, "manifest version %.0f; this crowd reads version %d",
+                    version->valuedouble, CROWD_BAKE_FORMAT_VERSION);
+    }
+    const char *producer = NULL, *coordinates = NULL;
+    crowd_result result = get_string(r, root, "", "producer", &producer);
+    if (result == CROWD_OK) {
+        result = get_string(r, root, "", "coordinate_system", &coordinates);
+    }
+    if (result == CROWD_OK && strcmp(coordinates, "gltf") != 0) {
+        result = fail(r, CROWD_ERROR_UNSUPPORTED, "coordinate_system \"%.40s\"; only \"gltf\" is defined", coordinates);
+    }
+    return result;
+}
+
+/* The bake's name: the manifest's "name", or the file name without its suffix. */
+static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake *bake, manifest_info *info) {
+    const char *base = strrchr(r->file, '/');
+    base = base ? base + 1 : r->file;
+    snprintf(info->files.manifest, sizeof info->files.manifest, "%s", base);
+    char name[MANIFEST_NAME_MAX + 1];
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (item != NULL) {
+        if (!cJSON_IsString(item) || !manifest_valid_file_name(item->valuestring)) {
+            return fail(r, CROWD_ERROR_INVALID_DATA, "\"name\" must be a plain file name");
+        }
+        snprintf(name, sizeof name, "%s", item->valuestring);
+    } else {
+        size_t length = strlen(base), suffix = strlen(MANIFEST_SUFFIX);
+        length = length > suffix && strcmp(base + length - suffix, MANIFEST_SUFFIX) == 0 ? length - suffix : length;
+        snprintf(name, sizeof name, "%.*s", (int)(length < MANIFEST_NAME_MAX ? length : MANIFEST_NAME_MAX), base);
+    }
+    const char *source = NULL;
+    crowd_result result = get_string(r, root, "", "source", &source);
+    if (result == CROWD_OK && ((bake->name = copy_string(name)) == NULL || (bake->source = copy_string(source)) == NULL)) {
+        result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    return result;
+}
+
+static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
+    crowd_result result = get_uint(r, root, "", "vertex_count", 1, MANIFEST_MAX_VERTICES, &bake->vertex_count);
+    if (result == CROWD_OK) {
+        result = get_uint(r, root, "", "joint_count", 1, CROWD_MAX_JOINTS, &bake->joint_count);
+    }
+    if (result == CROWD_OK) {
+        result = get_float(r, root, "", "fps", &bake->fps);
+    }
+    if (result == CROWD_OK && !(bake->fps > 0.0f && bake->fps <= 1000.0f)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "fps %g is outside (0, 1000]", (double)bake->fps);
+    }
+    if (result == CROWD_OK) {
+        result = get_uint(r, root, "", "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &bake->frame_count);
+    }
+    cJSON *bounds = NULL;
+    if (result == CROWD_OK) {
+        result = member(r, root, "", "bounds", &bounds);
+    }
+    if (result == CROWD_OK) {
+        result = get_floats(r, bounds, "bounds", "min", 3, bake->bounds_min);
+    }
+    if (result == CROWD_OK) {
+        result = get_floats(r, bounds, "bounds", "max", 3, bake->bounds_max);
+    }
+    for (int a = 0; a < 3 && result == CROWD_OK; a++) {
+        if (bake->bounds_min[a] > bake->bounds_max[a]) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "bounds.min[%d] is above bounds.max[%d]", a, a);
+        }
+    }
+    return result;
+}
+
+crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
+                           manifest_info *info, crowd_error *error) {
+    manifest_reader r = {file, error};
+    memset(info, 0, sizeof *info);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);
+    if (!cJSON_IsObject(root)) {
+        long offset = root == NULL && end != NULL ? (long)(end - json) : 0;
+        cJSON_Delete(root);
+        return root == NULL ? fail(&r, CROWD_ERROR_INVALID_DATA, "not valid JSON (error at byte %ld)", offset)
+                            : fail(&r, CROWD_ERROR_INVALID_DATA, "the manifest is not a JSON object");
+    }
+    crowd_result result = read_identity(&r, root);
+    if (result == CROWD_OK) {
+        result = read_name(&r, root, bake, info);
+    }
+    if (result == CROWD_OK) {
+        result = read_counts(&r, root, bake);
+    }
+    if (result == CROWD_OK) {
+        result = read_clips(&r, root, bake);
+    }
+    cJSON *vat = NULL, *bat = NULL;
+    if (result == CROWD_OK && (result = member(&r, root, "", "vat", &vat)) == CROWD_OK && !cJSON_IsNull(vat)) {
+        result = cJSON_IsObject(vat) ? read_vat(&r, vat, bake, info)
+                                     : fail(&r, CROWD_ERROR_INVALID_DATA, "vat must be an object or null");
+    }
+    if (result == CROWD_OK && (result = member(&r, root, "", "bat", &bat)) == CROWD_OK && !cJSON_IsNull(bat)) {
+        result = cJSON_IsObject(bat) ? read_bat(&r, bat, bake, info)
+                                     : fail(&r, CROWD_ERROR_INVALID_DATA, "bat must be an object or null");
+    }
+    if (result == CROWD_OK && cJSON_IsNull(vat) && cJSON_IsNull(bat)) {
+        result = fail(&r, CROWD_ERROR_INVALID_DATA, "the bake has neither a VAT nor a BAT");
+    }
+    if (result == CROWD_OK) {
+        result = get_file_name(&r, root, "", "mesh", info->files.mesh, sizeof info->files.mesh);
+    }
+    cJSON_Delete(root);
+    return result;
+}

@@ -1,0 +1,166 @@
+/* Writing NAME.crowd.json (manifest_io.h, docs/manifest.md). Floats are
+ * written as doubles, which cJSON prints with enough digits to read back the
+ * identical float. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bake/bake_internal.h"
+#include "bake/manifest_io.h"
+#include "bake/write_json.h"
+
+bool manifest_valid_file_name(const char *name) {
+    size_t length = strlen(name);
+    if (length == 0 || length > MANIFEST_NAME_MAX || name[0] == '.') {
+        return false;
+    }
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c < 0x20 || c == 0x7f || c == '/' || c == '\\') {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool has_texture(const crowd_texture *texture) {
+    return texture->format != CROWD_TEXEL_NONE && texture->texels != NULL;
+}
+
+void manifest_file_names(const crowd_bake *bake, manifest_files *files) {
+    memset(files, 0, sizeof *files);
+    const char *name = bake->name;
+    snprintf(files->manifest, sizeof files->manifest, "%s%s", name, MANIFEST_SUFFIX);
+    snprintf(files->mesh, sizeof files->mesh, "%s.mesh.glb", name);
+    if (has_texture(&bake->vat_position)) {
+        bool png = bake->vat_position.format == CROWD_TEXEL_RGBA16_UNORM;
+        snprintf(files->vat_position, sizeof files->vat_position, "%s.vat.%s", name, png ? "png" : "exr");
+        if (!png) {
+            snprintf(files->vat_normal, sizeof files->vat_normal, "%s.vat_normal.exr", name);
+        }
+    }
+    if (has_texture(&bake->bat)) {
+        snprintf(files->bat, sizeof files->bat, "%s.bat.exr", name);
+    }
+}
+
+void manifest_texture_range(const crowd_texture *texture, manifest_range *range) {
+    size_t count = (size_t)texture->width * texture->height;
+    for (int c = 0; c < 4; c++) {
+        range->min[c] = INFINITY;
+        range->max[c] = -INFINITY;
+    }
+    for (size_t i = 0; i < count; i++) {
+        for (int c = 0; c < 4; c++) {
+            float value;
+            if (texture->format == CROWD_TEXEL_RGBA32F) {
+                value = ((const float *)texture->texels)[4 * i + (size_t)c];
+            } else if (texture->format == CROWD_TEXEL_RGBA16F) {
+                value = bake_half_to_float(((const uint16_t *)texture->texels)[4 * i + (size_t)c]);
+            } else {
+                value = (float)((const uint16_t *)texture->texels)[4 * i + (size_t)c];
+            }
+            range->min[c] = value < range->min[c] ? value : range->min[c];
+            range->max[c] = value > range->max[c] ? value : range->max[c];
+        }
+    }
+}
+
+static const char *vat_encoding_name(crowd_texel_format format) {
+    return format == CROWD_TEXEL_RGBA16_UNORM ? "unorm16_oct" : format == CROWD_TEXEL_RGBA16F ? "f16" : "f32";
+}
+
+static void put_range(bool *failed, cJSON *parent, const char *key, const manifest_range *range) {
+    cJSON *object = json_put(failed, parent, key, cJSON_CreateObject());
+    json_put_floats(failed, object, "min", range->min, 4);
+    json_put_floats(failed, object, "max", range->max, 4);
+}
+
+static void put_layout(bool *failed, cJSON *object, const crowd_texture *texture, uint32_t rows_per_frame) {
+    json_put_number(failed, object, "width", texture->width);
+    json_put_number(failed, object, "height", texture->height);
+    json_put_number(failed, object, "rows_per_frame", rows_per_frame);
+}
+
+static void put_vat(bool *failed, cJSON *root, const crowd_bake *bake, const manifest_info *info) {
+    const manifest_files *files = &info->files;
+    if (!has_texture(&bake->vat_position)) {
+        json_put(failed, root, "vat", cJSON_CreateNull());
+        return;
+    }
+    cJSON *vat = json_put(failed, root, "vat", cJSON_CreateObject());
+    put_layout(failed, vat, &bake->vat_position, bake->vat_rows_per_frame);
+    json_put_string(failed, vat, "encoding", vat_encoding_name(bake->vat_position.format));
+    json_put_string(failed, vat, "position", files->vat_position);
+    if (files->vat_normal[0] != '\0') {
+        json_put_string(failed, vat, "normal", files->vat_normal);
+    } else {
+        json_put(failed, vat, "normal", cJSON_CreateNull());
+    }
+    put_range(failed, vat, "position_range", &info->vat_position_range);
+    if (files->vat_normal[0] != '\0') {
+        put_range(failed, vat, "normal_range", &info->vat_normal_range);
+    } else {
+        json_put(failed, vat, "normal_range", cJSON_CreateNull());
+    }
+}
+
+static void put_bat(bool *failed, cJSON *root, const crowd_bake *bake, const manifest_info *info) {
+    const manifest_files *files = &info->files;
+    if (!has_texture(&bake->bat)) {
+        json_put(failed, root, "bat", cJSON_CreateNull());
+        return;
+    }
+    cJSON *bat = json_put(failed, root, "bat", cJSON_CreateObject());
+    put_layout(failed, bat, &bake->bat, bake->bat_rows_per_frame);
+    json_put_string(failed, bat, "encoding", bake->bat.format == CROWD_TEXEL_RGBA16F ? "f16" : "f32");
+    json_put_string(failed, bat, "file", files->bat);
+    put_range(failed, bat, "range", &info->bat_range);
+}
+
+crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
+                            const manifest_openvat *openvat, char **out_json, crowd_error *error) {
+    const manifest_files *files = &info->files;
+    bool failed = false;
+    cJSON *root = cJSON_CreateObject();
+    json_put_string(&failed, root, "format", MANIFEST_FORMAT);
+    json_put_number(&failed, root, "version", CROWD_BAKE_FORMAT_VERSION);
+    json_put_string(&failed, root, "producer", "crowd " CROWD_VERSION_STRING);
+    json_put_string(&failed, root, "name", bake->name);
+    json_put_string(&failed, root, "source", bake->source ? bake->source : "");
+    json_put_string(&failed, root, "coordinate_system", "gltf");
+    json_put_number(&failed, root, "vertex_count", bake->vertex_count);
+    json_put_number(&failed, root, "joint_count", bake->joint_count);
+    json_put_number(&failed, root, "fps", bake->fps);
+    json_put_number(&failed, root, "frame_count", bake->frame_count);
+    cJSON *bounds = json_put(&failed, root, "bounds", cJSON_CreateObject());
+    json_put_floats(&failed, bounds, "min", bake->bounds_min, 3);
+    json_put_floats(&failed, bounds, "max", bake->bounds_max, 3);
+    cJSON *clips = json_put(&failed, root, "clips", cJSON_CreateArray());
+    for (uint32_t i = 0; i < bake->clip_count; i++) {
+        const crowd_bake_clip *clip = &bake->clips[i];
+        cJSON *object = json_put(&failed, clips, NULL, cJSON_CreateObject());
+        json_put_string(&failed, object, "name", clip->name);
+        json_put_number(&failed, object, "duration_s", clip->duration_s);
+        json_put_bool(&failed, object, "loop", clip->loop);
+        json_put_number(&failed, object, "first_frame", clip->first_frame);
+        json_put_number(&failed, object, "frame_count", clip->frame_count);
+    }
+    put_vat(&failed, root, bake, info);
+    put_bat(&failed, root, bake, info);
+    json_put_string(&failed, root, "mesh", files->mesh);
+    if (openvat != NULL) {
+        cJSON *compat = json_put(&failed, root, "compat", cJSON_CreateObject());
+        cJSON *object = json_put(&failed, compat, "openvat", cJSON_CreateObject());
+        json_put_string(&failed, object, "remap_info", openvat->remap_info);
+        json_put_string(&failed, object, "texture", openvat->texture);
+        json_put_string(&failed, object, "mesh", openvat->mesh);
+    }
+    char *json = failed ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    if (json == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, files->manifest, "out of memory");
+    }
+    *out_json = json;
+    return CROWD_OK;
+}

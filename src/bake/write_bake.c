@@ -1,0 +1,234 @@
+/* crowd_bake_write: every file of a bake folder as one all-or-nothing set
+ * (atomic_set.h). The bake is checked before anything touches the disk, and
+ * the manifest about to be written is read back through the loader's own
+ * validation, so a folder this writes is one the loader accepts. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bake/atomic_set.h"
+#include "bake/bake_internal.h"
+#include "bake/exr_io.h"
+#include "bake/glb_io.h"
+#include "bake/manifest_io.h"
+#include "bake/openvat_write.h"
+#include "bake/png_io.h"
+
+static bool has_texture(const crowd_texture *texture) {
+    return texture->texels != NULL && texture->format != CROWD_TEXEL_NONE;
+}
+
+/* Texture dimensions the texel arrays must have for `items` texels a frame. */
+static bool layout_matches(const crowd_texture *texture, uint32_t rows_per_frame, uint64_t items,
+                           uint32_t frame_count) {
+    return texture->width > 0 && rows_per_frame == (items + texture->width - 1) / texture->width &&
+           (uint64_t)texture->height == (uint64_t)frame_count * rows_per_frame;
+}
+
+/* What writing needs to be safe: names, the asset the mesh comes from, and
+ * texel arrays as large as their stated sizes. */
+static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
+    const char *name = bake->name ? bake->name : "";
+    if (bake->name == NULL || !manifest_valid_file_name(bake->name) ||
+        strlen(bake->name) > MANIFEST_NAME_MAX - 32) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "the bake name is not usable as a file name");
+    }
+    const crowd_asset *asset = bake->asset;
+    if (asset == NULL || asset->mesh.vertex_count != bake->vertex_count ||
+        asset->skeleton.joint_count != bake->joint_count) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "the bake's asset is missing or has other vertex or joint counts");
+    }
+    bool vat = has_texture(&bake->vat_position), bat = has_texture(&bake->bat);
+    if (!vat && !bat) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "the bake has no texture");
+    }
+    if (vat) {
+        crowd_texel_format format = bake->vat_position.format;
+        bool unorm = format == CROWD_TEXEL_RGBA16_UNORM;
+        bool normal_ok = unorm ? !has_texture(&bake->vat_normal)
+                               : has_texture(&bake->vat_normal) && bake->vat_normal.format == format &&
+                                     bake->vat_normal.width == bake->vat_position.width &&
+                                     bake->vat_normal.height == bake->vat_position.height;
+        if (!layout_matches(&bake->vat_position, bake->vat_rows_per_frame, bake->vertex_count, bake->frame_count) ||
+            !normal_ok || bake_texel_size_bytes(format) == 0) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                                   "the VAT textures do not match the vertex and frame counts");
+        }
+    }
+    if (bat && (!layout_matches(&bake->bat, bake->bat_rows_per_frame, 3 * (uint64_t)bake->joint_count,
+                                bake->frame_count) ||
+                bake->bat.format == CROWD_TEXEL_RGBA16_UNORM || bake_texel_size_bytes(bake->bat.format) == 0)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "the BAT texture does not match the joint and frame counts");
+    }
+    for (uint32_t i = 0; i < bake->clip_count; i++) {
+        if (bake->clips == NULL || bake->clips[i].name == NULL) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "clip %u has no name", i);
+        }
+    }
+    return CROWD_OK;
+}
+
+static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *texture, const char *what,
+                                  manifest_range *range, crowd_error *error) {
+    manifest_texture_range(texture, range);
+    for (int c = 0; c < 4; c++) {
+        if (!isfinite(range->min[c]) || !isfinite(range->max[c])) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
+                                   "the %s texture holds values that are not finite", what);
+        }
+    }
+    return CROWD_OK;
+}
+
+/* The manifest text, proven loadable by the loader's own checks. */
+static crowd_result build_manifest(const crowd_bake *bake, const manifest_info *info,
+                                   const manifest_openvat *openvat, char **out_json, crowd_error *error) {
+    crowd_result result = manifest_write(bake, info, openvat, out_json, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    crowd_bake *check = calloc(1, sizeof *check);
+    manifest_info parsed;
+    crowd_error reason = {0};
+    result = check ? manifest_read(*out_json, strlen(*out_json), info->files.manifest, check, &parsed, &reason)
+                   : CROWD_ERROR_OUT_OF_MEMORY;
+    crowd_bake_destroy(check);
+    if (result != CROWD_OK) {
+        cJSON_free(*out_json);
+        *out_json = NULL;
+        if (result == CROWD_ERROR_OUT_OF_MEMORY) {
+            return crowd_error_set(error, result, bake->name, "out of memory");
+        }
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
+                               "the bake is inconsistent: %s", reason.reason);
+    }
+    return CROWD_OK;
+}
+
+static void copy_row(void *user, uint32_t y, uint16_t *samples) {
+    const crowd_texture *texture = user;
+    memcpy(samples, (const uint16_t *)texture->texels + (size_t)y * texture->width * 4,
+           (size_t)texture->width * 4 * sizeof *samples);
+}
+
+static crowd_result write_texture(atomic_set *set, const char *name, const crowd_texture *texture,
+                                  crowd_error *error) {
+    atomic_file *file = NULL;
+    crowd_result result = atomic_set_add(set, name, &file, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
+        result = png_write_u16(file, texture->width, texture->height, 4, copy_row, (void *)texture, error);
+    } else {
+        result = exr_write_rgba(file, texture, error);
+    }
+    return result == CROWD_OK ? atomic_file_finish(file, error) : result;
+}
+
+static crowd_result write_bytes(atomic_set *set, const char *name, const void *data, size_t size,
+                                crowd_error *error) {
+    atomic_file *file = NULL;
+    crowd_result result = atomic_set_add(set, name, &file, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    atomic_file_write(file, data, size);
+    return atomic_file_finish(file, error);
+}
+
+static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const manifest_info *info,
+                                bool openvat, crowd_error *error) {
+    const manifest_files *files = &info->files;
+    crowd_result result = CROWD_OK;
+    if (files->vat_position[0] != '\0') {
+        result = write_texture(set, files->vat_position, &bake->vat_position, error);
+    }
+    if (result == CROWD_OK && files->vat_normal[0] != '\0') {
+        result = write_texture(set, files->vat_normal, &bake->vat_normal, error);
+    }
+    if (result == CROWD_OK && files->bat[0] != '\0') {
+        result = write_texture(set, files->bat, &bake->bat, error);
+    }
+    if (result == CROWD_OK) {
+        glb_write_desc desc = {.asset = bake->asset, .name = bake->name, .skin = true};
+        if (files->vat_position[0] != '\0') {
+            desc.lookup = (glb_lookup){bake->vat_position.width, bake->vat_position.height, 1};
+        }
+        uint8_t *glb = NULL;
+        size_t glb_size = 0;
+        result = glb_write(&desc, &glb, &glb_size, error);
+        if (result == CROWD_OK) {
+            result = write_bytes(set, files->mesh, glb, glb_size, error);
+        }
+        free(glb);
+    }
+    openvat_names names;
+    if (result == CROWD_OK && openvat) {
+        result = openvat_write(set, bake, &names, error);
+    }
+    char *json = NULL;
+    if (result == CROWD_OK) {
+        manifest_openvat compat = {names.remap_info, names.texture, names.mesh};
+        result = build_manifest(bake, info, openvat ? &compat : NULL, &json, error);
+    }
+    if (result == CROWD_OK) {
+        result = write_bytes(set, files->manifest, json, strlen(json), error);
+    }
+    cJSON_free(json);
+    return result;
+}
+
+crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir, const crowd_bake_write_desc *desc,
+                              crowd_error *error) {
+    if (bake == NULL || dir == NULL || dir[0] == '\0') {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, dir ? dir : "",
+                               "crowd_bake_write needs a bake and an output folder");
+    }
+    crowd_result result = check_bake(bake, error);
+    manifest_info info;
+    memset(&info, 0, sizeof info);
+    if (result == CROWD_OK) {
+        manifest_file_names(bake, &info.files);
+    }
+    if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
+        result = texture_range(bake, &bake->vat_position, "VAT position", &info.vat_position_range, error);
+    }
+    if (result == CROWD_OK && info.files.vat_normal[0] != '\0') {
+        result = texture_range(bake, &bake->vat_normal, "VAT normal", &info.vat_normal_range, error);
+    }
+    if (result == CROWD_OK && info.files.bat[0] != '\0') {
+        result = texture_range(bake, &bake->bat, "BAT", &info.bat_range, error);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    /* Check the manifest before creating any file or folder. */
+    char *json = NULL;
+    result = build_manifest(bake, &info, NULL, &json, error);
+    cJSON_free(json);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    atomic_set *set = NULL;
+    result = atomic_set_begin(dir, &set, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    bool openvat = desc != NULL && desc->openvat;
+    result = write_files(set, bake, &info, openvat, error);
+    if (result != CROWD_OK) {
+        atomic_set_abort(set);
+        return result;
+    }
+    result = atomic_set_commit(set, error);
+    if (result == CROWD_OK && desc != NULL) {
+        crowd_log(&desc->logger, CROWD_LOG_INFO, "wrote bake \"%s\" to %s%s", bake->name, dir,
+                  openvat ? " (with the OpenVAT set)" : "");
+    }
+    return result;
+}
