@@ -303,9 +303,15 @@ typedef struct crowd_renderer_stats {
     uint32_t extra_draw_calls;  /* other draws of the frame (ground) */
     uint64_t vertices_drawn;    /* crowd vertices submitted in the last frame */
     /* Thread CPU time (CLOCK_THREAD_CPUTIME_ID) the last frame spent on the
-     * calling thread before waiting for the GPU: sampling, skinning, uploads,
-     * GL calls. With a software rasterizer GL calls include driver work. */
+     * calling thread before waiting for the GPU: animation work, uploads and
+     * every GL call. A software rasterizer (llvmpipe) shades vertices inside
+     * the draw calls on this thread, so there it includes vertex shading. */
     double cpu_time_s;
+    /* The part of cpu_time_s spent on crowd's own per-frame CPU animation:
+     * sampling, blending, skinning matrices and (cpu mode) skinning, written
+     * into mapped buffers. GL submission is not in it, so it means the same
+     * on every driver. 0 in static, bat and vat modes. */
+    double cpu_animation_time_s;
     /* Wall time from the start of the last draw until the GPU finished it. */
     double frame_time_s;
     /* Bytes sent to GPU buffers since the frame before: instance records

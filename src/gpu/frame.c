@@ -49,9 +49,11 @@ static crowd_result upload_palettes(crowd_renderer *r, float now, crowd_error *e
     if (mapped == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "cannot map the palette buffer");
     }
+    double start = clock_s(CLOCK_THREAD_CPUTIME_ID);
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         gpu_pose_palette(r, slot, now, mapped + slot * (per_instance / sizeof(float)));
     }
+    r->stats.cpu_animation_time_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - start;
     glUnmapNamedBuffer(r->palette_buffer);
     r->stats.uploaded_bytes += bytes;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_PALETTES, r->palette_buffer);
@@ -72,9 +74,11 @@ static crowd_result draw_cpu(crowd_renderer *r, float now, crowd_error *error) {
     if (mapped == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "cannot map the skinned vertex buffer");
     }
+    double start = clock_s(CLOCK_THREAD_CPUTIME_ID);
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         gpu_pose_skin(r, slot, now, mapped + slot * 6 * vertices);
     }
+    r->stats.cpu_animation_time_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - start;
     glUnmapNamedBuffer(r->skinned_buffer);
     r->stats.uploaded_bytes += bytes;
     GLuint program = r->programs[CROWD_GPU_MODE_CPU];

@@ -10,6 +10,7 @@
 
 #include "crowd/anim.h"
 #include "crowd/gpu.h"
+#include "crowd/skin.h"
 
 typedef struct GLFWwindow GLFWwindow;
 
@@ -178,6 +179,7 @@ struct crowd_renderer {
     crowd_transform *pose, *from_pose;
     float *models;
     float *palette;              /* 12 * joints, cpu mode's per-character scratch */
+    crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
     GLuint palette_buffer, skinned_buffer;
     uint64_t palette_bytes, skinned_bytes;
 
@@ -225,6 +227,8 @@ void gpu_pose_move_cursor(crowd_renderer *r, uint32_t from_slot, uint32_t from_w
 /* Skinning matrices (12 floats per joint) of the instance in `slot` at
  * global time now_s, crossfade included. */
 void gpu_pose_palette(crowd_renderer *r, uint32_t slot, float now_s, float *out_palette);
+/* Prepares the fast skinning path for cpu mode (once). */
+crowd_result gpu_pose_prepare_skinning(crowd_renderer *r, crowd_error *error);
 /* Skins the instance in `slot` into out (positions, then normals: 6 floats
  * per vertex). */
 void gpu_pose_skin(crowd_renderer *r, uint32_t slot, float now_s, float *out);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crowd/skin.h"
 #include "gpu/internal.h"
 
 float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
@@ -75,6 +74,8 @@ void gpu_pose_release(crowd_renderer *r) {
     free(r->from_pose);
     free(r->models);
     free(r->palette);
+    crowd_skin_prepared_destroy(r->skin_prepared);
+    r->skin_prepared = NULL;
     r->cursors = NULL;
     r->cursor_keys = NULL;
     r->pose = r->from_pose = NULL;
@@ -130,8 +131,18 @@ void gpu_pose_palette(crowd_renderer *r, uint32_t slot, float now_s, float *out_
     crowd_anim_skin_matrices(skeleton, r->models, NULL, out_palette);
 }
 
+crowd_result gpu_pose_prepare_skinning(crowd_renderer *r, crowd_error *error) {
+    if (r->skin_prepared != NULL) {
+        return CROWD_OK;
+    }
+    return crowd_skin_prepared_create(&r->source->mesh, &r->skin_prepared, error);
+}
+
+/* On the calling thread, one character at a time, as a skinned-mesh
+ * renderer without worker threads does: the application CPU time of the
+ * frame then holds all of it. */
 void gpu_pose_skin(crowd_renderer *r, uint32_t slot, float now_s, float *out) {
-    const crowd_mesh *mesh = &r->source->mesh;
     gpu_pose_palette(r, slot, now_s, r->palette);
-    crowd_skin_reference(mesh, r->palette, out, out + 3 * (size_t)mesh->vertex_count, NULL);
+    crowd_skin_apply(r->skin_prepared, r->palette, out,
+                     out + 3 * (size_t)r->source->mesh.vertex_count);
 }

@@ -304,6 +304,9 @@ static crowd_result enter_mode(crowd_renderer *r, crowd_gpu_mode mode, crowd_err
     if (mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT) {
         return gpu_baked_upload(r, mode, error);
     }
+    if (mode == CROWD_GPU_MODE_CPU) {
+        return gpu_pose_prepare_skinning(r, error);
+    }
     return CROWD_OK;
 }
 
