@@ -63,14 +63,8 @@ INLINE void store_lanes(float *out, const uint32_t *vertices, uint32_t lanes, __
                    _mm256_castps256_ps128(z), _mm256_castps256_ps128(w),
                    _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
                    _mm256_extractf128_ps(z, 1), _mm256_extractf128_ps(w, 1)};
-    if (lanes == SKIN_LANES) {
-        for (int k = 0; k < SKIN_LANES; k++) {
-            store3(out + 3 * (size_t)vertices[k], v[k]);
-        }
-    } else {
-        for (uint32_t k = 0; k < lanes; k++) {
-            store3(out + 3 * (size_t)vertices[k], v[k]);
-        }
+    for (uint32_t k = 0; k < lanes; k++) {
+        store3(out + 3 * (size_t)vertices[k], v[k]);
     }
 }
 
