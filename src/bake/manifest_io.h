@@ -48,8 +48,8 @@ bool manifest_valid_file_name(const char *name);
 void manifest_file_names(const crowd_bake *bake, manifest_files *files);
 
 /* Range of the stored values of a texture (format RGBA32F, RGBA16F or
- * RGBA16_UNORM, texels present). */
-void manifest_texture_range(const crowd_texture *texture, manifest_range *range);
+ * RGBA16_UNORM, texels present); false when a value is NaN or infinite. */
+bool manifest_texture_range(const crowd_texture *texture, manifest_range *range);
 
 /* What the manifest says besides the crowd_bake fields. */
 typedef struct manifest_info {

@@ -44,7 +44,8 @@ void manifest_file_names(const crowd_bake *bake, manifest_files *files) {
     }
 }
 
-void manifest_texture_range(const crowd_texture *texture, manifest_range *range) {
+bool manifest_texture_range(const crowd_texture *texture, manifest_range *range) {
+    bool finite = true;
     size_t count = (size_t)texture->width * texture->height;
     for (int c = 0; c < 4; c++) {
         range->min[c] = INFINITY;
@@ -60,10 +61,12 @@ void manifest_texture_range(const crowd_texture *texture, manifest_range *range)
             } else {
                 value = (float)((const uint16_t *)texture->texels)[4 * i + (size_t)c];
             }
+            finite = finite && isfinite(value);
             range->min[c] = value < range->min[c] ? value : range->min[c];
             range->max[c] = value > range->max[c] ? value : range->max[c];
         }
     }
+    return finite;
 }
 
 static const char *vat_encoding_name(crowd_texel_format format) {

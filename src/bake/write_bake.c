@@ -3,7 +3,6 @@
  * the manifest about to be written is read back through the loader's own
  * validation, so a folder this writes is one the loader accepts. */
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,12 +73,9 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
 
 static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *texture, const char *what,
                                   manifest_range *range, crowd_error *error) {
-    manifest_texture_range(texture, range);
-    for (int c = 0; c < 4; c++) {
-        if (!isfinite(range->min[c]) || !isfinite(range->max[c])) {
-            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
-                                   "the %s texture holds values that are not finite", what);
-        }
+    if (!manifest_texture_range(texture, range)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
+                               "the %s texture holds values that are not finite", what);
     }
     return CROWD_OK;
 }

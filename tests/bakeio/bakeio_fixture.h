@@ -1,0 +1,409 @@
+/* bakeio_fixture.h - what the bake file tests share: a small synthetic
+ * character and bake built by hand (every value chosen here, so a round
+ * trip can be compared field by field and texel by texel), folder snapshots
+ * for the all-or-nothing checks, and file helpers.
+ *
+ * Include after check.h, with _POSIX_C_SOURCE / _XOPEN_SOURCE defined.
+ */
+#ifndef CROWD_TEST_BAKEIO_FIXTURE_H
+#define CROWD_TEST_BAKEIO_FIXTURE_H
+
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bake/bake_internal.h"
+#include "crowd/bake.h"
+
+/* REQUIRE for functions returning void. */
+#define REQUIRE_VOID(cond)                                                                         \
+    do {                                                                                           \
+        check_count++;                                                                             \
+        if (!(cond)) {                                                                             \
+            check_failures++;                                                                      \
+            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);             \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+/* "a/b" into out; an over-long path becomes "" (and fails to open). */
+static inline void fx_join(char *out, size_t size, const char *a, const char *b) {
+    int n = snprintf(out, size, "%s/%s", a, b);
+    if (n < 0 || (size_t)n >= size) {
+        out[0] = '\0';
+    }
+}
+
+static inline char *fx_strdup(const char *text) {
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    memcpy(copy, text, size);
+    return copy;
+}
+
+/* Deterministic pseudo-random numbers (LCG), so every run writes the same bytes. */
+static inline uint32_t fx_random(uint32_t *state) {
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+static inline float fx_random_unit(uint32_t *state) {
+    return (float)(fx_random(state) & 0xffff) / 65535.0f * 2.0f - 1.0f;
+}
+
+/* A three-joint chain under a translated root, `vertex_count` vertices in
+ * two submeshes (textured and plain material), two influences a vertex. */
+static inline crowd_asset *fx_asset_create(uint32_t vertex_count) {
+    crowd_asset *asset = crowd_asset_create();
+    asset->name = fx_strdup("synth");
+    asset->source = fx_strdup("synth.glb");
+    asset->has_skin = true;
+    asset->source_mesh_count = 1;
+    crowd_skeleton *s = &asset->skeleton;
+    const uint32_t joints = 3;
+    static const char *const names[3] = {"root", "spine", "head"};
+    s->joint_count = joints;
+    s->names = calloc(joints, sizeof *s->names);
+    s->parents = calloc(joints, sizeof *s->parents);
+    s->rest_translation = calloc(3 * joints, sizeof(float));
+    s->rest_rotation = calloc(4 * joints, sizeof(float));
+    s->rest_scale = calloc(3 * joints, sizeof(float));
+    s->inverse_bind = calloc(16 * joints, sizeof(float));
+    for (uint32_t j = 0; j < joints; j++) {
+        s->names[j] = fx_strdup(names[j]);
+        s->parents[j] = (int32_t)j - 1;
+        s->rest_translation[3 * j + 1] = j == 0 ? 0.0f : 0.5f;
+        s->rest_rotation[4 * j + 3] = 1.0f;
+        s->rest_scale[3 * j] = s->rest_scale[3 * j + 1] = s->rest_scale[3 * j + 2] = 1.0f;
+        float *m = s->inverse_bind + 16 * j;
+        m[0] = m[5] = m[10] = m[15] = 1.0f;
+        m[13] = -0.5f * (float)j;
+    }
+    /* spine turned about Y by a unit quaternion (0, 0.6, 0, 0.8) */
+    s->rest_rotation[4 * 1 + 1] = 0.6f;
+    s->rest_rotation[4 * 1 + 3] = 0.8f;
+    s->rest_scale[3 * 2 + 0] = 2.0f;
+    s->root_transform[12] = 1.0f;
+    s->root_transform[13] = 2.0f;
+    s->root_transform[14] = 3.0f;
+
+    crowd_mesh *mesh = &asset->mesh;
+    uint32_t v_count = vertex_count;
+    mesh->vertex_count = v_count;
+    mesh->positions = malloc(3 * v_count * sizeof(float));
+    mesh->normals = malloc(3 * v_count * sizeof(float));
+    mesh->uv0 = malloc(2 * v_count * sizeof(float));
+    mesh->joints = calloc(4 * v_count, sizeof(uint16_t));
+    mesh->weights = calloc(4 * v_count, sizeof(float));
+    for (uint32_t v = 0; v < v_count; v++) {
+        float angle = (float)v * 0.37f;
+        mesh->positions[3 * v + 0] = 0.3f * cosf(angle);
+        mesh->positions[3 * v + 1] = 0.001f * (float)v;
+        mesh->positions[3 * v + 2] = 0.3f * sinf(angle);
+        float n[3] = {cosf(angle), 0.25f, sinf(angle)};
+        float length = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int a = 0; a < 3; a++) {
+            mesh->normals[3 * v + (uint32_t)a] = n[a] / length;
+        }
+        mesh->uv0[2 * v] = (float)(v % 7) / 7.0f;
+        mesh->uv0[2 * v + 1] = (float)(v % 5) / 5.0f;
+        mesh->joints[4 * v] = (uint16_t)(v % joints);
+        mesh->joints[4 * v + 1] = (uint16_t)((v + 1) % joints);
+        mesh->weights[4 * v] = 0.75f;
+        mesh->weights[4 * v + 1] = 0.25f;
+    }
+    uint32_t triangles = v_count >= 3 ? v_count - 2 : 1;
+    mesh->index_count = 3 * triangles;
+    mesh->indices = malloc(mesh->index_count * sizeof(uint32_t));
+    for (uint32_t t = 0; t < triangles; t++) {
+        for (uint32_t k = 0; k < 3; k++) {
+            mesh->indices[3 * t + k] = (t + k) % v_count;
+        }
+    }
+    mesh->submesh_count = 2;
+    mesh->submeshes = calloc(2, sizeof *mesh->submeshes);
+    uint32_t first = 3 * (triangles / 2);
+    mesh->submeshes[0] = (crowd_submesh){0, first, 0};
+    mesh->submeshes[1] = (crowd_submesh){first, mesh->index_count - first, 1};
+
+    asset->material_count = 2;
+    asset->materials = calloc(2, sizeof *asset->materials);
+    asset->materials[0].name = fx_strdup("skin");
+    float skin[4] = {0.8f, 0.6f, 0.4f, 1.0f};
+    memcpy(asset->materials[0].base_color, skin, sizeof skin);
+    asset->materials[0].texture_width = 4;
+    asset->materials[0].texture_height = 2;
+    asset->materials[0].texture_rgba8 = malloc(4 * 2 * 4);
+    for (int i = 0; i < 4 * 2 * 4; i++) {
+        asset->materials[0].texture_rgba8[i] = (uint8_t)(i * 37 + 11);
+    }
+    asset->materials[1].name = fx_strdup("");
+    float cloth[4] = {0.1f, 0.2f, 0.3f, 0.5f};
+    memcpy(asset->materials[1].base_color, cloth, sizeof cloth);
+    return asset;
+}
+
+typedef struct fx_bake_options {
+    uint32_t vat_width;             /* 0: no VAT */
+    crowd_vat_encoding vat_encoding;
+    uint32_t bat_width;             /* 0: no BAT */
+    crowd_bat_encoding bat_encoding;
+    uint32_t seed;
+} fx_bake_options;
+
+static inline void fx_alloc_texture(crowd_texture *t, uint32_t width, uint32_t height, crowd_texel_format format) {
+    t->width = width;
+    t->height = height;
+    t->format = format;
+    t->texels = calloc((size_t)width * height, bake_texel_size_bytes(format));
+}
+
+static inline void fx_store(crowd_texture *t, size_t index, int channel, float value) {
+    if (t->format == CROWD_TEXEL_RGBA32F) {
+        ((float *)t->texels)[4 * index + (size_t)channel] = value;
+    } else {
+        ((uint16_t *)t->texels)[4 * index + (size_t)channel] = bake_half_from_float(value);
+    }
+}
+
+/* Two clips, "walk" (loop, 2/30 s: 2 frames) and "wave" (one-shot, 1/30 s:
+ * 2 frames), at 30 fps: 4 frames. Texel values are pseudo-random but valid:
+ * positions inside the bounds [-1, 1]^3, normals unit, unorm codes anything. */
+static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake_options *o) {
+    crowd_bake *bake = calloc(1, sizeof *bake);
+    bake->name = fx_strdup("synth");
+    bake->source = fx_strdup("synth.glb");
+    bake->asset = asset;
+    bake->vertex_count = asset->mesh.vertex_count;
+    bake->joint_count = asset->skeleton.joint_count;
+    bake->fps = 30.0f;
+    for (int a = 0; a < 3; a++) {
+        bake->bounds_min[a] = -1.0f;
+        bake->bounds_max[a] = 1.0f;
+    }
+    bake->clip_count = 2;
+    bake->clips = calloc(2, sizeof *bake->clips);
+    bake->clips[0] = (crowd_bake_clip){fx_strdup("walk"), 2.0f / 30.0f, true, 0, 2, 0};
+    bake->clips[1] = (crowd_bake_clip){fx_strdup("wave"), 1.0f / 30.0f, false, 2, 2, 1};
+    bake->frame_count = 4;
+    uint32_t state = o->seed * 2654435761u + 1u;
+    if (o->vat_width > 0) {
+        uint32_t rows = (bake->vertex_count + o->vat_width - 1) / o->vat_width;
+        bake->vat_rows_per_frame = rows;
+        bake->vat_encoding = o->vat_encoding;
+        uint32_t height = rows * bake->frame_count;
+        size_t count = (size_t)o->vat_width * height;
+        if (o->vat_encoding == CROWD_VAT_UNORM16_OCT || o->vat_encoding == CROWD_VAT_DEFAULT) {
+            fx_alloc_texture(&bake->vat_position, o->vat_width, height, CROWD_TEXEL_RGBA16_UNORM);
+            uint16_t *texels = bake->vat_position.texels;
+            for (size_t i = 0; i < 4 * count; i++) {
+                texels[i] = (uint16_t)fx_random(&state);
+            }
+        } else {
+            crowd_texel_format format = o->vat_encoding == CROWD_VAT_F16 ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
+            fx_alloc_texture(&bake->vat_position, o->vat_width, height, format);
+            fx_alloc_texture(&bake->vat_normal, o->vat_width, height, format);
+            for (size_t i = 0; i < count; i++) {
+                float n[3] = {fx_random_unit(&state), fx_random_unit(&state), 0.5f};
+                float length = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+                for (int c = 0; c < 3; c++) {
+                    fx_store(&bake->vat_position, i, c, fx_random_unit(&state));
+                    fx_store(&bake->vat_normal, i, c, n[c] / length);
+                }
+                fx_store(&bake->vat_position, i, 3, 1.0f);
+                fx_store(&bake->vat_normal, i, 3, 0.0f);
+            }
+        }
+    }
+    if (o->bat_width > 0) {
+        uint32_t rows = (3 * bake->joint_count + o->bat_width - 1) / o->bat_width;
+        bake->bat_rows_per_frame = rows;
+        bake->bat_encoding = o->bat_encoding;
+        crowd_texel_format format = o->bat_encoding == CROWD_BAT_F16 ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
+        fx_alloc_texture(&bake->bat, o->bat_width, rows * bake->frame_count, format);
+        size_t count = (size_t)o->bat_width * rows * bake->frame_count;
+        for (size_t i = 0; i < count; i++) {
+            for (int c = 0; c < 4; c++) {
+                fx_store(&bake->bat, i, c, 2.0f * fx_random_unit(&state));
+            }
+        }
+    }
+    return bake;
+}
+
+/* crowd_bake_write, printing the error when it fails. */
+static inline bool fx_written(const crowd_bake *bake, const char *dir, const crowd_bake_write_desc *desc) {
+    crowd_error error = {0};
+    crowd_result result = crowd_bake_write(bake, dir, desc, &error);
+    if (result != CROWD_OK) {
+        fprintf(stderr, "  write %s: %s: %s: %s\n", dir, crowd_result_str(result), error.file, error.reason);
+    }
+    return result == CROWD_OK;
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+static inline char *fx_read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long length = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *data = malloc((size_t)length + 1);
+    size_t got = fread(data, 1, (size_t)length, f);
+    fclose(f);
+    data[got] = '\0';
+    *size = got;
+    return data;
+}
+
+static inline int fx_write_file(const char *path, const void *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        return -1;
+    }
+    size_t put = fwrite(data, 1, size, f);
+    return fclose(f) == 0 && put == size ? 0 : -1;
+}
+
+static inline void fx_remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        chmod(path, 0755);
+        DIR *dir = opendir(path);
+        struct dirent *entry;
+        while (dir != NULL && (entry = readdir(dir)) != NULL) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) {
+                continue;
+            }
+            char child[1024];
+            fx_join(child, sizeof child, path, entry->d_name);
+            fx_remove_tree(child);
+        }
+        if (dir != NULL) {
+            closedir(dir);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* Copies every regular file of folder `from` into `to` (created). */
+static inline void fx_copy_folder(const char *from, const char *to) {
+    mkdir(to, 0755);
+    DIR *dir = opendir(from);
+    struct dirent *entry;
+    while (dir != NULL && (entry = readdir(dir)) != NULL) {
+        char a[1024], b[1024];
+        fx_join(a, sizeof a, from, entry->d_name);
+        fx_join(b, sizeof b, to, entry->d_name);
+        struct stat st;
+        if (stat(a, &st) == 0 && S_ISREG(st.st_mode)) {
+            size_t size = 0;
+            char *data = fx_read_file(a, &size);
+            fx_write_file(b, data, size);
+            free(data);
+        }
+    }
+    if (dir != NULL) {
+        closedir(dir);
+    }
+}
+
+/* ---- snapshots: every entry below a folder, with its bytes ------------------ */
+
+typedef struct fx_entry {
+    char path[512];
+    bool is_dir;
+    size_t size;
+    char *bytes;
+} fx_entry;
+
+typedef struct fx_snapshot {
+    fx_entry entries[256];
+    int count;
+    bool exists;
+} fx_snapshot;
+
+static inline int fx_entry_compare(const void *a, const void *b) {
+    return strcmp(((const fx_entry *)a)->path, ((const fx_entry *)b)->path);
+}
+
+static inline void fx_snapshot_walk(fx_snapshot *s, const char *root, const char *relative) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s%s%s", root, relative[0] ? "/" : "", relative);
+    DIR *dir = opendir(path);
+    struct dirent *entry;
+    while (dir != NULL && (entry = readdir(dir)) != NULL && s->count < 256) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) {
+            continue;
+        }
+        fx_entry *e = &s->entries[s->count++];
+        snprintf(e->path, sizeof e->path, "%s%s%s", relative, relative[0] ? "/" : "", entry->d_name);
+        char full[1024];
+        snprintf(full, sizeof full, "%s/%s", root, e->path);
+        struct stat st;
+        lstat(full, &st);
+        e->is_dir = S_ISDIR(st.st_mode);
+        e->bytes = NULL;
+        e->size = 0;
+        if (e->is_dir) {
+            fx_snapshot_walk(s, root, e->path);
+        } else {
+            e->bytes = fx_read_file(full, &e->size);
+        }
+    }
+    if (dir != NULL) {
+        closedir(dir);
+    }
+}
+
+static inline void fx_snapshot_take(fx_snapshot *s, const char *root) {
+    memset(s, 0, sizeof *s);
+    struct stat st;
+    s->exists = stat(root, &st) == 0;
+    if (s->exists) {
+        fx_snapshot_walk(s, root, "");
+        qsort(s->entries, (size_t)s->count, sizeof *s->entries, fx_entry_compare);
+    }
+}
+
+static inline void fx_snapshot_free(fx_snapshot *s) {
+    for (int i = 0; i < s->count; i++) {
+        free(s->entries[i].bytes);
+    }
+    s->count = 0;
+}
+
+/* Same entries, same kinds, same bytes; prints the first difference. */
+static inline bool fx_snapshot_equal(const fx_snapshot *a, const fx_snapshot *b) {
+    if (a->exists != b->exists || a->count != b->count) {
+        fprintf(stderr, "  snapshot: exists %d/%d, %d/%d entries\n", a->exists, b->exists, a->count, b->count);
+        for (int i = 0; i < b->count; i++) {
+            fprintf(stderr, "    now: %s\n", b->entries[i].path);
+        }
+        return false;
+    }
+    for (int i = 0; i < a->count; i++) {
+        const fx_entry *x = &a->entries[i], *y = &b->entries[i];
+        if (strcmp(x->path, y->path) != 0 || x->is_dir != y->is_dir || x->size != y->size ||
+            (x->size > 0 && memcmp(x->bytes, y->bytes, x->size) != 0)) {
+            fprintf(stderr, "  snapshot: %s differs from %s\n", x->path, y->path);
+            return false;
+        }
+    }
+    return true;
+}
+
+#endif

@@ -1,0 +1,614 @@
+/* test_bakeio - writing and reading bake folders, on bakes built by hand.
+ *
+ * Round trips in every encoding (and with rows wrapped) compare every field
+ * and every texel of the loaded bake with what was written, through the
+ * folder, the manifest path and the in-memory loader. The manifest's
+ * numbers, the mesh's TEXCOORD_1 and the OpenVAT set are checked against
+ * values worked out here from the layout rules, reading the files with
+ * cJSON and libpng directly rather than through the library's readers.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <cjson/cJSON.h>
+#include <png.h>
+
+#include "check.h"
+#include "bakeio_fixture.h"
+#include "bake/load_bake.h"
+#include "bake/openvat_write.h"
+
+static char root[] = "/tmp/test_bakeio.XXXXXX";
+
+static void folder(char *out, size_t size, const char *name) {
+    snprintf(out, size, "%s/%s", root, name);
+}
+
+/* ---- comparing bakes -------------------------------------------------------- */
+
+static bool same_floats(const float *a, const float *b, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        if (a[i] != b[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void compare_textures(const crowd_texture *a, const crowd_texture *b, const char *what) {
+    CHECK_MSG(a->width == b->width && a->height == b->height && a->format == b->format, "%s: %ux%u/%d vs %ux%u/%d",
+              what, a->width, a->height, a->format, b->width, b->height, b->format);
+    if (a->texels == NULL || b->texels == NULL) {
+        CHECK_MSG(a->texels == b->texels, "%s: texels present on one side only", what);
+        return;
+    }
+    size_t bytes = (size_t)a->width * a->height * bake_texel_size_bytes(a->format);
+    CHECK_MSG(memcmp(a->texels, b->texels, bytes) == 0, "%s: texels differ", what);
+}
+
+static void compare_assets(const crowd_asset *a, const crowd_asset *b) {
+    const crowd_mesh *m = &a->mesh, *n = &b->mesh;
+    CHECK(m->vertex_count == n->vertex_count);
+    CHECK(m->index_count == n->index_count);
+    if (m->vertex_count != n->vertex_count || m->index_count != n->index_count) {
+        return;
+    }
+    uint32_t v = m->vertex_count;
+    CHECK(same_floats(m->positions, n->positions, 3 * (size_t)v));
+    CHECK(same_floats(m->normals, n->normals, 3 * (size_t)v));
+    CHECK(same_floats(m->uv0, n->uv0, 2 * (size_t)v));
+    CHECK(memcmp(m->joints, n->joints, 4 * (size_t)v * sizeof *m->joints) == 0);
+    CHECK(same_floats(m->weights, n->weights, 4 * (size_t)v));
+    CHECK(memcmp(m->indices, n->indices, m->index_count * sizeof *m->indices) == 0);
+    CHECK(m->submesh_count == n->submesh_count);
+    for (uint32_t s = 0; s < m->submesh_count && s < n->submesh_count; s++) {
+        CHECK(memcmp(&m->submeshes[s], &n->submeshes[s], sizeof m->submeshes[s]) == 0);
+    }
+    CHECK(a->material_count == b->material_count);
+    for (uint32_t i = 0; i < a->material_count && i < b->material_count; i++) {
+        const crowd_material *x = &a->materials[i], *y = &b->materials[i];
+        CHECK_MSG(strcmp(x->name, y->name) == 0, "material %u: \"%s\" vs \"%s\"", i, x->name, y->name);
+        CHECK(same_floats(x->base_color, y->base_color, 4));
+        CHECK(x->texture_width == y->texture_width && x->texture_height == y->texture_height);
+        if (x->texture_rgba8 != NULL && y->texture_rgba8 != NULL && x->texture_width == y->texture_width &&
+            x->texture_height == y->texture_height) {
+            CHECK(memcmp(x->texture_rgba8, y->texture_rgba8, (size_t)x->texture_width * x->texture_height * 4) == 0);
+        } else {
+            CHECK(x->texture_rgba8 == NULL && y->texture_rgba8 == NULL);
+        }
+    }
+    const crowd_skeleton *s = &a->skeleton, *t = &b->skeleton;
+    CHECK(s->joint_count == t->joint_count);
+    if (s->joint_count != t->joint_count) {
+        return;
+    }
+    uint32_t j = s->joint_count;
+    for (uint32_t i = 0; i < j; i++) {
+        CHECK(strcmp(s->names[i], t->names[i]) == 0);
+        CHECK(s->parents[i] == t->parents[i]);
+    }
+    CHECK(same_floats(s->rest_translation, t->rest_translation, 3 * (size_t)j));
+    CHECK(same_floats(s->rest_rotation, t->rest_rotation, 4 * (size_t)j));
+    CHECK(same_floats(s->rest_scale, t->rest_scale, 3 * (size_t)j));
+    CHECK(same_floats(s->inverse_bind, t->inverse_bind, 16 * (size_t)j));
+    CHECK(same_floats(s->root_transform, t->root_transform, 16));
+    CHECK(b->has_skin);
+}
+
+static void compare_bakes(const crowd_bake *a, const crowd_bake *b) {
+    CHECK(strcmp(a->name, b->name) == 0);
+    CHECK(strcmp(a->source, b->source) == 0);
+    CHECK(a->vertex_count == b->vertex_count && a->joint_count == b->joint_count);
+    CHECK(a->fps == b->fps);
+    CHECK(same_floats(a->bounds_min, b->bounds_min, 3) && same_floats(a->bounds_max, b->bounds_max, 3));
+    CHECK(a->frame_count == b->frame_count);
+    CHECK(a->clip_count == b->clip_count);
+    for (uint32_t i = 0; i < a->clip_count && i < b->clip_count; i++) {
+        const crowd_bake_clip *x = &a->clips[i], *y = &b->clips[i];
+        CHECK(strcmp(x->name, y->name) == 0);
+        CHECK(x->duration_s == y->duration_s && x->loop == y->loop);
+        CHECK(x->first_frame == y->first_frame && x->frame_count == y->frame_count);
+        CHECK(y->source_clip == UINT32_MAX);
+    }
+    bool vat = a->vat_position.texels != NULL, bat = a->bat.texels != NULL;
+    if (vat) {
+        crowd_vat_encoding expected = a->vat_encoding == CROWD_VAT_DEFAULT ? CROWD_VAT_UNORM16_OCT : a->vat_encoding;
+        CHECK(b->vat_encoding == expected);
+        CHECK(a->vat_rows_per_frame == b->vat_rows_per_frame);
+    }
+    if (bat) {
+        crowd_bat_encoding expected = a->bat_encoding == CROWD_BAT_DEFAULT ? CROWD_BAT_F32 : a->bat_encoding;
+        CHECK(b->bat_encoding == expected);
+        CHECK(a->bat_rows_per_frame == b->bat_rows_per_frame);
+    }
+    compare_textures(&a->vat_position, &b->vat_position, "vat position");
+    compare_textures(&a->vat_normal, &b->vat_normal, "vat normal");
+    compare_textures(&a->bat, &b->bat, "bat");
+    CHECK(b->asset == b->owned_asset && b->asset != NULL);
+    if (b->asset != NULL) {
+        compare_assets(a->asset, b->asset);
+        CHECK(strcmp(b->asset->name, a->name) == 0);
+    }
+}
+
+/* Reads every file of a folder into a memory file set. */
+typedef struct memory_set {
+    load_memory_file files[16];
+    char names[16][256];
+    char *data[16];
+    uint32_t count;
+} memory_set;
+
+static void memory_set_load(memory_set *set, const char *dir) {
+    memset(set, 0, sizeof *set);
+    DIR *d = opendir(dir);
+    struct dirent *entry;
+    while (d != NULL && (entry = readdir(d)) != NULL && set->count < 16) {
+        char path[1024];
+        fx_join(path, sizeof path, dir, entry->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            continue;
+        }
+        uint32_t i = set->count++;
+        snprintf(set->names[i], sizeof set->names[i], "%s", entry->d_name);
+        size_t size = 0;
+        set->data[i] = fx_read_file(path, &size);
+        set->files[i] = (load_memory_file){set->names[i], set->data[i], size};
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+}
+
+static void memory_set_free(memory_set *set) {
+    for (uint32_t i = 0; i < set->count; i++) {
+        free(set->data[i]);
+    }
+}
+
+/* ---- round trips -------------------------------------------------------------- */
+
+static void round_trip(const char *label, uint32_t vertices, fx_bake_options options) {
+    crowd_asset *asset = fx_asset_create(vertices);
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    char dir[1024];
+    folder(dir, sizeof dir, label);
+    crowd_error error = {0};
+    crowd_result result = crowd_bake_write(bake, dir, NULL, &error);
+    CHECK_MSG(result == CROWD_OK, "%s: write: %s: %s", label, error.file, error.reason);
+
+    crowd_bake *loaded = NULL;
+    result = crowd_bake_load(dir, NULL, &loaded, &error);
+    CHECK_MSG(result == CROWD_OK, "%s: load: %s: %s", label, error.file, error.reason);
+    if (loaded != NULL) {
+        compare_bakes(bake, loaded);
+    }
+    crowd_bake_destroy(loaded);
+
+    char manifest[1100];
+    snprintf(manifest, sizeof manifest, "%s/synth.crowd.json", dir);
+    loaded = NULL;
+    CHECK(crowd_bake_load(manifest, NULL, &loaded, &error) == CROWD_OK);
+    if (loaded != NULL) {
+        compare_bakes(bake, loaded);
+    }
+    crowd_bake_destroy(loaded);
+
+    memory_set set;
+    memory_set_load(&set, dir);
+    loaded = NULL;
+    result = load_bake_memory(set.files, set.count, NULL, &loaded, &error);
+    CHECK_MSG(result == CROWD_OK, "%s: memory load: %s: %s", label, error.file, error.reason);
+    if (loaded != NULL) {
+        compare_bakes(bake, loaded);
+    }
+    crowd_bake_destroy(loaded);
+    memory_set_free(&set);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+static void test_round_trips(void) {
+    round_trip("unorm16", 10, (fx_bake_options){10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 1});
+    round_trip("unorm16_wrapped", 10, (fx_bake_options){4, CROWD_VAT_UNORM16_OCT, 4, CROWD_BAT_F32, 2});
+    round_trip("f16", 37, (fx_bake_options){16, CROWD_VAT_F16, 9, CROWD_BAT_F16, 3});
+    round_trip("f32", 37, (fx_bake_options){37, CROWD_VAT_F32, 0, CROWD_BAT_DEFAULT, 4});
+    round_trip("f32_wrapped", 37, (fx_bake_options){5, CROWD_VAT_F32, 2, CROWD_BAT_F32, 5});
+    round_trip("bat_only", 12, (fx_bake_options){0, CROWD_VAT_DEFAULT, 9, CROWD_BAT_F32, 6});
+    round_trip("vat_default_enum", 12, (fx_bake_options){12, CROWD_VAT_DEFAULT, 9, CROWD_BAT_DEFAULT, 7});
+}
+
+/* ---- the manifest, read as plain JSON ------------------------------------------ */
+
+static cJSON *read_json(const char *path) {
+    size_t size = 0;
+    char *text = fx_read_file(path, &size);
+    cJSON *json = text ? cJSON_ParseWithLength(text, size) : NULL;
+    free(text);
+    return json;
+}
+
+static double number(const cJSON *object, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+static const char *string(const cJSON *object, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    return cJSON_IsString(item) ? item->valuestring : "";
+}
+
+/* 10 vertices at width 4: ceil(10 / 4) = 3 rows a frame, 4 frames: 12 rows.
+ * 3 joints: 9 BAT texels, width 4: 3 rows a frame. */
+static void test_manifest_fields(void) {
+    crowd_asset *asset = fx_asset_create(10);
+    fx_bake_options options = {4, CROWD_VAT_UNORM16_OCT, 4, CROWD_BAT_F32, 11};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    char dir[1024], path[1100];
+    folder(dir, sizeof dir, "manifest");
+    REQUIRE_VOID(fx_written(bake, dir, NULL));
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    cJSON *json = read_json(path);
+    CHECK(json != NULL);
+    CHECK(strcmp(string(json, "format"), "crowd-bake") == 0);
+    CHECK(number(json, "version") == 1);
+    CHECK(strcmp(string(json, "producer"), "crowd 0.1.0") == 0);
+    CHECK(strcmp(string(json, "source"), "synth.glb") == 0);
+    CHECK(strcmp(string(json, "coordinate_system"), "gltf") == 0);
+    CHECK(number(json, "vertex_count") == 10 && number(json, "joint_count") == 3);
+    CHECK(number(json, "fps") == 30 && number(json, "frame_count") == 4);
+    CHECK(strcmp(string(json, "mesh"), "synth.mesh.glb") == 0);
+    const cJSON *clips = cJSON_GetObjectItemCaseSensitive(json, "clips");
+    CHECK(cJSON_GetArraySize(clips) == 2);
+    const cJSON *wave = cJSON_GetArrayItem(clips, 1);
+    CHECK(strcmp(string(wave, "name"), "wave") == 0);
+    CHECK(number(wave, "first_frame") == 2 && number(wave, "frame_count") == 2);
+    CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(wave, "loop")));
+    CHECK((float)number(wave, "duration_s") == 1.0f / 30.0f);
+
+    const cJSON *vat = cJSON_GetObjectItemCaseSensitive(json, "vat");
+    CHECK(number(vat, "width") == 4 && number(vat, "height") == 12 && number(vat, "rows_per_frame") == 3);
+    CHECK(strcmp(string(vat, "encoding"), "unorm16_oct") == 0);
+    CHECK(strcmp(string(vat, "position"), "synth.vat.png") == 0);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(vat, "normal")));
+    /* The stated range is the min and max code of each channel, here over
+     * every texel of the 4 x 12 texture (padding texels included). */
+    const uint16_t *texels = bake->vat_position.texels;
+    const cJSON *range = cJSON_GetObjectItemCaseSensitive(vat, "position_range");
+    for (int c = 0; c < 4; c++) {
+        uint16_t lo = 65535, hi = 0;
+        for (size_t i = 0; i < 4 * 12; i++) {
+            lo = texels[4 * i + (size_t)c] < lo ? texels[4 * i + (size_t)c] : lo;
+            hi = texels[4 * i + (size_t)c] > hi ? texels[4 * i + (size_t)c] : hi;
+        }
+        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(range, "min"), c)->valuedouble == lo);
+        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(range, "max"), c)->valuedouble == hi);
+    }
+    const cJSON *bat = cJSON_GetObjectItemCaseSensitive(json, "bat");
+    CHECK(number(bat, "width") == 4 && number(bat, "height") == 12 && number(bat, "rows_per_frame") == 3);
+    CHECK(strcmp(string(bat, "encoding"), "f32") == 0);
+    CHECK(strcmp(string(bat, "file"), "synth.bat.exr") == 0);
+    cJSON_Delete(json);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+/* ---- TEXCOORD_1, read from the .glb by hand ------------------------------------- */
+
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The float array of attribute `name` of primitive 0 (2 floats a vertex). */
+static float *glb_attribute(const char *path, const char *name, uint32_t *count) {
+    size_t size = 0;
+    uint8_t *data = (uint8_t *)fx_read_file(path, &size);
+    if (data == NULL || size < 28) {
+        free(data);
+        return NULL;
+    }
+    uint32_t json_length = le32(data + 12);
+    cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
+    const uint8_t *bin = data + 20 + json_length + 8;
+    const cJSON *primitive = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0),
+                                         "primitives"),
+        0);
+    const cJSON *index = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name);
+    float *values = NULL;
+    if (cJSON_IsNumber(index)) {
+        const cJSON *accessor = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "accessors"), index->valueint);
+        const cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "bufferViews"),
+                                               (int)number(accessor, "bufferView"));
+        double offset = number(view, "byteOffset");
+        *count = (uint32_t)number(accessor, "count");
+        values = malloc(*count * 2 * sizeof *values);
+        memcpy(values, bin + (size_t)(isnan(offset) ? 0 : offset), *count * 2 * sizeof *values);
+    }
+    cJSON_Delete(json);
+    free(data);
+    return values;
+}
+
+/* u = (v % W + 0.5) / W, v = (v / W + 0.5) / H: the texel centre of vertex v
+ * in frame 0; frame f adds f * rows_per_frame / H. */
+static void test_texcoord1(void) {
+    crowd_asset *asset = fx_asset_create(10);
+    fx_bake_options options = {4, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 12};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    char dir[1024], path[1100];
+    folder(dir, sizeof dir, "texcoord1");
+    REQUIRE_VOID(fx_written(bake, dir, NULL));
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    uint32_t count = 0;
+    float *uv = glb_attribute(path, "TEXCOORD_1", &count);
+    CHECK(uv != NULL && count == 10);
+    const double width = 4, height = 12, rows = 3;
+    for (uint32_t v = 0; uv != NULL && v < count; v++) {
+        CHECK_NEAR(uv[2 * v], ((double)(v % 4) + 0.5) / width, 1e-7);
+        CHECK_NEAR(uv[2 * v + 1], ((double)(v / 4) + 0.5) / height, 1e-7);
+        for (uint32_t f = 0; f < 4; f++) {
+            /* what a shader does: offset by whole frames, take the texel */
+            double column = floor(uv[2 * v] * width);
+            double row = floor((uv[2 * v + 1] + f * rows / height) * height);
+            CHECK(column == v % 4 && row == f * rows + v / 4);
+        }
+    }
+    free(uv);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+/* ---- OpenVAT ------------------------------------------------------------------- */
+
+static void test_openvat_plan(void) {
+    openvat_layout layout;
+    crowd_error error = {0};
+    /* 7218 x 1564 (robot): width 4096 -> 2 blocks, 2*2*1564 = 6256 -> 8192 rows;
+     * width 8192 -> 4096 rows has the same area, the narrower wins. */
+    CHECK(openvat_plan(7218, 1564, &layout, &error) == CROWD_OK);
+    CHECK(layout.width == 4096 && layout.height == 8192 && layout.wraps == 2 && layout.frames == 1564);
+    /* 100 x 3: no size within a factor of two of square; 64 x 16 (2 blocks) and
+     * 128 x 8 have the same area, the narrower wins. */
+    CHECK(openvat_plan(100, 3, &layout, &error) == CROWD_OK);
+    CHECK(layout.width == 64 && layout.height == 16 && layout.wraps == 2);
+    /* 2 * 16384 rows at least: does not fit. */
+    CHECK(openvat_plan(1, 16384, &layout, &error) == CROWD_ERROR_LIMIT);
+}
+
+static uint16_t *read_png16_rgb(const char *path, uint32_t *width, uint32_t *height) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, path)) {
+        return NULL;
+    }
+    CHECK((image.format & PNG_FORMAT_FLAG_LINEAR) != 0);
+    image.format = PNG_FORMAT_LINEAR_RGB;
+    uint16_t *pixels = malloc(PNG_IMAGE_SIZE(image));
+    /* linear 16-bit read keeps the stored codes of a PNG without gamma info */
+    if (!png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
+        free(pixels);
+        return NULL;
+    }
+    *width = image.width;
+    *height = image.height;
+    return pixels;
+}
+
+/* 3 vertices, 4 frames, f32 VAT: position(f, v) = rest(v) + d(f, v) with
+ * d = (0.1 f, 0.2 v, -0.05 f v); normals all +Z. In Blender axes
+ * (x, -z, y) the offsets are (0.1 f, 0.05 f v, 0.2 v): Min 0, Max
+ * (0.3, 0.3, 0.4). Layout: 64 x 8, positions in rows 0-3, normals 4-7. */
+static void test_openvat_set(void) {
+    crowd_asset *asset = fx_asset_create(3);
+    fx_bake_options options = {3, CROWD_VAT_F32, 9, CROWD_BAT_F32, 13};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    float *pos = bake->vat_position.texels, *nrm = bake->vat_normal.texels;
+    for (uint32_t f = 0; f < 4; f++) {
+        for (uint32_t v = 0; v < 3; v++) {
+            float d[3] = {0.1f * (float)f, 0.2f * (float)v, -0.05f * (float)(f * v)};
+            for (int a = 0; a < 3; a++) {
+                pos[4 * (f * 3 + v) + (uint32_t)a] = asset->mesh.positions[3 * v + (uint32_t)a] + d[a];
+                nrm[4 * (f * 3 + v) + (uint32_t)a] = a == 2 ? 1.0f : 0.0f;
+            }
+        }
+    }
+    char dir[1024], path[1200];
+    folder(dir, sizeof dir, "openvat");
+    crowd_error error = {0};
+    crowd_bake_write_desc desc = {.openvat = true};
+    REQUIRE_VOID(fx_written(bake, dir, &desc));
+
+    snprintf(path, sizeof path, "%s/openvat/synth-remap_info.json", dir);
+    cJSON *json = read_json(path);
+    const cJSON *remap = cJSON_GetObjectItemCaseSensitive(json, "os-remap");
+    const double max[3] = {0.3, 0.3, 0.4};
+    float min_f[3], max_f[3];
+    for (int a = 0; a < 3; a++) {
+        min_f[a] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(remap, "Min"), a)->valuedouble;
+        max_f[a] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(remap, "Max"), a)->valuedouble;
+        CHECK_NEAR(min_f[a], 0.0, 1e-6);
+        CHECK_NEAR(max_f[a], max[a], 1e-6);
+    }
+    CHECK(number(remap, "Frames") == 4);
+    const cJSON *animations = cJSON_GetObjectItemCaseSensitive(json, "animations");
+    const cJSON *walk = cJSON_GetObjectItemCaseSensitive(animations, "walk");
+    const cJSON *wave = cJSON_GetObjectItemCaseSensitive(animations, "wave");
+    CHECK(number(walk, "startFrame") == 1 && number(walk, "endFrame") == 2);
+    CHECK(number(wave, "startFrame") == 3 && number(wave, "endFrame") == 4);
+    CHECK(number(walk, "framerate") == 30);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(walk, "looping")));
+    CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(wave, "looping")));
+    cJSON_Delete(json);
+
+    snprintf(path, sizeof path, "%s/openvat/synth_vat.png", dir);
+    uint32_t width = 0, height = 0;
+    uint16_t *pixels = read_png16_rgb(path, &width, &height);
+    CHECK(pixels != NULL && width == 64 && height == 8);
+    for (uint32_t f = 0; pixels != NULL && f < 4; f++) {
+        for (uint32_t v = 0; v < 3; v++) {
+            double blender[3] = {0.1 * f, 0.05 * f * v, 0.2 * v};
+            const uint16_t *p = pixels + 3 * ((size_t)f * width + v);
+            const uint16_t *n = pixels + 3 * ((size_t)(f + 4) * width + v);
+            for (int a = 0; a < 3; a++) {
+                CHECK_NEAR(p[a], blender[a] / max[a] * 65535.0, 1.5);
+            }
+            /* +Z in glTF is -Y in Blender: ((0, -1, 0) + 1) / 2 */
+            CHECK(n[0] == 32768 && n[1] == 0 && n[2] == 32768);
+        }
+        const uint16_t *unused = pixels + 3 * ((size_t)f * width + 3);
+        CHECK(unused[0] == 0 && unused[1] == 0 && unused[2] == 0);
+    }
+    free(pixels);
+
+    snprintf(path, sizeof path, "%s/openvat/synth.glb", dir);
+    uint32_t count = 0;
+    float *uv = glb_attribute(path, "TEXCOORD_1", &count);
+    CHECK(uv != NULL && count == 3);
+    for (uint32_t v = 0; uv != NULL && v < count; v++) {
+        CHECK_NEAR(uv[2 * v], (v + 0.5) / 64.0, 1e-7);
+        CHECK_NEAR(uv[2 * v + 1], 0.5 / 8.0, 1e-7);
+    }
+    free(uv);
+    float *joints = glb_attribute(path, "JOINTS_0", &count);
+    CHECK(joints == NULL); /* OpenVAT meshes are static */
+    free(joints);
+
+    /* The crowd manifest points at the set. */
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    json = read_json(path);
+    const cJSON *compat = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(json, "compat"), "openvat");
+    CHECK(strcmp(string(compat, "texture"), "openvat/synth_vat.png") == 0);
+    CHECK(strcmp(string(compat, "remap_info"), "openvat/synth-remap_info.json") == 0);
+    CHECK(strcmp(string(compat, "mesh"), "openvat/synth.glb") == 0);
+    cJSON_Delete(json);
+    crowd_bake *loaded = NULL;
+    CHECK(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK);
+    crowd_bake_destroy(loaded);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+/* ---- writer arguments ------------------------------------------------------------ */
+
+static void expect_refused(crowd_bake *bake, const char *label, const crowd_bake_write_desc *desc,
+                           const char *reason_part) {
+    char dir[1024];
+    folder(dir, sizeof dir, label);
+    crowd_error error = {0};
+    crowd_result result = crowd_bake_write(bake, dir, desc, &error);
+    CHECK_MSG(result == CROWD_ERROR_INVALID_ARGUMENT, "%s: result %d (%s)", label, result, error.reason);
+    CHECK_MSG(strstr(error.reason, reason_part) != NULL, "%s: reason \"%s\" lacks \"%s\"", label, error.reason,
+              reason_part);
+    CHECK_MSG(!check_path_exists(dir), "%s: the folder was created", label);
+}
+
+static void test_writer_arguments(void) {
+    crowd_asset *asset = fx_asset_create(10);
+    fx_bake_options options = {10, CROWD_VAT_F32, 9, CROWD_BAT_F32, 21};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    crowd_error error = {0};
+    CHECK(crowd_bake_write(NULL, root, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_bake_write(bake, NULL, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+
+    char *name = bake->name;
+    bake->name = "../escape";
+    expect_refused(bake, "bad_name", NULL, "file name");
+    bake->name = name;
+
+    bake->vat_rows_per_frame++;
+    expect_refused(bake, "bad_layout", NULL, "VAT");
+    bake->vat_rows_per_frame--;
+
+    float *texels = bake->bat.texels;
+    float saved = texels[5];
+    texels[5] = NAN;
+    expect_refused(bake, "nan", NULL, "not finite");
+    texels[5] = saved;
+
+    bake->clips[1].first_frame = 1;
+    expect_refused(bake, "overlapping_clips", NULL, "inconsistent");
+    bake->clips[1].first_frame = 2;
+
+    bake->clips[0].frame_count = 3;
+    bake->clips[1].first_frame = 3;
+    bake->frame_count = 5; /* textures still hold 4 frames */
+    expect_refused(bake, "frames_vs_texture", NULL, "VAT");
+    bake->clips[0].frame_count = 2;
+    bake->clips[1].first_frame = 2;
+    bake->frame_count = 4;
+
+    crowd_texture vat = bake->vat_position, normal = bake->vat_normal;
+    memset(&bake->vat_position, 0, sizeof vat);
+    memset(&bake->vat_normal, 0, sizeof normal);
+    crowd_bake_write_desc openvat = {.openvat = true};
+    expect_refused(bake, "openvat_without_vat", &openvat, "VAT");
+    crowd_texture bat = bake->bat;
+    memset(&bake->bat, 0, sizeof bat);
+    expect_refused(bake, "no_texture", NULL, "no texture");
+    bake->vat_position = vat;
+    bake->vat_normal = normal;
+    bake->bat = bat;
+
+    char dir[1024];
+    folder(dir, sizeof dir, "valid_after_all");
+    CHECK(crowd_bake_write(bake, dir, NULL, &error) == CROWD_OK);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+/* ---- in-memory loading ------------------------------------------------------------ */
+
+static void test_memory_sets(void) {
+    crowd_asset *asset = fx_asset_create(10);
+    fx_bake_options options = {10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 31};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    char dir[1024];
+    folder(dir, sizeof dir, "memory");
+    crowd_error error = {0};
+    REQUIRE_VOID(fx_written(bake, dir, NULL));
+    memory_set set;
+    memory_set_load(&set, dir);
+    CHECK(set.count == 4);
+    crowd_bake *loaded = NULL;
+    /* the mesh left out of the set */
+    load_memory_file without[16];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < set.count; i++) {
+        if (strstr(set.names[i], ".glb") == NULL) {
+            without[n++] = set.files[i];
+        }
+    }
+    CHECK(load_bake_memory(without, n, NULL, &loaded, &error) == CROWD_ERROR_IO);
+    CHECK(strcmp(error.file, "synth.mesh.glb") == 0 && loaded == NULL);
+    /* two manifests */
+    without[n] = without[0];
+    for (uint32_t i = 0; i < set.count; i++) {
+        if (strstr(set.names[i], ".crowd.json") != NULL) {
+            without[n] = set.files[i];
+            without[n].name = "other.crowd.json";
+        }
+    }
+    CHECK(load_bake_memory(without, n + 1, NULL, &loaded, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(load_bake_memory(set.files, 0, NULL, &loaded, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    memory_set_free(&set);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+int main(void) {
+    if (mkdtemp(root) == NULL) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_round_trips();
+    test_manifest_fields();
+    test_texcoord1();
+    test_openvat_plan();
+    test_openvat_set();
+    test_writer_arguments();
+    test_memory_sets();
+    fx_remove_tree(root);
+    return check_finish();
+}
