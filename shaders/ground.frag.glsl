@@ -14,7 +14,11 @@ vec3 srgb_encode(vec3 c) {
 
 void main() {
     vec2 cell = floor(v_world.xz);
-    float checker = mod(cell.x + cell.y, 2.0);
+    // Far away, where a pixel covers several squares, fade to their average
+    // instead of aliasing into moire.
+    vec2 footprint = fwidth(v_world.xz);
+    float blur = clamp(2.0 * max(footprint.x, footprint.y) - 0.5, 0.0, 1.0);
+    float checker = mix(mod(cell.x + cell.y, 2.0), 0.5, blur);
     vec3 base = mix(vec3(0.30, 0.31, 0.30), vec3(0.36, 0.37, 0.35), checker);
     float edge = length(v_world.xz - u_ground_extent.xy) / u_ground_extent.z;
     float distance_to_eye = length(v_world - u_eye);

@@ -95,8 +95,22 @@ static bool parse_camera(const char *text, float out[6]) {
     return *p == '\0';
 }
 
+static bool takes_value(const char *arg) {
+    static const char *const with_value[] = {"-o",     "--output", "--mode", "--count", "--size",
+                                             "--time", "--clip",   "--seed", "--camera"};
+    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++) {
+        if (strcmp(arg, with_value[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static int parse_option(int argc, char **argv, int *i, options *opt) {
     const char *arg = argv[*i];
+    if (!takes_value(arg)) {
+        return cli_fail(CLI_EXIT_USAGE, "unknown option '%s'\n%s", arg, usage);
+    }
     const char *value = cli_option_value(argc, argv, i);
     if (value == NULL) {
         return CLI_EXIT_USAGE;
@@ -134,13 +148,11 @@ static int parse_option(int argc, char **argv, int *i, options *opt) {
         }
         opt->seeded = true;
         opt->seed = (uint64_t)number;
-    } else if (strcmp(arg, "--camera") == 0) {
+    } else {
         opt->auto_camera = strcmp(value, "auto") == 0;
         if (!opt->auto_camera && !parse_camera(value, opt->camera)) {
             return cli_fail(CLI_EXIT_USAGE, "--camera: '%s' is not auto or x,y,z,tx,ty,tz", value);
         }
-    } else {
-        return cli_fail(CLI_EXIT_USAGE, "unknown option '%s'\n%s", arg, usage);
     }
     return -1;
 }
@@ -241,8 +253,9 @@ static int load_input(const options *opt, scene *s) {
     return -1;
 }
 
-/* Instances on a square grid, spaced by the character's footprint. */
-static int add_instances(const options *opt, scene *s, float char_min[3], float char_max[3]) {
+/* Instances on a square grid, spaced by the character's height (a bind
+ * pose's arms, a T-pose, make its footprint a poor guide). */
+static int add_instances(const options *opt, scene *s) {
     crowd_renderer *r = s->renderer;
     uint32_t clip_count = crowd_renderer_clip_count(r);
     uint32_t clip = 0;
@@ -260,8 +273,11 @@ static int add_instances(const options *opt, scene *s, float char_min[3], float 
         }
         clip = (uint32_t)found;
     }
-    float footprint = fmaxf(char_max[0] - char_min[0], char_max[2] - char_min[2]);
-    float spacing = fmaxf(footprint * 1.4f, 0.25f * (char_max[1] - char_min[1]));
+    float min[3], max[3];
+    crowd_renderer_bind_bounds(r, min, max);
+    float height = max[1] - min[1];
+    float footprint = fminf(max[0] - min[0], max[2] - min[2]);
+    float spacing = height > 0.0f ? 0.8f * height : 1.5f * footprint;
     spacing = spacing > 0.0f ? spacing : 1.0f;
     uint32_t columns = (uint32_t)ceil(sqrt((double)opt->count));
     uint32_t rows = (opt->count + columns - 1) / columns;
@@ -326,29 +342,14 @@ static int render(const options *opt, scene *s) {
     if (crowd_renderer_set_mode(s->renderer, opt->mode, &error) != CROWD_OK) {
         return cli_report(&error);
     }
-    /* Frame the baked animation bounds when there are any: bind poses
-     * leave out reaching arms and root motion. */
-    float char_min[3], char_max[3];
-    crowd_renderer_bind_bounds(s->renderer, char_min, char_max);
-    if (s->bake != NULL) {
-        memcpy(char_min, s->bake->bounds_min, sizeof char_min);
-        memcpy(char_max, s->bake->bounds_max, sizeof char_max);
-    }
-    int code = add_instances(opt, s, char_min, char_max);
+    int code = add_instances(opt, s);
     if (code >= 0) {
         return code;
     }
     crowd_frame_desc frame = {.time_s = opt->time_s, .ground = opt->ground};
     if (opt->auto_camera) {
-        float min[3], max[3], bind_min[3], bind_max[3];
+        float min[3], max[3];
         crowd_renderer_instance_bounds(s->renderer, min, max);
-        crowd_renderer_bind_bounds(s->renderer, bind_min, bind_max);
-        for (int a = 0; a < 3; a++) {
-            /* Grow the bind-pose crowd box by how far the animation reaches. */
-            float reach = fmaxf(bind_min[a] - char_min[a], char_max[a] - bind_max[a]);
-            min[a] -= fmaxf(reach, 0.0f);
-            max[a] += fmaxf(reach, 0.0f);
-        }
         crowd_camera_frame_box(min, max, (float)opt->width / (float)opt->height, &frame.camera);
     } else {
         memcpy(frame.camera.eye, opt->camera, 3 * sizeof(float));
