@@ -51,11 +51,11 @@ static inline float anim_slerp_weight(float t, float x, int terms) {
     return t * f;
 }
 
-/* Spherical linear interpolation from a to b along the shortest arc. At
- * t == 0 the result is a exactly (b_1(1) = 0 makes the weight of a exactly
- * 1, and the weight of b is 0 * ...). Keys further apart than about 53
- * degrees (a rotation of over 106 degrees between two keys: rare) take the
- * trigonometric formula. */
+/* Spherical linear interpolation from a to b along the shortest arc. On
+ * the polynomial paths t == 0 gives a exactly (b_1(1) = 0 makes the weight
+ * of a exactly 1, and the weight of b is 0 * ...). Keys further apart than
+ * about 53 degrees (a rotation of over 106 degrees between two keys: rare)
+ * take the trigonometric formula. */
 static inline void anim_quat_slerp(const float *a, const float *b, float t, float *out) {
     float d = anim_quat_dot(a, b);
     float sign = d < 0.0f ? -1.0f : 1.0f;
@@ -118,8 +118,7 @@ static inline void anim_rotation_scale(const float *q, const float *s, float *m)
  * elsewhere, or when CROWD_ANIM_SCALAR is defined (tests build both). */
 #include <xmmintrin.h>
 
-/* out = a * b for column-major 4x4 matrices where b's last row is
- * (b3, b7, b11, b15) as given; out may alias a or b. */
+/* out = a * b for general column-major 4x4 matrices; out may alias a or b. */
 static inline void anim_mat4_mul(const float *a, const float *b, float *out) {
     __m128 a0 = _mm_loadu_ps(a);
     __m128 a1 = _mm_loadu_ps(a + 4);
