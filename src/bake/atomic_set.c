@@ -26,7 +26,8 @@ struct atomic_file {
     char *backup_path;
     int fd;
     bool finished;
-    bool renamed;
+    bool remove;         /* a stale file to delete at commit, not a new one */
+    bool renamed;        /* applied: renamed into place, or removed */
     backup_state backup;
     uint64_t append_offset;
     int errnum;          /* errno of the first failure, 0 for a non-system failure */
@@ -276,6 +277,38 @@ crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out
     return CROWD_OK;
 }
 
+crowd_result atomic_set_remove(atomic_set *set, const char *name, crowd_error *error) {
+    if (!valid_relative_name(name)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "not a file name the output set can hold");
+    }
+    for (uint32_t i = 0; i < set->file_count; i++) {
+        const char *relative = set->files[i]->final_path + strlen(set->dir) + 1;
+        if (strcmp(relative, name) == 0) {
+            return CROWD_OK; /* written anew: replaced, not removed */
+        }
+    }
+    atomic_file *file = calloc(1, sizeof *file);
+    atomic_file **grown = realloc(set->files, (set->file_count + 1) * sizeof *grown);
+    if (file == NULL || grown == NULL) {
+        free(file);
+        if (grown != NULL) {
+            set->files = grown;
+        }
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
+    }
+    set->files = grown;
+    set->files[set->file_count++] = file;
+    file->fd = -1;
+    file->remove = true;
+    file->finished = true;
+    file->final_path = join_path(set->dir, name);
+    if (file->final_path == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
+    }
+    return CROWD_OK;
+}
+
 static void record_errno(atomic_file *file, const char *what, int errnum) {
     if (file->failure[0] == '\0') {
         char name[16];
@@ -357,6 +390,9 @@ static crowd_result keep_original(atomic_file *file, crowd_error *error) {
         return system_error(error, file->final_path, "cannot inspect", errno);
     }
     if (!S_ISREG(st.st_mode)) {
+        if (file->remove) {
+            return CROWD_OK; /* only files are ever removed */
+        }
         return crowd_error_set(error, CROWD_ERROR_OUTPUT, file->final_path,
                                "exists and is not a regular file; not replacing it");
     }
@@ -382,6 +418,17 @@ static crowd_result keep_original(atomic_file *file, crowd_error *error) {
 }
 
 static crowd_result rename_into_place(atomic_file *file, crowd_error *error) {
+    if (file->remove) {
+        if (file->backup == BACKUP_LINK && unlink(file->final_path) != 0) {
+            return system_error(error, file->final_path, "cannot remove the stale file", errno);
+        }
+        if (file->backup == BACKUP_NEEDS_MOVE && rename(file->final_path, file->backup_path) != 0) {
+            return system_error(error, file->final_path, "cannot remove the stale file", errno);
+        }
+        file->backup = file->backup == BACKUP_NEEDS_MOVE ? BACKUP_MOVED : file->backup;
+        file->renamed = file->backup != BACKUP_NONE;
+        return CROWD_OK;
+    }
     if (file->backup == BACKUP_NEEDS_MOVE) {
         if (rename(file->final_path, file->backup_path) != 0) {
             return system_error(error, file->final_path, "cannot move the existing file aside", errno);
@@ -482,13 +529,23 @@ crowd_result atomic_set_commit(atomic_set *set, crowd_error *error) {
         release(set, true);
         return result;
     }
-    /* Success: the backups are the only thing left to drop. */
+    /* Success: the backups are the only thing left to drop, and a subfolder
+     * that held only removed files goes too. */
     for (uint32_t i = 0; i < set->file_count; i++) {
         atomic_file *file = set->files[i];
         if (file->backup == BACKUP_LINK || file->backup == BACKUP_MOVED) {
             unlink(file->backup_path);
         }
         file->backup = BACKUP_NONE;
+    }
+    for (uint32_t i = 0; i < set->file_count; i++) {
+        char *slash = strrchr(set->files[i]->final_path, '/');
+        if (set->files[i]->remove && set->files[i]->renamed &&
+            (size_t)(slash - set->files[i]->final_path) > strlen(set->dir)) {
+            *slash = '\0';
+            rmdir(set->files[i]->final_path); /* fails, harmlessly, unless empty */
+            *slash = '/';
+        }
     }
     release(set, false);
     return CROWD_OK;

@@ -7,6 +7,8 @@
  * are kept as hard links until every rename and the folder's fsync succeeded,
  * so a failure at any point puts the folder back as it was: temporaries and
  * backups removed, replaced files restored, folders the set created removed.
+ * A set may also delete stale files; they are kept the same way until the
+ * set succeeds.
  *
  * Errors carry the final path of the file concerned and the system's reason
  * with the errno name ("File too large (EFBIG)"), because "disk full" and
@@ -39,6 +41,13 @@ crowd_result atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error
  * CROWD_ERROR_INVALID_ARGUMENT (a name with "..", an empty part, or deeper). */
 crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
                             crowd_error *error);
+
+/* Deletes `name` (same naming rules) at commit, if a regular file is there
+ * then: the stale file of a bake being replaced. Restored if the set fails.
+ * A name the set also writes is simply replaced. Call after every
+ * atomic_set_add. Errors: CROWD_ERROR_INVALID_ARGUMENT,
+ * CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result atomic_set_remove(atomic_set *set, const char *name, crowd_error *error);
 
 /* Appends `size` bytes. Returns false on failure; the first failure is kept
  * and reported by atomic_file_error, later writes are ignored. */

@@ -19,6 +19,8 @@
 #define MANIFEST_FORMAT "crowd-bake"
 #define MANIFEST_SUFFIX ".crowd.json"
 #define MANIFEST_NAME_MAX 200
+/* The subfolder of the OpenVAT set (openvat_write.h). */
+#define MANIFEST_OPENVAT_FOLDER "openvat"
 
 /* Stored values of one texture, per channel r, g, b, a: unorm16 texels as
  * their integer codes, float texels as their (half-decoded) values. */
@@ -71,5 +73,16 @@ crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
  * CROWD_ERROR_OUT_OF_MEMORY. */
 crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
                            manifest_info *info, crowd_error *error);
+
+/* Room for every file a manifest can name (manifest_referenced_files). */
+#define MANIFEST_MAX_FILES 8
+typedef char manifest_path[MANIFEST_NAME_MAX + 32];
+
+/* The files an existing manifest names besides itself, as paths relative to
+ * its folder (plain names, or "openvat/NAME" for the OpenVAT set), so a bake
+ * written over it can remove what it no longer has. Lenient: members that
+ * are missing or not such a path are skipped. Returns how many (at most
+ * MANIFEST_MAX_FILES). */
+uint32_t manifest_referenced_files(const char *json, size_t size, manifest_path *paths);
 
 #endif

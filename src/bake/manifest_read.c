@@ -502,3 +502,38 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
     cJSON_Delete(root);
     return result;
 }
+
+/* ---- files named by an old manifest ----------------------------------------- */
+
+static void add_path(const cJSON *object, const char *key, manifest_path *paths, uint32_t *count) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!cJSON_IsString(item) || *count >= MANIFEST_MAX_FILES) {
+        return;
+    }
+    const char *path = item->valuestring;
+    const char *slash = strchr(path, '/');
+    size_t folder = strlen(MANIFEST_OPENVAT_FOLDER);
+    bool plain = slash == NULL ? manifest_valid_file_name(path)
+                               : (size_t)(slash - path) == folder && strncmp(path, MANIFEST_OPENVAT_FOLDER, folder) == 0 &&
+                                     manifest_valid_file_name(slash + 1);
+    if (plain) {
+        snprintf(paths[(*count)++], sizeof *paths, "%s", path);
+    }
+}
+
+uint32_t manifest_referenced_files(const char *json, size_t size, manifest_path *paths) {
+    cJSON *root = cJSON_ParseWithLength(json, size);
+    uint32_t count = 0;
+    const cJSON *vat = cJSON_GetObjectItemCaseSensitive(root, "vat");
+    const cJSON *bat = cJSON_GetObjectItemCaseSensitive(root, "bat");
+    const cJSON *openvat = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "compat"), "openvat");
+    add_path(vat, "position", paths, &count);
+    add_path(vat, "normal", paths, &count);
+    add_path(bat, "file", paths, &count);
+    add_path(root, "mesh", paths, &count);
+    add_path(openvat, "remap_info", paths, &count);
+    add_path(openvat, "texture", paths, &count);
+    add_path(openvat, "mesh", paths, &count);
+    cJSON_Delete(root);
+    return count;
+}

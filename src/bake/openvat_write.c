@@ -182,9 +182,9 @@ crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, openvat_name
     if (result != CROWD_OK) {
         return result;
     }
-    snprintf(names->remap_info, sizeof names->remap_info, "%s/%s-remap_info.json", OPENVAT_FOLDER, bake->name);
-    snprintf(names->texture, sizeof names->texture, "%s/%s_vat.png", OPENVAT_FOLDER, bake->name);
-    snprintf(names->mesh, sizeof names->mesh, "%s/%s.glb", OPENVAT_FOLDER, bake->name);
+    snprintf(names->remap_info, sizeof names->remap_info, "%s/%s-remap_info.json", MANIFEST_OPENVAT_FOLDER, bake->name);
+    snprintf(names->texture, sizeof names->texture, "%s/%s_vat.png", MANIFEST_OPENVAT_FOLDER, bake->name);
+    snprintf(names->mesh, sizeof names->mesh, "%s/%s.glb", MANIFEST_OPENVAT_FOLDER, bake->name);
     find_offset_range(&t);
     result = write_remap_info(set, &t, names->remap_info, error);
     atomic_file *file = NULL;

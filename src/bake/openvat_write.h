@@ -33,8 +33,6 @@ typedef struct openvat_layout {
  * ties go to the narrower. Errors: CROWD_ERROR_LIMIT (taller than 16384). */
 crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout, crowd_error *error);
 
-#define OPENVAT_FOLDER "openvat"
-
 /* Paths of the set relative to the bake folder ("openvat/NAME_vat.png"). */
 typedef struct openvat_names {
     char remap_info[MANIFEST_NAME_MAX + 32];

@@ -3,6 +3,7 @@
  * the manifest about to be written is read back through the loader's own
  * validation, so a folder this writes is one the loader accepts. */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,45 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const m
     return result;
 }
 
+/* Files of a bake of the same name already in `dir` that this one does not
+ * write (another encoding's textures, an OpenVAT set) are removed with the
+ * set, so the folder never holds a stale half of an older bake. */
+static crowd_result remove_stale(atomic_set *set, const char *dir, const manifest_files *files,
+                                 crowd_error *error) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, files->manifest);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return CROWD_OK;
+    }
+    size_t capacity = 1u << 16, size = 0;
+    char *text = malloc(capacity);
+    while (text != NULL) {
+        size += fread(text + size, 1, capacity - size, f);
+        if (size < capacity || capacity >= (64u << 20)) {
+            break;
+        }
+        char *grown = realloc(text, capacity * 2);
+        if (grown == NULL) {
+            free(text);
+        }
+        text = grown;
+        capacity *= 2;
+    }
+    fclose(f);
+    if (text == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    }
+    manifest_path paths[MANIFEST_MAX_FILES];
+    uint32_t count = manifest_referenced_files(text, size, paths);
+    free(text);
+    crowd_result result = CROWD_OK;
+    for (uint32_t i = 0; i < count && result == CROWD_OK; i++) {
+        result = atomic_set_remove(set, paths[i], error);
+    }
+    return result;
+}
+
 crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir, const crowd_bake_write_desc *desc,
                               crowd_error *error) {
     if (bake == NULL || dir == NULL || dir[0] == '\0') {
@@ -217,6 +257,9 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir, const cro
     }
     bool openvat = desc != NULL && desc->openvat;
     result = write_files(set, bake, &info, openvat, error);
+    if (result == CROWD_OK) {
+        result = remove_stale(set, dir, &info.files, error);
+    }
     if (result != CROWD_OK) {
         atomic_set_abort(set);
         return result;
