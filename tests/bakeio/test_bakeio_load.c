@@ -1,0 +1,493 @@
+/* test_bakeio_load - crowd_bake_load on broken bake folders.
+ *
+ * A valid folder is written, copied, and one thing is broken in the copy:
+ * the manifest's syntax, version, members, types and numbers, each texture
+ * (missing, truncated, garbage, other depth, size or pixel type, a NaN, a
+ * value outside the stated range) and the mesh (truncated, garbage, bounds,
+ * lookup, weights, joints). Each must give the stated result code, an error
+ * naming the broken file and a reason that says what is wrong; never a
+ * crash (the sanitizer build runs this too).
+ */
+#define _XOPEN_SOURCE 700
+
+#include <cjson/cJSON.h>
+#include <png.h>
+
+#include "check.h"
+#include "bakeio_fixture.h"
+#include "bake/atomic_set.h"
+#include "bake/exr_io.h"
+
+static char root[] = "/tmp/test_bakeio_load.XXXXXX";
+static char good_png[1024], good_exr[1024];
+static int case_number;
+
+/* A fresh copy of a good folder for one case. */
+static void copy_case(const char *good, char *out, size_t size) {
+    snprintf(out, size, "%s/case%03d", root, ++case_number);
+    fx_copy_folder(good, out);
+}
+
+/* Loads `dir`; checks the result, that the error names a file ending in
+ * `file` and that the reason contains `reason`. */
+static void expect_load(const char *dir, crowd_result expected, const char *file, const char *reason,
+                        const char *what) {
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    crowd_result result = crowd_bake_load(dir, NULL, &bake, &error);
+    size_t file_length = strlen(error.file), want = strlen(file);
+    bool names_file = file_length >= want && strcmp(error.file + file_length - want, file) == 0;
+    CHECK_MSG(result == expected && names_file && strstr(error.reason, reason) != NULL && bake == NULL,
+              "%s: got %s, \"%s: %s\"; want %s naming %s with \"%s\"", what, crowd_result_str(result),
+              error.file, error.reason, crowd_result_str(expected), file, reason);
+    crowd_bake_destroy(bake);
+}
+
+/* ---- the manifest ------------------------------------------------------------------ */
+
+typedef void (*json_edit)(cJSON *document);
+
+static void edit_manifest(const char *dir, json_edit edit) {
+    char path[1100];
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    size_t size = 0;
+    char *text = fx_read_file(path, &size);
+    cJSON *json = cJSON_ParseWithLength(text, size);
+    edit(json);
+    char *printed = cJSON_Print(json);
+    fx_write_file(path, printed, strlen(printed));
+    cJSON_free(printed);
+    cJSON_Delete(json);
+    free(text);
+}
+
+static void manifest_case(const char *good, json_edit edit, crowd_result expected, const char *reason,
+                          const char *what) {
+    char dir[1100];
+    copy_case(good, dir, sizeof dir);
+    edit_manifest(dir, edit);
+    expect_load(dir, expected, "synth.crowd.json", reason, what);
+}
+
+static cJSON *vat_of(cJSON *manifest) {
+    return cJSON_GetObjectItemCaseSensitive(manifest, "vat");
+}
+
+static double number_of(const cJSON *object, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    return cJSON_IsNumber(item) ? item->valuedouble : 0.0;
+}
+
+static void set_number(cJSON *object, const char *key, double value) {
+    cJSON_ReplaceItemInObjectCaseSensitive(object, key, cJSON_CreateNumber(value));
+}
+
+static void edit_version(cJSON *r) { set_number(r, "version", 2); }
+static void edit_format(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "format", cJSON_CreateString("gltf")); }
+static void edit_no_vertex_count(cJSON *r) { cJSON_DeleteItemFromObjectCaseSensitive(r, "vertex_count"); }
+static void edit_fps_string(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "fps", cJSON_CreateString("30")); }
+static void edit_fps_zero(cJSON *r) { set_number(r, "fps", 0); }
+static void edit_joints_fraction(cJSON *r) { set_number(r, "joint_count", 2.5); }
+static void edit_vat_height(cJSON *r) { set_number(vat_of(r), "height", number_of(vat_of(r), "height") + 1); }
+static void edit_rows_per_frame(cJSON *r) { set_number(vat_of(r), "rows_per_frame", 2); }
+static void edit_frame_count(cJSON *r) { set_number(r, "frame_count", 5); }
+static void edit_clip_gap(cJSON *r) {
+    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1), "first_frame", 3);
+}
+static void edit_clip_name(cJSON *r) {
+    cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1);
+    cJSON_ReplaceItemInObjectCaseSensitive(clip, "name", cJSON_CreateString("walk"));
+}
+static void edit_clip_duration(cJSON *r) {
+    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0), "duration_s", 10.0);
+}
+static void edit_clip_loop(cJSON *r) {
+    cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0);
+    cJSON_ReplaceItemInObjectCaseSensitive(clip, "loop", cJSON_CreateString("yes"));
+}
+static void edit_no_clips(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "clips", cJSON_CreateArray()); }
+static void edit_encoding(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(vat_of(r), "encoding", cJSON_CreateString("unorm8"));
+}
+static void edit_coordinates(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "coordinate_system", cJSON_CreateString("blender"));
+}
+static void edit_escape(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "mesh", cJSON_CreateString("../x.glb")); }
+static void edit_no_textures(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "vat", cJSON_CreateNull());
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "bat", cJSON_CreateNull());
+}
+static void edit_bounds(cJSON *r) {
+    cJSON *min = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "bounds"), "min");
+    cJSON_ReplaceItemInArray(min, 1, cJSON_CreateNumber(5.0));
+}
+static void edit_bounds_short(cJSON *r) {
+    cJSON *min = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "bounds"), "min");
+    cJSON_DeleteItemFromArray(min, 2);
+}
+static void edit_range_min_above_max(cJSON *r) {
+    cJSON *range = cJSON_GetObjectItemCaseSensitive(vat_of(r), "position_range");
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(range, "min"), 0, cJSON_CreateNumber(70000));
+}
+static void edit_float_range_outside_bounds(cJSON *r) {
+    cJSON *range = cJSON_GetObjectItemCaseSensitive(vat_of(r), "position_range");
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(range, "max"), 0, cJSON_CreateNumber(3.0));
+}
+
+static void test_manifests(void) {
+    char dir[1100], path[1200];
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    size_t size = 0;
+    char *text = fx_read_file(path, &size);
+    fx_write_file(path, text, size / 2);
+    free(text);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON", "truncated manifest");
+    fx_write_file(path, "[1, 2]", 6);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not a JSON object", "array manifest");
+    fx_write_file(path, "", 0);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON", "empty manifest");
+
+    manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 2", "unknown version");
+    manifest_case(good_png, edit_format, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest", "format");
+    manifest_case(good_png, edit_no_vertex_count, CROWD_ERROR_INVALID_DATA, "vertex_count is missing", "missing");
+    manifest_case(good_png, edit_fps_string, CROWD_ERROR_INVALID_DATA, "fps must be a finite number", "type");
+    manifest_case(good_png, edit_fps_zero, CROWD_ERROR_INVALID_DATA, "fps 0", "fps range");
+    manifest_case(good_png, edit_joints_fraction, CROWD_ERROR_INVALID_DATA, "joint_count must be an integer", "fraction");
+    manifest_case(good_png, edit_vat_height, CROWD_ERROR_INVALID_DATA, "vat.height", "height");
+    manifest_case(good_png, edit_rows_per_frame, CROWD_ERROR_INVALID_DATA, "vat.rows_per_frame", "rows");
+    manifest_case(good_png, edit_frame_count, CROWD_ERROR_INVALID_DATA, "frame", "frame total");
+    manifest_case(good_png, edit_clip_gap, CROWD_ERROR_INVALID_DATA, "clips[1].first_frame", "stacking");
+    manifest_case(good_png, edit_clip_name, CROWD_ERROR_INVALID_DATA, "two clips are named \"walk\"", "names");
+    manifest_case(good_png, edit_clip_duration, CROWD_ERROR_INVALID_DATA, "clips[0] has 2 frames", "duration");
+    manifest_case(good_png, edit_clip_loop, CROWD_ERROR_INVALID_DATA, "clips[0].loop", "loop type");
+    manifest_case(good_png, edit_no_clips, CROWD_ERROR_INVALID_DATA, "clips must be", "no clips");
+    manifest_case(good_png, edit_encoding, CROWD_ERROR_UNSUPPORTED, "unorm8", "encoding");
+    manifest_case(good_png, edit_coordinates, CROWD_ERROR_UNSUPPORTED, "blender", "coordinates");
+    manifest_case(good_png, edit_escape, CROWD_ERROR_INVALID_DATA, "plain file name", "path escape");
+    manifest_case(good_png, edit_no_textures, CROWD_ERROR_INVALID_DATA, "neither", "no textures");
+    manifest_case(good_png, edit_bounds, CROWD_ERROR_INVALID_DATA, "bounds.min[1]", "bounds order");
+    manifest_case(good_png, edit_bounds_short, CROWD_ERROR_INVALID_DATA, "bounds.min must be an array of 3", "bounds");
+    manifest_case(good_png, edit_range_min_above_max, CROWD_ERROR_INVALID_DATA, "position_range", "range order");
+    manifest_case(good_exr, edit_float_range_outside_bounds, CROWD_ERROR_INVALID_DATA, "outside the bounds", "range");
+}
+
+/* ---- textures ---------------------------------------------------------------------- */
+
+static void truncate_file(const char *path, double fraction) {
+    size_t size = 0;
+    char *data = fx_read_file(path, &size);
+    fx_write_file(path, data, (size_t)((double)size * fraction));
+    free(data);
+}
+
+/* Writes a PNG of the given size and depth (RGBA, any content). */
+static void write_png(const char *path, uint32_t width, uint32_t height, bool sixteen) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = width;
+    image.height = height;
+    image.format = sixteen ? PNG_FORMAT_LINEAR_RGB_ALPHA : PNG_FORMAT_RGBA;
+    size_t bytes = PNG_IMAGE_SIZE(image);
+    void *pixels = calloc(1, bytes);
+    png_image_write_to_file(&image, path, 0, pixels, 0, NULL);
+    free(pixels);
+}
+
+/* Writes `texture` as the bake's EXR writer would, over `path`. */
+static void write_exr(const char *dir, const char *name, const crowd_texture *texture) {
+    atomic_set *set = NULL;
+    atomic_file *file = NULL;
+    crowd_error error = {0};
+    bool ok = atomic_set_begin(dir, &set, &error) == CROWD_OK && atomic_set_add(set, name, &file, &error) == CROWD_OK &&
+              exr_write_rgba(file, texture, &error) == CROWD_OK && atomic_file_finish(file, &error) == CROWD_OK;
+    CHECK_MSG(ok, "writing %s: %s", name, error.reason);
+    if (ok) {
+        atomic_set_commit(set, &error);
+    } else {
+        atomic_set_abort(set);
+    }
+}
+
+static void test_textures(const crowd_bake *bake) {
+    char dir[1100], path[1200];
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.vat.png", dir);
+    unlink(path);
+    expect_load(dir, CROWD_ERROR_IO, "synth.vat.png", "missing", "missing PNG");
+    mkdir(path, 0755);
+    expect_load(dir, CROWD_ERROR_IO, "synth.vat.png", "not a regular file", "folder for a PNG");
+
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.vat.png", dir);
+    truncate_file(path, 0.6);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "truncated", "truncated PNG");
+    truncate_file(path, 0.01);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "PNG", "PNG cut in the header");
+    fx_write_file(path, "GIF89a garbage garbage", 22);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "not a PNG file", "garbage PNG");
+    write_png(path, bake->vat_position.width, bake->vat_position.height, false);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "8-bit", "8-bit PNG");
+    write_png(path, bake->vat_position.width + 1, bake->vat_position.height, true);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "the manifest says", "PNG size");
+    write_png(path, bake->vat_position.width, bake->vat_position.height, true);
+    /* all-zero codes: valid, but outside the stated minimum of each channel */
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "outside the manifest's range", "PNG range");
+
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.bat.exr", dir);
+    truncate_file(path, 0.7);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "EXR", "truncated EXR");
+    truncate_file(path, 0.05);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "EXR", "EXR cut in the header");
+    fx_write_file(path, "not an exr at all", 17);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "not a readable EXR", "garbage EXR");
+
+    /* a NaN, and the same texels as half floats where the manifest says f32 */
+    crowd_texture copy = bake->bat;
+    size_t count = (size_t)copy.width * copy.height * 4;
+    float *texels = malloc(count * sizeof *texels);
+    memcpy(texels, bake->bat.texels, count * sizeof *texels);
+    texels[7] = NAN;
+    copy.texels = texels;
+    write_exr(dir, "synth.bat.exr", &copy);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "is nan", "NaN in EXR");
+    uint16_t *halves = malloc(count * sizeof *halves);
+    for (size_t i = 0; i < count; i++) {
+        halves[i] = bake_half_from_float(((const float *)bake->bat.texels)[i]);
+    }
+    copy.texels = halves;
+    copy.format = CROWD_TEXEL_RGBA16F;
+    write_exr(dir, "synth.bat.exr", &copy);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "half", "half EXR for f32");
+    copy.width = bake->bat.width - 1;
+    write_exr(dir, "synth.bat.exr", &copy);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "the manifest says", "EXR size");
+    free(texels);
+    free(halves);
+
+    copy_case(good_exr, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.vat_normal.exr", dir);
+    unlink(path);
+    expect_load(dir, CROWD_ERROR_IO, "synth.vat_normal.exr", "missing", "missing normal EXR");
+}
+
+/* ---- the mesh ---------------------------------------------------------------------- */
+
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(uint8_t *p, uint32_t value) {
+    for (int i = 0; i < 4; i++) {
+        p[i] = (uint8_t)(value >> (8 * i));
+    }
+}
+
+/* Rewrites the JSON chunk of a .glb through `edit`, keeping the BIN chunk. */
+static void edit_glb(const char *path, json_edit edit) {
+    size_t size = 0;
+    uint8_t *data = (uint8_t *)fx_read_file(path, &size);
+    uint32_t json_length = le32(data + 12);
+    cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
+    edit(json);
+    char *text = cJSON_PrintUnformatted(json);
+    size_t text_length = strlen(text), padded = (text_length + 3) & ~(size_t)3;
+    size_t bin_size = size - 20 - json_length;
+    size_t total = 20 + padded + bin_size;
+    uint8_t *out = malloc(total);
+    memcpy(out, data, 12);
+    put32(out + 8, (uint32_t)total);
+    put32(out + 12, (uint32_t)padded);
+    put32(out + 16, 0x4E4F534A);
+    memcpy(out + 20, text, text_length);
+    memset(out + 20 + text_length, ' ', padded - text_length);
+    memcpy(out + 20 + padded, data + 20 + json_length, bin_size);
+    fx_write_file(path, out, total);
+    free(out);
+    cJSON_free(text);
+    cJSON_Delete(json);
+    free(data);
+}
+
+/* Byte offset in the file of accessor `name`'s first element (primitive 0). */
+static size_t attribute_offset(const char *path, const char *name) {
+    size_t size = 0;
+    uint8_t *data = (uint8_t *)fx_read_file(path, &size);
+    uint32_t json_length = le32(data + 12);
+    cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
+    cJSON *primitive = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0),
+                                         "primitives"),
+        0);
+    int accessor = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name)->valueint;
+    cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "accessors"), accessor);
+    cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "bufferViews"),
+                                     cJSON_GetObjectItemCaseSensitive(a, "bufferView")->valueint);
+    size_t offset = 20 + json_length + 8 + (size_t)cJSON_GetObjectItemCaseSensitive(view, "byteOffset")->valuedouble;
+    cJSON_Delete(json);
+    free(data);
+    return offset;
+}
+
+static void patch_bytes(const char *path, size_t offset, const void *bytes, size_t count) {
+    size_t size = 0;
+    char *data = fx_read_file(path, &size);
+    memcpy(data + offset, bytes, count);
+    fx_write_file(path, data, size);
+    free(data);
+}
+
+static cJSON *accessor_of(cJSON *r, int index) {
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "accessors"), index);
+}
+static void glb_count_beyond(cJSON *r) { set_number(accessor_of(r, 0), "count", 100000); }
+static void glb_component_type(cJSON *r) { set_number(accessor_of(r, 1), "componentType", 5121); }
+static void glb_element_type(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(accessor_of(r, 0), "type", cJSON_CreateString("VEC2"));
+}
+static void glb_view_missing(cJSON *r) { set_number(accessor_of(r, 0), "bufferView", 999); }
+static void glb_uv1_is_uv0(cJSON *r) {
+    cJSON *attributes = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "meshes"), 0), "primitives"), 0),
+        "attributes");
+    cJSON_ReplaceItemInObjectCaseSensitive(attributes, "TEXCOORD_1",
+                                           cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_0"), true));
+    /* the second primitive must share the vertex buffer; give it the same */
+    cJSON *second = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "meshes"), 0), "primitives"), 1);
+    cJSON_ReplaceItemInObjectCaseSensitive(second, "attributes", cJSON_Duplicate(attributes, true));
+}
+static void glb_no_skin(cJSON *r) { cJSON_DeleteItemFromObjectCaseSensitive(r, "skins"); }
+static void glb_joint_cycle(cJSON *r) {
+    /* joint 2 (node 4) made the parent of joint 0 (node 2): node 2 gets a second parent */
+    cJSON *node = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "nodes"), 4);
+    cJSON *children = cJSON_CreateArray();
+    cJSON_AddItemToArray(children, cJSON_CreateNumber(2));
+    cJSON_AddItemToObject(node, "children", children);
+}
+static void glb_sparse(cJSON *r) { cJSON_AddItemToObject(accessor_of(r, 0), "sparse", cJSON_CreateObject()); }
+static void glb_external_buffer(cJSON *r) {
+    cJSON_AddItemToObject(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "buffers"), 0), "uri",
+                          cJSON_CreateString("synth.bin"));
+}
+
+static void mesh_json_case(json_edit edit, crowd_result expected, const char *reason, const char *what) {
+    char dir[1100], path[1200];
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    edit_glb(path, edit);
+    expect_load(dir, expected, "synth.mesh.glb", reason, what);
+}
+
+static void test_mesh(void) {
+    char dir[1100], path[1200];
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    truncate_file(path, 0.8);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "truncated", "truncated mesh");
+    truncate_file(path, 0.001);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF", "mesh cut in the header");
+    fx_write_file(path, "this is no binary glTF, just some text..", 40);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF", "garbage mesh");
+
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    uint8_t version[4] = {1, 0, 0, 0};
+    patch_bytes(path, 4, version, 4);
+    expect_load(dir, CROWD_ERROR_UNSUPPORTED, "synth.mesh.glb", "version 1", "glTF 1");
+
+    mesh_json_case(glb_count_beyond, CROWD_ERROR_INVALID_DATA, "reaches beyond", "accessor bounds");
+    mesh_json_case(glb_component_type, CROWD_ERROR_UNSUPPORTED, "not float", "component type");
+    mesh_json_case(glb_element_type, CROWD_ERROR_INVALID_DATA, "is not a VEC3", "element type");
+    mesh_json_case(glb_view_missing, CROWD_ERROR_INVALID_DATA, "does not exist", "missing bufferView");
+    mesh_json_case(glb_uv1_is_uv0, CROWD_ERROR_INVALID_DATA, "TEXCOORD_1 of vertex 0", "lookup");
+    mesh_json_case(glb_no_skin, CROWD_ERROR_INVALID_DATA, "exactly one skin", "no skin");
+    mesh_json_case(glb_joint_cycle, CROWD_ERROR_INVALID_DATA, "second parent", "node graph");
+    mesh_json_case(glb_sparse, CROWD_ERROR_UNSUPPORTED, "sparse", "sparse accessor");
+    mesh_json_case(glb_external_buffer, CROWD_ERROR_UNSUPPORTED, "external file", "external buffer");
+
+    /* the data itself: weights that do not sum to 1, a joint index past the skeleton */
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    float weight = 0.5f;
+    patch_bytes(path, attribute_offset(path, "WEIGHTS_0"), &weight, sizeof weight);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "weights", "weights");
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    uint16_t joint = 7;
+    patch_bytes(path, attribute_offset(path, "JOINTS_0"), &joint, sizeof joint);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "joint", "joint index");
+}
+
+static void edit_vertex_count(cJSON *r) { set_number(r, "vertex_count", number_of(r, "vertex_count") - 1); }
+
+/* ---- folders and arguments ------------------------------------------------------------ */
+
+static void test_folders(void) {
+    char dir[1100], path[1200];
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    CHECK(crowd_bake_load(NULL, NULL, &bake, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_bake_load(root, NULL, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    snprintf(path, sizeof path, "%s/nowhere", root);
+    expect_load(path, CROWD_ERROR_IO, "nowhere", "ENOENT", "no such folder");
+    snprintf(dir, sizeof dir, "%s/empty", root);
+    mkdir(dir, 0755);
+    expect_load(dir, CROWD_ERROR_IO, "empty", "no bake here", "no manifest");
+
+    copy_case(good_png, dir, sizeof dir);
+    char from[1200], to[1200];
+    snprintf(from, sizeof from, "%s/synth.crowd.json", dir);
+    snprintf(to, sizeof to, "%s/other.crowd.json", dir);
+    size_t size = 0;
+    char *text = fx_read_file(from, &size);
+    fx_write_file(to, text, size);
+    free(text);
+    crowd_result result = crowd_bake_load(dir, NULL, &bake, &error);
+    CHECK(result == CROWD_ERROR_INVALID_ARGUMENT && strstr(error.reason, "2 bakes") != NULL);
+    /* naming one of them works */
+    CHECK(crowd_bake_load(from, NULL, &bake, &error) == CROWD_OK);
+    crowd_bake_destroy(bake);
+    bake = NULL;
+    snprintf(path, sizeof path, "%s/synth.vat.png", dir);
+    result = crowd_bake_load(path, NULL, &bake, &error);
+    CHECK(result == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "not valid JSON") != NULL);
+
+    /* counts the mesh disagrees with: one vertex fewer still fits the VAT width */
+    copy_case(good_png, dir, sizeof dir);
+    edit_manifest(dir, edit_vertex_count);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "the manifest says", "vertex count vs mesh");
+}
+
+int main(void) {
+    if (mkdtemp(root) == NULL) {
+        perror("mkdtemp");
+        return 1;
+    }
+    crowd_asset *asset = fx_asset_create(24);
+    fx_bake_options png_options = {24, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 41};
+    fx_bake_options exr_options = {8, CROWD_VAT_F32, 4, CROWD_BAT_F32, 42};
+    crowd_bake *png_bake = fx_bake_create(asset, &png_options);
+    crowd_bake *exr_bake = fx_bake_create(asset, &exr_options);
+    snprintf(good_png, sizeof good_png, "%s/good_png", root);
+    snprintf(good_exr, sizeof good_exr, "%s/good_exr", root);
+    if (fx_written(png_bake, good_png, NULL) && fx_written(exr_bake, good_exr, NULL)) {
+        crowd_bake *bake = NULL;
+        crowd_error error = {0};
+        CHECK(crowd_bake_load(good_png, NULL, &bake, &error) == CROWD_OK);
+        crowd_bake_destroy(bake);
+        test_manifests();
+        test_textures(png_bake);
+        test_mesh();
+        test_folders();
+    } else {
+        CHECK(!"the good folders could not be written");
+    }
+    crowd_bake_destroy(png_bake);
+    crowd_bake_destroy(exr_bake);
+    crowd_asset_destroy(asset);
+    fx_remove_tree(root);
+    return check_finish();
+}
