@@ -1,8 +1,526 @@
-#include "cli.h"
+/* cmd_bake.c - `crowd bake MODEL -o DIR`: load, attach props, build the VAT
+ * and BAT textures, write the bake folder, and print how far the stored data
+ * is from float32 CPU skinning (crowd_bake_measure) with sizes and times.
+ *
+ * Exit codes: 1 for a malformed command line; 2 for values the model or the
+ * limits reject (fps out of range, unknown clip or socket, texture too tall);
+ * 3 unsupported input; 4 when the folder cannot be written (which then holds
+ * what it held before: crowd_bake_write is all-or-nothing).
+ */
+#define _POSIX_C_SOURCE 200809L
 
-/* Placeholder until the bake command lands; replaced by its owner. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "crowd/bake.h"
+#include "crowd/import.h"
+
+static const char usage[] =
+    "usage: crowd bake MODEL -o DIR [options]\n"
+    "  MODEL                  a model file assimp reads (glTF, FBX, X, ...) or builtin:\n"
+    "  -o, --output DIR       bake folder (created if missing)\n"
+    "  --fps N                frames per second, in (0, 1000] (default 30)\n"
+    "  --clips a,b,...        clips to bake, in this order (default all)\n"
+    "  --loop NAME            bake NAME as a looping clip (repeatable)\n"
+    "  --once NAME            bake NAME as a one-shot clip (repeatable)\n"
+    "  --what vat|bat|both    textures to bake (default both)\n"
+    "  --max-width N          widest texture row, 1..16384 (default 4096)\n"
+    "  --encoding E           VAT encoding: unorm16_oct (default), f16, f32\n"
+    "  --bat-encoding E       BAT encoding: f32 (default), f16\n"
+    "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
+    "  --compat openvat       also write the OpenVAT layout (NAME-remap_info.json)\n"
+    "  --report-all           also measure the encodings not chosen (not written)\n"
+    "  --threads N            worker threads (default one per CPU)\n"
+    "  --quiet                print errors and warnings only\n"
+    "  --verbose              print debug messages too\n";
+
+typedef struct options {
+    const char *model;
+    const char *output;
+    double fps;
+    const char **clips, **loops, **onces, **attach;
+    uint32_t clip_count, loop_count, once_count, attach_count;
+    char *clip_list;
+    crowd_bake_what what;
+    long max_width;
+    long threads;
+    crowd_vat_encoding vat_encoding;
+    crowd_bat_encoding bat_encoding;
+    bool openvat, report_all, quiet;
+} options;
+
+static const char *const vat_names[] = {"unorm16_oct", "unorm16_oct", "f16", "f32"};
+static const char *const bat_names[] = {"f32", "f32", "f16"};
+
+static void free_options(options *opt) {
+    free(opt->clips);
+    free(opt->loops);
+    free(opt->onces);
+    free(opt->attach);
+    free(opt->clip_list);
+}
+
+static bool pick(const char *value, const char *const *names, int count, int first, int *out) {
+    for (int i = first; i < count; i++) {
+        if (strcmp(value, names[i]) == 0) {
+            *out = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "a,b,c" -> clip names (pointing into a private copy). */
+static int split_clips(const char *value, options *opt) {
+    size_t names = 1;
+    for (const char *c = value; *c != '\0'; c++) {
+        names += *c == ',';
+    }
+    free(opt->clip_list);
+    free(opt->clips);
+    opt->clip_list = malloc(strlen(value) + 1);
+    opt->clips = calloc(names, sizeof *opt->clips);
+    if (opt->clip_list == NULL || opt->clips == NULL) {
+        return cli_fail(CLI_EXIT_INPUT, "out of memory");
+    }
+    strcpy(opt->clip_list, value);
+    opt->clip_count = 0;
+    for (char *name = opt->clip_list;;) {
+        char *comma = strchr(name, ',');
+        if (comma != NULL) {
+            *comma = '\0';
+        }
+        if (name[0] == '\0') {
+            return cli_fail(CLI_EXIT_USAGE, "--clips: empty clip name in '%s'", value);
+        }
+        opt->clips[opt->clip_count++] = name;
+        if (comma == NULL) {
+            return -1;
+        }
+        name = comma + 1;
+    }
+}
+
+/* A number for an option: text that is not a number is a usage error (1),
+ * a number out of range is a bad value (2). */
+static int parse_number(const char *option, const char *text, double min, double max, bool open_min,
+                        double *out) {
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(value)) {
+        return cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not a number", option, text);
+    }
+    if ((open_min ? value <= min : value < min) || value > max) {
+        return cli_fail(CLI_EXIT_INPUT, "%s %s is out of range %c%g, %g]", option, text,
+                        open_min ? '(' : '[', min, max);
+    }
+    *out = value;
+    return -1;
+}
+
+static int parse_value(int argc, char **argv, int *i, options *opt) {
+    const char *arg = argv[*i];
+    const char *value = cli_option_value(argc, argv, i);
+    if (value == NULL) {
+        return CLI_EXIT_USAGE;
+    }
+    double number = 0.0;
+    int choice = 0, code = -1;
+    if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
+        opt->output = value;
+    } else if (strcmp(arg, "--fps") == 0) {
+        code = parse_number(arg, value, 0.0, 1000.0, true, &opt->fps);
+    } else if (strcmp(arg, "--max-width") == 0) {
+        code = parse_number(arg, value, 1.0, CROWD_BAKE_MAX_TEXTURE_SIZE, false, &number);
+        if (code < 0 && number != floor(number)) {
+            code = cli_fail(CLI_EXIT_USAGE, "--max-width: '%s' is not a whole number", value);
+        }
+        opt->max_width = (long)number;
+    } else if (strcmp(arg, "--threads") == 0) {
+        code = parse_number(arg, value, 1.0, 16.0, false, &number);
+        opt->threads = (long)number;
+    } else if (strcmp(arg, "--clips") == 0) {
+        code = split_clips(value, opt);
+    } else if (strcmp(arg, "--loop") == 0) {
+        opt->loops[opt->loop_count++] = value;
+    } else if (strcmp(arg, "--once") == 0) {
+        opt->onces[opt->once_count++] = value;
+    } else if (strcmp(arg, "--attach") == 0) {
+        const char *equals = strchr(value, '=');
+        if (equals == NULL || equals == value || equals[1] == '\0') {
+            return cli_fail(CLI_EXIT_USAGE, "--attach: '%s' is not SOCKET=FILE", value);
+        }
+        opt->attach[opt->attach_count++] = value;
+    } else if (strcmp(arg, "--what") == 0) {
+        static const char *const what[] = {"both", "vat", "bat"};
+        if (!pick(value, what, 3, 0, &choice)) {
+            return cli_fail(CLI_EXIT_USAGE, "--what: '%s' is not vat, bat or both", value);
+        }
+        opt->what = (crowd_bake_what)choice;
+    } else if (strcmp(arg, "--encoding") == 0) {
+        if (!pick(value, vat_names, 4, 1, &choice)) {
+            return cli_fail(CLI_EXIT_USAGE, "--encoding: '%s' is not unorm16_oct, f16 or f32",
+                            value);
+        }
+        opt->vat_encoding = (crowd_vat_encoding)choice;
+    } else if (strcmp(arg, "--bat-encoding") == 0) {
+        if (!pick(value, bat_names, 3, 1, &choice)) {
+            return cli_fail(CLI_EXIT_USAGE, "--bat-encoding: '%s' is not f32 or f16", value);
+        }
+        opt->bat_encoding = (crowd_bat_encoding)choice;
+    } else if (strcmp(arg, "--compat") == 0) {
+        if (strcmp(value, "openvat") != 0) {
+            return cli_fail(CLI_EXIT_USAGE, "--compat: '%s' is not openvat", value);
+        }
+        opt->openvat = true;
+    }
+    return code;
+}
+
+static bool takes_value(const char *arg) {
+    static const char *const with_value[] = {
+        "-o",     "--output", "--fps",  "--max-width", "--threads",      "--clips", "--loop",
+        "--once", "--attach", "--what", "--encoding",  "--bat-encoding", "--compat"};
+    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++) {
+        if (strcmp(arg, with_value[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse(int argc, char **argv, options *opt) {
+    size_t slots = (size_t)argc + 1;
+    opt->loops = calloc(slots, sizeof(char *));
+    opt->onces = calloc(slots, sizeof(char *));
+    opt->attach = calloc(slots, sizeof(char *));
+    if (!opt->loops || !opt->onces || !opt->attach) {
+        return cli_fail(CLI_EXIT_INPUT, "out of memory");
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            opt->quiet = true;
+        } else if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
+            cli_verbose = true;
+        } else if (strcmp(arg, "--report-all") == 0) {
+            opt->report_all = true;
+        } else if (takes_value(arg)) {
+            int code = parse_value(argc, argv, &i, opt);
+            if (code >= 0) {
+                return code;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return cli_fail(CLI_EXIT_USAGE, "bake: unknown option '%s' (see crowd bake --help)",
+                            arg);
+        } else if (opt->model == NULL) {
+            opt->model = arg;
+        } else {
+            return cli_fail(CLI_EXIT_USAGE, "bake: more than one MODEL ('%s' and '%s')", opt->model,
+                            arg);
+        }
+    }
+    if (opt->model == NULL || opt->output == NULL) {
+        fputs(usage, stderr);
+        return cli_fail(CLI_EXIT_USAGE, "bake: %s",
+                        opt->model == NULL ? "no MODEL given" : "no output folder (-o DIR)");
+    }
+    return -1;
+}
+
+/* ---- progress and logging ----------------------------------------------- */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct progress_bar {
+    double start_s;
+    bool drawn;
+} progress_bar;
+
+/* Drawn only on a terminal, and only once a bake has run for a second: quick
+ * bakes stay quiet. */
+static void draw_progress(void *user, float fraction) {
+    progress_bar *bar = user;
+    if (!bar->drawn && now_s() - bar->start_s < 1.0) {
+        return;
+    }
+    enum { WIDTH = 40 };
+    char cells[WIDTH + 1];
+    int filled = (int)(fraction * WIDTH + 0.5f);
+    for (int i = 0; i < WIDTH; i++) {
+        cells[i] = i < filled ? '#' : '.';
+    }
+    cells[WIDTH] = '\0';
+    fprintf(stderr, "\rcrowd: baking [%s] %3d%%", cells, (int)(fraction * 100.0f + 0.5f));
+    fflush(stderr);
+    bar->drawn = true;
+}
+
+static void end_progress(progress_bar *bar) {
+    if (bar->drawn) {
+        fprintf(stderr, "\r%*s\r", 60, "");
+        bar->drawn = false;
+    }
+}
+
+static void quiet_log(void *user, crowd_log_level level, const char *message) {
+    if (level == CROWD_LOG_WARNING) {
+        cli_log_stderr(user, level, message);
+    }
+}
+
+/* ---- report -------------------------------------------------------------- */
+
+static void print_size(double bytes) {
+    if (bytes >= 1024.0 * 1024.0) {
+        printf("%8.2f MiB", bytes / (1024.0 * 1024.0));
+    } else {
+        printf("%8.1f KiB", bytes / 1024.0);
+    }
+}
+
+static void print_header(void) {
+    printf("%-16s %-11s %10s %10s %9s %9s %8s %8s %12s %7s\n", "texture", "size", "max err",
+           "mean err", "max/diag", "mean/diag", "nrm max", "nrm mean", "GPU bytes", "build");
+}
+
+static void print_vat_row(const crowd_bake *bake, const crowd_bake_report *r, double build_s,
+                          bool written) {
+    char name[32], size[24];
+    snprintf(name, sizeof name, "VAT %s", vat_names[bake->vat_encoding]);
+    snprintf(size, sizeof size, "%ux%u", bake->vat_position.width, bake->vat_position.height);
+    printf("%-16s %-11s %10.3g %10.3g %9.2e %9.2e %7.3f° %7.3f° ", name, size,
+           r->position_error_max, r->position_error_mean, r->position_error_max_rel,
+           r->position_error_mean_rel, r->normal_error_max_deg, r->normal_error_mean_deg);
+    print_size((double)r->vat_size_bytes);
+    printf(" %6.2fs%s\n", build_s, written ? "" : "  (not written)");
+}
+
+static void print_bat_row(const crowd_bake *bake, const crowd_bake_report *r, double build_s,
+                          bool written) {
+    char name[32], size[24];
+    snprintf(name, sizeof name, "BAT %s", bat_names[bake->bat_encoding]);
+    snprintf(size, sizeof size, "%ux%u", bake->bat.width, bake->bat.height);
+    printf("%-16s %-11s %10.3g %10s %9.2e %9s %8s %8s ", name, size, r->bat_position_error_max, "-",
+           r->bat_position_error_max_rel, "-", "-", "-");
+    print_size((double)r->bat_size_bytes);
+    printf(" %6.2fs%s\n", build_s, written ? "" : "  (not written)");
+}
+
+/* Files of this bake in `dir` (NAME.* and NAME-*), with their sizes. */
+static void print_files(const char *dir, const char *name) {
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return;
+    }
+    size_t name_length = strlen(name);
+    double total = 0.0;
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) {
+        const char *file = entry->d_name;
+        if (strncmp(file, name, name_length) != 0 ||
+            (file[name_length] != '.' && file[name_length] != '-')) {
+            continue;
+        }
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            continue;
+        }
+        printf("  %-40s ", file);
+        print_size((double)st.st_size);
+        printf("\n");
+        total += (double)st.st_size;
+    }
+    closedir(d);
+    printf("  %-40s ", "total");
+    print_size(total);
+    printf("\n");
+}
+
+/* Builds the encodings not chosen (one texture kind each), measures and
+ * prints them; nothing is written. */
+static int report_others(const crowd_asset *asset, const crowd_bake_desc *chosen,
+                         const crowd_bake *bake) {
+    for (int kind = 0; kind < 2; kind++) {
+        bool vat = kind == 0;
+        if ((vat && bake->vat_position.texels == NULL) || (!vat && bake->bat.texels == NULL)) {
+            continue;
+        }
+        int count = vat ? 3 : 2;
+        for (int e = 1; e <= count; e++) {
+            if ((vat && e == (int)bake->vat_encoding) || (!vat && e == (int)bake->bat_encoding)) {
+                continue;
+            }
+            crowd_bake_desc desc = *chosen;
+            desc.what = vat ? CROWD_BAKE_VAT_ONLY : CROWD_BAKE_BAT_ONLY;
+            desc.vat_encoding = vat ? (crowd_vat_encoding)e : CROWD_VAT_DEFAULT;
+            desc.bat_encoding = vat ? CROWD_BAT_DEFAULT : (crowd_bat_encoding)e;
+            desc.progress = NULL;
+            crowd_bake *other = NULL;
+            crowd_error error = {0};
+            double start = now_s();
+            crowd_bake_report report;
+            if (crowd_bake_build(asset, &desc, &other, &error) != CROWD_OK) {
+                return cli_report(&error);
+            }
+            double build_s = now_s() - start;
+            if (crowd_bake_measure(other, asset, desc.thread_count, &report, &error) != CROWD_OK) {
+                crowd_bake_destroy(other);
+                return cli_report(&error);
+            }
+            if (vat) {
+                print_vat_row(other, &report, build_s, false);
+            } else {
+                print_bat_row(other, &report, build_s, false);
+            }
+            crowd_bake_destroy(other);
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+/* For bake, INVALID_ARGUMENT always means a value the model or the limits
+ * reject (a clip or socket it lacks, an fps too high), not a malformed
+ * command line, so it is an input error. */
+static int fail(const crowd_error *error) {
+    int code = cli_report(error);
+    return error->result == CROWD_ERROR_INVALID_ARGUMENT ? CLI_EXIT_INPUT : code;
+}
+
+static int load_model(const options *opt, const crowd_logger *logger, crowd_asset **out_asset) {
+    crowd_import_desc import = {.logger = *logger};
+    crowd_error error = {0};
+    crowd_asset *asset = NULL;
+    if (crowd_model_load(opt->model, &import, &asset, &error) != CROWD_OK) {
+        return fail(&error);
+    }
+    for (uint32_t i = 0; i < opt->attach_count; i++) {
+        const char *value = opt->attach[i];
+        const char *equals = strchr(value, '=');
+        char socket[256];
+        size_t length = (size_t)(equals - value);
+        if (length >= sizeof socket) {
+            crowd_asset_destroy(asset);
+            return cli_fail(CLI_EXIT_USAGE, "--attach: socket name too long");
+        }
+        memcpy(socket, value, length);
+        socket[length] = '\0';
+        crowd_asset *prop = NULL;
+        crowd_result result = crowd_model_load(equals + 1, &import, &prop, &error);
+        if (result == CROWD_OK) {
+            result = crowd_asset_attach(asset, socket, prop, &error);
+        }
+        crowd_asset_destroy(prop);
+        if (result != CROWD_OK) {
+            crowd_asset_destroy(asset);
+            return fail(&error);
+        }
+    }
+    *out_asset = asset;
+    return -1;
+}
+
+static int run(const options *opt) {
+    crowd_logger logger = {.fn = opt->quiet ? quiet_log : cli_log_stderr};
+    crowd_asset *asset = NULL;
+    int code = load_model(opt, &logger, &asset);
+    if (code >= 0) {
+        return code;
+    }
+    progress_bar bar = {.start_s = now_s()};
+    bool show_progress = !opt->quiet && isatty(STDERR_FILENO);
+    crowd_bake_desc desc = {
+        .fps = (float)opt->fps,
+        .clips = opt->clips,
+        .clip_count = opt->clip_count,
+        .loop_clips = opt->loops,
+        .loop_clip_count = opt->loop_count,
+        .once_clips = opt->onces,
+        .once_clip_count = opt->once_count,
+        .what = opt->what,
+        .max_width = (uint32_t)opt->max_width,
+        .vat_encoding = opt->vat_encoding,
+        .bat_encoding = opt->bat_encoding,
+        .logger = logger,
+        .progress = show_progress ? draw_progress : NULL,
+        .progress_user = &bar,
+        .thread_count = (uint32_t)opt->threads,
+    };
+    crowd_error error = {0};
+    crowd_bake *bake = NULL;
+    double start = now_s();
+    crowd_result result = crowd_bake_build(asset, &desc, &bake, &error);
+    end_progress(&bar);
+    double build_s = now_s() - start;
+    if (result == CROWD_OK) {
+        crowd_bake_write_desc write = {.openvat = opt->openvat, .logger = logger};
+        result = crowd_bake_write(bake, opt->output, &write, &error);
+    }
+    double total_s = now_s() - start;
+    if (result != CROWD_OK) {
+        crowd_bake_destroy(bake);
+        crowd_asset_destroy(asset);
+        return fail(&error);
+    }
+    code = CLI_EXIT_OK;
+    if (!opt->quiet) {
+        crowd_bake_report report;
+        if (crowd_bake_measure(bake, asset, desc.thread_count, &report, &error) != CROWD_OK) {
+            code = fail(&error);
+        } else {
+            printf("baked %s: %u clips, %u frames at %g fps, %u vertices, %u joints in %.2f s "
+                   "(build %.2f s, write %.2f s)\n",
+                   opt->model, bake->clip_count, bake->frame_count, (double)bake->fps,
+                   bake->vertex_count, bake->joint_count, total_s, build_s, total_s - build_s);
+            printf("error against float32 CPU skinning over %llu vertex-frames, bounds diagonal "
+                   "%.4g:\n",
+                   (unsigned long long)report.vertex_frames, report.bounds_diagonal);
+            print_header();
+            if (bake->vat_position.texels != NULL) {
+                print_vat_row(bake, &report, build_s, true);
+            }
+            if (bake->bat.texels != NULL) {
+                print_bat_row(bake, &report, build_s, true);
+            }
+            if (opt->report_all) {
+                code = report_others(asset, &desc, bake);
+            }
+            printf("files in %s:\n", opt->output);
+            print_files(opt->output, bake->name);
+        }
+    }
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+    return code;
+}
+
 int cmd_bake(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    return cli_fail(CLI_EXIT_UNSUPPORTED, "'bake' is not built yet");
+    options opt = {.what = CROWD_BAKE_BOTH};
+    int code = parse(argc, argv, &opt);
+    if (code < 0) {
+        code = run(&opt);
+    }
+    free_options(&opt);
+    return code;
 }

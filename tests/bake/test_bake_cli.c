@@ -236,9 +236,13 @@ static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
                     crowd_bake_vat_fetch(bake, frame, v, p, n);
                     worst = fmax(worst, distance3(p, positions + 3 * v));
                     worst_normal = fmax(worst_normal, angle_deg(n, normals + 3 * v));
+                    /* The baker skins with the SIMD path: its extremes may
+                     * differ from the reference's by float rounding. */
+                    double slack = 1e-6 * diagonal;
                     for (int a = 0; a < 3; a++) {
-                        float q = positions[3 * v + a];
-                        outside_bounds |= q < bake->bounds_min[a] || q > bake->bounds_max[a];
+                        double q = positions[3 * v + a];
+                        outside_bounds |= q < bake->bounds_min[a] - slack ||
+                                          q > bake->bounds_max[a] + slack;
                     }
                     samples++;
                 }
@@ -451,7 +455,9 @@ static int test_options(void) {
     CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
     if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
         CHECK(bake->vat_position.texels != NULL && bake->bat.texels == NULL);
-        CHECK(has_file(dir, bake->name, "-remap_info.json"));
+        char openvat[600];
+        snprintf(openvat, sizeof openvat, "%s/openvat", dir); /* the OpenVAT set's own folder */
+        CHECK(has_file(openvat, bake->name, "-remap_info.json"));
         crowd_bake_destroy(bake);
     } else {
         CHECK_MSG(false, "VAT-only load: %s", error.reason);
