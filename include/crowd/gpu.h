@@ -33,7 +33,9 @@
  * set. bat and vat interpolate linearly between the two baked frames around
  * t (never across a clip boundary: a looping clip wraps from its last frame
  * to its frame 0, a one-shot clip holds its last frame), exactly as the bake
- * stores them (frame k of a clip at time k / fps).
+ * stores them (frame k of a clip at time k / fps). Times are 32-bit floats
+ * on the GPU: past 16384 s (4.5 hours) of clock a frame's time moves in
+ * 2 ms steps, so long sessions should restart the clock (set_time, update).
  *
  * Crossfade. crowd_instance_play(id, clip, crossfade_s) keeps the old clip
  * running on its own clock and fades to the new one, started at time 0, with
@@ -49,9 +51,9 @@
  * nobody changes state uploads nothing in static, bat and vat modes.
  *
  * Ownership: create/destroy pairs, destroy(NULL) is a no-op. The renderer
- * copies what it needs from the asset and bake at creation except in cpu and
- * gpu modes, which read the asset's skeleton and clips every frame: keep the
- * asset (and a built bake's asset) alive while the renderer lives.
+ * borrows the asset and the bake: cpu and gpu modes read the skeleton and
+ * clips every frame, and switching to bat or vat uploads the bake's textures
+ * then, so both must outlive the renderer.
  * Threading: a context and everything made with it belong to the thread on
  * which the context is current; functions taking a renderer require its
  * context to be current. No global state besides what EGL/GLFW keep.
@@ -207,8 +209,9 @@ double crowd_renderer_time(const crowd_renderer *renderer);
 
 /* ---- instances ---------------------------------------------------------- */
 
-/* Non-zero handle. A removed instance's id is never handed out again for the
- * same slot generation; using it afterwards is CROWD_ERROR_INVALID_ARGUMENT. */
+/* Non-zero handle: a slot index plus a generation, so the id of a removed
+ * instance stays invalid (CROWD_ERROR_INVALID_ARGUMENT) when its slot is
+ * reused, until the generation wraps after 1023 reuses of that slot. */
 typedef uint32_t crowd_instance_id;
 
 typedef enum crowd_loop_mode {
@@ -278,7 +281,7 @@ void crowd_camera_frame_box(const float min[3], const float max[3], float aspect
 typedef struct crowd_frame_desc {
     double time_s;          /* global time; also sets the renderer's clock */
     crowd_camera camera;
-    bool ground;            /* draw a ground plane at y = 0 (one extra draw) */
+    bool ground;            /* a ground plane under the crowd's feet (one extra draw) */
     float clear_color[4];   /* linear RGB(A); all zero = a light grey-blue */
 } crowd_frame_desc;
 

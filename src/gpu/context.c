@@ -45,7 +45,8 @@ static const char *egl_error_name(EGLint code) {
 }
 
 /* Tries one EGL display: initialize, bind the GL API, create a 4.5 core
- * context and make it current without a surface. */
+ * context and make it current without a surface. A display that fails is
+ * left initialized: it may be shared with other users in this process. */
 static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const char *what,
                             char *log, size_t log_size) {
     char why[160];
@@ -61,7 +62,6 @@ static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const ch
     }
     if (!eglBindAPI(EGL_OPENGL_API)) {
         note_attempt(log, log_size, what, "desktop OpenGL not offered (eglBindAPI)");
-        eglTerminate(display);
         return false;
     }
     /* A config is only needed where EGL_KHR_no_config_context is missing. */
@@ -71,8 +71,7 @@ static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const ch
         EGLint count = 0;
         if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) {
             note_attempt(log, log_size, what, "no OpenGL-renderable config");
-            eglTerminate(display);
-            return false;
+                return false;
         }
     }
     const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4,
@@ -85,7 +84,6 @@ static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const ch
         snprintf(why, sizeof why, "no OpenGL 4.5 core context (%s)",
                  egl_error_name(eglGetError()));
         note_attempt(log, log_size, what, why);
-        eglTerminate(display);
         return false;
     }
     if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
@@ -93,7 +91,6 @@ static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const ch
                  egl_error_name(eglGetError()));
         note_attempt(log, log_size, what, why);
         eglDestroyContext(display, context);
-        eglTerminate(display);
         return false;
     }
     ctx->display = display;
@@ -262,9 +259,13 @@ void crowd_gpu_context_destroy(crowd_gpu_context *context) {
         glfwTerminate();
     }
     if (context->display != EGL_NO_DISPLAY) {
+        /* The display stays initialized: EGL hands every caller of the same
+         * platform display one shared handle, and terminating it would pull
+         * it from under other contexts of this process (it also unloads the
+         * driver, which then cannot account for what it allocated). */
         eglMakeCurrent(context->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(context->display, context->egl_context);
-        eglTerminate(context->display);
+        eglReleaseThread();
     }
     free(context);
 }

@@ -379,8 +379,53 @@ static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_renderer_destroy(expect);
 }
 
+/* Colour classes of the bar's materials: the red factor, and the blue and
+ * yellow texels of the checker texture (under any light). */
+static void count_colours(const uint8_t *pixels, uint32_t counts[3]) {
+    counts[0] = counts[1] = counts[2] = 0;
+    for (uint32_t i = 0; i < GPU_TEST_WIDTH * GPU_TEST_HEIGHT; i++) {
+        int r = pixels[4 * i], g = pixels[4 * i + 1], b = pixels[4 * i + 2];
+        counts[0] += r > 2 * g + 20 && r > 2 * b + 20;
+        counts[1] += b > r + 40 && b > g + 20;
+        counts[2] += r > b + 60 && g > b + 40 && r < g + 60;
+    }
+}
+
+/* Both materials of the merged mesh in one draw: the red lower half, the
+ * textured upper half; a tint multiplies the base colour (green removes
+ * the red). */
+static void test_materials(const crowd_asset *bar) {
+    printf("bar: materials and tint\n");
+    const float min[3] = {-0.3f, 0.0f, -0.3f}, max[3] = {0.3f, 2.0f, 0.3f};
+    crowd_camera camera;
+    crowd_camera_frame_box(min, max, (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &camera);
+    crowd_renderer *r = gpu_test_renderer(bar, NULL, CROWD_GPU_MODE_STATIC);
+    REQUIRE_VOID(r != NULL);
+    crowd_instance_id id;
+    CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK);
+    uint8_t *plain = gpu_test_render(r, 0.0, &camera);
+    crowd_instance_desc green = {.tint = {0.0f, 1.0f, 0.0f, 1.0f}};
+    CHECK(crowd_instance_update(r, id, &green, NULL) == CROWD_OK);
+    uint8_t *tinted = gpu_test_render(r, 0.0, &camera);
+    if (plain != NULL && tinted != NULL) {
+        save("bar_materials", "plain", plain);
+        save("bar_materials", "green", tinted);
+        uint32_t counts[3], tinted_counts[3];
+        count_colours(plain, counts);
+        count_colours(tinted, tinted_counts);
+        printf("  red %u, blue %u, yellow %u pixels; tinted green: red %u\n", (unsigned)counts[0],
+               (unsigned)counts[1], (unsigned)counts[2], (unsigned)tinted_counts[0]);
+        CHECK(counts[0] > 300 && counts[1] > 100 && counts[2] > 100);
+        CHECK(tinted_counts[0] == 0 && tinted_counts[1] == 0);
+    }
+    free(plain);
+    free(tinted);
+    crowd_renderer_destroy(r);
+}
+
 /* VAT in f16 and f32 (separate normal texture) and BAT in f16 decode like
- * the default encodings. */
+ * the default encodings; rows 4 texels wide wrap every frame (VAT: 10 rows
+ * per frame, BAT: 2). */
 static void test_encodings(const crowd_asset *bar) {
     printf("bar: encodings\n");
     crowd_camera camera = bar_camera();
@@ -388,13 +433,18 @@ static void test_encodings(const crowd_asset *bar) {
     fixture_pose(bar, BEND, 0.4f, -1, 0.0f, 0.0f, palette);
     uint8_t *reference = gpu_test_reference(bar, palette, &camera);
     REQUIRE_VOID(reference != NULL);
-    const crowd_vat_encoding vats[3] = {CROWD_VAT_UNORM16_OCT, CROWD_VAT_F16, CROWD_VAT_F32};
-    const crowd_bat_encoding bats[3] = {CROWD_BAT_F32, CROWD_BAT_F16, CROWD_BAT_F32};
-    for (int e = 0; e < 3; e++) {
-        crowd_bake_desc desc = {.vat_encoding = vats[e], .bat_encoding = bats[e]};
+    const crowd_vat_encoding vats[4] = {CROWD_VAT_UNORM16_OCT, CROWD_VAT_F16, CROWD_VAT_F32,
+                                        CROWD_VAT_UNORM16_OCT};
+    const crowd_bat_encoding bats[4] = {CROWD_BAT_F32, CROWD_BAT_F16, CROWD_BAT_F32, CROWD_BAT_F32};
+    for (int e = 0; e < 4; e++) {
+        crowd_bake_desc desc = {.vat_encoding = vats[e], .bat_encoding = bats[e],
+                                .max_width = e == 3 ? 4 : 0};
         crowd_bake *bake = NULL;
         crowd_error error;
         CHECK(crowd_bake_build(bar, &desc, &bake, &error) == CROWD_OK);
+        if (e == 3 && bake != NULL) {
+            CHECK(bake->vat_rows_per_frame == 10 && bake->bat_rows_per_frame == 2);
+        }
         for (int m = CROWD_GPU_MODE_BAT; bake != NULL && m <= CROWD_GPU_MODE_VAT; m++) {
             crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
             crowd_instance_id id;
@@ -405,8 +455,9 @@ static void test_encodings(const crowd_asset *bar) {
             CHECK(image != NULL);
             if (image != NULL) {
                 char what[64];
-                snprintf(what, sizeof what, "%s encoding %d/%d", crowd_gpu_mode_name((crowd_gpu_mode)m),
-                         (int)vats[e], (int)bats[e]);
+                snprintf(what, sizeof what, "%s encoding %d/%d%s",
+                         crowd_gpu_mode_name((crowd_gpu_mode)m), (int)vats[e], (int)bats[e],
+                         e == 3 ? ", rows 4 wide" : "");
                 CHECK(gpu_test_close(what, reference, image, BAKED));
             }
             free(image);
@@ -431,6 +482,7 @@ int test_gpu_bar(void) {
         test_draw_calls_uploads(bar, bake);
         test_remove(bar, bake);
         test_encodings(bar);
+        test_materials(bar);
     }
     crowd_bake_destroy(bake);
     crowd_asset_destroy(bar);
