@@ -44,6 +44,20 @@ static const char *egl_error_name(EGLint code) {
     }
 }
 
+/* libglvnd lets a thread have one current context across EGL and GLX:
+ * making one current while the other API's is fails (BadAccess). */
+static void release_egl_current(void) {
+    if (eglGetCurrentContext() != EGL_NO_CONTEXT) {
+        eglMakeCurrent(eglGetCurrentDisplay(), EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    }
+}
+
+static void release_glfw_current(void) {
+    if (glfwGetCurrentContext() != NULL) {
+        glfwMakeContextCurrent(NULL);
+    }
+}
+
 /* Tries one EGL display: initialize, bind the GL API, create a 4.5 core
  * context and make it current without a surface. A display that fails is
  * left initialized: it may be shared with other users in this process. */
@@ -86,6 +100,7 @@ static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const ch
         note_attempt(log, log_size, what, why);
         return false;
     }
+    release_glfw_current();
     if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
         snprintf(why, sizeof why, "cannot make current without a surface (%s)",
                  egl_error_name(eglGetError()));
@@ -178,6 +193,10 @@ static bool try_glfw(crowd_gpu_context *ctx, const crowd_gpu_context_desc *desc,
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     int width = desc->width != 0 ? (int)desc->width : 1280;
     int height = desc->height != 0 ? (int)desc->height : 720;
+    /* GLFW makes the new context current while creating the window. */
+    EGLDisplay egl_display = eglGetCurrentDisplay();
+    EGLContext egl_context = eglGetCurrentContext();
+    release_egl_current();
     GLFWwindow *window = glfwCreateWindow(width, height, desc->title != NULL ? desc->title : "crowd",
                                           NULL, NULL);
     if (window == NULL) {
@@ -185,6 +204,9 @@ static bool try_glfw(crowd_gpu_context *ctx, const crowd_gpu_context_desc *desc,
         note_attempt(log, log_size, what,
                      message != NULL ? message : "no window with an OpenGL 4.5 core context");
         glfwTerminate();
+        if (egl_context != EGL_NO_CONTEXT) {
+            eglMakeCurrent(egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, egl_context);
+        }
         return false;
     }
     glfwMakeContextCurrent(window);
@@ -283,9 +305,11 @@ crowd_result crowd_gpu_context_make_current(crowd_gpu_context *context, crowd_er
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "context is NULL");
     }
     if (context->window != NULL) {
+        release_egl_current();
         glfwMakeContextCurrent(context->window);
         return CROWD_OK;
     }
+    release_glfw_current();
     if (!eglMakeCurrent(context->display, EGL_NO_SURFACE, EGL_NO_SURFACE, context->egl_context)) {
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "eglMakeCurrent failed (%s)",
                                egl_error_name(eglGetError()));

@@ -17,7 +17,7 @@
  * A crossfade at mid-fade in bat/vat blends matrices or positions instead
  * of local rotations: at most 3 % (the bar bends 45 degrees at mid-fade).
  *
- * Usage: test_gpu [group]   groups: bar (default: all), models, cli
+ * Usage: test_gpu [group]   groups: bar (with api), api, models, cli; none = all
  */
 #include <math.h>
 #include <stdio.h>
@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
 
     if (run_group("bar", which)) {
         failed |= test_gpu_bar();
+    }
+    if (run_group("bar", which) || run_group("api", which)) {
         failed |= test_gpu_api();
     }
     if (run_group("models", which)) {

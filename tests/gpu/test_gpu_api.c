@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <epoxy/gl.h>
+
 #include "check.h"
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
@@ -362,6 +364,48 @@ static void test_loaded_bake(const crowd_asset *bar, const crowd_bake *bake) {
     CHECK(system(command) == 0);
 }
 
+/* A window (under a display, e.g. xvfb-run): draw, present, read the
+ * window's framebuffer back, poll, title. */
+static void test_window(crowd_gpu_context *window) {
+    crowd_gpu_context_info info;
+    crowd_gpu_context_get_info(window, &info);
+    printf("  window context: %s, %s\n", info.platform, info.renderer);
+    CHECK(strcmp(info.platform, "GLFW") == 0);
+    uint32_t w, h;
+    crowd_gpu_window_size(window, &w, &h);
+    CHECK(w == 64 && h == 64);
+    crowd_asset *bar = fixture_bar_create();
+    crowd_renderer_desc desc = {.context = window, .asset = bar, .mode = CROWD_GPU_MODE_GPU,
+                                .width = 64, .height = 64};
+    crowd_renderer *r = NULL;
+    crowd_error error;
+    CHECK(bar != NULL && crowd_renderer_create(&desc, &r, &error) == CROWD_OK);
+    crowd_instance_id id;
+    CHECK(r != NULL && crowd_instance_add(r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+    crowd_frame_desc frame = {.time_s = 0.2, .camera = {.eye = {0, 1, 4}, .target = {0, 1, 0}}};
+    uint8_t offscreen[64 * 64 * 4], shown[64 * 64 * 4];
+    if (r != NULL && crowd_renderer_draw(r, &frame, &error) == CROWD_OK &&
+        crowd_renderer_read_pixels(r, offscreen, sizeof offscreen, &error) == CROWD_OK) {
+        CHECK(crowd_renderer_present(r, &error) == CROWD_OK);
+        /* The window's back buffer now holds the frame (bottom-up rows). */
+        glReadBuffer(GL_BACK);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, shown);
+        int mismatched = 0;
+        for (int y = 0; y < 64; y++) {
+            mismatched += memcmp(offscreen + (size_t)y * 256, shown + (size_t)(63 - y) * 256, 256) != 0;
+        }
+        CHECK_MSG(mismatched == 0, "%d window rows differ from the offscreen frame", mismatched);
+        crowd_gpu_window_swap(window);
+    }
+    crowd_gpu_window_set_title(window, "crowd test");
+    crowd_window_input input;
+    CHECK(crowd_gpu_window_poll(window, &input));
+    CHECK(!input.close_requested && input.char_count == 0);
+    crowd_renderer_destroy(r);
+    crowd_asset_destroy(bar);
+}
+
 static void test_window_context(void) {
     /* Headless machines have no display: the error must say GLFW was tried.
      * With a display the window opens and closes. */
@@ -370,9 +414,7 @@ static void test_window_context(void) {
     crowd_gpu_context_desc desc = {.window = true, .width = 64, .height = 64};
     crowd_result result = crowd_gpu_context_create(&desc, &window, &error);
     if (result == CROWD_OK) {
-        uint32_t w, h;
-        crowd_gpu_window_size(window, &w, &h);
-        CHECK(w > 0 && h > 0);
+        test_window(window);
         crowd_gpu_context_destroy(window);
     } else {
         CHECK(result == CROWD_ERROR_GPU && window == NULL);
