@@ -16,23 +16,26 @@ static float byte_to_snorm(uint32_t b) {
     return (float)b / 255.0f * 2.0f - 1.0f;
 }
 
-static void decode_xy(float x, float y, float normal[3]) {
+/* The point of the octahedron (x, y) stands for, folded back for the lower
+ * half; unnormalized. Written with selects: the encoder calls it four times
+ * per normal and which half a point lies in is data-dependent. */
+static void unfold(float x, float y, float out[3]) {
     float z = 1.0f - fabsf(x) - fabsf(y);
-    if (z < 0.0f) {
-        float folded_x = (1.0f - fabsf(y)) * sign_not_zero(x);
-        float folded_y = (1.0f - fabsf(x)) * sign_not_zero(y);
-        x = folded_x;
-        y = folded_y;
-    }
-    float length = sqrtf(x * x + y * y + z * z);
-    normal[0] = x / length;
-    normal[1] = y / length;
-    normal[2] = z / length;
+    float folded_x = (1.0f - fabsf(y)) * sign_not_zero(x);
+    float folded_y = (1.0f - fabsf(x)) * sign_not_zero(y);
+    bool lower = z < 0.0f;
+    out[0] = lower ? folded_x : x;
+    out[1] = lower ? folded_y : y;
+    out[2] = z;
 }
 
 void bake_oct_decode(uint16_t packed, float normal[3]) {
-    decode_xy(byte_to_snorm((uint32_t)packed >> 8), byte_to_snorm((uint32_t)packed & 0xffu),
-              normal);
+    float v[3];
+    unfold(byte_to_snorm((uint32_t)packed >> 8), byte_to_snorm((uint32_t)packed & 0xffu), v);
+    float length = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    normal[0] = v[0] / length;
+    normal[1] = v[1] / length;
+    normal[2] = v[2] / length;
 }
 
 uint16_t bake_oct_encode(const float normal[3]) {
@@ -41,8 +44,6 @@ uint16_t bake_oct_encode(const float normal[3]) {
     if (!(l1 > 0.0f) || !isfinite(l1)) {
         return (uint16_t)((128u << 8) | 128u); /* close to +Z: any unit vector beats NaN */
     }
-    float length = sqrtf(x * x + y * y + z * z);
-    float unit[3] = {x / length, y / length, z / length};
     float u = x / l1, v = y / l1;
     if (z < 0.0f) {
         float folded_u = (1.0f - fabsf(v)) * sign_not_zero(u);
@@ -50,24 +51,28 @@ uint16_t bake_oct_encode(const float normal[3]) {
         u = folded_u;
         v = folded_v;
     }
-    float bu = (u + 1.0f) * 0.5f * 255.0f;
-    float bv = (v + 1.0f) * 0.5f * 255.0f;
-    float fu = floorf(bu), fv = floorf(bv);
-    uint16_t best = 0;
-    float best_dot = -2.0f;
-    for (int i = 0; i < 4; i++) {
-        float cu = fu + (float)(i & 1), cv = fv + (float)(i >> 1);
-        if (cu < 0.0f || cu > 255.0f || cv < 0.0f || cv > 255.0f) {
-            continue;
-        }
-        uint16_t packed = (uint16_t)(((uint32_t)cu << 8) | (uint32_t)cv);
-        float decoded[3];
-        bake_oct_decode(packed, decoded);
-        float dot = decoded[0] * unit[0] + decoded[1] * unit[1] + decoded[2] * unit[2];
-        if (dot > best_dot) {
-            best_dot = dot;
-            best = packed;
-        }
+    uint32_t bu = (uint32_t)floorf((u + 1.0f) * 0.5f * 255.0f);
+    uint32_t bv = (uint32_t)floorf((v + 1.0f) * 0.5f * 255.0f);
+    bu = bu > 254u ? 254u : bu;
+    bv = bv > 254u ? 254u : bv;
+    const float su[2] = {byte_to_snorm(bu), byte_to_snorm(bu + 1u)};
+    const float sv[2] = {byte_to_snorm(bv), byte_to_snorm(bv + 1u)};
+    /* The candidate d closest in angle has the largest dot(n, d) / |d|. With
+     * dot > 0 that order is the order of dot^2 / |d|^2, compared by cross
+     * multiplication: no square root, no division, and n need not be unit.
+     * Which candidate wins is data-dependent, so the choice is written as
+     * selects rather than branches. */
+    uint32_t best = 0;
+    float best_dot = 0.0f, best_length2 = 1.0f;
+    for (uint32_t i = 0; i < 4; i++) {
+        float d[3];
+        unfold(su[i & 1u], sv[i >> 1], d);
+        float dot = d[0] * x + d[1] * y + d[2] * z;
+        float length2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        bool better = dot > 0.0f && dot * dot * best_length2 > best_dot * best_dot * length2;
+        best = better ? i : best;
+        best_dot = better ? dot : best_dot;
+        best_length2 = better ? length2 : best_length2;
     }
-    return best;
+    return (uint16_t)(((bu + (best & 1u)) << 8) | (bv + (best >> 1)));
 }
