@@ -45,6 +45,7 @@ static crowd_result upload_palettes(crowd_renderer *r, float now, crowd_error *e
         return result;
     }
     uint64_t bytes = per_instance * r->instance_count;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_PALETTES, r->palette_buffer);
     float *mapped = map_stream(r->palette_buffer, bytes);
     if (mapped == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "cannot map the palette buffer");
@@ -56,7 +57,6 @@ static crowd_result upload_palettes(crowd_renderer *r, float now, crowd_error *e
     r->stats.cpu_animation_time_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - start;
     glUnmapNamedBuffer(r->palette_buffer);
     r->stats.uploaded_bytes += bytes;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_PALETTES, r->palette_buffer);
     return CROWD_OK;
 }
 
@@ -70,6 +70,9 @@ static crowd_result draw_cpu(crowd_renderer *r, float now, crowd_error *error) {
         return result;
     }
     uint64_t bytes = per_instance * r->instance_count;
+    if (bytes == 0) {
+        return CROWD_OK; /* an empty mesh: nothing to skin or draw */
+    }
     float *mapped = map_stream(r->skinned_buffer, bytes);
     if (mapped == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "cannot map the skinned vertex buffer");

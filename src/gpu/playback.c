@@ -106,9 +106,6 @@ static void sample(crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float n
     }
     const gpu_clip *c = &r->clips[clip];
     const crowd_clip *source = &r->source->clips[c->source_clip];
-    if (cursor->clip != source) {
-        crowd_anim_cursor_reset(cursor);
-    }
     float t = gpu_clip_time(c, loop_mode, now_s, start_s, offset_s, speed);
     crowd_anim_sample(skeleton, source, t, cursor, out);
 }

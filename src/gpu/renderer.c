@@ -257,6 +257,9 @@ static crowd_result make_target(crowd_renderer *r, uint32_t width, uint32_t heig
                                "the %ux%u render target is incomplete (0x%04x)", (unsigned)width,
                                (unsigned)height, (unsigned)status);
     }
+    /* Pixels read before the first frame are black, not leftovers. */
+    const float black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    glClearNamedFramebufferfv(r->framebuffer, GL_COLOR, 0, black);
     r->width = width;
     r->height = height;
     return CROWD_OK;
