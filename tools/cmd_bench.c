@@ -1,8 +1,284 @@
+/* cmd_bench.c - `crowd bench [MODEL]`: the playback modes side by side on
+ * one crowd in one process (bench.h), printed as a table and optionally
+ * written as JSON (docs/bench.md), CSV and a gnuplot chart.
+ *
+ * Exit codes: 1 malformed command line (including a count above the
+ * renderer's limit); 2 the model cannot be read; 3 a requested mode the
+ * input cannot play (cpu and gpu need a model, not a bake folder); 4 a report
+ * cannot be written; 5 no GL context or a GL failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
 #include "cli.h"
 
-/* Placeholder until the bench command lands; replaced by its owner. */
+static const char usage[] =
+    "usage: crowd bench [MODEL|DIR] [options]\n"
+    "  MODEL|DIR         builtin: (default), a model file, or a bake folder (static, bat, vat)\n"
+    "  --counts a,b,...  crowd sizes (default 1,100,1000)\n"
+    "  --modes a,b,...   of static,cpu,gpu,bat,vat (default every mode the input plays)\n"
+    "  --size WxH        image size (default 320x180 on a software renderer, else 1280x720)\n"
+    "  --frames N        frames measured per mode and size (default 5 software, 60 GPU)\n"
+    "  --warmup N        frames drawn first and not measured (default 1 software, 10 GPU)\n"
+    "  --seed N          crowd layout, clips and phases (default 1)\n"
+    "  --json FILE       write the results as JSON (schema: docs/bench.md)\n"
+    "  --csv FILE        write one CSV row per mode and size\n"
+    "  --chart FILE.png  draw frame and CPU time against size (needs gnuplot)\n"
+    "  --no-gl-thread    leave Mesa's GL driver thread off (see docs/bench.md)\n"
+    "  --quiet           no progress line\n";
+
+typedef struct options {
+    const char *model;
+    const char *json, *csv, *chart;
+    bool modes_given, gl_thread;
+    long width, height, frames, warmup;
+    bench_config config;
+} options;
+
+/* Parses "a,b,c" of integers in [1, max] into counts. */
+static bool parse_counts(const char *text, bench_config *c) {
+    char *copy = strdup(text);
+    if (copy == NULL) {
+        return false;
+    }
+    bool ok = true;
+    c->count_count = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); ok && item != NULL;
+         item = strtok_r(NULL, ",", &save)) {
+        long value;
+        if (c->count_count == BENCH_MAX_COUNTS) {
+            cli_fail(CLI_EXIT_USAGE, "--counts: at most %u sizes", BENCH_MAX_COUNTS);
+            ok = false;
+        } else if (!cli_parse_int("--counts", item, 1, 1000000000L, &value)) {
+            ok = false;
+        } else if (value > (long)CROWD_RENDERER_MAX_INSTANCES) {
+            cli_fail(CLI_EXIT_USAGE, "--counts: %ld is above the renderer's limit of %u instances",
+                     value, CROWD_RENDERER_MAX_INSTANCES);
+            ok = false;
+        } else {
+            c->counts[c->count_count++] = (uint32_t)value;
+        }
+    }
+    if (ok && c->count_count == 0) {
+        cli_fail(CLI_EXIT_USAGE, "--counts: no size in '%s'", text);
+        ok = false;
+    }
+    free(copy);
+    return ok;
+}
+
+static bool parse_modes(const char *text, bench_config *c) {
+    char *copy = strdup(text);
+    if (copy == NULL) {
+        return false;
+    }
+    bool ok = true;
+    c->mode_count = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); ok && item != NULL;
+         item = strtok_r(NULL, ",", &save)) {
+        crowd_gpu_mode mode;
+        if (!crowd_gpu_mode_parse(item, &mode)) {
+            cli_fail(CLI_EXIT_USAGE, "--modes: unknown mode '%s' (static, cpu, gpu, bat, vat)",
+                     item);
+            ok = false;
+            break;
+        }
+        for (uint32_t m = 0; m < c->mode_count; m++) {
+            if (c->modes[m] == mode) {
+                cli_fail(CLI_EXIT_USAGE, "--modes: '%s' given twice", item);
+                ok = false;
+            }
+        }
+        if (ok) {
+            c->modes[c->mode_count++] = mode;
+        }
+    }
+    if (ok && c->mode_count == 0) {
+        cli_fail(CLI_EXIT_USAGE, "--modes: no mode in '%s'", text);
+        ok = false;
+    }
+    free(copy);
+    return ok;
+}
+
+static bool parse_size(const char *text, long *width, long *height) {
+    char extra;
+    if (sscanf(text, "%ldx%ld%c", width, height, &extra) != 2 || *width < 1 || *height < 1 ||
+        *width > 16384 || *height > 16384) {
+        cli_fail(CLI_EXIT_USAGE, "--size: '%s' is not WxH with each in [1, 16384]", text);
+        return false;
+    }
+    return true;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse(int argc, char **argv, options *o) {
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = NULL;
+        bool takes_value = strcmp(arg, "--counts") == 0 || strcmp(arg, "--modes") == 0 ||
+                           strcmp(arg, "--size") == 0 || strcmp(arg, "--frames") == 0 ||
+                           strcmp(arg, "--warmup") == 0 || strcmp(arg, "--seed") == 0 ||
+                           strcmp(arg, "--json") == 0 || strcmp(arg, "--csv") == 0 ||
+                           strcmp(arg, "--chart") == 0;
+        if (takes_value && (value = cli_option_value(argc, argv, &i)) == NULL) {
+            return CLI_EXIT_USAGE;
+        }
+        long number;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(arg, "--counts") == 0) {
+            if (!parse_counts(value, &o->config)) {
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--modes") == 0) {
+            if (!parse_modes(value, &o->config)) {
+                return CLI_EXIT_USAGE;
+            }
+            o->modes_given = true;
+        } else if (strcmp(arg, "--size") == 0) {
+            if (!parse_size(value, &o->width, &o->height)) {
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--frames") == 0) {
+            if (!cli_parse_int(arg, value, 1, 100000, &o->frames)) {
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--warmup") == 0) {
+            if (!cli_parse_int(arg, value, 0, 100000, &o->warmup)) {
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--seed") == 0) {
+            if (!cli_parse_int(arg, value, 0, 2147483647L, &number)) {
+                return CLI_EXIT_USAGE;
+            }
+            o->config.seed = (uint64_t)number;
+        } else if (strcmp(arg, "--json") == 0) {
+            o->json = value;
+        } else if (strcmp(arg, "--csv") == 0) {
+            o->csv = value;
+        } else if (strcmp(arg, "--chart") == 0) {
+            o->chart = value;
+        } else if (strcmp(arg, "--no-gl-thread") == 0) {
+            o->gl_thread = false;
+        } else if (strcmp(arg, "--quiet") == 0) {
+            o->config.quiet = true;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return cli_fail(CLI_EXIT_USAGE, "bench: unknown option '%s' (see crowd bench --help)",
+                            arg);
+        } else if (o->model == NULL) {
+            o->model = arg;
+        } else {
+            return cli_fail(CLI_EXIT_USAGE, "bench: more than one MODEL ('%s' and '%s')", o->model,
+                            arg);
+        }
+    }
+    return -1;
+}
+
+/* The requested modes, or every mode the character plays. */
+static int choose_modes(options *o, const scene_character *character) {
+    bench_config *c = &o->config;
+    if (!o->modes_given) {
+        c->mode_count = 0;
+        for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+            if (scene_character_has_mode(character, (crowd_gpu_mode)m)) {
+                c->modes[c->mode_count++] = (crowd_gpu_mode)m;
+            }
+        }
+        return -1;
+    }
+    for (uint32_t m = 0; m < c->mode_count; m++) {
+        if (!scene_character_has_mode(character, c->modes[m])) {
+            return cli_fail(CLI_EXIT_UNSUPPORTED,
+                            "%s: cannot play mode '%s' (cpu and gpu need a model file or "
+                            "builtin:, not a bake folder)",
+                            o->model, crowd_gpu_mode_name(c->modes[m]));
+        }
+    }
+    return -1;
+}
+
+static int write_reports(const options *o, const bench_results *results) {
+    int code = CLI_EXIT_OK;
+    if (o->json != NULL && !bench_write_json(o->json, results)) {
+        code = CLI_EXIT_OUTPUT;
+    }
+    if (o->csv != NULL && !bench_write_csv(o->csv, results)) {
+        code = CLI_EXIT_OUTPUT;
+    }
+    if (o->chart != NULL) {
+        int chart = bench_write_chart(o->chart, results);
+        if (chart == 1) {
+            fprintf(stderr, "crowd: warning: gnuplot is not installed: no chart written to %s "
+                            "(scripts/install-deps.sh --extra installs it)\n", o->chart);
+        } else if (chart < 0) {
+            code = CLI_EXIT_OUTPUT;
+        }
+    }
+    return code;
+}
+
+static int run(options *o) {
+    scene_gl_thread_setup(o->gl_thread);
+    crowd_logger logger = {cli_log_stderr, NULL};
+    crowd_error error = {0};
+    scene_character character;
+    if (scene_character_load(o->model, &logger, &character, &error) != CROWD_OK) {
+        return cli_report(&error);
+    }
+    int code = choose_modes(o, &character);
+    crowd_gpu_context *context = NULL;
+    crowd_gpu_context_desc desc = {.logger = logger};
+    if (code < 0 && scene_context_create(&desc, &context, &error) != CROWD_OK) {
+        code = cli_report(&error);
+    }
+    if (code < 0) {
+        crowd_gpu_context_info info;
+        crowd_gpu_context_get_info(context, &info);
+        bench_config *c = &o->config;
+        c->width = (uint32_t)(o->width > 0 ? o->width : info.software ? 320 : 1280);
+        c->height = (uint32_t)(o->height > 0 ? o->height : info.software ? 180 : 720);
+        c->frames = (uint32_t)(o->frames > 0 ? o->frames : info.software ? 5 : 60);
+        c->warmup = (uint32_t)(o->warmup >= 0 ? o->warmup : info.software ? 1 : 10);
+        bench_results results;
+        if (bench_run(context, &character, c, &results, &error) != CROWD_OK) {
+            code = cli_report(&error);
+        } else {
+            bench_print_header(stdout, &results);
+            printf("\n");
+            bench_print_table(stdout, &results);
+            fflush(stdout);
+            code = write_reports(o, &results);
+        }
+        bench_results_release(&results);
+    }
+    crowd_gpu_context_destroy(context);
+    scene_character_release(&character);
+    return code;
+}
+
 int cmd_bench(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    return cli_fail(CLI_EXIT_UNSUPPORTED, "'bench' is not built yet");
+    options o = {
+        .gl_thread = true,
+        .warmup = -1,
+        .config = {.counts = {1, 100, 1000}, .count_count = 3, .frame_step_s = 1.0 / 30.0,
+                   .seed = 1},
+    };
+    int code = parse(argc, argv, &o);
+    if (code >= 0) {
+        return code;
+    }
+    if (o.model == NULL) {
+        o.model = "builtin:";
+    }
+    o.config.model = o.model;
+    return run(&o);
 }

@@ -1,0 +1,129 @@
+/* bench_chart.c - frame time and application CPU time against crowd size,
+ * one line per mode, log-log, drawn by gnuplot when it is installed. The
+ * data goes inline (a gnuplot here-document), so no data file is left
+ * behind; the picture is drawn to a temporary name and renamed into place. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+
+static bool gnuplot_installed(void) {
+    const char *path = getenv("PATH");
+    if (path == NULL) {
+        return false;
+    }
+    char dir[4096];
+    while (*path != '\0') {
+        size_t length = strcspn(path, ":");
+        char candidate[4200];
+        snprintf(dir, sizeof dir, "%.*s", (int)length, path);
+        snprintf(candidate, sizeof candidate, "%s/gnuplot", length > 0 ? dir : ".");
+        if (access(candidate, X_OK) == 0) {
+            return true;
+        }
+        path += length + (path[length] == ':');
+    }
+    return false;
+}
+
+/* gnuplot single-quoted string: a quote is written twice. */
+static void put_quoted(FILE *out, const char *text) {
+    fputc('\'', out);
+    for (; *text != '\0'; text++) {
+        if (*text == '\'') {
+            fputc('\'', out);
+        }
+        fputc(*text, out);
+    }
+    fputc('\'', out);
+}
+
+static void put_data(FILE *out, const bench_results *r, const char *name, bool cpu) {
+    fprintf(out, "$%s << EOD\n", name);
+    for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
+        for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
+            const bench_cell *cell = bench_cell_at(r, ci, mi);
+            const bench_summary *s = cpu ? &cell->cpu_ms : &cell->frame_ms;
+            fprintf(out, "%u %.6g %.6g %.6g\n", (unsigned)cell->count, s->median, s->p10, s->p90);
+        }
+        fprintf(out, "\n\n");
+    }
+    fprintf(out, "EOD\n");
+}
+
+static void put_plot(FILE *out, const bench_results *r, const char *name, const char *title) {
+    fprintf(out, "set title '%s'\n", title);
+    fprintf(out, "plot ");
+    for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
+        fprintf(out, "%s$%s index %u using 1:2:3:4 with yerrorlines title '%s'",
+                mi > 0 ? ", " : "", name, (unsigned)mi, crowd_gpu_mode_name(r->config.modes[mi]));
+    }
+    fprintf(out, "\n");
+}
+
+int bench_write_chart(const char *path, const bench_results *r) {
+    if (!gnuplot_installed()) {
+        return 1;
+    }
+    size_t length = strlen(path);
+    char *temp = malloc(length + 16);
+    if (temp == NULL) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: out of memory", path);
+        return -1;
+    }
+    snprintf(temp, length + 16, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(temp);
+    if (fd < 0) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: cannot create a file there: %s", path, strerror(errno));
+        free(temp);
+        return -1;
+    }
+    close(fd);
+    fflush(NULL);
+    FILE *gnuplot = popen("gnuplot", "w");
+    if (gnuplot == NULL) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: cannot run gnuplot: %s", path, strerror(errno));
+        remove(temp);
+        free(temp);
+        return -1;
+    }
+    fprintf(gnuplot, "set terminal pngcairo size 1280,560 font 'sans,10'\nset output ");
+    put_quoted(gnuplot, temp);
+    fprintf(gnuplot, "\n");
+    put_data(gnuplot, r, "frame", false);
+    put_data(gnuplot, r, "cpu", true);
+    fprintf(gnuplot, "set multiplot layout 1,2 title ");
+    put_quoted(gnuplot, r->config.model);
+    fprintf(gnuplot, " . ' on ' . ");
+    put_quoted(gnuplot, r->machine.gl_renderer);
+    fprintf(gnuplot, " . ', ' . ");
+    put_quoted(gnuplot, r->machine.cpu);
+    fprintf(gnuplot, "\nset logscale xy\nset grid\nset key top left\n"
+                     "set xlabel 'characters'\nset ylabel 'ms (median, 10th-90th percentile)'\n");
+    put_plot(gnuplot, r, "frame", "frame time (until the GPU finished)");
+    put_plot(gnuplot, r, "cpu", "application CPU time per frame");
+    fprintf(gnuplot, "unset multiplot\nset output\n");
+    int status = pclose(gnuplot);
+    if (status != 0) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: gnuplot failed (status %d)", path,
+                 WIFEXITED(status) ? WEXITSTATUS(status) : status);
+        remove(temp);
+        free(temp);
+        return -1;
+    }
+    if (rename(temp, path) != 0) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        remove(temp);
+        free(temp);
+        return -1;
+    }
+    free(temp);
+    return 0;
+}

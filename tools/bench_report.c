@@ -1,0 +1,259 @@
+/* bench_report.c - the bench results as a text table, JSON (schema in
+ * docs/bench.md) and CSV. Files are written to a temporary name in the same
+ * folder and renamed into place, so a reader never sees half a report. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* Three significant digits for times from microseconds to seconds. */
+static void format_ms(char *out, size_t size, double ms) {
+    const char *format = ms >= 100.0 ? "%.0f" : ms >= 10.0 ? "%.1f" : ms >= 1.0 ? "%.2f" : "%.3f";
+    snprintf(out, size, format, ms);
+}
+
+static void format_summary(char *out, size_t size, const bench_summary *s) {
+    char median[24], p10[24], p90[24];
+    format_ms(median, sizeof median, s->median);
+    format_ms(p10, sizeof p10, s->p10);
+    format_ms(p90, sizeof p90, s->p90);
+    snprintf(out, size, "%s (%s-%s)", median, p10, p90);
+}
+
+static void format_ratio(char *out, size_t size, double ratio) {
+    if (isnan(ratio)) {
+        snprintf(out, size, "-");
+    } else {
+        snprintf(out, size, ratio >= 100.0 ? "%.0fx" : ratio >= 10.0 ? "%.1fx" : "%.2fx", ratio);
+    }
+}
+
+void bench_print_header(FILE *out, const bench_results *r) {
+    const bench_config *c = &r->config;
+    const bench_machine *m = &r->machine;
+    fprintf(out, "model: %s (%u vertices, %u joints, %u clips)\n", c->model,
+            (unsigned)r->vertex_count, (unsigned)r->joint_count, (unsigned)r->clip_count);
+    fprintf(out, "GL:    %s; %s; %s%s\n", m->gl_renderer, m->gl_version, m->gl_platform,
+            m->software ? " (software rasterizer)" : "");
+    fprintf(out, "CPU:   %s, %u online CPUs; GL driver thread (mesa_glthread): %s\n", m->cpu,
+            (unsigned)m->cpu_count, m->gl_thread ? "on" : "off");
+    fprintf(out,
+            "%ux%u pixels, no ground; median (10th-90th percentile) of %u frames after %u "
+            "warm-up frames, modes interleaved\n",
+            (unsigned)c->width, (unsigned)c->height, (unsigned)c->frames, (unsigned)c->warmup);
+}
+
+void bench_print_table(FILE *out, const bench_results *r) {
+    const bench_config *c = &r->config;
+    fprintf(out, "%7s  %-6s  %-24s  %-24s  %5s  %8s  %8s  %8s  %8s\n", "count", "mode",
+            "app CPU ms/frame", "frame ms", "draws", "GPU MiB", "CPU", "frame", "memory");
+    fprintf(out, "%7s  %-6s  %-24s  %-24s  %5s  %8s  %8s  %8s  %8s\n", "", "", "", "", "", "",
+            "/static", "/static", "/static");
+    for (uint32_t ci = 0; ci < c->count_count; ci++) {
+        for (uint32_t mi = 0; mi < c->mode_count; mi++) {
+            const bench_cell *cell = bench_cell_at(r, ci, mi);
+            char cpu[80], frame[80], ratios[3][24];
+            format_summary(cpu, sizeof cpu, &cell->cpu_ms);
+            format_summary(frame, sizeof frame, &cell->frame_ms);
+            format_ratio(ratios[0], sizeof ratios[0], bench_ratio(r, ci, mi, 0));
+            format_ratio(ratios[1], sizeof ratios[1], bench_ratio(r, ci, mi, 1));
+            format_ratio(ratios[2], sizeof ratios[2], bench_ratio(r, ci, mi, 3));
+            fprintf(out, "%7u  %-6s  %-24s  %-24s  %5u  %8.1f  %8s  %8s  %8s\n",
+                    (unsigned)cell->count, crowd_gpu_mode_name(cell->mode), cpu, frame,
+                    (unsigned)cell->draw_calls, (double)cell->gpu_memory_bytes / MIB, ratios[0],
+                    ratios[1], ratios[2]);
+        }
+    }
+}
+
+/* Writes `text` to path through a temporary file renamed into place. */
+static bool write_atomically(const char *path, const char *text) {
+    size_t length = strlen(path);
+    char *temp = malloc(length + 16);
+    if (temp == NULL) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: out of memory", path);
+        return false;
+    }
+    snprintf(temp, length + 16, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(temp);
+    if (fd < 0) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: cannot create a file there: %s", path, strerror(errno));
+        free(temp);
+        return false;
+    }
+    FILE *file = fdopen(fd, "w");
+    bool ok = false;
+    if (file == NULL) {
+        close(fd);
+    } else {
+        ok = fputs(text, file) >= 0;
+        ok = fclose(file) == 0 && ok;
+    }
+    if (ok && rename(temp, path) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        remove(temp);
+    }
+    free(temp);
+    return ok;
+}
+
+static cJSON *summary_json(const bench_summary *s) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "median", s->median);
+    cJSON_AddNumberToObject(o, "p10", s->p10);
+    cJSON_AddNumberToObject(o, "p90", s->p90);
+    cJSON_AddNumberToObject(o, "min", s->min);
+    cJSON_AddNumberToObject(o, "max", s->max);
+    return o;
+}
+
+static void add_ratio(cJSON *o, const char *name, double ratio) {
+    if (isnan(ratio)) {
+        cJSON_AddNullToObject(o, name);
+    } else {
+        cJSON_AddNumberToObject(o, name, ratio);
+    }
+}
+
+static cJSON *machine_json(const bench_machine *m) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "cpu", m->cpu);
+    cJSON_AddNumberToObject(o, "cpu_count", m->cpu_count);
+    cJSON_AddStringToObject(o, "gl_renderer", m->gl_renderer);
+    cJSON_AddStringToObject(o, "gl_vendor", m->gl_vendor);
+    cJSON_AddStringToObject(o, "gl_version", m->gl_version);
+    cJSON_AddStringToObject(o, "gl_platform", m->gl_platform);
+    cJSON_AddBoolToObject(o, "software", m->software);
+    cJSON_AddBoolToObject(o, "gl_thread", m->gl_thread);
+    return o;
+}
+
+static cJSON *settings_json(const bench_config *c) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *modes = cJSON_AddArrayToObject(o, "modes");
+    for (uint32_t m = 0; m < c->mode_count; m++) {
+        cJSON_AddItemToArray(modes, cJSON_CreateString(crowd_gpu_mode_name(c->modes[m])));
+    }
+    cJSON *counts = cJSON_AddArrayToObject(o, "counts");
+    for (uint32_t i = 0; i < c->count_count; i++) {
+        cJSON_AddItemToArray(counts, cJSON_CreateNumber(c->counts[i]));
+    }
+    cJSON_AddNumberToObject(o, "width", c->width);
+    cJSON_AddNumberToObject(o, "height", c->height);
+    cJSON_AddNumberToObject(o, "frames", c->frames);
+    cJSON_AddNumberToObject(o, "warmup", c->warmup);
+    cJSON_AddNumberToObject(o, "frame_step_s", c->frame_step_s);
+    cJSON_AddNumberToObject(o, "seed", (double)c->seed);
+    cJSON_AddBoolToObject(o, "ground", false);
+    return o;
+}
+
+static cJSON *cell_json(const bench_results *r, uint32_t ci, uint32_t mi) {
+    const bench_cell *cell = bench_cell_at(r, ci, mi);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "mode", crowd_gpu_mode_name(cell->mode));
+    cJSON_AddNumberToObject(o, "count", cell->count);
+    cJSON_AddItemToObject(o, "cpu_ms", summary_json(&cell->cpu_ms));
+    cJSON_AddItemToObject(o, "frame_ms", summary_json(&cell->frame_ms));
+    cJSON_AddItemToObject(o, "animation_ms", summary_json(&cell->animation_ms));
+    cJSON_AddItemToObject(o, "process_cpu_ms", summary_json(&cell->process_cpu_ms));
+    cJSON_AddNumberToObject(o, "draw_calls", cell->draw_calls);
+    cJSON_AddNumberToObject(o, "extra_draw_calls", cell->extra_draw_calls);
+    cJSON_AddNumberToObject(o, "vertices", (double)cell->vertices);
+    cJSON_AddNumberToObject(o, "uploaded_bytes", (double)cell->uploaded_bytes);
+    cJSON_AddNumberToObject(o, "gpu_memory_bytes", (double)cell->gpu_memory_bytes);
+    cJSON *ratio = cJSON_AddObjectToObject(o, "ratio_to_static");
+    add_ratio(ratio, "cpu_ms", bench_ratio(r, ci, mi, 0));
+    add_ratio(ratio, "frame_ms", bench_ratio(r, ci, mi, 1));
+    add_ratio(ratio, "draw_calls", bench_ratio(r, ci, mi, 2));
+    add_ratio(ratio, "gpu_memory_bytes", bench_ratio(r, ci, mi, 3));
+    return o;
+}
+
+bool bench_write_json(const char *path, const bench_results *r) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", "crowd-bench");
+    cJSON_AddNumberToObject(root, "version", 1);
+    cJSON_AddStringToObject(root, "producer", "crowd " CROWD_VERSION_STRING);
+    cJSON *model = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(model, "source", r->config.model);
+    cJSON_AddNumberToObject(model, "vertex_count", r->vertex_count);
+    cJSON_AddNumberToObject(model, "joint_count", r->joint_count);
+    cJSON_AddNumberToObject(model, "clip_count", r->clip_count);
+    cJSON_AddItemToObject(root, "machine", machine_json(&r->machine));
+    cJSON_AddItemToObject(root, "settings", settings_json(&r->config));
+    cJSON_AddNumberToObject(root, "seconds", r->seconds);
+    cJSON *results = cJSON_AddArrayToObject(root, "results");
+    for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
+        for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
+            cJSON_AddItemToArray(results, cell_json(r, ci, mi));
+        }
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (text == NULL) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: out of memory", path);
+        return false;
+    }
+    size_t length = strlen(text);
+    char *line = realloc(text, length + 2);
+    if (line != NULL) {
+        text = line;
+        memcpy(text + length, "\n", 2);
+    }
+    bool ok = write_atomically(path, text);
+    free(text);
+    return ok;
+}
+
+/* A ratio as a CSV field: empty when there is none. */
+static int csv_ratio(char *out, size_t size, double ratio) {
+    return isnan(ratio) ? snprintf(out, size, ",") : snprintf(out, size, ",%.6g", ratio);
+}
+
+bool bench_write_csv(const char *path, const bench_results *r) {
+    static const char header[] =
+        "mode,count,cpu_ms_median,cpu_ms_p10,cpu_ms_p90,frame_ms_median,frame_ms_p10,"
+        "frame_ms_p90,animation_ms_median,process_cpu_ms_median,draw_calls,extra_draw_calls,vertices,uploaded_bytes,gpu_memory_bytes,"
+        "cpu_ms_ratio,frame_ms_ratio,draw_calls_ratio,gpu_memory_ratio\n";
+    size_t rows = (size_t)r->config.count_count * r->config.mode_count;
+    size_t size = sizeof header + rows * 512;
+    char *text = malloc(size);
+    if (text == NULL) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: out of memory", path);
+        return false;
+    }
+    size_t used = (size_t)snprintf(text, size, "%s", header);
+    for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
+        for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
+            const bench_cell *c = bench_cell_at(r, ci, mi);
+            used += (size_t)snprintf(
+                text + used, size - used, "%s,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%u,%u,%llu,%llu,%llu",
+                crowd_gpu_mode_name(c->mode), (unsigned)c->count, c->cpu_ms.median, c->cpu_ms.p10,
+                c->cpu_ms.p90, c->frame_ms.median, c->frame_ms.p10, c->frame_ms.p90,
+                c->animation_ms.median, c->process_cpu_ms.median,
+                (unsigned)c->draw_calls, (unsigned)c->extra_draw_calls,
+                (unsigned long long)c->vertices, (unsigned long long)c->uploaded_bytes,
+                (unsigned long long)c->gpu_memory_bytes);
+            for (int field = 0; field < 4; field++) {
+                used += (size_t)csv_ratio(text + used, size - used, bench_ratio(r, ci, mi, field));
+            }
+            used += (size_t)snprintf(text + used, size - used, "\n");
+        }
+    }
+    bool ok = write_atomically(path, text);
+    free(text);
+    return ok;
+}

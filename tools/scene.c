@@ -1,0 +1,275 @@
+/* scene.c - character loading, crowd layout and camera shared by demo,
+ * bench and play (see scene.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "scene.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crowd/import.h"
+
+#define GOLDEN_ANGLE_RAD 2.39996323f
+#define PI_F 3.14159265f
+
+static double wall_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool is_bake_path(const char *spec) {
+    struct stat st;
+    if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
+        return true;
+    }
+    size_t length = strlen(spec);
+    const char suffix[] = ".crowd.json";
+    return length >= sizeof suffix - 1 && strcmp(spec + length - (sizeof suffix - 1), suffix) == 0;
+}
+
+crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
+                                  scene_character *out, crowd_error *error) {
+    memset(out, 0, sizeof *out);
+    double start = wall_s();
+    if (is_bake_path(spec)) {
+        crowd_result result = crowd_bake_load(spec, logger, &out->bake, error);
+        out->load_s = wall_s() - start;
+        return result;
+    }
+    crowd_import_desc import = {0};
+    if (logger != NULL) {
+        import.logger = *logger;
+    }
+    crowd_result result = crowd_model_load(spec, &import, &out->asset, error);
+    out->load_s = wall_s() - start;
+    if (result != CROWD_OK) {
+        return result;
+    }
+    crowd_bake_desc bake = {0};
+    if (logger != NULL) {
+        bake.logger = *logger;
+    }
+    start = wall_s();
+    result = crowd_bake_build(out->asset, &bake, &out->bake, error);
+    out->bake_s = wall_s() - start;
+    if (result != CROWD_OK) {
+        scene_character_release(out);
+    }
+    return result;
+}
+
+void scene_character_release(scene_character *character) {
+    crowd_bake_destroy(character->bake);
+    crowd_asset_destroy(character->asset);
+    character->bake = NULL;
+    character->asset = NULL;
+}
+
+bool scene_character_has_mode(const scene_character *character, crowd_gpu_mode mode) {
+    switch (mode) {
+    case CROWD_GPU_MODE_STATIC:
+        return character->asset != NULL || character->bake != NULL;
+    case CROWD_GPU_MODE_CPU:
+    case CROWD_GPU_MODE_GPU:
+        return character->asset != NULL;
+    case CROWD_GPU_MODE_BAT:
+        return character->bake != NULL && character->bake->bat.texels != NULL;
+    case CROWD_GPU_MODE_VAT:
+        return character->bake != NULL && character->bake->vat_position.texels != NULL;
+    case CROWD_GPU_MODE_COUNT:
+        break;
+    }
+    return false;
+}
+
+crowd_result scene_renderer_create(crowd_gpu_context *context, const scene_character *character,
+                                   crowd_gpu_mode mode, uint32_t max_instances, uint32_t width,
+                                   uint32_t height, crowd_renderer **out_renderer,
+                                   crowd_error *error) {
+    crowd_renderer_desc desc = {
+        .context = context,
+        .asset = character->asset,
+        .bake = character->bake,
+        .mode = mode,
+        .max_instances = max_instances,
+        .width = width,
+        .height = height,
+    };
+    return crowd_renderer_create(&desc, out_renderer, error);
+}
+
+/* splitmix64: a well-mixed stream from any seed, so (seed, index) pairs
+ * that differ in one bit still give unrelated instances. */
+static uint64_t next_u64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static float next_unit(uint64_t *state) {
+    return (float)(next_u64(state) >> 40) * (1.0f / 16777216.0f);
+}
+
+static float lerp(float a, float b, float t) {
+    return a + (b - a) * t;
+}
+
+/* Distance between neighbours: room for the character's bind-pose
+ * footprint (arms out in a T-pose) without crowding a slim one. */
+static float spacing_m(const crowd_renderer *renderer) {
+    float min[3], max[3];
+    crowd_renderer_bind_bounds(renderer, min, max);
+    float footprint = fmaxf(max[0] - min[0], max[2] - min[2]);
+    float height = max[1] - min[1];
+    float spacing = fmaxf(0.9f * footprint, 0.45f * height);
+    return spacing > 0.0f && isfinite(spacing) ? spacing : 1.0f;
+}
+
+uint32_t scene_pick_clip(const crowd_renderer *renderer, uint64_t *state, uint32_t current) {
+    uint32_t clip_count = crowd_renderer_clip_count(renderer);
+    uint32_t looping = 0, candidates = 0;
+    for (uint32_t c = 0; c < clip_count; c++) {
+        crowd_renderer_clip clip;
+        crowd_renderer_get_clip(renderer, c, &clip);
+        looping += clip.loop && clip.duration_s > 0.0f;
+    }
+    /* Looping clips keep a crowd alive; a one-shot (a death) would leave it
+     * lying down, so one-shots are picked only when nothing loops. */
+    for (uint32_t c = 0; c < clip_count; c++) {
+        crowd_renderer_clip clip;
+        crowd_renderer_get_clip(renderer, c, &clip);
+        bool eligible = looping == 0 || (clip.loop && clip.duration_s > 0.0f);
+        candidates += eligible && (c != current || clip_count == 1);
+    }
+    if (candidates == 0) {
+        return current < clip_count ? current : 0;
+    }
+    uint32_t pick = (uint32_t)(next_u64(state) % candidates);
+    for (uint32_t c = 0; c < clip_count; c++) {
+        crowd_renderer_clip clip;
+        crowd_renderer_get_clip(renderer, c, &clip);
+        bool eligible = looping == 0 || (clip.loop && clip.duration_s > 0.0f);
+        if (eligible && (c != current || clip_count == 1) && pick-- == 0) {
+            return c;
+        }
+    }
+    return 0;
+}
+
+void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t index,
+                         crowd_instance_desc *out) {
+    memset(out, 0, sizeof *out);
+    uint64_t state = seed * 0xD1B54A32D192ED03ull + index;
+    next_u64(&state);
+    /* Sunflower spiral: radius grows with sqrt(index), so every person has
+     * about the same room (pi * 0.55^2 ~ hexagonal packing at `spacing`). */
+    float spacing = spacing_m(renderer);
+    float radius = 0.55f * spacing * sqrtf((float)index + 0.5f);
+    float angle = (float)index * GOLDEN_ANGLE_RAD;
+    out->position[0] = radius * cosf(angle) + lerp(-0.15f, 0.15f, next_unit(&state)) * spacing;
+    out->position[2] = radius * sinf(angle) + lerp(-0.15f, 0.15f, next_unit(&state)) * spacing;
+    out->heading_rad = lerp(-0.7f, 0.7f, next_unit(&state));
+    out->scale = lerp(0.9f, 1.1f, next_unit(&state));
+    out->clip = scene_pick_clip(renderer, &state, UINT32_MAX);
+    crowd_renderer_clip clip = {0};
+    crowd_renderer_get_clip(renderer, out->clip, &clip);
+    out->time_offset_s = clip.duration_s * next_unit(&state);
+    out->speed = lerp(0.85f, 1.15f, next_unit(&state));
+    for (int c = 0; c < 3; c++) {
+        out->tint[c] = lerp(0.7f, 1.0f, next_unit(&state));
+    }
+    out->tint[3] = 1.0f;
+}
+
+crowd_result scene_populate(crowd_renderer *renderer, uint64_t seed, uint32_t count,
+                            crowd_instance_id *ids, crowd_error *error) {
+    uint32_t current = crowd_renderer_instance_count(renderer);
+    for (uint32_t i = current; i > count; i--) {
+        crowd_result result = crowd_instance_remove(renderer, ids[i - 1], error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    for (uint32_t i = current; i < count; i++) {
+        crowd_instance_desc desc;
+        scene_instance_desc(renderer, seed, i, &desc);
+        crowd_result result = crowd_instance_add(renderer, &desc, &ids[i], error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    return CROWD_OK;
+}
+
+static float dot3(const float a[3], const float b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+void scene_camera(const crowd_renderer *renderer, float aspect, float yaw_rad, float pitch_rad,
+                  float zoom, crowd_camera *out) {
+    memset(out, 0, sizeof *out);
+    out->fov_y_rad = 40.0f * PI_F / 180.0f;
+    out->up[1] = 1.0f;
+    float min[3], max[3];
+    if (!crowd_renderer_instance_bounds(renderer, min, max)) {
+        crowd_renderer_bind_bounds(renderer, min, max);
+    }
+    float centre[3];
+    for (int a = 0; a < 3; a++) {
+        centre[a] = 0.5f * (min[a] + max[a]);
+    }
+    float cp = cosf(pitch_rad), sp = sinf(pitch_rad);
+    float back[3] = {sinf(yaw_rad) * cp, sp, cosf(yaw_rad) * cp};
+    float right[3] = {cosf(yaw_rad), 0.0f, -sinf(yaw_rad)};
+    float up[3] = {-sinf(yaw_rad) * sp, cp, -cosf(yaw_rad) * sp};
+    float ty = tanf(0.5f * out->fov_y_rad), tx = ty * (aspect > 0.0f ? aspect : 1.0f);
+    /* A corner at offset q from the centre lies at depth D - q.back; it is
+     * in view when D >= |q.right| / tx + q.back and D >= |q.up| / ty + q.back. */
+    float distance = 0.0f;
+    for (int corner = 0; corner < 8; corner++) {
+        float q[3] = {((corner & 1) ? max[0] : min[0]) - centre[0],
+                      ((corner & 2) ? max[1] : min[1]) - centre[1],
+                      ((corner & 4) ? max[2] : min[2]) - centre[2]};
+        distance = fmaxf(distance, fabsf(dot3(q, right)) / tx + dot3(q, back));
+        distance = fmaxf(distance, fabsf(dot3(q, up)) / ty + dot3(q, back));
+    }
+    distance = (distance > 0.01f ? distance * 1.05f : 1.0f) * (zoom > 0.0f ? zoom : 1.0f);
+    for (int a = 0; a < 3; a++) {
+        out->target[a] = centre[a];
+        out->eye[a] = centre[a] + back[a] * distance;
+    }
+}
+
+bool scene_gl_thread_setup(bool enable) {
+    if (enable) {
+        setenv("mesa_glthread", "true", 0);
+    }
+    const char *value = getenv("mesa_glthread");
+    return value != NULL && strcmp(value, "true") == 0;
+}
+
+crowd_result scene_context_create(const crowd_gpu_context_desc *desc, crowd_gpu_context **out,
+                                  crowd_error *error) {
+    fflush(stderr);
+    int saved = getenv("mesa_glthread") != NULL ? dup(STDERR_FILENO) : -1;
+    int null_fd = saved >= 0 ? open("/dev/null", O_WRONLY) : -1;
+    if (null_fd >= 0) {
+        dup2(null_fd, STDERR_FILENO);
+        close(null_fd);
+    }
+    crowd_result result = crowd_gpu_context_create(desc, out, error);
+    if (saved >= 0) {
+        fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    return result;
+}
