@@ -214,7 +214,7 @@ crowd_result crowd_instance_add(crowd_renderer *r, const crowd_instance_desc *de
 
 crowd_result crowd_instance_update(crowd_renderer *r, crowd_instance_id id,
                                    const crowd_instance_desc *desc, crowd_error *error) {
-    uint32_t slot;
+    uint32_t slot = 0;
     crowd_result found = find(r, id, &slot, error);
     if (found != CROWD_OK) {
         return found;
@@ -235,7 +235,7 @@ crowd_result crowd_instance_update(crowd_renderer *r, crowd_instance_id id,
 crowd_result crowd_instance_set_transform(crowd_renderer *r, crowd_instance_id id,
                                           const float position[3], float heading_rad,
                                           float scale, crowd_error *error) {
-    uint32_t slot;
+    uint32_t slot = 0;
     crowd_result found = find(r, id, &slot, error);
     if (found != CROWD_OK) {
         return found;
@@ -270,7 +270,7 @@ static float current_time(const crowd_renderer *r, uint32_t clip, uint32_t loop_
 
 crowd_result crowd_instance_set_speed(crowd_renderer *r, crowd_instance_id id, float speed,
                                       crowd_error *error) {
-    uint32_t slot;
+    uint32_t slot = 0;
     crowd_result found = find(r, id, &slot, error);
     if (found != CROWD_OK) {
         return found;
@@ -297,7 +297,7 @@ crowd_result crowd_instance_set_speed(crowd_renderer *r, crowd_instance_id id, f
 
 crowd_result crowd_instance_play(crowd_renderer *r, crowd_instance_id id, uint32_t clip,
                                  float crossfade_s, crowd_error *error) {
-    uint32_t slot;
+    uint32_t slot = 0;
     crowd_result found = find(r, id, &slot, error);
     if (found != CROWD_OK) {
         return found;
@@ -349,7 +349,7 @@ static void release_index(crowd_renderer *r, uint32_t id) {
 }
 
 crowd_result crowd_instance_remove(crowd_renderer *r, crowd_instance_id id, crowd_error *error) {
-    uint32_t slot;
+    uint32_t slot = 0;
     crowd_result found = find(r, id, &slot, error);
     if (found != CROWD_OK) {
         return found;
