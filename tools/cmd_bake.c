@@ -249,16 +249,26 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-typedef struct progress_bar {
+/* The one transient line at the bottom of a terminal: the progress bar, or
+ * the writing notice. Log messages clear it first so they do not land on it. */
+typedef struct status_line {
     double start_s;
+    bool terminal; /* stderr is a terminal and --quiet is off */
+    bool quiet;
     bool drawn;
-} progress_bar;
+} status_line;
 
-/* Drawn only on a terminal, and only once a bake has run for a second: quick
- * bakes stay quiet. */
+static void clear_status(status_line *status) {
+    if (status->drawn) {
+        fprintf(stderr, "\r%*s\r", 79, "");
+        status->drawn = false;
+    }
+}
+
+/* Drawn only once a bake has run for a second: quick bakes stay quiet. */
 static void draw_progress(void *user, float fraction) {
-    progress_bar *bar = user;
-    if (!bar->drawn && now_s() - bar->start_s < 1.0) {
+    status_line *status = user;
+    if (!status->drawn && now_s() - status->start_s < 1.0) {
         return;
     }
     enum { WIDTH = 40 };
@@ -270,20 +280,36 @@ static void draw_progress(void *user, float fraction) {
     cells[WIDTH] = '\0';
     fprintf(stderr, "\rcrowd: baking [%s] %3d%%", cells, (int)(fraction * 100.0f + 0.5f));
     fflush(stderr);
-    bar->drawn = true;
+    status->drawn = true;
 }
 
-static void end_progress(progress_bar *bar) {
-    if (bar->drawn) {
-        fprintf(stderr, "\r%*s\r", 60, "");
-        bar->drawn = false;
+/* Writing has no progress callback; a large set (a compressed f32 VAT can
+ * take seconds) gets a notice instead, cleared when done. */
+static void show_writing(status_line *status, const crowd_bake *bake, const char *dir) {
+    double bytes = 0.0;
+    const crowd_texture *textures[] = {&bake->vat_position, &bake->vat_normal, &bake->bat};
+    for (int i = 0; i < 3; i++) {
+        size_t texel = textures[i]->format == CROWD_TEXEL_RGBA32F ? 16
+                       : textures[i]->format == CROWD_TEXEL_NONE  ? 0
+                                                                  : 8;
+        bytes += (double)textures[i]->width * textures[i]->height * (double)texel;
     }
+    if (!status->terminal || bytes < 32.0 * 1024.0 * 1024.0) {
+        return;
+    }
+    fprintf(stderr, "\rcrowd: writing %.0f MiB of textures to %s ...", bytes / (1024.0 * 1024.0),
+            dir);
+    fflush(stderr);
+    status->drawn = true;
 }
 
-static void quiet_log(void *user, crowd_log_level level, const char *message) {
-    if (level == CROWD_LOG_WARNING) {
-        cli_log_stderr(user, level, message);
+static void log_message(void *user, crowd_log_level level, const char *message) {
+    status_line *status = user;
+    if (status->quiet && level != CROWD_LOG_WARNING) {
+        return;
     }
+    clear_status(status);
+    cli_log_stderr(NULL, level, message);
 }
 
 /* ---- report -------------------------------------------------------------- */
@@ -442,14 +468,15 @@ static int load_model(const options *opt, const crowd_logger *logger, crowd_asse
 }
 
 static int run(const options *opt) {
-    crowd_logger logger = {.fn = opt->quiet ? quiet_log : cli_log_stderr};
+    status_line status = {
+        .start_s = now_s(), .terminal = !opt->quiet && isatty(STDERR_FILENO), .quiet = opt->quiet};
+    crowd_logger logger = {.fn = log_message, .user = &status};
     crowd_asset *asset = NULL;
     int code = load_model(opt, &logger, &asset);
     if (code >= 0) {
         return code;
     }
-    progress_bar bar = {.start_s = now_s()};
-    bool show_progress = !opt->quiet && isatty(STDERR_FILENO);
+    status.start_s = now_s();
     crowd_bake_desc desc = {
         .fps = (float)opt->fps,
         .clips = opt->clips,
@@ -463,19 +490,21 @@ static int run(const options *opt) {
         .vat_encoding = opt->vat_encoding,
         .bat_encoding = opt->bat_encoding,
         .logger = logger,
-        .progress = show_progress ? draw_progress : NULL,
-        .progress_user = &bar,
+        .progress = status.terminal ? draw_progress : NULL,
+        .progress_user = &status,
         .thread_count = (uint32_t)opt->threads,
     };
     crowd_error error = {0};
     crowd_bake *bake = NULL;
     double start = now_s();
     crowd_result result = crowd_bake_build(asset, &desc, &bake, &error);
-    end_progress(&bar);
+    clear_status(&status);
     double build_s = now_s() - start;
     if (result == CROWD_OK) {
         crowd_bake_write_desc write = {.openvat = opt->openvat, .logger = logger};
+        show_writing(&status, bake, opt->output);
         result = crowd_bake_write(bake, opt->output, &write, &error);
+        clear_status(&status);
     }
     double total_s = now_s() - start;
     if (result != CROWD_OK) {
