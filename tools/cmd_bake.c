@@ -350,7 +350,7 @@ static void print_bat_row(const crowd_bake *bake, const crowd_bake_report *r, do
     printf(" %6.2fs%s\n", build_s, written ? "" : "  (not written)");
 }
 
-/* Files of this bake in `dir` (NAME.* and NAME-*), with their sizes. */
+/* Files of this bake in `dir` (NAME.*, NAME-* and NAME_*), with their sizes. */
 static void print_files(const char *dir, const char *name) {
     DIR *d = opendir(dir);
     if (d == NULL) {
@@ -361,8 +361,8 @@ static void print_files(const char *dir, const char *name) {
     struct dirent *entry;
     while ((entry = readdir(d)) != NULL) {
         const char *file = entry->d_name;
-        if (strncmp(file, name, name_length) != 0 ||
-            (file[name_length] != '.' && file[name_length] != '-')) {
+        if (strncmp(file, name, name_length) != 0 || strchr(".-_", file[name_length]) == NULL ||
+            file[name_length] == '\0') {
             continue;
         }
         char path[4096];
@@ -522,8 +522,8 @@ static int run(const options *opt) {
                    "(build %.2f s, write %.2f s)\n",
                    opt->model, bake->clip_count, bake->frame_count, (double)bake->fps,
                    bake->vertex_count, bake->joint_count, total_s, build_s, total_s - build_s);
-            printf("error against float32 CPU skinning over %llu vertex-frames, bounds diagonal "
-                   "%.4g:\n",
+            printf("error against float32 CPU skinning over %llu vertex-frames, in model units "
+                   "(metres for glTF); bounds diagonal %.4g:\n",
                    (unsigned long long)report.vertex_frames, report.bounds_diagonal);
             print_header();
             if (bake->vat_position.texels != NULL) {
@@ -537,6 +537,12 @@ static int run(const options *opt) {
             }
             printf("files in %s:\n", opt->output);
             print_files(opt->output, bake->name);
+            if (opt->openvat) {
+                char openvat[4096];
+                snprintf(openvat, sizeof openvat, "%s/openvat", opt->output);
+                printf("files in %s (OpenVAT layout):\n", openvat);
+                print_files(openvat, bake->name);
+            }
         }
     }
     crowd_bake_destroy(bake);
