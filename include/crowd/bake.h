@@ -181,8 +181,8 @@ typedef struct crowd_bake_report {
  * same vertex count and order, clips matched by name, "rest" = rest pose) at
  * each baked frame's time, k / fps. Errors: CROWD_ERROR_INVALID_ARGUMENT
  * (vertex or joint counts differ, a baked clip the asset lacks),
- * CROWD_ERROR_OUT_OF_MEMORY. Uses desc-style threads: thread_count 0 = one
- * per CPU. */
+ * CROWD_ERROR_OUT_OF_MEMORY. thread_count: worker threads, 0 = one per
+ * online CPU (at most 16); the report does not depend on it. */
 crowd_result crowd_bake_measure(const crowd_bake *bake, const crowd_asset *asset,
                                 uint32_t thread_count, crowd_bake_report *out_report,
                                 crowd_error *error);
