@@ -109,13 +109,23 @@ static bool write_atomically(const char *path, const char *text) {
     return ok;
 }
 
+/* Nanosecond resolution is all a millisecond figure means; rounding to it
+ * keeps the JSON free of 17-digit binary noise. */
+static double ms_value(double ms) {
+    return round(ms * 1e6) / 1e6;
+}
+
+static double rounded_ratio(double ms, double base_ms) {
+    return ms_value(base_ms) > 0.0 ? ms_value(ms) / ms_value(base_ms) : NAN;
+}
+
 static cJSON *summary_json(const bench_summary *s) {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "median", s->median);
-    cJSON_AddNumberToObject(o, "p10", s->p10);
-    cJSON_AddNumberToObject(o, "p90", s->p90);
-    cJSON_AddNumberToObject(o, "min", s->min);
-    cJSON_AddNumberToObject(o, "max", s->max);
+    cJSON_AddNumberToObject(o, "median", ms_value(s->median));
+    cJSON_AddNumberToObject(o, "p10", ms_value(s->p10));
+    cJSON_AddNumberToObject(o, "p90", ms_value(s->p90));
+    cJSON_AddNumberToObject(o, "min", ms_value(s->min));
+    cJSON_AddNumberToObject(o, "max", ms_value(s->max));
     return o;
 }
 
@@ -154,7 +164,7 @@ static cJSON *settings_json(const bench_config *c) {
     cJSON_AddNumberToObject(o, "height", c->height);
     cJSON_AddNumberToObject(o, "frames", c->frames);
     cJSON_AddNumberToObject(o, "warmup", c->warmup);
-    cJSON_AddNumberToObject(o, "frame_step_s", c->frame_step_s);
+    cJSON_AddNumberToObject(o, "frame_step_s", round(c->frame_step_s * 1e9) / 1e9);
     cJSON_AddNumberToObject(o, "seed", (double)c->seed);
     cJSON_AddBoolToObject(o, "ground", false);
     return o;
@@ -175,8 +185,16 @@ static cJSON *cell_json(const bench_results *r, uint32_t ci, uint32_t mi) {
     cJSON_AddNumberToObject(o, "uploaded_bytes", (double)cell->uploaded_bytes);
     cJSON_AddNumberToObject(o, "gpu_memory_bytes", (double)cell->gpu_memory_bytes);
     cJSON *ratio = cJSON_AddObjectToObject(o, "ratio_to_static");
-    add_ratio(ratio, "cpu_ms", bench_ratio(r, ci, mi, 0));
-    add_ratio(ratio, "frame_ms", bench_ratio(r, ci, mi, 1));
+    /* Time ratios of the rounded medians, so a reader can recompute them. */
+    const bench_cell *base = NULL;
+    for (uint32_t m = 0; m < r->config.mode_count; m++) {
+        if (r->config.modes[m] == CROWD_GPU_MODE_STATIC) {
+            base = bench_cell_at(r, ci, m);
+        }
+    }
+    add_ratio(ratio, "cpu_ms", rounded_ratio(cell->cpu_ms.median, base ? base->cpu_ms.median : 0));
+    add_ratio(ratio, "frame_ms",
+              rounded_ratio(cell->frame_ms.median, base ? base->frame_ms.median : 0));
     add_ratio(ratio, "draw_calls", bench_ratio(r, ci, mi, 2));
     add_ratio(ratio, "gpu_memory_bytes", bench_ratio(r, ci, mi, 3));
     return o;
@@ -194,7 +212,7 @@ bool bench_write_json(const char *path, const bench_results *r) {
     cJSON_AddNumberToObject(model, "clip_count", r->clip_count);
     cJSON_AddItemToObject(root, "machine", machine_json(&r->machine));
     cJSON_AddItemToObject(root, "settings", settings_json(&r->config));
-    cJSON_AddNumberToObject(root, "seconds", r->seconds);
+    cJSON_AddNumberToObject(root, "seconds", round(r->seconds * 1e3) / 1e3);
     cJSON *results = cJSON_AddArrayToObject(root, "results");
     for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
         for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {

@@ -29,7 +29,8 @@ static const char usage[] =
     "  --csv FILE        write one CSV row per mode and size\n"
     "  --chart FILE.png  draw frame and CPU time against size (needs gnuplot)\n"
     "  --no-gl-thread    leave Mesa's GL driver thread off (see docs/bench.md)\n"
-    "  --quiet           no progress line\n";
+    "  --quiet           no progress line\n"
+    "  --verbose         also print the library's informational messages\n";
 
 typedef struct options {
     const char *model;
@@ -170,6 +171,8 @@ static int parse(int argc, char **argv, options *o) {
             o->gl_thread = false;
         } else if (strcmp(arg, "--quiet") == 0) {
             o->config.quiet = true;
+        } else if (strcmp(arg, "--verbose") == 0) {
+            cli_verbose = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_fail(CLI_EXIT_USAGE, "bench: unknown option '%s' (see crowd bench --help)",
                             arg);
@@ -228,7 +231,7 @@ static int write_reports(const options *o, const bench_results *results) {
 
 static int run(options *o) {
     scene_gl_thread_setup(o->gl_thread);
-    crowd_logger logger = {cli_log_stderr, NULL};
+    crowd_logger logger = {scene_log, NULL};
     crowd_error error = {0};
     scene_character character;
     if (scene_character_load(o->model, &logger, &character, &error) != CROWD_OK) {

@@ -146,7 +146,7 @@ static void print_summary(const bench_results *r) {
 static int run(const char *path) {
     double start = wall_s();
     scene_gl_thread_setup(true);
-    crowd_logger logger = {cli_log_stderr, NULL};
+    crowd_logger logger = {scene_log, NULL};
     crowd_error error = {0};
     scene_character character;
     if (scene_character_load("builtin:", &logger, &character, &error) != CROWD_OK) {
@@ -221,8 +221,8 @@ int cmd_demo(int argc, char **argv) {
                 return CLI_EXIT_USAGE;
             }
         } else {
-            fputs(usage, stderr);
-            return cli_fail(CLI_EXIT_USAGE, "demo: unexpected argument '%s'", argv[i]);
+            return cli_fail(CLI_EXIT_USAGE, "demo: unexpected argument '%s' (see crowd demo --help)",
+                            argv[i]);
         }
     }
     return run(path);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "crowd/import.h"
 
 #define GOLDEN_ANGLE_RAD 2.39996323f
@@ -70,6 +71,15 @@ void scene_character_release(scene_character *character) {
     crowd_asset_destroy(character->asset);
     character->bake = NULL;
     character->asset = NULL;
+}
+
+void scene_log(void *user, crowd_log_level level, const char *message) {
+    (void)user;
+    if (level == CROWD_LOG_WARNING) {
+        fprintf(stderr, "crowd: warning: %s\n", message);
+    } else if (cli_verbose) {
+        fprintf(stderr, "crowd: %s\n", message);
+    }
 }
 
 bool scene_character_has_mode(const scene_character *character, crowd_gpu_mode mode) {

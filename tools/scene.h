@@ -31,6 +31,10 @@ crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
                                   scene_character *out, crowd_error *error);
 void scene_character_release(scene_character *character);
 
+/* Logger for these commands: warnings always, the library's informational
+ * and debug messages only with --verbose (cli_verbose). */
+void scene_log(void *user, crowd_log_level level, const char *message);
+
 /* The modes a renderer of this character can play. */
 bool scene_character_has_mode(const scene_character *character, crowd_gpu_mode mode);
 

@@ -1,0 +1,425 @@
+/* test_cli_bench - `crowd bench`, `crowd demo` and `crowd play` as a user
+ * runs them: CROWD_CLI in a child process (posix_spawn), exit codes, the one
+ * "crowd: error:" line for a bad command line, and every field of the bench
+ * JSON (docs/bench.md) with values that follow from first principles: draw
+ * calls per mode, vertices = index count x crowd size, bytes uploaded per
+ * frame by cpu and gpu modes, ratios = value / static's value, percentiles
+ * in order, CPU time within the frame's wall time.
+ *
+ * Groups (argv[1]): "bench", "demo", "play" (play needs a display: CMake
+ * runs it under xvfb-run when that is installed). A group that finds no GL
+ * context exits 77 (skipped) after the checks that need none.
+ */
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "check.h"
+#include "crowd/builtin.h"
+
+extern char **environ;
+
+typedef struct run_result {
+    int exit_code;      /* -1 when a signal ended it */
+    char out[1 << 16];
+    char err[1 << 14];
+} run_result;
+
+static run_result result;
+static bool no_gl;
+
+static void slurp(const char *path, char *buffer, size_t size) {
+    FILE *file = fopen(path, "rb");
+    size_t n = file ? fread(buffer, 1, size - 1, file) : 0;
+    buffer[n] = '\0';
+    if (file) {
+        fclose(file);
+    }
+}
+
+/* Runs `crowd ARGS...` (NULL-terminated). */
+static const run_result *run(const char *first, ...) {
+    const char *argv[32] = {CROWD_CLI};
+    int argc = 1;
+    va_list args;
+    va_start(args, first);
+    for (const char *a = first; a != NULL && argc < 31; a = va_arg(args, const char *)) {
+        argv[argc++] = a;
+    }
+    va_end(args);
+    argv[argc] = NULL;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "cli_out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, "cli_err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int status = 0;
+    result.exit_code = -2;
+    if (posix_spawn(&pid, CROWD_CLI, &actions, NULL, (char *const *)argv, environ) == 0 &&
+        waitpid(pid, &status, 0) == pid) {
+        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    slurp("cli_out.txt", result.out, sizeof result.out);
+    slurp("cli_err.txt", result.err, sizeof result.err);
+    if (result.exit_code == 5 && !no_gl) {
+        printf("SKIP: no OpenGL 4.5 context here: %s", result.err);
+        no_gl = true;
+    }
+    return &result;
+}
+
+static int line_count(const char *text) {
+    int lines = 0;
+    for (; *text; text++) {
+        lines += *text == '\n';
+    }
+    return lines;
+}
+
+/* A malformed command line: exit 1 and exactly one "crowd: error:" line
+ * naming `needle`. */
+static void check_usage_error(const run_result *r, const char *what, const char *needle) {
+    CHECK_MSG(r->exit_code == 1, "%s: exit %d, stderr: %s", what, r->exit_code, r->err);
+    CHECK_MSG(line_count(r->err) == 1 && strncmp(r->err, "crowd: error: ", 14) == 0 &&
+                  strstr(r->err, needle) != NULL,
+              "%s: stderr: %s", what, r->err);
+}
+
+/* Width and height from a PNG's IHDR; false when the file is not a PNG. */
+static bool png_size(const char *path, uint32_t *width, uint32_t *height) {
+    unsigned char header[24];
+    FILE *file = fopen(path, "rb");
+    size_t n = file ? fread(header, 1, sizeof header, file) : 0;
+    if (file) {
+        fclose(file);
+    }
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (n != sizeof header || memcmp(header, signature, 8) != 0 || memcmp(header + 12, "IHDR", 4)) {
+        return false;
+    }
+    *width = (uint32_t)header[16] << 24 | (uint32_t)header[17] << 16 | (uint32_t)header[18] << 8 |
+             header[19];
+    *height = (uint32_t)header[20] << 24 | (uint32_t)header[21] << 16 |
+              (uint32_t)header[22] << 8 | header[23];
+    return true;
+}
+
+static cJSON *load_json(const char *path) {
+    static char text[1 << 18];
+    slurp(path, text, sizeof text);
+    return cJSON_Parse(text);
+}
+
+static double number(const cJSON *object, const char *name) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+    CHECK_MSG(cJSON_IsNumber(item), "field '%s' missing or not a number", name);
+    return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+static const char *string(const cJSON *object, const char *name) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+    CHECK_MSG(cJSON_IsString(item) && item->valuestring[0] != '\0',
+              "field '%s' missing or not a non-empty string", name);
+    return cJSON_IsString(item) ? item->valuestring : "";
+}
+
+static bool boolean(const cJSON *object, const char *name) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+    CHECK_MSG(cJSON_IsBool(item), "field '%s' missing or not a boolean", name);
+    return cJSON_IsTrue(item);
+}
+
+static const cJSON *object(const cJSON *parent, const char *name) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(parent, name);
+    CHECK_MSG(cJSON_IsObject(item), "field '%s' missing or not an object", name);
+    return item;
+}
+
+/* A summary {median, p10, p90, min, max} in order and non-negative. */
+static double summary_median(const cJSON *cell, const char *name) {
+    const cJSON *s = object(cell, name);
+    if (s == NULL) {
+        return NAN;
+    }
+    double median = number(s, "median"), p10 = number(s, "p10"), p90 = number(s, "p90");
+    double min = number(s, "min"), max = number(s, "max");
+    CHECK_MSG(min >= 0.0 && min <= p10 && p10 <= median && median <= p90 && p90 <= max,
+              "%s: min %g p10 %g median %g p90 %g max %g out of order", name, min, p10, median,
+              p90, max);
+    return median;
+}
+
+typedef struct cell_view {
+    const char *mode;
+    double count, cpu_ms, frame_ms, animation_ms, draw_calls, extra_draw_calls, vertices,
+        uploaded_bytes, gpu_memory_bytes;
+    const cJSON *ratio;
+} cell_view;
+
+static cell_view read_cell(const cJSON *cell) {
+    cell_view v = {
+        .mode = string(cell, "mode"),
+        .count = number(cell, "count"),
+        .cpu_ms = summary_median(cell, "cpu_ms"),
+        .frame_ms = summary_median(cell, "frame_ms"),
+        .animation_ms = summary_median(cell, "animation_ms"),
+        .draw_calls = number(cell, "draw_calls"),
+        .extra_draw_calls = number(cell, "extra_draw_calls"),
+        .vertices = number(cell, "vertices"),
+        .uploaded_bytes = number(cell, "uploaded_bytes"),
+        .gpu_memory_bytes = number(cell, "gpu_memory_bytes"),
+        .ratio = object(cell, "ratio_to_static"),
+    };
+    summary_median(cell, "process_cpu_ms");
+    return v;
+}
+
+/* The cell of `mode` at `count` in results, or NULL. */
+static const cJSON *find_cell(const cJSON *results, const char *mode, double count) {
+    const cJSON *cell;
+    cJSON_ArrayForEach(cell, results) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(cell, "mode");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(cell, "count");
+        if (cJSON_IsString(m) && strcmp(m->valuestring, mode) == 0 && cJSON_IsNumber(c) &&
+            c->valuedouble == count) {
+            return cell;
+        }
+    }
+    return NULL;
+}
+
+static void check_ratio(const cell_view *v, const char *name, double a, double b) {
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(v->ratio, name);
+    if (b > 0.0) {
+        CHECK_MSG(cJSON_IsNumber(r) && fabs(r->valuedouble - a / b) <= 1e-9 * (a / b) + 1e-12,
+                  "%s at %g: ratio_to_static.%s = %g, expected %g", v->mode, v->count, name,
+                  cJSON_IsNumber(r) ? r->valuedouble : NAN, a / b);
+    } else {
+        CHECK_MSG(cJSON_IsNull(r), "%s: ratio_to_static.%s should be null", v->mode, name);
+    }
+}
+
+static int check_results(const cJSON *root, const crowd_asset *builtin) {
+    static const char *const modes[] = {"static", "cpu", "gpu", "bat", "vat"};
+    const double counts[] = {1, 2};
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    REQUIRE(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 10);
+    for (int ci = 0; ci < 2; ci++) {
+        const cJSON *static_cell = find_cell(results, "static", counts[ci]);
+        REQUIRE(static_cell != NULL);
+        cell_view base = read_cell(static_cell);
+        for (int mi = 0; mi < 5; mi++) {
+            const cJSON *cell = find_cell(results, modes[mi], counts[ci]);
+            CHECK_MSG(cell != NULL, "no result for %s at %g", modes[mi], counts[ci]);
+            if (cell == NULL) {
+                continue;
+            }
+            cell_view v = read_cell(cell);
+            bool cpu = mi == 1, gpu = mi == 2;
+            CHECK_MSG(v.draw_calls == (cpu ? counts[ci] : 1.0), "%s at %g: %g draw calls",
+                      v.mode, v.count, v.draw_calls);
+            CHECK(v.extra_draw_calls == 0.0);
+            CHECK_MSG(v.vertices == (double)builtin->mesh.index_count * counts[ci],
+                      "%s at %g: %g vertices", v.mode, v.count, v.vertices);
+            /* Warm-up frames took the instance records; after them only
+             * cpu (vertices) and gpu (palettes) modes upload anything. */
+            double uploaded = cpu   ? 24.0 * builtin->mesh.vertex_count * counts[ci]
+                              : gpu ? 48.0 * builtin->skeleton.joint_count * counts[ci]
+                                    : 0.0;
+            CHECK_MSG(v.uploaded_bytes == uploaded, "%s at %g: %g bytes uploaded, expected %g",
+                      v.mode, v.count, v.uploaded_bytes, uploaded);
+            CHECK_MSG(v.cpu_ms <= v.frame_ms, "%s: CPU %g ms > frame %g ms", v.mode, v.cpu_ms,
+                      v.frame_ms);
+            CHECK_MSG(v.animation_ms <= v.cpu_ms && ((cpu || gpu) || v.animation_ms == 0.0),
+                      "%s: animation %g ms, CPU %g ms", v.mode, v.animation_ms, v.cpu_ms);
+            CHECK(v.gpu_memory_bytes > 0.0);
+            check_ratio(&v, "cpu_ms", v.cpu_ms, base.cpu_ms);
+            check_ratio(&v, "frame_ms", v.frame_ms, base.frame_ms);
+            check_ratio(&v, "draw_calls", v.draw_calls, base.draw_calls);
+            check_ratio(&v, "gpu_memory_bytes", v.gpu_memory_bytes,
+                        base.gpu_memory_bytes);
+        }
+    }
+    return 0;
+}
+
+static int check_json(const char *path, const crowd_asset *builtin, const char *stdout_text) {
+    cJSON *root = load_json(path);
+    REQUIRE(root != NULL);
+    CHECK(strcmp(string(root, "format"), "crowd-bench") == 0);
+    CHECK(number(root, "version") == 1.0);
+    CHECK(strncmp(string(root, "producer"), "crowd ", 6) == 0);
+    CHECK(number(root, "seconds") > 0.0);
+    const cJSON *model = object(root, "model");
+    CHECK(strcmp(string(model, "source"), "builtin:") == 0);
+    CHECK(number(model, "vertex_count") == builtin->mesh.vertex_count);
+    CHECK(number(model, "joint_count") == builtin->skeleton.joint_count);
+    CHECK(number(model, "clip_count") == builtin->clip_count);
+    const cJSON *machine = object(root, "machine");
+    const char *cpu = string(machine, "cpu"), *renderer = string(machine, "gl_renderer");
+    CHECK(number(machine, "cpu_count") >= 1.0);
+    string(machine, "gl_vendor");
+    string(machine, "gl_version");
+    string(machine, "gl_platform");
+    boolean(machine, "software");
+    CHECK(boolean(machine, "gl_thread"));
+    CHECK_MSG(strstr(stdout_text, cpu) != NULL && strstr(stdout_text, renderer) != NULL,
+              "the table names neither CPU '%s' nor renderer '%s'", cpu, renderer);
+    const cJSON *settings = object(root, "settings");
+    CHECK(number(settings, "width") == 64.0 && number(settings, "height") == 48.0);
+    CHECK(number(settings, "frames") == 3.0 && number(settings, "warmup") == 1.0);
+    CHECK(number(settings, "frame_step_s") > 0.0);
+    CHECK(number(settings, "seed") == 1.0);
+    CHECK(!boolean(settings, "ground"));
+    const cJSON *modes = cJSON_GetObjectItemCaseSensitive(settings, "modes");
+    const cJSON *counts = cJSON_GetObjectItemCaseSensitive(settings, "counts");
+    CHECK(cJSON_IsArray(modes) && cJSON_GetArraySize(modes) == 5);
+    CHECK(cJSON_IsArray(counts) && cJSON_GetArraySize(counts) == 2);
+    check_results(root, builtin);
+    cJSON_Delete(root);
+    return 0;
+}
+
+static void check_csv(const char *path) {
+    static char text[1 << 16];
+    slurp(path, text, sizeof text);
+    CHECK_MSG(line_count(text) == 11, "%s: %d lines, expected a header and 10 rows", path,
+              line_count(text));
+    int header_fields = 1;
+    for (const char *c = text; *c != '\0' && *c != '\n'; c++) {
+        header_fields += *c == ',';
+    }
+    CHECK(header_fields == 19);
+    CHECK(strstr(text, "\nvat,2,") != NULL && strstr(text, "\nstatic,1,") != NULL);
+}
+
+static void bench_usage_errors(void) {
+    check_usage_error(run("bench", "--counts", "0", NULL), "--counts 0", "--counts");
+    check_usage_error(run("bench", "--counts", "1,x", NULL), "--counts 1,x", "'x'");
+    check_usage_error(run("bench", "--counts", "5000000", NULL), "--counts 5000000", "limit");
+    check_usage_error(run("bench", "--modes", "static,fast", NULL), "--modes fast", "fast");
+    check_usage_error(run("bench", "--modes", "vat,vat", NULL), "--modes vat,vat", "twice");
+    check_usage_error(run("bench", "--size", "64", NULL), "--size 64", "--size");
+    check_usage_error(run("bench", "--frames", "0", NULL), "--frames 0", "--frames");
+    check_usage_error(run("bench", "--json", NULL), "--json without a value", "--json");
+    check_usage_error(run("bench", "--fast", NULL), "unknown option", "--fast");
+    check_usage_error(run("bench", "a.glb", "b.glb", NULL), "two models", "more than one");
+    const run_result *r = run("bench", "--help", NULL);
+    CHECK(r->exit_code == 0 && strstr(r->out, "--counts") != NULL);
+    r = run("bench", "/nonexistent/robot.glb", NULL);
+    CHECK_MSG(r->exit_code == 2 && line_count(r->err) == 1 &&
+                  strstr(r->err, "/nonexistent/robot.glb") != NULL,
+              "missing model: exit %d, stderr: %s", r->exit_code, r->err);
+}
+
+static int group_bench(void) {
+    bench_usage_errors();
+    crowd_asset *builtin = NULL;
+    REQUIRE(crowd_builtin_create(&builtin, NULL) == CROWD_OK);
+    remove("bench.json");
+    remove("bench.csv");
+    const run_result *r = run("bench", "builtin:", "--counts", "1,2", "--frames", "3", "--warmup",
+                              "1", "--size", "64x48", "--json", "bench.json", "--csv",
+                              "bench.csv", "--chart", "bench.png", "--quiet", NULL);
+    if (no_gl) {
+        crowd_asset_destroy(builtin);
+        check_finish();
+        return 77;
+    }
+    CHECK_MSG(r->exit_code == 0, "bench: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK(strstr(r->out, "static") != NULL && strstr(r->out, "vat") != NULL);
+    check_json("bench.json", builtin, r->out);
+    check_csv("bench.csv");
+    uint32_t width, height;
+    CHECK_MSG(png_size("bench.png", &width, &height) ||
+                  strstr(r->err, "gnuplot is not installed") != NULL,
+              "no chart and no warning: %s", r->err);
+
+    /* A bake folder plays static, bat and vat; cpu and gpu need the model. */
+    r = run("bake", "builtin:", "-o", "bench_bake", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bake: exit %d, stderr: %s", r->exit_code, r->err);
+    r = run("bench", "bench_bake", "--modes", "static,cpu", "--counts", "1", NULL);
+    CHECK_MSG(r->exit_code == 3 && line_count(r->err) == 1 && strstr(r->err, "cpu") != NULL,
+              "bake folder in cpu mode: exit %d, stderr: %s", r->exit_code, r->err);
+    remove("bench_folder.json");
+    r = run("bench", "bench_bake", "--counts", "3", "--frames", "1", "--warmup", "0", "--size",
+            "32x32", "--json", "bench_folder.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench of a bake folder: exit %d, stderr: %s", r->exit_code,
+              r->err);
+    cJSON *root = load_json("bench_folder.json");
+    const cJSON *results = root ? cJSON_GetObjectItemCaseSensitive(root, "results") : NULL;
+    CHECK(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 3);
+    CHECK(results != NULL && find_cell(results, "bat", 3) != NULL &&
+          find_cell(results, "cpu", 3) == NULL);
+    cJSON_Delete(root);
+
+    r = run("bench", "builtin:", "--counts", "1", "--frames", "1", "--json",
+            "/nonexistent/dir/b.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/b.json") != NULL,
+              "unwritable JSON: exit %d, stderr: %s", r->exit_code, r->err);
+    crowd_asset_destroy(builtin);
+    return check_finish();
+}
+
+static int group_demo(void) {
+    check_usage_error(run("demo", "builtin:", NULL), "demo with an argument", "builtin:");
+    remove("demo.png");
+    const run_result *r = run("demo", "-o", "demo.png", NULL);
+    if (no_gl) {
+        check_finish();
+        return 77;
+    }
+    CHECK_MSG(r->exit_code == 0, "demo: exit %d, stderr: %s", r->exit_code, r->err);
+    uint32_t width = 0, height = 0;
+    CHECK(png_size("demo.png", &width, &height) && width >= 320 && height >= 180);
+    static const char *const modes[] = {"static", "cpu", "gpu", "bat", "vat"};
+    for (int m = 0; m < 5; m++) {
+        CHECK_MSG(strstr(r->out, modes[m]) != NULL, "demo's table lacks %s", modes[m]);
+    }
+    CHECK(strstr(r->out, "wrote demo.png") != NULL);
+    r = run("demo", "-o", "/nonexistent/dir/demo.png", NULL);
+    CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/demo.png") != NULL,
+              "unwritable picture: exit %d, stderr: %s", r->exit_code, r->err);
+    return check_finish();
+}
+
+static int group_play(void) {
+    check_usage_error(run("play", NULL), "play without a model", "MODEL");
+    check_usage_error(run("play", "builtin:", "--mode", "fast", NULL), "--mode fast", "fast");
+    check_usage_error(run("play", "builtin:", "--count", "0", NULL), "--count 0", "--count");
+    remove("play.png");
+    /* vat, + (x2), m (next mode: static), c (new clips), 3 (gpu), - (/2),
+     * space (pause), 2 (cpu). */
+    const run_result *r = run("play", "builtin:", "--count", "3", "--size", "160x90", "--frames",
+                              "10", "--keys", "5+mc3- 2", "--screenshot", "play.png", NULL);
+    if (no_gl) {
+        check_finish();
+        return 77;
+    }
+    CHECK_MSG(r->exit_code == 0, "play: exit %d, stderr: %s", r->exit_code, r->err);
+    uint32_t width = 0, height = 0;
+    CHECK(png_size("play.png", &width, &height) && width == 160 && height == 90);
+    return check_finish();
+}
+
+int main(int argc, char **argv) {
+    const char *group = argc > 1 ? argv[1] : "bench";
+    if (strcmp(group, "bench") == 0) {
+        return group_bench();
+    }
+    if (strcmp(group, "demo") == 0) {
+        return group_demo();
+    }
+    if (strcmp(group, "play") == 0) {
+        return group_play();
+    }
+    fprintf(stderr, "usage: test_cli_bench bench|demo|play\n");
+    return 2;
+}
