@@ -5,8 +5,11 @@
  * node; where several nodes share the name, the joint is meant
  * (import_node_find). Keys that are out of order, negative in time or not
  * finite are dropped and counted. assimp 5.2 gives every key as linear (it
- * samples glTF cubic splines to their values), so tracks are linear.
- * A clip loops by default when its first and last poses match.
+ * keeps only the values of glTF cubic-spline keys and reads STEP as
+ * linear), so its tracks are linear; for glTF files the STEP and
+ * CUBICSPLINE tracks are read from the file first (gltf_samplers.c) and
+ * assimp's keys fill the rest. A clip loops by default when its first and
+ * last poses match.
  */
 #include <math.h>
 #include <stdio.h>
@@ -127,8 +130,11 @@ static bool values_match(const crowd_track *track, uint32_t components) {
     if (track->key_count < 2) {
         return true;
     }
-    const float *first = track->values;
-    const float *last = &track->values[(track->key_count - 1) * components];
+    /* Cubic keys are [in-tangent, value, out-tangent]. */
+    bool cubic = track->interpolation == CROWD_INTERP_CUBIC;
+    size_t stride = cubic ? 3u * components : components;
+    const float *first = track->values + (cubic ? components : 0u);
+    const float *last = first + (track->key_count - 1) * stride;
     if (components == 4) {
         float dot = 0.0f;
         for (uint32_t c = 0; c < 4; c++) {
@@ -156,8 +162,11 @@ static bool first_and_last_poses_match(const crowd_clip *clip, uint32_t joint_co
     return true;
 }
 
-static crowd_result convert_animation(import_context *ctx, const struct aiAnimation *anim,
-                                      crowd_clip *clip) {
+/* Converts the channels of assimp animation `index` into `clip`. `animated`
+ * has joint_count entries, zeroed. */
+static crowd_result convert_animation(import_context *ctx, uint32_t index,
+                                      const struct aiAnimation *anim, crowd_clip *clip,
+                                      bool *animated) {
     uint32_t joint_count = ctx->asset->skeleton.joint_count;
     clip->tracks = calloc(joint_count, sizeof *clip->tracks);
     clip->name = import_strdup(anim->mName.data);
@@ -166,6 +175,12 @@ static crowd_result convert_animation(import_context *ctx, const struct aiAnimat
     }
     double tps = ticks_per_second(ctx, anim);
     float max_time_s = 0.0f;
+    if (ctx->gltf != NULL) {
+        crowd_result result = import_gltf_samplers_apply(ctx, index, anim, clip, &max_time_s);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
     for (uint32_t c = 0; c < anim->mNumChannels; c++) {
         const struct aiNodeAnim *channel = anim->mChannels[c];
         if (!channel_usable(channel)) {
@@ -175,22 +190,25 @@ static crowd_result convert_animation(import_context *ctx, const struct aiAnimat
         if (node < 0 || ctx->nodes[node].joint < 0) {
             continue;
         }
-        crowd_joint_tracks *tracks = &clip->tracks[ctx->nodes[node].joint];
-        if (tracks->translation.times_s || tracks->rotation.times_s || tracks->scale.times_s) {
+        int32_t joint = ctx->nodes[node].joint;
+        if (animated[joint]) {
             crowd_log(ctx->logger, CROWD_LOG_WARNING,
                       "%s: animation '%s' animates node '%s' twice; the second channel is ignored",
                       ctx->file, anim->mName.data, channel->mNodeName.data);
             continue;
         }
-        key_source translation = {channel->mPositionKeys, NULL, channel->mNumPositionKeys};
-        key_source rotation = {NULL, channel->mRotationKeys, channel->mNumRotationKeys};
-        key_source scale = {channel->mScalingKeys, NULL, channel->mNumScalingKeys};
-        crowd_result result = convert_track(ctx, &translation, tps, &tracks->translation, &max_time_s);
-        if (result == CROWD_OK) {
-            result = convert_track(ctx, &rotation, tps, &tracks->rotation, &max_time_s);
-        }
-        if (result == CROWD_OK) {
-            result = convert_track(ctx, &scale, tps, &tracks->scale, &max_time_s);
+        animated[joint] = true;
+        crowd_joint_tracks *tracks = &clip->tracks[joint];
+        key_source sources[3] = {{channel->mPositionKeys, NULL, channel->mNumPositionKeys},
+                                 {NULL, channel->mRotationKeys, channel->mNumRotationKeys},
+                                 {channel->mScalingKeys, NULL, channel->mNumScalingKeys}};
+        crowd_track *targets[3] = {&tracks->translation, &tracks->rotation, &tracks->scale};
+        crowd_result result = CROWD_OK;
+        for (int p = 0; p < 3 && result == CROWD_OK; p++) {
+            /* A track filled from a glTF sampler already is the file's own. */
+            if (targets[p]->times_s == NULL) {
+                result = convert_track(ctx, &sources[p], tps, targets[p], &max_time_s);
+            }
         }
         if (result != CROWD_OK) {
             return result;
@@ -247,7 +265,9 @@ crowd_result import_clips_build(import_context *ctx) {
     }
     crowd_asset *asset = ctx->asset;
     asset->clips = calloc(scene->mNumAnimations, sizeof *asset->clips);
-    if (asset->clips == NULL) {
+    bool *animated = malloc(asset->skeleton.joint_count * sizeof *animated);
+    if (asset->clips == NULL || animated == NULL) {
+        free(animated);
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
     for (uint32_t a = 0; a < scene->mNumAnimations; a++) {
@@ -265,10 +285,13 @@ crowd_result import_clips_build(import_context *ctx) {
         }
         /* Counted before converting so a failure still frees what was made. */
         crowd_clip *clip = &asset->clips[asset->clip_count++];
-        crowd_result result = convert_animation(ctx, anim, clip);
+        memset(animated, 0, asset->skeleton.joint_count * sizeof *animated);
+        crowd_result result = convert_animation(ctx, a, anim, clip, animated);
         if (result != CROWD_OK) {
+            free(animated);
             return result;
         }
     }
+    free(animated);
     return rename_clips(ctx);
 }

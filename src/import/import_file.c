@@ -20,6 +20,7 @@
 
 #include "crowd/asset.h"
 #include "crowd/import.h"
+#include "import/gltf_document.h"
 #include "import/import_internal.h"
 
 static pthread_mutex_t assimp_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -149,14 +150,15 @@ static char *asset_name(const char *path) {
 }
 
 static crowd_result convert(const struct aiScene *scene, const char *file, const char *dir,
-                            const crowd_import_desc *desc, crowd_asset **out_asset,
-                            crowd_error *error) {
+                            gltf_document *gltf, const crowd_import_desc *desc,
+                            crowd_asset **out_asset, crowd_error *error) {
     static const crowd_import_desc defaults;
     import_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.scene = scene;
     ctx.file = file;
     ctx.dir = dir;
+    ctx.gltf = gltf;
     ctx.desc = desc ? desc : &defaults;
     ctx.logger = &ctx.desc->logger;
     ctx.error = error;
@@ -252,7 +254,16 @@ crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
     pthread_mutex_unlock(&assimp_lock);
     aiReleasePropertyStore(props);
     if (scene != NULL) {
-        result = convert(scene, path, dir, desc, out_asset, error);
+        /* assimp keeps no glTF sampler interpolation: the file is read again
+         * for it (gltf_samplers.c) when it has animations. */
+        gltf_document *gltf = NULL;
+        if (scene->mNumAnimations > 0) {
+            result = gltf_document_open_file(path, dir, &gltf, error);
+        }
+        if (result == CROWD_OK) {
+            result = convert(scene, path, dir, gltf, desc, out_asset, error);
+        }
+        gltf_document_close(gltf);
         aiReleaseImport(scene);
     }
     free(dir);
@@ -291,7 +302,14 @@ crowd_result crowd_import_memory(const void *bytes, size_t size, const char *nam
     pthread_mutex_unlock(&assimp_lock);
     aiReleasePropertyStore(props);
     if (scene != NULL) {
-        result = convert(scene, file, NULL, desc, out_asset, error);
+        gltf_document *gltf = NULL;
+        if (scene->mNumAnimations > 0) {
+            result = gltf_document_open_memory(bytes, size, name, &gltf, error);
+        }
+        if (result == CROWD_OK) {
+            result = convert(scene, file, NULL, gltf, desc, out_asset, error);
+        }
+        gltf_document_close(gltf);
         aiReleaseImport(scene);
     }
     return result;

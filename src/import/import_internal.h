@@ -11,7 +11,8 @@
  *   3. skeleton close the marks under "nodes between joints", order, rest
  *               TRS, inverse binds, root transform, sockets
  *   4. mesh     merge every mesh instance, repair weights, normals
- *   5. clips    channels to tracks, ticks to seconds
+ *   5. clips    channels to tracks, ticks to seconds; for glTF, STEP and
+ *               CUBICSPLINE samplers read from the file (gltf_samplers.c)
  *   6. materials and their base-colour textures
  * Only files in this folder include assimp; the scene is released by the
  * caller of import_scene_convert() before the asset is returned.
@@ -44,6 +45,9 @@ typedef struct import_context {
     const crowd_logger *logger;
     crowd_error *error;
     crowd_asset *asset;
+    /* The file's own glTF 2.0 JSON and buffers when it is one with
+     * animations (gltf_document.h), else NULL. */
+    struct gltf_document *gltf;
 
     uint32_t node_count;
     import_node *nodes;
@@ -79,6 +83,16 @@ crowd_result import_sockets_build(import_context *ctx);
 /* Steps 4-6. */
 crowd_result import_mesh_build(import_context *ctx);
 crowd_result import_clips_build(import_context *ctx);
+/* Step 5 for glTF (gltf_samplers.c): fills, in `clip` made from assimp
+ * animation `index`, the tracks of every channel of the file's animation
+ * `index` whose sampler is STEP or CUBICSPLINE or whose output is not float,
+ * from the file's accessors (interpolation, times, values; cubic values as
+ * [in-tangent, value, out-tangent]), and raises *max_time_s to their last
+ * key. Tracks it fills are to be kept. CROWD_ERROR_INVALID_DATA for
+ * malformed samplers. */
+crowd_result import_gltf_samplers_apply(import_context *ctx, uint32_t index,
+                                        const struct aiAnimation *anim, crowd_clip *clip,
+                                        float *max_time_s);
 crowd_result import_materials_build(import_context *ctx, const uint32_t *scene_material_of,
                                     uint32_t material_count);
 
