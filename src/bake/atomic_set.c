@@ -30,7 +30,6 @@ struct atomic_file {
     bool renamed;        /* applied: renamed into place, or removed */
     backup_state backup;
     uint64_t append_offset;
-    int errnum;          /* errno of the first failure, 0 for a non-system failure */
     char failure[200];   /* first failure, "" while none */
 };
 
@@ -231,28 +230,38 @@ static int create_unique(const char *final_path, const char *tag, char **out_pat
     return -1;
 }
 
-crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
-                            crowd_error *error) {
-    *out_file = NULL;
+/* A new entry of the set for `name`, its final path set. */
+static crowd_result new_entry(atomic_set *set, const char *name, atomic_file **out_file, crowd_error *error) {
     if (!valid_relative_name(name)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                "not a file name the output set can hold");
     }
     atomic_file *file = calloc(1, sizeof *file);
     atomic_file **grown = realloc(set->files, (set->file_count + 1) * sizeof *grown);
+    if (grown != NULL) {
+        set->files = grown;
+    }
     if (file == NULL || grown == NULL) {
         free(file);
-        if (grown != NULL) {
-            set->files = grown;
-        }
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
     }
-    set->files = grown;
     set->files[set->file_count++] = file;
     file->fd = -1;
     file->final_path = join_path(set->dir, name);
     if (file->final_path == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
+    }
+    *out_file = file;
+    return CROWD_OK;
+}
+
+crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
+                            crowd_error *error) {
+    *out_file = NULL;
+    atomic_file *file = NULL;
+    crowd_result result = new_entry(set, name, &file, error);
+    if (result != CROWD_OK) {
+        return result;
     }
     const char *slash = strrchr(file->final_path, '/');
     char *folder = malloc((size_t)(slash - file->final_path) + 1);
@@ -261,7 +270,7 @@ crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out
     }
     memcpy(folder, file->final_path, (size_t)(slash - file->final_path));
     folder[slash - file->final_path] = '\0';
-    crowd_result result = ensure_dir(set, folder, error);
+    result = ensure_dir(set, folder, error);
     if (result == CROWD_OK) {
         result = add_sync_dir(set, folder, error);
     }
@@ -278,41 +287,24 @@ crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out
 }
 
 crowd_result atomic_set_remove(atomic_set *set, const char *name, crowd_error *error) {
-    if (!valid_relative_name(name)) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
-                               "not a file name the output set can hold");
-    }
     for (uint32_t i = 0; i < set->file_count; i++) {
         const char *relative = set->files[i]->final_path + strlen(set->dir) + 1;
         if (strcmp(relative, name) == 0) {
             return CROWD_OK; /* written anew: replaced, not removed */
         }
     }
-    atomic_file *file = calloc(1, sizeof *file);
-    atomic_file **grown = realloc(set->files, (set->file_count + 1) * sizeof *grown);
-    if (file == NULL || grown == NULL) {
-        free(file);
-        if (grown != NULL) {
-            set->files = grown;
-        }
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
+    atomic_file *file = NULL;
+    crowd_result result = new_entry(set, name, &file, error);
+    if (result == CROWD_OK) {
+        file->remove = true;
+        file->finished = true;
     }
-    set->files = grown;
-    set->files[set->file_count++] = file;
-    file->fd = -1;
-    file->remove = true;
-    file->finished = true;
-    file->final_path = join_path(set->dir, name);
-    if (file->final_path == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
-    }
-    return CROWD_OK;
+    return result;
 }
 
 static void record_errno(atomic_file *file, const char *what, int errnum) {
     if (file->failure[0] == '\0') {
         char name[16];
-        file->errnum = errnum;
         snprintf(file->failure, sizeof file->failure, "%s: %s (%s)", what, strerror(errnum),
                  atomic_errno_name(errnum, name));
     }

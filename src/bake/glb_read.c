@@ -54,7 +54,7 @@ static crowd_result invalid(glb_reader *r, const char *format, ...) {
 }
 
 static crowd_result unsupported(glb_reader *r, const char *what) {
-    return crowd_error_set(r->error, CROWD_ERROR_UNSUPPORTED, r->name, "mesh: %s", what);
+    return crowd_error_set(r->error, CROWD_ERROR_UNSUPPORTED, r->name, "mesh: not supported: %s", what);
 }
 
 static uint32_t get_u32(const uint8_t *p) {
@@ -74,8 +74,7 @@ static crowd_result get_index(glb_reader *r, const cJSON *object, const char *ke
     }
     double value = cJSON_IsNumber(item) ? item->valuedouble : -1.0;
     if (!(value >= 0.0 && value <= max && value == floor(value))) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: %s: '%s' is not an integer in [0, %.0f]", where, key, max);
+        return invalid(r, "%s: '%s' is not an integer in [0, %.0f]", where, key, max);
     }
     *out = (uint64_t)value;
     return CROWD_OK;
@@ -89,16 +88,14 @@ static crowd_result get_floats(glb_reader *r, const cJSON *object, const char *k
         return CROWD_OK;
     }
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != count) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: %s: '%s' is not an array of %d numbers", where, key, count);
+        return invalid(r, "%s: '%s' is not an array of %d numbers", where, key, count);
     }
     int i = 0;
     const cJSON *element;
     cJSON_ArrayForEach(element, item) {
         if (!cJSON_IsNumber(element) || !isfinite(element->valuedouble) ||
             fabs(element->valuedouble) > 3.4e38) {
-            return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                                   "mesh: %s: '%s'[%d] is not a finite number", where, key, i);
+            return invalid(r, "%s: '%s'[%d] is not a finite number", where, key, i);
         }
         out[i++] = (float)element->valuedouble;
     }
@@ -121,28 +118,25 @@ static crowd_result parse_container(glb_reader *r, const uint8_t *data, size_t s
                                "binary glTF version %u; only version 2 is read", get_u32(data + 4));
     }
     if (get_u32(data + 8) != size) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: header says %u bytes, the file has %zu (truncated?)",
+        return invalid(r, "header says %u bytes, the file has %zu (truncated?)",
                                get_u32(data + 8), size);
     }
     uint64_t json_size = get_u32(data + 12);
     if (get_u32(data + 16) != GLB_CHUNK_JSON || 20 + json_size > size) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: the first chunk is not a JSON chunk inside the file");
+        return invalid(r, "the first chunk is not a JSON chunk inside the file");
     }
     const uint8_t *bin = NULL;
     uint64_t bin_chunk = 0, offset = 20 + json_size;
     if (offset + 8 <= size) {
         bin_chunk = get_u32(data + offset);
         if (get_u32(data + offset + 4) != GLB_CHUNK_BIN || offset + 8 + bin_chunk > size) {
-            return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                                   "mesh: the second chunk is not a BIN chunk inside the file");
+            return invalid(r, "the second chunk is not a BIN chunk inside the file");
         }
         bin = data + offset + 8;
     }
     r->json = cJSON_ParseWithLength((const char *)data + 20, (size_t)json_size);
     if (!cJSON_IsObject(r->json)) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name, "mesh: the JSON chunk does not parse");
+        return invalid(r, "the JSON chunk does not parse");
     }
     const cJSON *asset = cJSON_GetObjectItemCaseSensitive(r->json, "asset");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
@@ -167,8 +161,7 @@ static crowd_result parse_container(glb_reader *r, const uint8_t *data, size_t s
         return result;
     }
     if (length > bin_chunk) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: buffer 0 is %llu bytes, the BIN chunk holds %llu",
+        return invalid(r, "buffer 0 is %llu bytes, the BIN chunk holds %llu",
                                (unsigned long long)length, (unsigned long long)bin_chunk);
     }
     r->bin = bin;
@@ -204,7 +197,7 @@ static crowd_result locate(glb_reader *r, uint64_t index, const char *type, int 
     snprintf(where, sizeof where, "accessor %llu", (unsigned long long)index);
     const cJSON *accessor = cJSON_GetArrayItem(r->accessors, (int)index);
     if (index > INT32_MAX || !cJSON_IsObject(accessor)) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name, "mesh: %s does not exist", where);
+        return invalid(r, "%s does not exist", where);
     }
     if (cJSON_GetObjectItemCaseSensitive(accessor, "sparse") != NULL) {
         return unsupported(r, "sparse accessors");
@@ -214,7 +207,7 @@ static crowd_result locate(glb_reader *r, uint64_t index, const char *type, int 
     }
     const cJSON *type_item = cJSON_GetObjectItemCaseSensitive(accessor, "type");
     if (!cJSON_IsString(type_item) || strcmp(type_item->valuestring, type) != 0) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name, "mesh: %s is not a %s", where, type);
+        return invalid(r, "%s is not a %s", where, type);
     }
     const cJSON *normalized = cJSON_GetObjectItemCaseSensitive(accessor, "normalized");
     if (cJSON_IsTrue(normalized)) {
@@ -236,14 +229,12 @@ static crowd_result locate(glb_reader *r, uint64_t index, const char *type, int 
     }
     size_t element = component_size((int)component) * (size_t)components;
     if (element == 0 || count == 0) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: %s has componentType %llu and count %llu", where,
+        return invalid(r, "%s has componentType %llu and count %llu", where,
                                (unsigned long long)component, (unsigned long long)count);
     }
     const cJSON *view = cJSON_GetArrayItem(r->views, (int)view_index);
     if (!cJSON_IsObject(view)) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: %s uses bufferView %llu, which does not exist", where,
+        return invalid(r, "%s uses bufferView %llu, which does not exist", where,
                                (unsigned long long)view_index);
     }
     snprintf(where, sizeof where, "bufferView %llu", (unsigned long long)view_index);
@@ -263,8 +254,7 @@ static crowd_result locate(glb_reader *r, uint64_t index, const char *type, int 
     }
     if (view_offset + view_length > r->bin_size || stride < element ||
         offset + stride * (count - 1) + element > view_length) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: accessor %llu reaches beyond its bufferView or buffer",
+        return invalid(r, "accessor %llu reaches beyond its bufferView or buffer",
                                (unsigned long long)index);
     }
     span->base = r->bin + view_offset + offset;
@@ -308,8 +298,7 @@ static crowd_result read_uints(glb_reader *r, uint64_t index, const char *type, 
     }
     if (span.component_type != GLTF_UNSIGNED_BYTE && span.component_type != GLTF_UNSIGNED_SHORT &&
         span.component_type != GLTF_UNSIGNED_INT) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: accessor %llu is not unsigned integer", (unsigned long long)index);
+        return invalid(r, "accessor %llu is not unsigned integer", (unsigned long long)index);
     }
     size_t size = component_size(span.component_type);
     *out = malloc((size_t)span.count * (size_t)components * sizeof **out);
@@ -340,7 +329,7 @@ static crowd_result read_attribute_set(glb_reader *r, const cJSON *primitive, ui
     snprintf(where, sizeof where, "primitive %u", p);
     const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(primitive, "attributes");
     if (!cJSON_IsObject(attributes)) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name, "mesh: %s has no attributes", where);
+        return invalid(r, "%s has no attributes", where);
     }
     set->has_uv1 = cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_1") != NULL;
     set->has_skin = cJSON_GetObjectItemCaseSensitive(attributes, "JOINTS_0") != NULL;
@@ -423,7 +412,7 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
     cJSON *primitives = array_member(cJSON_GetArrayItem(meshes, 0), "primitives");
     int primitive_count = primitives ? cJSON_GetArraySize(primitives) : 0;
     if (primitive_count == 0) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name, "mesh: no primitives");
+        return invalid(r, "no primitives");
     }
     crowd_mesh *mesh = &asset->mesh;
     mesh->submeshes = calloc((size_t)primitive_count, sizeof *mesh->submeshes);
@@ -492,8 +481,7 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
     }
     free(parts);
     if (result == CROWD_OK && !first.has_skin) {
-        result = crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                                 "mesh: no JOINTS_0/WEIGHTS_0; a bake mesh is skinned");
+        result = invalid(r, "no JOINTS_0/WEIGHTS_0; a bake mesh is skinned");
     }
     if (result == CROWD_OK) {
         result = read_vertices(r, &first, mesh, out_uv1);
@@ -630,8 +618,7 @@ static crowd_result read_joint(glb_reader *r, const cJSON *node, int node_index,
 static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
     cJSON *skins = array_member(r->json, "skins");
     if (skins == NULL || cJSON_GetArraySize(skins) != 1) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
-                               "mesh: a bake mesh has exactly one skin");
+        return invalid(r, "a bake mesh has exactly one skin");
     }
     const cJSON *skin = cJSON_GetArrayItem(skins, 0);
     cJSON *joints = array_member(skin, "joints");
@@ -763,7 +750,7 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
     cJSON *materials = array_member(r->json, "materials");
     int count = materials ? cJSON_GetArraySize(materials) : 0;
     if (count == 0) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name, "mesh: no materials");
+        return invalid(r, "no materials");
     }
     asset->materials = calloc((size_t)count, sizeof *asset->materials);
     if (asset->materials == NULL) {

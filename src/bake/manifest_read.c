@@ -122,8 +122,8 @@ static crowd_result get_file_name(manifest_reader *r, const cJSON *object, const
     const char *name = NULL;
     crowd_result result = get_string(r, object, where, key, &name);
     if (result == CROWD_OK && !manifest_valid_file_name(name)) {
-        return fail(r, CROWD_ERROR_INVALID_DATA,
-                    "%s.%s \"%.80s\" is not a plain file name inside the bake folder", where, key, name);
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s \"%.80s\" is not a plain file name inside the bake folder",
+                    where, where[0] ? "." : "", key, name);
     }
     if (result == CROWD_OK) {
         snprintf(out, out_size, "%s", name);

@@ -37,6 +37,7 @@ static void expect_load(const char *dir, crowd_result expected, const char *file
     crowd_result result = crowd_bake_load(dir, NULL, &bake, &error);
     size_t file_length = strlen(error.file), want = strlen(file);
     bool names_file = file_length >= want && strcmp(error.file + file_length - want, file) == 0;
+    printf("  %-24s %s: %s: %s\n", what, crowd_result_str(result), error.file + (strncmp(error.file, root, strlen(root)) == 0 ? strlen(root) + 1 : 0), error.reason);
     CHECK_MSG(result == expected && names_file && strstr(error.reason, reason) != NULL && bake == NULL,
               "%s: got %s, \"%s: %s\"; want %s naming %s with \"%s\"", what, crowd_result_str(result),
               error.file, error.reason, crowd_result_str(expected), file, reason);
