@@ -26,6 +26,9 @@
 #include "bake/manifest_io.h"
 #include "bake/png_io.h"
 
+/* Longer paths are refused rather than cut (PATH_MAX on Linux). */
+#define LOAD_PATH_MAX 4096
+
 typedef struct load_blob {
     const uint8_t *data;
     size_t size;
@@ -96,9 +99,12 @@ static crowd_result read_disk(const char *path, load_blob *blob, crowd_error *er
 
 static crowd_result read_file(const load_source *source, const char *name, load_blob *blob,
                               crowd_error *error) {
-    char path[1024];
+    char path[LOAD_PATH_MAX];
     display_path(source, name, path, sizeof path);
     if (source->folder != NULL) {
+        if (strlen(source->folder) + 1 + strlen(name) >= sizeof path) {
+            return crowd_error_set(error, CROWD_ERROR_IO, name, "path too long");
+        }
         return read_disk(path, blob, error);
     }
     for (uint32_t i = 0; i < source->file_count; i++) {
@@ -137,7 +143,7 @@ static crowd_result check_values(const crowd_texture *texture, const manifest_ra
 
 static crowd_result load_texture(const load_source *source, const char *name, crowd_texture *texture,
                                  const manifest_range *range, crowd_error *error) {
-    char path[1024];
+    char path[LOAD_PATH_MAX];
     display_path(source, name, path, sizeof path);
     load_blob blob;
     crowd_result result = read_file(source, name, &blob, error);
@@ -197,7 +203,7 @@ static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset,
 }
 
 static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const char *name, crowd_error *error) {
-    char path[1024];
+    char path[LOAD_PATH_MAX];
     display_path(source, name, path, sizeof path);
     load_blob blob;
     crowd_result result = read_file(source, name, &blob, error);
@@ -237,7 +243,7 @@ static crowd_result load_from(const load_source *source, const char *manifest, c
     if (bake == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, manifest, "out of memory");
     }
-    char path[1024];
+    char path[LOAD_PATH_MAX];
     display_path(source, manifest, path, sizeof path);
     load_blob blob;
     manifest_info info;
@@ -312,7 +318,10 @@ crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd
     if (stat(path, &st) != 0) {
         return io_error(path, "cannot open", errno, error);
     }
-    char folder[1024], manifest[MANIFEST_NAME_MAX + 64];
+    char folder[LOAD_PATH_MAX], manifest[MANIFEST_NAME_MAX + 64];
+    if (strlen(path) >= sizeof folder) {
+        return crowd_error_set(error, CROWD_ERROR_IO, path, "path too long");
+    }
     if (S_ISDIR(st.st_mode)) {
         snprintf(folder, sizeof folder, "%s", path);
         crowd_result result = find_manifest(folder, manifest, sizeof manifest, error);

@@ -26,7 +26,7 @@ static bool layout_matches(const crowd_texture *texture, uint32_t rows_per_frame
            (uint64_t)texture->height == (uint64_t)frame_count * rows_per_frame;
 }
 
-/* What writing needs to be safe: names, the asset the mesh comes from, and
+/* What writing needs to be safe: names, a valid asset for the mesh, and
  * texel arrays as large as their stated sizes. */
 static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
     const char *name = bake->name ? bake->name : "";
@@ -40,6 +40,11 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
         asset->skeleton.joint_count != bake->joint_count) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                "the bake's asset is missing or has other vertex or joint counts");
+    }
+    crowd_error invalid = {0};
+    if (crowd_asset_validate(asset, &invalid) != CROWD_OK) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "the bake's asset is invalid: %s",
+                               invalid.reason);
     }
     bool vat = has_texture(&bake->vat_position), bat = has_texture(&bake->bat);
     if (!vat && !bat) {
