@@ -277,35 +277,16 @@ static uint8_t *base64_decode(const char *text, size_t length, uint64_t *out_siz
     return out;
 }
 
-static int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    c = (char)(c | 0x20);
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* A relative URI reference as a path under doc->dir, percent-decoded. */
+/* A relative URI as a path under doc->dir. Not percent-decoded: assimp 5.2
+ * opens the name as written, and the bytes must be the ones it read. */
 static char *uri_path(const gltf_document *doc, const char *uri) {
-    size_t dir_length = strlen(doc->dir);
-    char *path = malloc(dir_length + strlen(uri) + 2);
-    if (path == NULL) {
-        return NULL;
+    size_t dir_length = strlen(doc->dir), uri_length = strlen(uri);
+    char *path = malloc(dir_length + uri_length + 2);
+    if (path != NULL) {
+        memcpy(path, doc->dir, dir_length);
+        path[dir_length] = '/';
+        memcpy(path + dir_length + 1, uri, uri_length + 1);
     }
-    memcpy(path, doc->dir, dir_length);
-    char *out = path + dir_length;
-    *out++ = '/';
-    for (const char *c = uri; *c != '\0'; c++) {
-        int high = c[0] == '%' ? hex_value(c[1]) : -1;
-        int low = high >= 0 ? hex_value(c[2]) : -1;
-        if (low >= 0) {
-            *out++ = (char)(high * 16 + low);
-            c += 2;
-        } else {
-            *out++ = *c;
-        }
-    }
-    *out = '\0';
     return path;
 }
 

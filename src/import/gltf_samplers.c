@@ -408,10 +408,14 @@ static crowd_result apply_channels(apply_state *s, const cJSON *channels) {
         snprintf(s->what, sizeof s->what, "animation %u channel %u", s->index, c);
         const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
         uint64_t sampler_index = 0, node = 0;
-        if (!cJSON_IsObject(channel) || !cJSON_IsObject(target) ||
-            !gltf_json_uint(channel, "sampler", UINT64_MAX, UINT32_MAX, &sampler_index) ||
+        if (!cJSON_IsObject(channel) || !cJSON_IsObject(target)) {
+            return invalid(s, "not an object with a target");
+        }
+        if (!gltf_json_uint(channel, "sampler", UINT64_MAX, UINT32_MAX, &sampler_index) ||
             sampler_index >= s->sampler_count) {
-            return invalid(s, "no target, or no sampler of this animation");
+            return crowd_error_set(s->ctx->error, CROWD_ERROR_INVALID_DATA, s->ctx->file,
+                                   "%s: sampler is missing or not one of the animation's %u",
+                                   s->what, s->sampler_count);
         }
         channel_path path = parse_path(target);
         /* A channel without a node is meant for an extension; skip it like weights. */
