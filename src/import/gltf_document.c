@@ -62,12 +62,34 @@ bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uin
 }
 
 const cJSON *gltf_json_element(const gltf_document *doc, const char *key, uint64_t index) {
-    const cJSON *array = cJSON_GetObjectItemCaseSensitive(doc->json, key);
-    if (!cJSON_IsArray(array) || index >= (uint64_t)cJSON_GetArraySize(array)) {
-        return NULL;
+    for (int a = 0; a < GLTF_ARRAY_COUNT; a++) {
+        const gltf_array *array = &doc->arrays[a];
+        if (strcmp(array->key, key) == 0) {
+            return index < array->count && cJSON_IsObject(array->items[index]) ? array->items[index]
+                                                                                 : NULL;
+        }
     }
-    const cJSON *element = cJSON_GetArrayItem(array, (int)index);
-    return cJSON_IsObject(element) ? element : NULL;
+    return NULL;
+}
+
+static crowd_result index_arrays(gltf_document *doc) {
+    static const char *const keys[GLTF_ARRAY_COUNT] = {"accessors", "animations", "bufferViews",
+                                                       "buffers",   "nodes",      "scenes"};
+    for (int a = 0; a < GLTF_ARRAY_COUNT; a++) {
+        gltf_array *array = &doc->arrays[a];
+        array->key = keys[a];
+        const cJSON *json = cJSON_GetObjectItemCaseSensitive(doc->json, keys[a]);
+        int count = cJSON_IsArray(json) ? cJSON_GetArraySize(json) : 0;
+        array->items = malloc(((size_t)count + 1) * sizeof *array->items);
+        if (array->items == NULL) {
+            return crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file,
+                                   "out of memory");
+        }
+        for (const cJSON *item = count > 0 ? json->child : NULL; item != NULL; item = item->next) {
+            array->items[array->count++] = item;
+        }
+    }
+    return CROWD_OK;
 }
 
 /* Parses `length` bytes of JSON at `offset`. A byte-order mark is skipped:
@@ -169,7 +191,10 @@ static crowd_result open_source(const source *src, const char *file, const char 
         const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
         const cJSON *animations = cJSON_GetObjectItemCaseSensitive(doc->json, "animations");
         is_v2 = cJSON_IsString(version) && strncmp(version->valuestring, "2.", 2) == 0 &&
-                cJSON_GetArraySize(animations) > 0;
+                cJSON_IsArray(animations) && cJSON_GetArraySize(animations) > 0;
+    }
+    if (result == CROWD_OK && is_v2) {
+        result = index_arrays(doc);
     }
     if (result == CROWD_OK && is_v2) {
         const cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc->json, "buffers");
@@ -231,6 +256,9 @@ void gltf_document_close(gltf_document *doc) {
         }
     }
     free(doc->buffers);
+    for (int a = 0; a < GLTF_ARRAY_COUNT; a++) {
+        free(doc->arrays[a].items);
+    }
     cJSON_Delete(doc->json);
     free(doc);
 }

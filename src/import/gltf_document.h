@@ -36,8 +36,19 @@ typedef struct gltf_buffer {
     uint64_t stream_offset;
 } gltf_buffer;
 
+/* The top-level arrays, indexed once: files have thousands of accessors
+ * and cJSON's arrays are lists. */
+enum { GLTF_ARRAY_COUNT = 6 };
+
+typedef struct gltf_array {
+    const char *key;           /* "accessors", ... */
+    const cJSON **items;
+    uint32_t count;
+} gltf_array;
+
 typedef struct gltf_document {
     cJSON *json;
+    gltf_array arrays[GLTF_ARRAY_COUNT];
     const char *file;          /* for messages */
     const char *dir;           /* folder of external buffers; NULL from memory */
     crowd_error *error;
@@ -79,7 +90,9 @@ crowd_result gltf_buffer_read(gltf_document *doc, uint32_t index, uint64_t offse
 bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uint64_t max,
                     uint64_t *out);
 
-/* Element `index` of the top-level array `key` ("accessors", ...), or NULL. */
+/* Element `index` of the top-level array `key` ("accessors", "animations",
+ * "bufferViews", "buffers", "nodes" or "scenes"), or NULL when absent or
+ * not an object. */
 const cJSON *gltf_json_element(const gltf_document *doc, const char *key, uint64_t index);
 
 /* An accessor as the samplers need it: validated fields, not yet read. */

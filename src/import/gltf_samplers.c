@@ -93,8 +93,8 @@ static crowd_result read_samplers(apply_state *s, const cJSON *samplers) {
         return crowd_error_set(s->ctx->error, CROWD_ERROR_OUT_OF_MEMORY, s->ctx->file,
                                "out of memory");
     }
-    for (int i = 0; i < count; i++) {
-        const cJSON *json = cJSON_GetArrayItem(samplers, i);
+    int i = 0;
+    for (const cJSON *json = samplers->child; json != NULL; json = json->next, i++) {
         sampler *out = &s->samplers[i];
         snprintf(s->what, sizeof s->what, "animation %u sampler %d", s->index, i);
         if (!cJSON_IsObject(json) ||
@@ -122,6 +122,7 @@ static crowd_result read_samplers(apply_state *s, const cJSON *samplers) {
 static crowd_result build_tree(apply_state *s) {
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(s->doc->json, "nodes");
     uint32_t count = cJSON_IsArray(nodes) ? (uint32_t)cJSON_GetArraySize(nodes) : 0;
+    nodes = count > 0 ? nodes : NULL;
     node_tree *tree = &s->tree;
     tree->count = count;
     tree->parent = malloc(((size_t)count + 1) * sizeof *tree->parent);
@@ -197,8 +198,9 @@ static crowd_result find_node(apply_state *s, uint32_t n, int32_t *out) {
     const cJSON *roots = cJSON_GetObjectItemCaseSensitive(scene, "nodes");
     int root_count = cJSON_IsArray(roots) ? cJSON_GetArraySize(roots) : 0;
     const struct aiNode *ai = NULL;
-    for (int r = 0; r < root_count && ai == NULL; r++) {
-        const cJSON *root = cJSON_GetArrayItem(roots, r);
+    int r = 0;
+    for (const cJSON *root = root_count > 0 ? roots->child : NULL; root != NULL && ai == NULL;
+         root = root->next, r++) {
         if (cJSON_IsNumber(root) && root->valuedouble == (double)path[depth - 1]) {
             const struct aiNode *top = s->ctx->scene->mRootNode;
             ai = root_count == 1 ? top
@@ -224,7 +226,7 @@ static crowd_result find_node(apply_state *s, uint32_t n, int32_t *out) {
     }
     if (why != NULL) {
         crowd_log(s->ctx->logger, CROWD_LOG_WARNING,
-                  "%s: %s: node %u is left as assimp read it: %s", s->ctx->file, s->what, n, why);
+                  "%s: %s: node %u keeps assimp's keys, if any: %s", s->ctx->file, s->what, n, why);
     }
     *out = node;
     return CROWD_OK;

@@ -108,6 +108,7 @@ typedef struct breakage {
     bool sampler_missing;            /* a channel names sampler 9 */
     bool nan_step_time;              /* the step clip's own input, middle key NaN */
     bool rotation_not_normalized;    /* int16 rotation without normalized: true */
+    bool orphan_channel;             /* a STEP channel on a node outside the scene */
 } breakage;
 
 /* Writes the JSON (with `buffer` as the buffers entry) into json and the
@@ -189,8 +190,9 @@ static void build_model(builder *b, const breakage *x, const char *buffer, char 
     appendf(json, size,
             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":%s}],"
             "\"nodes\":[{\"children\":[1]},{\"name\":\"tip\",\"translation\":[0,1,0]},"
-            "{\"name\":\"tip\",\"mesh\":0,\"skin\":0}%s],",
-            x->single_root ? "[3]" : "[0,2]", x->single_root ? ",{\"name\":\"character\",\"children\":[0,2]}" : "");
+            "{\"name\":\"tip\",\"mesh\":0,\"skin\":0}%s%s],",
+            x->single_root ? "[3]" : "[0,2]", x->single_root ? ",{\"name\":\"character\",\"children\":[0,2]}" : "",
+            x->orphan_channel ? ",{\"name\":\"orphan\"}" : "");
     appendf(json, size,
             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},"
             "\"indices\":%d}]}],\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":%d}],",
@@ -198,10 +200,14 @@ static void build_model(builder *b, const breakage *x, const char *buffer, char 
     appendf(json, size,
             "\"animations\":["
             "{\"name\":\"step\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
-            "{\"sampler\":%d,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
+            "{\"sampler\":%d,\"target\":{\"node\":1,\"path\":\"rotation\"}}%s],"
             "\"samplers\":[{\"input\":%d,\"output\":%d,\"interpolation\":\"STEP\"},"
             "{\"input\":%d,\"output\":%d,\"interpolation\":\"STEP\"}]},",
-            x->sampler_missing ? 9 : 1, a_step_times, a_p_step, a_step_times, a_q);
+            x->sampler_missing ? 9 : 1,
+            x->orphan_channel ? (x->single_root ? ",{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"scale\"}}"
+                                                : ",{\"sampler\":0,\"target\":{\"node\":3,\"path\":\"scale\"}}")
+                              : "",
+            a_step_times, a_p_step, a_step_times, a_q);
     appendf(json, size,
             "{\"name\":\"linear\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
             "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
@@ -586,6 +592,23 @@ static void check_valid_files(void) {
     CHECK_MSG(warnings == 0, "%d warnings on valid files", warnings);
 }
 
+/* A STEP channel on a node outside the scene: nothing to animate, one warning. */
+static void check_orphan_channel(void) {
+    for (int single = 0; single < 2; single++) {
+        breakage x = {0};
+        x.orphan_channel = true;
+        x.single_root = single;
+        size_t size = make_glb(&x, file_bytes, sizeof file_bytes);
+        crowd_error error;
+        warnings = 0;
+        crowd_asset *asset = import_bytes(file_bytes, size, "orphan.glb", &error);
+        CHECK_MSG(asset != NULL, "orphan.glb: %s", error.reason);
+        check_asset(asset, "orphan channel");
+        CHECK_MSG(warnings == 1, "orphan.glb: %d warnings, expected 1", warnings);
+        crowd_asset_destroy(asset);
+    }
+}
+
 /* A NaN key time is dropped once and counted once (not again for assimp's copy). */
 static void check_dropped_key(void) {
     breakage x = {0};
@@ -662,6 +685,7 @@ int test_gltf_document(void); /* import_gltf_document.c */
 int main(void) {
     check_valid_files();
     check_dropped_key();
+    check_orphan_channel();
     check_malformed();
     printf("interpolation: %d checks, %d failed\n", check_count, check_failures);
     int failures = check_failures + test_gltf_document();
