@@ -3,13 +3,15 @@
  * crowd_import_file()/crowd_import_memory() (import_file.c) get an assimp
  * scene and hand it to import_scene_convert() (import_scene.c), which runs
  * the steps in this order, each in its own file:
- *   1. nodes    flatten the node tree (pre-order, so parents come first)
+ *   1. nodes    flatten the node tree (pre-order, so parents come first),
+ *               each node under the parent its transform is relative to
  *   2. marks    which nodes must become joints: bone nodes, nodes static
  *               meshes hang from, skinned meshes' nodes when a vertex has no
  *               weight (import_mesh.c), animated nodes (import_clips.c),
  *               socket nodes (import_skeleton.c)
  *   3. skeleton close the marks under "nodes between joints", order, rest
- *               TRS, inverse binds, root transform, sockets
+ *               TRS, inverse binds (placed by import_bind.c), root
+ *               transform, sockets
  *   4. mesh     merge every mesh instance, repair weights, normals
  *   5. clips    channels to tracks, ticks to seconds; for glTF, STEP and
  *               CUBICSPLINE samplers read from the file (gltf_samplers.c)
@@ -62,6 +64,11 @@ typedef struct import_context {
 
 /* Step 1 (import_scene.c). */
 crowd_result import_nodes_flatten(import_context *ctx);
+/* Step 1, after flattening (import_hierarchy.c): moves each node under the
+ * node its aiNode::mParent names where that is not the node listing it (a
+ * loader bug that leaves transforms relative to mParent), restoring
+ * pre-order and global transforms. */
+crowd_result import_nodes_follow_parents(import_context *ctx);
 /* Node index of `node` (must be in the tree). */
 int32_t import_node_index(const import_context *ctx, const struct aiNode *node);
 /* Node an animation channel or a socket name means: the node with that name,
@@ -79,6 +86,13 @@ crowd_result import_sockets_mark(import_context *ctx);
 /* Step 3 (import_skeleton.c). */
 crowd_result import_skeleton_build(import_context *ctx);
 crowd_result import_sockets_build(import_context *ctx);
+/* Where skinned `mesh`, referenced by node `node`, sat when its skin was
+ * bound (import_bind.c): the matrix B from its space to model space, read
+ * from its bones' offsets and the rest pose (joint_global must be filled),
+ * and B^-1. Bind positions are B * v and a bone's inverse bind is
+ * offset * B^-1. B is always invertible (identity when nothing better). */
+void import_mesh_bind(const import_context *ctx, uint32_t node, const struct aiMesh *mesh,
+                      float bind[16], float bind_inverse[16]);
 
 /* Steps 4-6. */
 crowd_result import_mesh_build(import_context *ctx);

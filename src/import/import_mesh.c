@@ -1,16 +1,18 @@
 /* import_mesh.c - every mesh instance of the scene merged into one mesh.
  *
  * A mesh instance is a (node, aiMesh) pair with at least one triangle.
- * Skinned meshes are taken once (their node's transform does not apply,
- * glTF's rule, so a second reference would only duplicate them); static
- * meshes once per node that references them.
+ * Skinned meshes are taken once (their bones place them, not the node
+ * referencing them, so a second reference would only duplicate them);
+ * static meshes once per node that references them.
  *
  * Vertex positions end up in "bind space": for a vertex bound to joints j
  * with weights w, skinning with model[j] * inverse_bind[j] must give where
- * the file puts it at bind time. So
- *   - a skinned vertex is kept as is, unless the bone's offset matrix differs
- *     from the joint's chosen inverse bind (two meshes bound differently):
- *     then p = sum_k w_k * inverse(inverse_bind[j_k]) * offset_k * v;
+ * the file puts it at bind time. With B the mesh's bind placement
+ * (import_bind.c), each bone's placed offset is offset_k * B^-1, so
+ *   - a skinned vertex becomes p = B * v, unless a bone's placed offset
+ *     differs from the joint's chosen inverse bind (two meshes bound
+ *     differently): then p = sum_k w_k * inverse(inverse_bind[j_k]) *
+ *     offset_k * B^-1 * B * v;
  *   - a static vertex (and a skinned vertex without any weight) is rigid on
  *     its mesh's node: p = inverse(inverse_bind[node]) * v, which is
  *     node_global * v when the joint is not a bone.
@@ -211,9 +213,11 @@ typedef struct build_state {
     uint32_t material_count;
     uint32_t next_vertex, next_index, next_submesh;
     /* Scratch for one skinned mesh. */
+    float bind[16], bind_inverse[16]; /* its bind placement B and B^-1 */
+    bool bind_identity;
     influence *influences;
     uint32_t *influence_first;  /* mNumVertices + 1 prefix sums */
-    float *corrections;         /* 16 per bone: inverse(inverse_bind) * offset */
+    float *corrections;         /* 16 per bone: inverse(inverse_bind) * offset * B^-1 */
     bool *correction_identity;  /* per bone */
     bool *needs_normal;         /* per vertex of the instance */
 } build_state;
@@ -301,13 +305,14 @@ static crowd_result gather_influences(import_context *ctx, const struct aiMesh *
     for (uint32_t b = 0; b < mesh->mNumBones; b++) {
         const struct aiBone *bone = mesh->mBones[b];
         uint32_t joint = (uint32_t)ctx->nodes[import_bone_node(ctx, bone)].joint;
-        float offset[16], bind[16];
+        float offset[16], joint_bind[16];
         import_m4_from_ai(&bone->mOffsetMatrix, offset);
+        import_m4_mul(offset, state->bind_inverse, offset);
         const float *chosen = &ctx->asset->skeleton.inverse_bind[16 * joint];
         state->correction_identity[b] = memcmp(offset, chosen, sizeof offset) == 0;
         if (!state->correction_identity[b]) {
-            bind_from_joint(ctx, joint, bind);
-            import_m4_mul(bind, offset, &state->corrections[16 * b]);
+            bind_from_joint(ctx, joint, joint_bind);
+            import_m4_mul(joint_bind, offset, &state->corrections[16 * b]);
             float identity[16];
             import_m4_identity(identity);
             state->correction_identity[b] = import_m4_near(&state->corrections[16 * b], identity, 1e-5f);
@@ -335,9 +340,9 @@ static void release_influences(build_state *state) {
     state->correction_identity = NULL;
 }
 
-/* Joints and weights of skinned vertex v; returns the bind-space matrix of
- * the vertex (blend of the kept bones' corrections) in `matrix`, or false
- * when the vertex keeps its position (all corrections identity). */
+/* Joints and weights of skinned vertex v; returns the blend of the kept
+ * bones' corrections (applied after the mesh's bind placement) in `matrix`,
+ * or false when they are all identity. */
 static bool skin_vertex(import_context *ctx, build_state *state, uint32_t v, uint32_t out_vertex,
                         float matrix[16]) {
     crowd_mesh *out = &ctx->asset->mesh;
@@ -509,6 +514,10 @@ static crowd_result build_instance(import_context *ctx, uint32_t n, const struct
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
     if (skinned) {
+        float identity[16];
+        import_m4_identity(identity);
+        import_mesh_bind(ctx, n, mesh, state->bind, state->bind_inverse);
+        state->bind_identity = memcmp(state->bind, identity, sizeof identity) == 0;
         result = gather_influences(ctx, mesh, state);
     }
     for (uint32_t v = 0; v < mesh->mNumVertices && result == CROWD_OK; v++) {
@@ -516,7 +525,13 @@ static crowd_result build_instance(import_context *ctx, uint32_t n, const struct
         float matrix[16];
         const float *transform = rigid;
         if (skinned && state->influence_first[v + 1] > state->influence_first[v]) {
-            transform = skin_vertex(ctx, state, v, out_vertex, matrix) ? matrix : NULL;
+            if (skin_vertex(ctx, state, v, out_vertex, matrix)) {
+                import_m4_mul(matrix, state->bind, matrix);
+                transform = matrix;
+            } else {
+                /* NULL keeps the file's values bit for bit. */
+                transform = state->bind_identity ? NULL : state->bind;
+            }
         } else {
             if (skinned) {
                 ctx->asset->repairs.vertices_unweighted++;

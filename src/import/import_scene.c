@@ -152,6 +152,9 @@ int32_t import_bone_node(const import_context *ctx, const struct aiBone *bone) {
 
 crowd_result import_scene_convert(import_context *ctx) {
     crowd_result result = import_nodes_flatten(ctx);
+    if (result == CROWD_OK) {
+        result = import_nodes_follow_parents(ctx);
+    }
     if (result != CROWD_OK) {
         return result;
     }

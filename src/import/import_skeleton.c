@@ -148,8 +148,9 @@ static void set_rest(import_context *ctx, uint32_t j, const struct aiNode *node)
     }
 }
 
-/* Inverse binds: the first bone offset matrix naming the joint; otherwise
- * the inverse of the rest model matrix (identity when that is singular). */
+/* Inverse binds: the first bone offset matrix naming the joint, placed by
+ * its mesh's bind placement (offset * B^-1, import_bind.c); otherwise the
+ * inverse of the rest model matrix (identity when that is singular). */
 static crowd_result set_inverse_binds(import_context *ctx) {
     crowd_skeleton *sk = &ctx->asset->skeleton;
     const struct aiScene *scene = ctx->scene;
@@ -157,7 +158,12 @@ static crowd_result set_inverse_binds(import_context *ctx) {
         const struct aiNode *node = ctx->nodes[n].node;
         for (uint32_t k = 0; k < node->mNumMeshes && node->mMeshes; k++) {
             const struct aiMesh *mesh = scene->mMeshes[node->mMeshes[k]];
-            for (uint32_t b = 0; b < mesh->mNumBones && mesh->mBones; b++) {
+            if (mesh->mNumBones == 0 || mesh->mBones == NULL) {
+                continue;
+            }
+            float bind[16], bind_inverse[16];
+            import_mesh_bind(ctx, n, mesh, bind, bind_inverse);
+            for (uint32_t b = 0; b < mesh->mNumBones; b++) {
                 if (mesh->mBones[b] == NULL) {
                     continue;
                 }
@@ -176,7 +182,12 @@ static crowd_result set_inverse_binds(import_context *ctx) {
                                            "bone '%s': offset matrix is not finite",
                                            mesh->mBones[b]->mName.data);
                 }
-                memcpy(&sk->inverse_bind[16 * j], offset, sizeof offset);
+                import_m4_mul(offset, bind_inverse, &sk->inverse_bind[16 * j]);
+                if (!import_m4_is_finite(&sk->inverse_bind[16 * j])) {
+                    return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
+                                           "bone '%s': inverse bind overflows",
+                                           mesh->mBones[b]->mName.data);
+                }
                 ctx->inverse_bind_from_bone[j] = true;
             }
         }

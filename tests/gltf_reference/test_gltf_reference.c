@@ -7,8 +7,11 @@
  * precision. Tolerance: 1e-5 of the bounds diagonal.
  *
  * assimp reorders and splits vertices, so each crowd vertex is matched to
- * the glTF vertices with the same bind position (the raw POSITION of a
- * skinned primitive; the rest-pose scene position of a static one) and,
+ * the glTF vertices with the same bind position (where the file's rest pose
+ * puts them: crowd's bind mesh is its rest pose wherever a joint's rest
+ * transform is its bind transform, as in all these files; the raw POSITION
+ * differs where a file bakes a placement into its inverse bind matrices,
+ * as RiggedFigure and simple_skin do) and,
  * where several share it, the same sorted weights; it must then agree with
  * one of them at every time. Every glTF vertex that a triangle uses must be
  * matched by some crowd vertex. */
@@ -134,12 +137,10 @@ static int reference_build(reference *ref, const char *path) {
                 for (int c = 0; c < 4; c++) {
                     w[c] = prim->weights[4 * k + c] / total;
                 }
-                /* A skinned vertex's bind position is its raw POSITION. */
-                memcpy(ref->bind_keys + 3 * r, prim->positions + 3 * k, 3 * sizeof(double));
             } else {
                 w[0] = 1;
-                memcpy(ref->bind_keys + 3 * r, ref->scratch + 3 * r, 3 * sizeof(double));
             }
+            memcpy(ref->bind_keys + 3 * r, ref->scratch + 3 * r, 3 * sizeof(double));
             sort_desc4(w);
             ref->referenced[r] = prim->referenced[k];
             ref->by_x[r] = r;
