@@ -340,21 +340,33 @@ static inline int fx_entry_compare(const void *a, const void *b) {
     return strcmp(((const fx_entry *)a)->path, ((const fx_entry *)b)->path);
 }
 
-static inline void fx_snapshot_walk(fx_snapshot *s, const char *root, const char *relative) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s%s%s", root, relative[0] ? "/" : "", relative);
+static inline void fx_snapshot_walk(fx_snapshot *s, const char *root, const char *relative_in) {
+    /* A copy, because `relative_in` is an entry's path of the same snapshot. */
+    char relative[sizeof s->entries[0].path];
+    char path[2048];
+    if (snprintf(relative, sizeof relative, "%s", relative_in) >= (int)sizeof relative ||
+        snprintf(path, sizeof path, "%s%s%s", root, relative[0] ? "/" : "", relative) >=
+            (int)sizeof path) {
+        return;
+    }
     DIR *dir = opendir(path);
     struct dirent *entry;
     while (dir != NULL && (entry = readdir(dir)) != NULL && s->count < 256) {
         if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) {
             continue;
         }
-        fx_entry *e = &s->entries[s->count++];
-        snprintf(e->path, sizeof e->path, "%s%s%s", relative, relative[0] ? "/" : "", entry->d_name);
-        char full[1024];
-        snprintf(full, sizeof full, "%s/%s", root, e->path);
+        fx_entry *e = &s->entries[s->count];
+        char full[2048];
+        if (snprintf(e->path, sizeof e->path, "%s%s%s", relative, relative[0] ? "/" : "",
+                     entry->d_name) >= (int)sizeof e->path ||
+            snprintf(full, sizeof full, "%s/%s", root, e->path) >= (int)sizeof full) {
+            continue; /* deeper than any folder a bake writes */
+        }
+        s->count++;
         struct stat st;
-        lstat(full, &st);
+        if (lstat(full, &st) != 0) {
+            memset(&st, 0, sizeof st);
+        }
         e->is_dir = S_ISDIR(st.st_mode);
         e->bytes = NULL;
         e->size = 0;
