@@ -92,28 +92,22 @@ static crowd_result index_arrays(gltf_document *doc) {
     return CROWD_OK;
 }
 
-/* Parses `length` bytes of JSON at `offset`. A byte-order mark is skipped:
- * the specification forbids it, but assimp reads such files. */
+/* Parses `length` bytes of JSON at `offset`. CROWD_ERROR_INVALID_DATA, with
+ * `error` left to the caller, when they cannot be read or are not a JSON
+ * object. A UTF-8 byte-order mark (which the specification forbids) is
+ * skipped: assimp has read the file already, and a mark is no reason to fail. */
 static crowd_result parse_json(gltf_document *doc, const source *src, uint64_t offset,
                                uint64_t length) {
     char *text = malloc(length + 1);
     if (text == NULL) {
         return crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file, "out of memory");
     }
-    if (!source_read(src, offset, length, text)) {
-        free(text);
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "glTF JSON could not be read (%llu bytes at %llu)",
-                               (unsigned long long)length, (unsigned long long)offset);
+    if (source_read(src, offset, length, text)) {
+        size_t skip = length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        doc->json = cJSON_ParseWithLength(text + skip, (size_t)length - skip);
     }
-    size_t skip = length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    doc->json = cJSON_ParseWithLength(text + skip, (size_t)length - skip);
     free(text);
-    if (doc->json == NULL || !cJSON_IsObject(doc->json)) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "glTF JSON is malformed");
-    }
-    return CROWD_OK;
+    return cJSON_IsObject(doc->json) ? CROWD_OK : CROWD_ERROR_INVALID_DATA;
 }
 
 /* GLB: 12-byte header (magic, version, length), the JSON chunk, then an
@@ -142,6 +136,9 @@ static crowd_result parse_glb(gltf_document *doc, const source *src, bool *is_v2
                                "GLB first chunk is not a JSON chunk inside the file");
     }
     crowd_result result = parse_json(doc, src, json_start, json_length);
+    if (result == CROWD_ERROR_INVALID_DATA) {
+        return crowd_error_set(doc->error, result, doc->file, "GLB JSON chunk is malformed");
+    }
     uint64_t next = json_start + json_length;
     uint8_t chunk[GLB_CHUNK_HEADER_SIZE];
     if (result != CROWD_OK || total - next < sizeof chunk || !source_read(src, next, sizeof chunk, chunk) ||

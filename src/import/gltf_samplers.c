@@ -18,7 +18,10 @@
  * leads to the very node, also where names repeat (robot.glb has mesh nodes
  * named like joints). Each node on the path must carry the name assimp gives
  * it (its name, or "nodes[N]" when it has none); otherwise the channel is
- * left as assimp read it, with a warning.
+ * left as assimp read it, with a warning. So is a channel whose node is
+ * outside the imported scene or did not become a joint (joints for animated
+ * nodes are marked from assimp's channels, which name their node: with
+ * repeated names only one of them may be a joint).
  *
  * Key times: assimp stores t * 1000 (float) milliseconds and import_clips.c
  * divides by its 1000 ticks per second; the same arithmetic here gives
@@ -30,7 +33,8 @@
  * and counted, as import_clips.c does for assimp's keys; STEP and LINEAR
  * rotations are normalized, cubic ones are normalized after interpolation
  * (crowd_anim_sample). Malformed structure (indices, types, counts, ranges,
- * an unknown interpolation) fails the import with CROWD_ERROR_INVALID_DATA.
+ * an unknown interpolation) of any translation/rotation/scale channel, the
+ * LINEAR ones too, fails the import with CROWD_ERROR_INVALID_DATA.
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,8 +45,8 @@
 #include "import/gltf_document.h"
 #include "import/import_internal.h"
 
-/* Keys per sampler, far above real clips; sparse indices read as floats
- * stay exact below 2^24. */
+/* Elements per accessor, far above real clips (and sparse indices, read as
+ * floats, stay exact below 2^24). */
 #define GLTF_MAX_ELEMENTS (1u << 24)
 #define GLTF_FLOAT 5126u
 #define GLTF_UNSIGNED_INT 5125u

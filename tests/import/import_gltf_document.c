@@ -90,6 +90,7 @@ static void check_container(void) {
     CHECK(open_memory(still, strlen(still), "still.gltf", CROWD_OK) == NULL);
     static const char fbx[] = "Kaydara FBX Binary  \0";
     CHECK(open_memory(fbx, sizeof fbx, "misnamed.gltf", CROWD_OK) == NULL);
+    CHECK(error.reason[0] == '\0');
 
     /* Every GLB bound. */
     size = make_glb(json, values, sizeof values);
@@ -106,7 +107,7 @@ static void check_container(void) {
     size = make_glb(json, values, sizeof values);
     put_u32(glb + 12, 4);
     CHECK(open_memory(glb, size, "json_cut.glb", CROWD_ERROR_INVALID_DATA) == NULL);
-    CHECK(strstr(error.reason, "JSON is malformed") != NULL);
+    CHECK(strstr(error.reason, "JSON chunk is malformed") != NULL);
     size = make_glb(json, values, sizeof values);
     uint32_t json_length = (uint32_t)(strlen(json) + 3) & ~3u;
     put_u32(glb + 20 + json_length, 9);
