@@ -98,7 +98,7 @@ static bool bone_product(const import_context *ctx, const struct aiBone *bone, f
     return import_m4_is_finite(out);
 }
 
-void import_mesh_bind(const import_context *ctx, uint32_t node, const struct aiMesh *mesh,
+bool import_mesh_bind(const import_context *ctx, uint32_t node, const struct aiMesh *mesh,
                       float bind[16], float bind_inverse[16]) {
     bind_vote vote;
     vote.count = 0;
@@ -134,4 +134,5 @@ void import_mesh_bind(const import_context *ctx, uint32_t node, const struct aiM
     }
     memcpy(bind, vote.matrix[best], 16 * sizeof(float));
     import_m4_invert(bind, bind_inverse);
+    return best == 0;
 }

@@ -90,8 +90,9 @@ crowd_result import_sockets_build(import_context *ctx);
  * bound (import_bind.c): the matrix B from its space to model space, read
  * from its bones' offsets and the rest pose (joint_global must be filled),
  * and B^-1. Bind positions are B * v and a bone's inverse bind is
- * offset * B^-1. B is always invertible (identity when nothing better). */
-void import_mesh_bind(const import_context *ctx, uint32_t node, const struct aiMesh *mesh,
+ * offset * B^-1. B is always invertible; returns true when it is exactly
+ * identity (the file's values are then to be kept bit for bit). */
+bool import_mesh_bind(const import_context *ctx, uint32_t node, const struct aiMesh *mesh,
                       float bind[16], float bind_inverse[16]);
 
 /* Steps 4-6. */

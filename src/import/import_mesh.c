@@ -307,7 +307,9 @@ static crowd_result gather_influences(import_context *ctx, const struct aiMesh *
         uint32_t joint = (uint32_t)ctx->nodes[import_bone_node(ctx, bone)].joint;
         float offset[16], joint_bind[16];
         import_m4_from_ai(&bone->mOffsetMatrix, offset);
-        import_m4_mul(offset, state->bind_inverse, offset);
+        if (!state->bind_identity) {
+            import_m4_mul(offset, state->bind_inverse, offset);
+        }
         const float *chosen = &ctx->asset->skeleton.inverse_bind[16 * joint];
         state->correction_identity[b] = memcmp(offset, chosen, sizeof offset) == 0;
         if (!state->correction_identity[b]) {
@@ -514,10 +516,7 @@ static crowd_result build_instance(import_context *ctx, uint32_t n, const struct
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
     if (skinned) {
-        float identity[16];
-        import_m4_identity(identity);
-        import_mesh_bind(ctx, n, mesh, state->bind, state->bind_inverse);
-        state->bind_identity = memcmp(state->bind, identity, sizeof identity) == 0;
+        state->bind_identity = import_mesh_bind(ctx, n, mesh, state->bind, state->bind_inverse);
         result = gather_influences(ctx, mesh, state);
     }
     for (uint32_t v = 0; v < mesh->mNumVertices && result == CROWD_OK; v++) {

@@ -162,7 +162,7 @@ static crowd_result set_inverse_binds(import_context *ctx) {
                 continue;
             }
             float bind[16], bind_inverse[16];
-            import_mesh_bind(ctx, n, mesh, bind, bind_inverse);
+            bool bind_identity = import_mesh_bind(ctx, n, mesh, bind, bind_inverse);
             for (uint32_t b = 0; b < mesh->mNumBones; b++) {
                 if (mesh->mBones[b] == NULL) {
                     continue;
@@ -182,7 +182,11 @@ static crowd_result set_inverse_binds(import_context *ctx) {
                                            "bone '%s': offset matrix is not finite",
                                            mesh->mBones[b]->mName.data);
                 }
-                import_m4_mul(offset, bind_inverse, &sk->inverse_bind[16 * j]);
+                if (bind_identity) {
+                    memcpy(&sk->inverse_bind[16 * j], offset, sizeof offset);
+                } else {
+                    import_m4_mul(offset, bind_inverse, &sk->inverse_bind[16 * j]);
+                }
                 if (!import_m4_is_finite(&sk->inverse_bind[16 * j])) {
                     return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
                                            "bone '%s': inverse bind overflows",
