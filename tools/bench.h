@@ -3,17 +3,18 @@
  * gnuplot chart). docs/bench.md documents the JSON fields.
  *
  * bench_run draws the same crowd (scene.h, one seed) with one renderer per
- * mode in one context. For each crowd size it runs warmup + frames rounds;
- * each round draws one frame in every mode at the same global time, the
- * starting mode rotating from round to round, so drift (thermal, other
- * processes) and order effects hit every mode alike. Warm-up rounds are not
- * recorded. Per frame it keeps the renderer's statistics: thread CPU time of
- * the frame's CPU work (crowd_renderer_stats.cpu_time_s) and wall time until
- * the GPU finished (frame_time_s); the part of the former spent on crowd's
- * own animation work; and the CPU time of the whole process during the draw
- * (with a software rasterizer: every thread's rendering work, a measure that
- * other processes on the machine disturb less than wall time). Summaries are
- * the median with the 10th and 90th percentiles.
+ * (crowd size, mode) pair, all in one context. It runs warmup + frames
+ * rounds; each round draws one frame of every pair at the same global time,
+ * in an order shuffled afresh every round, so that drift (heat, other
+ * processes) and the cost of following a long or short frame hit every pair
+ * alike. Warm-up rounds are not recorded. Per frame it keeps the renderer's
+ * statistics: thread CPU time of the frame's CPU work
+ * (crowd_renderer_stats.cpu_time_s), wall time until the GPU finished
+ * (frame_time_s), the part of the former spent on crowd's own animation
+ * work, and the CPU time of the whole process during the draw (with a
+ * software rasterizer: every thread's rendering work, a measure that other
+ * processes on the machine disturb less than wall time). Summaries are the
+ * median with the 10th and 90th percentiles.
  */
 #ifndef CROWD_TOOLS_BENCH_H
 #define CROWD_TOOLS_BENCH_H

@@ -120,120 +120,149 @@ double bench_ratio(const bench_results *results, uint32_t count_index, uint32_t 
     return NAN;
 }
 
-/* Per-mode sample arrays of one crowd size. */
-typedef struct samples {
+/* One (count, mode) pair: its own renderer holding the crowd, so that every
+ * pair can be drawn in any order, and the frames measured for it. */
+typedef struct cell_state {
+    crowd_renderer *renderer;
+    crowd_instance_id *ids;
+    crowd_camera camera;
     double *cpu_ms, *frame_ms, *animation_ms, *process_cpu_ms, *uploaded;
-} samples;
+    crowd_renderer_stats last;
+} cell_state;
 
-typedef struct run_state {
-    const bench_config *config;
-    crowd_renderer *renderers[CROWD_GPU_MODE_COUNT];
-    crowd_instance_id *ids[CROWD_GPU_MODE_COUNT];
-    samples samples[CROWD_GPU_MODE_COUNT];
-} run_state;
-
-static void state_release(run_state *s) {
-    for (uint32_t m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
-        crowd_renderer_destroy(s->renderers[m]);
-        free(s->ids[m]);
-        free(s->samples[m].cpu_ms);
-        free(s->samples[m].frame_ms);
-        free(s->samples[m].animation_ms);
-        free(s->samples[m].process_cpu_ms);
-        free(s->samples[m].uploaded);
+static void cells_release(cell_state *cells, uint32_t n) {
+    for (uint32_t i = 0; cells != NULL && i < n; i++) {
+        crowd_renderer_destroy(cells[i].renderer);
+        free(cells[i].ids);
+        free(cells[i].cpu_ms);
+        free(cells[i].frame_ms);
+        free(cells[i].animation_ms);
+        free(cells[i].process_cpu_ms);
+        free(cells[i].uploaded);
     }
+    free(cells);
 }
 
-static crowd_result state_init(run_state *s, crowd_gpu_context *context,
-                               const scene_character *character, crowd_error *error) {
-    const bench_config *c = s->config;
-    uint32_t max_count = 1;
-    for (uint32_t i = 0; i < c->count_count; i++) {
-        max_count = c->counts[i] > max_count ? c->counts[i] : max_count;
+static crowd_result cell_init(cell_state *cell, crowd_gpu_context *context,
+                              const scene_character *character, const bench_config *c,
+                              crowd_gpu_mode mode, uint32_t count, crowd_error *error) {
+    cell->ids = calloc(count, sizeof *cell->ids);
+    cell->cpu_ms = calloc(c->frames, sizeof(double));
+    cell->frame_ms = calloc(c->frames, sizeof(double));
+    cell->animation_ms = calloc(c->frames, sizeof(double));
+    cell->process_cpu_ms = calloc(c->frames, sizeof(double));
+    cell->uploaded = calloc(c->frames, sizeof(double));
+    if (cell->ids == NULL || cell->cpu_ms == NULL || cell->frame_ms == NULL ||
+        cell->animation_ms == NULL || cell->process_cpu_ms == NULL || cell->uploaded == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    for (uint32_t m = 0; m < c->mode_count; m++) {
-        crowd_result result = scene_renderer_create(context, character, c->modes[m], max_count,
-                                                    c->width, c->height, &s->renderers[m], error);
-        if (result != CROWD_OK) {
-            return result;
-        }
-        s->ids[m] = calloc(max_count, sizeof *s->ids[m]);
-        s->samples[m].cpu_ms = calloc(c->frames, sizeof(double));
-        s->samples[m].frame_ms = calloc(c->frames, sizeof(double));
-        s->samples[m].animation_ms = calloc(c->frames, sizeof(double));
-        s->samples[m].process_cpu_ms = calloc(c->frames, sizeof(double));
-        s->samples[m].uploaded = calloc(c->frames, sizeof(double));
-        if (s->ids[m] == NULL || s->samples[m].cpu_ms == NULL || s->samples[m].frame_ms == NULL ||
-            s->samples[m].animation_ms == NULL || s->samples[m].process_cpu_ms == NULL ||
-            s->samples[m].uploaded == NULL) {
-            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
-        }
+    crowd_result result = scene_renderer_create(context, character, mode, count, c->width,
+                                                c->height, &cell->renderer, error);
+    if (result == CROWD_OK) {
+        result = scene_populate(cell->renderer, c->seed, count, cell->ids, error);
     }
-    return CROWD_OK;
+    if (result == CROWD_OK) {
+        scene_camera(cell->renderer, (float)c->width / (float)c->height, 0.35f, 0.45f, 1.0f,
+                     &cell->camera);
+    }
+    return result;
 }
 
-static void progress(const bench_config *c, uint32_t count, uint32_t round) {
+static void progress(const bench_config *c, uint32_t round) {
     if (c->quiet || !isatty(STDERR_FILENO)) {
         return;
     }
-    fprintf(stderr, "\rcrowd: bench: %u characters, round %u of %u   ", (unsigned)count,
-            (unsigned)round + 1, (unsigned)(c->warmup + c->frames));
+    fprintf(stderr, "\rcrowd: bench: round %u of %u   ", (unsigned)round + 1,
+            (unsigned)(c->warmup + c->frames));
     fflush(stderr);
 }
 
-/* Every round of one crowd size; fills the row of cells at count_index. */
-static crowd_result measure_count(run_state *s, uint32_t count_index, double *time_s,
-                                  bench_results *out, crowd_error *error) {
-    const bench_config *c = s->config;
-    uint32_t count = c->counts[count_index];
-    for (uint32_t m = 0; m < c->mode_count; m++) {
-        crowd_result result = scene_populate(s->renderers[m], c->seed, count, s->ids[m], error);
+/* splitmix64, for the order of the draws within a round. */
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Draws every cell once, in a fresh random order, at global time time_s;
+ * records the frame as number `f` unless f < 0 (warm-up). The order is
+ * shuffled so that no cell always follows the same other one: on a CPU
+ * rasterizer the calling thread's next burst of work costs more after a long
+ * frame (its caches and the core's state went cold while it waited), and a
+ * fixed order would charge that to the cells after the long frames. */
+static crowd_result round_draw(cell_state *cells, uint32_t n, uint32_t *order, uint64_t *random,
+                               double time_s, int f, crowd_error *error) {
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = (uint32_t)(next_random(random) % i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        cell_state *cell = &cells[order[k]];
+        crowd_frame_desc frame = {.time_s = time_s, .camera = cell->camera};
+        double process_start = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        crowd_result result = crowd_renderer_draw(cell->renderer, &frame, error);
+        double process_end = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         if (result != CROWD_OK) {
             return result;
         }
-    }
-    crowd_frame_desc frame = {0};
-    scene_camera(s->renderers[0], (float)c->width / (float)c->height, 0.35f, 0.45f, 1.0f,
-                 &frame.camera);
-    crowd_renderer_stats last[CROWD_GPU_MODE_COUNT];
-    for (uint32_t round = 0; round < c->warmup + c->frames; round++) {
-        progress(c, count, round);
-        frame.time_s = *time_s;
-        for (uint32_t k = 0; k < c->mode_count; k++) {
-            uint32_t m = (round + k) % c->mode_count;
-            double process_start = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-            crowd_result result = crowd_renderer_draw(s->renderers[m], &frame, error);
-            double process_end = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-            if (result != CROWD_OK) {
-                return result;
-            }
-            crowd_renderer_get_stats(s->renderers[m], &last[m]);
-            if (round >= c->warmup) {
-                uint32_t f = round - c->warmup;
-                s->samples[m].cpu_ms[f] = last[m].cpu_time_s * 1e3;
-                s->samples[m].frame_ms[f] = last[m].frame_time_s * 1e3;
-                s->samples[m].animation_ms[f] = last[m].cpu_animation_time_s * 1e3;
-                s->samples[m].process_cpu_ms[f] = (process_end - process_start) * 1e3;
-                s->samples[m].uploaded[f] = (double)last[m].uploaded_bytes;
-            }
+        crowd_renderer_get_stats(cell->renderer, &cell->last);
+        if (f >= 0) {
+            cell->cpu_ms[f] = cell->last.cpu_time_s * 1e3;
+            cell->frame_ms[f] = cell->last.frame_time_s * 1e3;
+            cell->animation_ms[f] = cell->last.cpu_animation_time_s * 1e3;
+            cell->process_cpu_ms[f] = (process_end - process_start) * 1e3;
+            cell->uploaded[f] = (double)cell->last.uploaded_bytes;
         }
-        *time_s += c->frame_step_s;
-    }
-    for (uint32_t m = 0; m < c->mode_count; m++) {
-        bench_cell *cell = &out->cells[count_index * c->mode_count + m];
-        cell->mode = c->modes[m];
-        cell->count = count;
-        cell->cpu_ms = summarize(s->samples[m].cpu_ms, c->frames);
-        cell->frame_ms = summarize(s->samples[m].frame_ms, c->frames);
-        cell->animation_ms = summarize(s->samples[m].animation_ms, c->frames);
-        cell->process_cpu_ms = summarize(s->samples[m].process_cpu_ms, c->frames);
-        cell->uploaded_bytes = (uint64_t)summarize(s->samples[m].uploaded, c->frames).median;
-        cell->draw_calls = last[m].draw_calls;
-        cell->extra_draw_calls = last[m].extra_draw_calls;
-        cell->vertices = last[m].vertices_drawn;
-        cell->gpu_memory_bytes = last[m].gpu_memory_bytes;
     }
     return CROWD_OK;
+}
+
+static void cell_summarize(cell_state *cell, const bench_config *c, bench_cell *out) {
+    out->cpu_ms = summarize(cell->cpu_ms, c->frames);
+    out->frame_ms = summarize(cell->frame_ms, c->frames);
+    out->animation_ms = summarize(cell->animation_ms, c->frames);
+    out->process_cpu_ms = summarize(cell->process_cpu_ms, c->frames);
+    out->uploaded_bytes = (uint64_t)summarize(cell->uploaded, c->frames).median;
+    out->draw_calls = cell->last.draw_calls;
+    out->extra_draw_calls = cell->last.extra_draw_calls;
+    out->vertices = cell->last.vertices_drawn;
+    out->gpu_memory_bytes = cell->last.gpu_memory_bytes;
+}
+
+static crowd_result measure(crowd_gpu_context *context, const scene_character *character,
+                            bench_results *out, crowd_error *error) {
+    const bench_config *c = &out->config;
+    uint32_t n = c->count_count * c->mode_count;
+    cell_state *cells = calloc(n, sizeof *cells);
+    uint32_t *order = calloc(n, sizeof *order);
+    crowd_result result = CROWD_OK;
+    if (cells == NULL || order == NULL) {
+        result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    for (uint32_t i = 0; result == CROWD_OK && i < n; i++) {
+        order[i] = i;
+        out->cells[i].count = c->counts[i / c->mode_count];
+        out->cells[i].mode = c->modes[i % c->mode_count];
+        result = cell_init(&cells[i], context, character, c, out->cells[i].mode,
+                           out->cells[i].count, error);
+    }
+    if (result == CROWD_OK) {
+        out->clip_count = crowd_renderer_clip_count(cells[0].renderer);
+    }
+    uint64_t random = c->seed;
+    for (uint32_t round = 0; result == CROWD_OK && round < c->warmup + c->frames; round++) {
+        progress(c, round);
+        int f = round < c->warmup ? -1 : (int)(round - c->warmup);
+        result = round_draw(cells, n, order, &random, c->frame_step_s * round, f, error);
+    }
+    for (uint32_t i = 0; result == CROWD_OK && i < n; i++) {
+        cell_summarize(&cells[i], c, &out->cells[i]);
+    }
+    cells_release(cells, n);
+    free(order);
+    return result;
 }
 
 crowd_result bench_run(crowd_gpu_context *context, const scene_character *character,
@@ -252,19 +281,11 @@ crowd_result bench_run(crowd_gpu_context *context, const scene_character *charac
     if (out->cells == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    run_state state = {.config = &out->config};
-    double start = clock_s(CLOCK_MONOTONIC), time_s = 0.0;
-    crowd_result result = state_init(&state, context, character, error);
-    if (result == CROWD_OK) {
-        out->clip_count = crowd_renderer_clip_count(state.renderers[0]);
-    }
-    for (uint32_t i = 0; result == CROWD_OK && i < config->count_count; i++) {
-        result = measure_count(&state, i, &time_s, out, error);
-    }
+    double start = clock_s(CLOCK_MONOTONIC);
+    crowd_result result = measure(context, character, out, error);
     if (!config->quiet && isatty(STDERR_FILENO)) {
-        fprintf(stderr, "\r%60s\r", "");
+        fprintf(stderr, "\r%40s\r", "");
     }
-    state_release(&state);
     out->seconds = clock_s(CLOCK_MONOTONIC) - start;
     if (result != CROWD_OK) {
         bench_results_release(out);
