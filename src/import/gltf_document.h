@@ -64,7 +64,7 @@ typedef struct gltf_document {
 /* Opens the glTF 2.0 file `path` (read again after assimp). *out is NULL,
  * with CROWD_OK, when the file is no glTF 2.0 with animations (by extension,
  * GLB version and asset.version), so other formats pass through untouched.
- * `file` and `dir` must outlive the document; `error` is kept for later calls. */
+ * `path` and `dir` must outlive the document; `error` is kept for later calls. */
 crowd_result gltf_document_open_file(const char *path, const char *dir, gltf_document **out,
                                      crowd_error *error);
 
