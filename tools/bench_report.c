@@ -48,7 +48,7 @@ void bench_print_header(FILE *out, const bench_results *r) {
             (unsigned)m->cpu_count, m->gl_thread ? "on" : "off");
     fprintf(out,
             "%ux%u pixels, no ground; median (10th-90th percentile) of %u frames after %u "
-            "warm-up frames, modes interleaved\n",
+            "warm-up frames, every size and mode interleaved in shuffled order\n",
             (unsigned)c->width, (unsigned)c->height, (unsigned)c->frames, (unsigned)c->warmup);
 }
 

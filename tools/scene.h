@@ -55,8 +55,8 @@ void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t
 crowd_result scene_populate(crowd_renderer *renderer, uint64_t seed, uint32_t count,
                             crowd_instance_id *ids, crowd_error *error);
 
-/* A looping clip for instance `index` other than `current` where there is one
- * (for "change clips" in play), drawn from generator state `*state`. */
+/* A clip drawn from generator state `*state`: a looping one (one-shots only
+ * when nothing loops), other than `current` where there is a choice. */
 uint32_t scene_pick_clip(const crowd_renderer *renderer, uint64_t *state, uint32_t current);
 
 /* A camera at heading yaw_rad (0: looking from +Z) and elevation pitch_rad
