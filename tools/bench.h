@@ -42,7 +42,7 @@ typedef struct bench_config {
 } bench_config;
 
 typedef struct bench_summary {
-    double median, p10, p90, min, max;
+    double median, p10, p90, min, max, mean;
 } bench_summary;
 
 typedef struct bench_cell {

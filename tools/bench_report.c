@@ -126,6 +126,7 @@ static cJSON *summary_json(const bench_summary *s) {
     cJSON_AddNumberToObject(o, "p90", ms_value(s->p90));
     cJSON_AddNumberToObject(o, "min", ms_value(s->min));
     cJSON_AddNumberToObject(o, "max", ms_value(s->max));
+    cJSON_AddNumberToObject(o, "mean", ms_value(s->mean));
     return o;
 }
 

@@ -78,7 +78,12 @@ static double percentile(const double *sorted, uint32_t n, double p) {
 
 static bench_summary summarize(double *values, uint32_t n) {
     qsort(values, n, sizeof *values, compare_double);
+    double sum = 0.0;
+    for (uint32_t i = 0; i < n; i++) {
+        sum += values[i];
+    }
     return (bench_summary){
+        .mean = sum / n,
         .median = percentile(values, n, 0.5),
         .p10 = percentile(values, n, 0.1),
         .p90 = percentile(values, n, 0.9),

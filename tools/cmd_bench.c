@@ -22,7 +22,7 @@ static const char usage[] =
     "  --counts a,b,...  crowd sizes (default 1,100,1000)\n"
     "  --modes a,b,...   of static,cpu,gpu,bat,vat (default every mode the input plays)\n"
     "  --size WxH        image size (default 320x180 on a software renderer, else 1280x720)\n"
-    "  --frames N        frames measured per mode and size (default 5 software, 60 GPU)\n"
+    "  --frames N        frames measured per mode and size (default 9 software, 60 GPU)\n"
     "  --warmup N        frames drawn first and not measured (default 1 software, 10 GPU)\n"
     "  --seed N          crowd layout, clips and phases (default 1)\n"
     "  --json FILE       write the results as JSON (schema: docs/bench.md)\n"
@@ -249,7 +249,7 @@ static int run(options *o) {
         bench_config *c = &o->config;
         c->width = (uint32_t)(o->width > 0 ? o->width : info.software ? 320 : 1280);
         c->height = (uint32_t)(o->height > 0 ? o->height : info.software ? 180 : 720);
-        c->frames = (uint32_t)(o->frames > 0 ? o->frames : info.software ? 5 : 60);
+        c->frames = (uint32_t)(o->frames > 0 ? o->frames : info.software ? 9 : 60);
         c->warmup = (uint32_t)(o->warmup >= 0 ? o->warmup : info.software ? 1 : 10);
         bench_results results;
         if (bench_run(context, &character, c, &results, &error) != CROWD_OK) {

@@ -142,17 +142,18 @@ static const cJSON *object(const cJSON *parent, const char *name) {
     return item;
 }
 
-/* A summary {median, p10, p90, min, max} in order and non-negative. */
+/* A summary {median, p10, p90, min, max, mean} in order and non-negative. */
 static double summary_median(const cJSON *cell, const char *name) {
     const cJSON *s = object(cell, name);
     if (s == NULL) {
         return NAN;
     }
     double median = number(s, "median"), p10 = number(s, "p10"), p90 = number(s, "p90");
-    double min = number(s, "min"), max = number(s, "max");
+    double min = number(s, "min"), max = number(s, "max"), mean = number(s, "mean");
     CHECK_MSG(min >= 0.0 && min <= p10 && p10 <= median && median <= p90 && p90 <= max,
               "%s: min %g p10 %g median %g p90 %g max %g out of order", name, min, p10, median,
               p90, max);
+    CHECK_MSG(min <= mean && mean <= max, "%s: mean %g outside [%g, %g]", name, mean, min, max);
     return median;
 }
 
