@@ -20,7 +20,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "check.h"
 #include "crowd/anim.h"
