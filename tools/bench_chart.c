@@ -59,11 +59,17 @@ static void put_data(FILE *out, const bench_results *r, const char *name, bool c
 }
 
 static void put_plot(FILE *out, const bench_results *r, const char *name, const char *title) {
+    /* One fixed colour per mode, so charts of different runs read alike. */
+    static const char *const colours[CROWD_GPU_MODE_COUNT] = {"#404040", "#d62728", "#ff7f0e",
+                                                              "#1f77b4", "#2ca02c"};
     fprintf(out, "set title '%s'\n", title);
     fprintf(out, "plot ");
     for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
-        fprintf(out, "%s$%s index %u using 1:2:3:4 with yerrorlines title '%s'",
-                mi > 0 ? ", " : "", name, (unsigned)mi, crowd_gpu_mode_name(r->config.modes[mi]));
+        crowd_gpu_mode mode = r->config.modes[mi];
+        fprintf(out,
+                "%s$%s index %u using 1:2:3:4 with yerrorlines linewidth 2 linecolor rgb '%s' "
+                "title '%s'",
+                mi > 0 ? ", " : "", name, (unsigned)mi, colours[mode], crowd_gpu_mode_name(mode));
     }
     fprintf(out, "\n");
 }
