@@ -89,6 +89,9 @@ const bench_cell *bench_cell_at(const bench_results *results, uint32_t count_ind
 double bench_ratio(const bench_results *results, uint32_t count_index, uint32_t mode_index,
                    int field);
 
+/* "1.23x", "45.6x", "789x", or "-" for NAN (no static to compare with). */
+void bench_format_ratio(char *out, size_t size, double ratio);
+
 /* Fills machine with the CPU and GL names. */
 void bench_machine_describe(const crowd_gpu_context *context, bench_machine *machine);
 

@@ -29,7 +29,7 @@ static void format_summary(char *out, size_t size, const bench_summary *s) {
     snprintf(out, size, "%s (%s-%s)", median, p10, p90);
 }
 
-static void format_ratio(char *out, size_t size, double ratio) {
+void bench_format_ratio(char *out, size_t size, double ratio) {
     if (isnan(ratio)) {
         snprintf(out, size, "-");
     } else {
@@ -64,9 +64,9 @@ void bench_print_table(FILE *out, const bench_results *r) {
             char cpu[80], frame[80], ratios[3][24];
             format_summary(cpu, sizeof cpu, &cell->cpu_ms);
             format_summary(frame, sizeof frame, &cell->frame_ms);
-            format_ratio(ratios[0], sizeof ratios[0], bench_ratio(r, ci, mi, 0));
-            format_ratio(ratios[1], sizeof ratios[1], bench_ratio(r, ci, mi, 1));
-            format_ratio(ratios[2], sizeof ratios[2], bench_ratio(r, ci, mi, 3));
+            bench_format_ratio(ratios[0], sizeof ratios[0], bench_ratio(r, ci, mi, 0));
+            bench_format_ratio(ratios[1], sizeof ratios[1], bench_ratio(r, ci, mi, 1));
+            bench_format_ratio(ratios[2], sizeof ratios[2], bench_ratio(r, ci, mi, 3));
             fprintf(out, "%7u  %-6s  %-24s  %-24s  %5u  %8.1f  %8s  %8s  %8s\n",
                     (unsigned)cell->count, crowd_gpu_mode_name(cell->mode), cpu, frame,
                     (unsigned)cell->draw_calls, (double)cell->gpu_memory_bytes / MIB, ratios[0],

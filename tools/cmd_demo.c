@@ -94,14 +94,6 @@ static int render_picture(crowd_gpu_context *context, const scene_character *cha
     return code;
 }
 
-static void format_ratio(char *out, size_t size, double ratio) {
-    if (isnan(ratio)) {
-        snprintf(out, size, "-");
-    } else {
-        snprintf(out, size, ratio >= 100.0 ? "%.0fx" : ratio >= 10.0 ? "%.1fx" : "%.2fx", ratio);
-    }
-}
-
 static void print_table(const bench_results *r) {
     printf("%10s  %-6s  %10s  %8s  %9s  %8s  %5s  %7s\n", "characters", "mode", "app CPU ms",
            "x static", "frame ms", "x static", "draws", "GPU MiB");
@@ -109,8 +101,8 @@ static void print_table(const bench_results *r) {
         for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
             const bench_cell *cell = bench_cell_at(r, ci, mi);
             char cpu_ratio[24], frame_ratio[24];
-            format_ratio(cpu_ratio, sizeof cpu_ratio, bench_ratio(r, ci, mi, 0));
-            format_ratio(frame_ratio, sizeof frame_ratio, bench_ratio(r, ci, mi, 1));
+            bench_format_ratio(cpu_ratio, sizeof cpu_ratio, bench_ratio(r, ci, mi, 0));
+            bench_format_ratio(frame_ratio, sizeof frame_ratio, bench_ratio(r, ci, mi, 1));
             printf("%10u  %-6s  %10.3f  %8s  %9.1f  %8s  %5u  %7.1f\n", (unsigned)cell->count,
                    crowd_gpu_mode_name(cell->mode), cell->cpu_ms.median, cpu_ratio,
                    cell->frame_ms.median, frame_ratio, (unsigned)cell->draw_calls,
