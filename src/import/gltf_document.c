@@ -158,9 +158,11 @@ static crowd_result parse_glb(gltf_document *doc, const source *src, bool *is_v2
     return CROWD_OK;
 }
 
-/* Parses the container; *out stays NULL when it is not glTF 2.0 or has no animations. */
+/* Parses the container; *out stays NULL when it is not glTF 2.0 or, with
+ * `animated_only`, has no animations. */
 static crowd_result open_source(const source *src, const char *file, const char *dir,
-                                const char *path, gltf_document **out, crowd_error *error) {
+                                const char *path, bool animated_only, gltf_document **out,
+                                crowd_error *error) {
     gltf_document *doc = calloc(1, sizeof *doc);
     if (doc == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
@@ -187,8 +189,9 @@ static crowd_result open_source(const source *src, const char *file, const char 
         const cJSON *asset = cJSON_GetObjectItemCaseSensitive(doc->json, "asset");
         const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
         const cJSON *animations = cJSON_GetObjectItemCaseSensitive(doc->json, "animations");
+        bool animated = cJSON_IsArray(animations) && cJSON_GetArraySize(animations) > 0;
         is_v2 = cJSON_IsString(version) && strncmp(version->valuestring, "2.", 2) == 0 &&
-                cJSON_IsArray(animations) && cJSON_GetArraySize(animations) > 0;
+                (animated || !animated_only);
     }
     if (result == CROWD_OK && is_v2) {
         result = index_arrays(doc);
@@ -227,7 +230,7 @@ crowd_result gltf_document_open_file(const char *path, const char *dir, gltf_doc
         return result;
     }
     source src = {NULL, stream, (uint64_t)st.st_size};
-    crowd_result result = open_source(&src, path, dir, path, out, error);
+    crowd_result result = open_source(&src, path, dir, path, true, out, error);
     fclose(stream);
     return result;
 }
@@ -239,7 +242,14 @@ crowd_result gltf_document_open_memory(const void *bytes, size_t size, const cha
         return CROWD_OK;
     }
     source src = {bytes, NULL, size};
-    return open_source(&src, name, NULL, NULL, out, error);
+    return open_source(&src, name, NULL, NULL, true, out, error);
+}
+
+crowd_result gltf_document_open_bytes(const void *bytes, size_t size, const char *name,
+                                      const char *dir, gltf_document **out, crowd_error *error) {
+    *out = NULL;
+    source src = {bytes, NULL, size};
+    return open_source(&src, name, dir, NULL, false, out, error);
 }
 
 void gltf_document_close(gltf_document *doc) {

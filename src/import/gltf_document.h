@@ -74,6 +74,15 @@ crowd_result gltf_document_open_file(const char *path, const char *dir, gltf_doc
 crowd_result gltf_document_open_memory(const void *bytes, size_t size, const char *name,
                                        gltf_document **out, crowd_error *error);
 
+/* Opens any glTF 2.0 document in `bytes` (kept, not copied), animated or
+ * not, whatever `name` says: for the pre-check (precheck_gltf.c), which
+ * reads the structure before assimp does. External buffers are read from
+ * `dir` (NULL: they cannot be read). *out is NULL, with CROWD_OK, when the
+ * bytes are no glTF 2.0 (text that is not a JSON object, asset.version
+ * other than "2.x", GLB of another version). */
+crowd_result gltf_document_open_bytes(const void *bytes, size_t size, const char *name,
+                                      const char *dir, gltf_document **out, crowd_error *error);
+
 /* Frees the document, its decoded buffers and closes its files. NULL is a no-op. */
 void gltf_document_close(gltf_document *doc);
 

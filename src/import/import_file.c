@@ -1,5 +1,5 @@
-/* import_file.c - the public entry points: check the input, run assimp,
- * convert, release.
+/* import_file.c - the public entry points: check the input (precheck.h),
+ * run assimp, convert, release.
  *
  * assimp's C API keeps its last error in a process-wide string and its
  * loggers in process-wide lists, so calls into it are serialized by one
@@ -22,6 +22,7 @@
 #include "crowd/import.h"
 #include "import/gltf_document.h"
 #include "import/import_internal.h"
+#include "import/precheck.h"
 
 static pthread_mutex_t assimp_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -245,6 +246,13 @@ crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
     } else {
         slash[slash == dir] = '\0'; /* "/robot.glb" keeps "/" */
     }
+    /* assimp trusts declared counts and offsets: see precheck.h. */
+    result = import_precheck_file(path, dir, error);
+    if (result != CROWD_OK) {
+        free(dir);
+        aiReleasePropertyStore(props);
+        return result;
+    }
     assimp_log_watch watch = {false, ""};
     pthread_mutex_lock(&assimp_lock);
     struct aiLogStream stream = start_watch(&watch);
@@ -284,6 +292,10 @@ crowd_result crowd_import_memory(const void *bytes, size_t size, const char *nam
     }
     if (size > UINT_MAX) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, file, "buffer larger than 4 GiB");
+    }
+    crowd_result checked = import_precheck_memory(bytes, size, name, error);
+    if (checked != CROWD_OK) {
+        return checked;
     }
     const char *dot = name ? strrchr(name, '.') : NULL;
     const char *hint = dot && dot[1] != '\0' ? dot + 1 : "";

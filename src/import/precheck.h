@@ -1,0 +1,69 @@
+/* precheck.h - a look at the bytes before assimp 5.2 sees them.
+ *
+ * assimp trusts the counts and offsets a file declares: an OFF header that
+ * promises 3.5 billion vertices makes it allocate tens of gigabytes, and
+ * its glTF reader writes past its arrays on sparse indices out of range or
+ * reads past a buffer on an accessor that overruns its bufferView. crowd
+ * promises a clear error instead of a crash, so every input is checked
+ * here first, cheaply and without trusting anything: declared counts
+ * against the bytes that could hold them (OFF, PLY, STL, MD2, MD3, MD5),
+ * and the whole structure of glTF 2.0 / GLB (precheck_gltf*.c). What
+ * passes may still be rejected by assimp or by the conversion; this pass
+ * only removes what assimp cannot be trusted to reject itself.
+ *
+ * A format is checked when the name's extension says so or the bytes carry
+ * its signature ("OFF", "ply", GLB magic, a JSON object, ...): assimp too
+ * picks its reader by extension and falls back to content.
+ *
+ * Failures: CROWD_ERROR_INVALID_DATA with the file and the first problem
+ * found; CROWD_ERROR_LIMIT for a glTF accessor of zeros too large to be a
+ * character; CROWD_ERROR_UNSUPPORTED / CROWD_ERROR_IO for glTF buffers that
+ * cannot be read (external files from memory, a missing .bin).
+ * Thread-safe: nothing global.
+ */
+#ifndef CROWD_IMPORT_PRECHECK_H
+#define CROWD_IMPORT_PRECHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crowd/result.h"
+
+/* Checks the file at `path` (mapped, not read whole); `dir` is its folder,
+ * where a glTF's external buffers are found. */
+crowd_result import_precheck_file(const char *path, const char *dir, crowd_error *error);
+
+/* Checks `size` bytes in memory; `name` (may be NULL) gives the extension
+ * and the name in messages. A glTF's external buffers cannot be read from
+ * memory and fail the check. */
+crowd_result import_precheck_memory(const void *bytes, size_t size, const char *name,
+                                    crowd_error *error);
+
+/* One input as the format checks see it. */
+typedef struct precheck_input {
+    const uint8_t *bytes;
+    size_t size;
+    const char *file; /* for messages */
+    const char *ext;  /* extension without the dot, "" when none */
+    const char *dir;  /* folder of external files; NULL from memory */
+    crowd_error *error;
+} precheck_input;
+
+/* The format checks, each on the whole input (precheck_text.c,
+ * precheck_ply.c, precheck_binary.c, precheck_gltf.c). */
+crowd_result precheck_off(const precheck_input *in);
+crowd_result precheck_md5(const precheck_input *in);
+crowd_result precheck_ply(const precheck_input *in);
+crowd_result precheck_stl(const precheck_input *in);
+crowd_result precheck_md2(const precheck_input *in);
+crowd_result precheck_md3(const precheck_input *in);
+crowd_result precheck_gltf(const precheck_input *in);
+
+/* Shared by the text checks: bytes [*at, size) with spaces, tabs, line ends
+ * skipped; then an unsigned decimal, saturated at UINT64_MAX (false, *at
+ * unchanged, when no digit follows). */
+void precheck_skip_space(const precheck_input *in, size_t *at);
+bool precheck_read_count(const precheck_input *in, size_t *at, uint64_t *out);
+
+#endif
