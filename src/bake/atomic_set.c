@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/core_internal.h"
+
 /* How a file that the set replaces is kept until the set succeeds. */
 typedef enum backup_state {
     BACKUP_NONE,      /* nothing at the final path */
@@ -43,30 +45,8 @@ struct atomic_set {
     uint32_t file_count;
 };
 
-const char *atomic_errno_name(int errnum, char buffer[16]) {
-    static const struct {
-        int value;
-        const char *name;
-    } names[] = {
-        {ENOSPC, "ENOSPC"}, {EFBIG, "EFBIG"},   {EACCES, "EACCES"},   {EPERM, "EPERM"},
-        {EROFS, "EROFS"},   {EDQUOT, "EDQUOT"}, {EIO, "EIO"},         {ENOENT, "ENOENT"},
-        {ENOTDIR, "ENOTDIR"}, {EISDIR, "EISDIR"}, {EEXIST, "EEXIST"}, {ENAMETOOLONG, "ENAMETOOLONG"},
-        {EMFILE, "EMFILE"}, {ENFILE, "ENFILE"}, {ENOMEM, "ENOMEM"},   {EXDEV, "EXDEV"},
-        {ELOOP, "ELOOP"},   {EBUSY, "EBUSY"},   {ENOTEMPTY, "ENOTEMPTY"}, {EINVAL, "EINVAL"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (names[i].value == errnum) {
-            return names[i].name;
-        }
-    }
-    snprintf(buffer, 16, "errno %d", errnum);
-    return buffer;
-}
-
 static crowd_result system_error(crowd_error *error, const char *path, const char *what, int errnum) {
-    char name[16];
-    return crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "%s: %s (%s)", what, strerror(errnum),
-                           atomic_errno_name(errnum, name));
+    return core_system_error(error, CROWD_ERROR_OUTPUT, path, what, errnum);
 }
 
 static char *join_path(const char *dir, const char *name) {
@@ -76,15 +56,6 @@ static char *join_path(const char *dir, const char *name) {
         snprintf(path, length, "%s/%s", dir, name);
     }
     return path;
-}
-
-static char *copy_string(const char *text) {
-    size_t length = strlen(text) + 1;
-    char *copy = malloc(length);
-    if (copy != NULL) {
-        memcpy(copy, text, length);
-    }
-    return copy;
 }
 
 static bool push_string(char ***list, uint32_t *count, char *text) {
@@ -115,7 +86,7 @@ static crowd_result ensure_dir(atomic_set *set, const char *path, crowd_error *e
         }
         return system_error(error, path, "cannot create folder", errno);
     }
-    char *copy = copy_string(path);
+    char *copy = core_copy_string(path);
     if (copy == NULL || !push_string(&set->created_dirs, &set->created_count, copy)) {
         free(copy);
         rmdir(path);
@@ -126,7 +97,7 @@ static crowd_result ensure_dir(atomic_set *set, const char *path, crowd_error *e
 
 /* mkdir -p, one component at a time so each created folder is known. */
 static crowd_result ensure_dirs(atomic_set *set, const char *dir, crowd_error *error) {
-    char *path = copy_string(dir);
+    char *path = core_copy_string(dir);
     if (path == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, dir, "out of memory");
     }
@@ -151,7 +122,7 @@ static crowd_result add_sync_dir(atomic_set *set, const char *dir, crowd_error *
             return CROWD_OK;
         }
     }
-    char *copy = copy_string(dir);
+    char *copy = core_copy_string(dir);
     if (copy == NULL || !push_string(&set->sync_dirs, &set->sync_count, copy)) {
         free(copy);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, dir, "out of memory");
@@ -165,7 +136,7 @@ crowd_result atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, "", "no output folder given");
     }
     atomic_set *set = calloc(1, sizeof *set);
-    if (set == NULL || (set->dir = copy_string(dir)) == NULL) {
+    if (set == NULL || (set->dir = core_copy_string(dir)) == NULL) {
         free(set);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, dir, "out of memory");
     }
@@ -306,7 +277,7 @@ static void record_errno(atomic_file *file, const char *what, int errnum) {
     if (file->failure[0] == '\0') {
         char name[16];
         snprintf(file->failure, sizeof file->failure, "%s: %s (%s)", what, strerror(errnum),
-                 atomic_errno_name(errnum, name));
+                 core_errno_name(errnum, name));
     }
 }
 

@@ -78,7 +78,4 @@ crowd_result atomic_set_commit(atomic_set *set, crowd_error *error);
  * NULL is a no-op. */
 void atomic_set_abort(atomic_set *set);
 
-/* Symbolic name of an errno value ("ENOSPC"), or "errno N" for rare ones. */
-const char *atomic_errno_name(int errnum, char buffer[16]);
-
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bake/png_io.h"
+#include "core/core_internal.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the GLB reader copies arrays as stored, which glTF defines as little-endian"
@@ -574,15 +575,6 @@ static crowd_result allocate_skeleton(glb_reader *r, crowd_skeleton *skeleton, u
     return CROWD_OK;
 }
 
-static char *copy_string(const char *text) {
-    size_t length = strlen(text) + 1;
-    char *copy = malloc(length);
-    if (copy != NULL) {
-        memcpy(copy, text, length);
-    }
-    return copy;
-}
-
 /* One joint: name, rest TRS (joints are stored as TRS, never as a matrix). */
 static crowd_result read_joint(glb_reader *r, const cJSON *node, int node_index, crowd_skeleton *skeleton,
                                uint32_t j) {
@@ -592,7 +584,7 @@ static crowd_result read_joint(glb_reader *r, const cJSON *node, int node_index,
         return unsupported(r, "joint nodes given as a matrix");
     }
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(node, "name");
-    skeleton->names[j] = copy_string(cJSON_IsString(name) ? name->valuestring : "");
+    skeleton->names[j] = core_copy_string(cJSON_IsString(name) ? name->valuestring : "");
     if (skeleton->names[j] == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -762,7 +754,7 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
         const cJSON *object = cJSON_GetArrayItem(materials, m);
         crowd_material *material = &asset->materials[m];
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(object, "name");
-        material->name = copy_string(cJSON_IsString(name) ? name->valuestring : "");
+        material->name = core_copy_string(cJSON_IsString(name) ? name->valuestring : "");
         if (material->name == NULL) {
             return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
         }

@@ -11,20 +11,18 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "bake/atomic_set.h"
 #include "bake/bake_internal.h"
 #include "bake/exr_io.h"
 #include "bake/glb_io.h"
 #include "bake/manifest_io.h"
 #include "bake/png_io.h"
+#include "core/core_internal.h"
 
 /* Longer paths are refused rather than cut (PATH_MAX on Linux). */
 #define LOAD_PATH_MAX 4096
@@ -50,53 +48,6 @@ static void display_path(const load_source *source, const char *name, char *out,
     }
 }
 
-static crowd_result io_error(const char *path, const char *what, int errnum, crowd_error *error) {
-    char name[16];
-    return crowd_error_set(error, CROWD_ERROR_IO, path, "%s: %s (%s)", what, strerror(errnum),
-                           atomic_errno_name(errnum, name));
-}
-
-static crowd_result read_disk(const char *path, load_blob *blob, crowd_error *error) {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        return io_error(path, errno == ENOENT ? "missing" : "cannot open", errno, error);
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int errnum = errno;
-        close(fd);
-        return io_error(path, "cannot inspect", errnum, error);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return crowd_error_set(error, CROWD_ERROR_IO, path, "not a regular file");
-    }
-    size_t size = (size_t)st.st_size;
-    uint8_t *data = malloc(size > 0 ? size : 1);
-    if (data == NULL) {
-        close(fd);
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory for %zu bytes", size);
-    }
-    size_t done = 0;
-    while (done < size) {
-        ssize_t got = read(fd, data + done, size - done);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            int errnum = got < 0 ? errno : 0;
-            close(fd);
-            free(data);
-            return errnum ? io_error(path, "cannot read", errnum, error)
-                          : crowd_error_set(error, CROWD_ERROR_IO, path, "file shrank while being read");
-        }
-        done += (size_t)got;
-    }
-    close(fd);
-    *blob = (load_blob){data, size, data};
-    return CROWD_OK;
-}
-
 static crowd_result read_file(const load_source *source, const char *name, load_blob *blob,
                               crowd_error *error) {
     char path[LOAD_PATH_MAX];
@@ -105,7 +56,11 @@ static crowd_result read_file(const load_source *source, const char *name, load_
         if (strlen(source->folder) + 1 + strlen(name) >= sizeof path) {
             return crowd_error_set(error, CROWD_ERROR_IO, name, "path too long");
         }
-        return read_disk(path, blob, error);
+        uint8_t *data = NULL;
+        size_t size = 0;
+        crowd_result result = core_file_read(path, SIZE_MAX, &data, &size, error);
+        *blob = (load_blob){data, size, data};
+        return result;
     }
     for (uint32_t i = 0; i < source->file_count; i++) {
         if (source->files[i].name != NULL && strcmp(source->files[i].name, name) == 0) {
@@ -162,15 +117,6 @@ static crowd_result load_texture(const load_source *source, const char *name, cr
     return result == CROWD_OK ? check_values(texture, range, path, error) : result;
 }
 
-static char *copy_string(const char *text) {
-    size_t length = strlen(text) + 1;
-    char *copy = malloc(length);
-    if (copy != NULL) {
-        memcpy(copy, text, length);
-    }
-    return copy;
-}
-
 /* The mesh must have the manifest's counts, and with a VAT each vertex's
  * TEXCOORD_1 must be its texel centre in frame 0 (glb_io.h), bit for bit. */
 static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset, const float *uv1,
@@ -218,8 +164,8 @@ static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const
     if (result == CROWD_OK) {
         result = check_mesh(bake, asset, uv1, path, error);
     }
-    if (result == CROWD_OK && ((asset->name = copy_string(bake->name)) == NULL ||
-                               (asset->source = copy_string(bake->source)) == NULL)) {
+    if (result == CROWD_OK && ((asset->name = core_copy_string(bake->name)) == NULL ||
+                               (asset->source = core_copy_string(bake->source)) == NULL)) {
         result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     crowd_error invalid = {0};
@@ -283,7 +229,7 @@ static bool is_manifest_name(const char *name) {
 static crowd_result find_manifest(const char *folder, char *out, size_t size, crowd_error *error) {
     DIR *dir = opendir(folder);
     if (dir == NULL) {
-        return io_error(folder, "cannot open folder", errno, error);
+        return core_system_error(error, CROWD_ERROR_IO, folder, "cannot open folder", errno);
     }
     unsigned found = 0;
     struct dirent *entry;
@@ -316,7 +262,7 @@ crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd
     }
     struct stat st;
     if (stat(path, &st) != 0) {
-        return io_error(path, "cannot open", errno, error);
+        return core_system_error(error, CROWD_ERROR_IO, path, "cannot open", errno);
     }
     char folder[LOAD_PATH_MAX], manifest[MANIFEST_NAME_MAX + 64];
     if (strlen(path) >= sizeof folder) {

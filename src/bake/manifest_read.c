@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bake/manifest_io.h"
+#include "core/core_internal.h"
 
 /* Vertices a VAT can hold: a full 16384 x 16384 texture. */
 #define MANIFEST_MAX_VERTICES (CROWD_BAKE_MAX_TEXTURE_SIZE * CROWD_BAKE_MAX_TEXTURE_SIZE)
@@ -30,15 +31,6 @@ static crowd_result fail(manifest_reader *r, crowd_result result, const char *fo
     vsnprintf(reason, sizeof reason, format, args);
     va_end(args);
     return crowd_error_set(r->error, result, r->file, "%s", reason);
-}
-
-static char *copy_string(const char *text) {
-    size_t length = strlen(text) + 1;
-    char *copy = malloc(length);
-    if (copy != NULL) {
-        memcpy(copy, text, length);
-    }
-    return copy;
 }
 
 static crowd_result member(manifest_reader *r, const cJSON *object, const char *where, const char *key,
@@ -209,7 +201,7 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
         if (result == CROWD_OK && name[0] == '\0') {
             result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.name is empty", where);
         }
-        if (result == CROWD_OK && (clip->name = copy_string(name)) == NULL) {
+        if (result == CROWD_OK && (clip->name = core_copy_string(name)) == NULL) {
             result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
         }
         if (result == CROWD_OK) {
@@ -424,7 +416,7 @@ static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake 
     }
     const char *source = NULL;
     crowd_result result = get_string(r, root, "", "source", &source);
-    if (result == CROWD_OK && ((bake->name = copy_string(name)) == NULL || (bake->source = copy_string(source)) == NULL)) {
+    if (result == CROWD_OK && ((bake->name = core_copy_string(name)) == NULL || (bake->source = core_copy_string(source)) == NULL)) {
         result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     return result;

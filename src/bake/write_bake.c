@@ -14,6 +14,7 @@
 #include "bake/manifest_io.h"
 #include "bake/openvat_write.h"
 #include "bake/png_io.h"
+#include "core/core_internal.h"
 
 static bool has_texture(const crowd_texture *texture) {
     return texture->texels != NULL && texture->format != CROWD_TEXEL_NONE;
@@ -185,6 +186,10 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const m
     return result;
 }
 
+/* A manifest this writes is far smaller; a larger file of that name is not
+ * read, and nothing is removed on its word. */
+#define STALE_MANIFEST_MAX_BYTES (64u << 20)
+
 /* Files of a bake of the same name already in `dir` that this one does not
  * write (another encoding's textures, an OpenVAT set) are removed with the
  * set, so the folder never holds a stale half of an older bake. */
@@ -192,30 +197,18 @@ static crowd_result remove_stale(atomic_set *set, const char *dir, const manifes
                                  crowd_error *error) {
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", dir, files->manifest);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return CROWD_OK;
-    }
-    size_t capacity = 1u << 16, size = 0;
-    char *text = malloc(capacity);
-    while (text != NULL) {
-        size += fread(text + size, 1, capacity - size, f);
-        if (size < capacity || capacity >= (64u << 20)) {
-            break;
-        }
-        char *grown = realloc(text, capacity * 2);
-        if (grown == NULL) {
-            free(text);
-        }
-        text = grown;
-        capacity *= 2;
-    }
-    fclose(f);
-    if (text == NULL) {
+    uint8_t *text = NULL;
+    size_t size = 0;
+    crowd_error ignored;
+    crowd_result read = core_file_read(path, STALE_MANIFEST_MAX_BYTES, &text, &size, &ignored);
+    if (read == CROWD_ERROR_OUT_OF_MEMORY) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
+    if (read != CROWD_OK) {
+        return CROWD_OK; /* no readable manifest: nothing known to be stale */
+    }
     manifest_path paths[MANIFEST_MAX_FILES];
-    uint32_t count = manifest_referenced_files(text, size, paths);
+    uint32_t count = manifest_referenced_files((const char *)text, size, paths);
     free(text);
     crowd_result result = CROWD_OK;
     for (uint32_t i = 0; i < count && result == CROWD_OK; i++) {

@@ -6,15 +6,7 @@
 #include <string.h>
 
 #include "builtin/builtin_internal.h"
-
-static char *copy_string(const char *s) {
-    size_t len = strlen(s) + 1;
-    char *copy = malloc(len);
-    if (copy) {
-        memcpy(copy, s, len);
-    }
-    return copy;
-}
+#include "core/core_internal.h"
 
 /* Base colours are linear: sRGB (224, 172, 140) skin, (200, 60, 50) shirt,
  * (50, 70, 110) trousers. */
@@ -33,7 +25,7 @@ static bool fill_materials(crowd_asset *asset) {
     }
     asset->material_count = BM_COUNT;
     for (uint32_t m = 0; m < BM_COUNT; m++) {
-        asset->materials[m].name = copy_string(defs[m].name);
+        asset->materials[m].name = core_copy_string(defs[m].name);
         if (asset->materials[m].name == NULL) {
             return false;
         }
@@ -52,13 +44,13 @@ static bool fill_sockets(crowd_asset *asset) {
     }
     asset->socket_count = 2;
     crowd_socket *hand = &asset->sockets[0];
-    hand->name = copy_string("socket_hand_R");
+    hand->name = core_copy_string("socket_hand_R");
     hand->joint = BJ_HAND_R;
     /* Rotation of +90 degrees about X (column-major): Y -> Z, Z -> -Y. */
     const float hand_offset[16] = {1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, -0.0094f, -0.0895f, 0, 1};
     memcpy(hand->offset, hand_offset, sizeof hand_offset);
     crowd_socket *head = &asset->sockets[1];
-    head->name = copy_string("socket_head");
+    head->name = core_copy_string("socket_head");
     head->joint = BJ_HEAD;
     const float head_offset[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0.21f, 0.005f, 1};
     memcpy(head->offset, head_offset, sizeof head_offset);
@@ -86,8 +78,8 @@ crowd_result crowd_builtin_create(crowd_asset **out_asset, crowd_error *error) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY,
                                "builtin:", "out of memory building the built-in character");
     }
-    asset->name = copy_string("builtin");
-    asset->source = copy_string("builtin:");
+    asset->name = core_copy_string("builtin");
+    asset->source = core_copy_string("builtin:");
     asset->source_mesh_count = 1;
     asset->has_skin = true;
     /* The skeleton goes first: destroy() sizes the clips' track arrays by it. */

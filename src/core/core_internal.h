@@ -1,0 +1,40 @@
+/* core_internal.h - helpers the other modules share through crowd_core that
+ * are not public API: a string copy, system errors worded one way, and
+ * whole-file reading.
+ *
+ * System errors name the errno value as well as its text ("No space left on
+ * device (ENOSPC)"), because "disk full" and "permission denied" need
+ * different actions from the user and the text alone is localized.
+ *
+ * All functions are thread-safe; none keeps state.
+ */
+#ifndef CROWD_CORE_INTERNAL_H
+#define CROWD_CORE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crowd/result.h"
+
+/* strdup() for C11: a malloc'ed copy of `text`, NULL when out of memory. */
+char *core_copy_string(const char *text);
+
+/* Symbolic name of an errno value ("ENOSPC"), or "errno N" (written into
+ * `buffer`) for rare ones. */
+const char *core_errno_name(int errnum, char buffer[16]);
+
+/* Fills `error` with `result`, `path` and the reason "<what>: <strerror>
+ * (<ENAME>)" and returns `result`. */
+crowd_result core_system_error(crowd_error *error, crowd_result result, const char *path,
+                               const char *what, int errnum);
+
+/* Reads the whole regular file at `path` into a malloc'ed buffer (at least
+ * one byte allocated, so an empty file gives a non-NULL pointer and size 0).
+ * Files larger than `max_bytes` are refused before anything is allocated;
+ * SIZE_MAX means no limit. Errors name `path`: CROWD_ERROR_IO ("missing",
+ * cannot open, not a regular file, cannot read, shrank while read),
+ * CROWD_ERROR_LIMIT (larger than max_bytes), CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_data,
+                            size_t *out_size, crowd_error *error);
+
+#endif

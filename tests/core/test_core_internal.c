@@ -1,0 +1,101 @@
+/* test_core_internal.c - the helpers other modules share through crowd_core
+ * (core_internal.h): string copy, errno names, system error wording and
+ * whole-file reading with its size cap and every error path. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/core_internal.h"
+
+static int write_bytes(const char *path, const uint8_t *bytes, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        return 0;
+    }
+    int ok = fwrite(bytes, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+static void test_copy_string(void) {
+    const char *text = "socket_hand_R";
+    char *copy = core_copy_string(text);
+    CHECK(copy != NULL && copy != text && strcmp(copy, text) == 0);
+    free(copy);
+    copy = core_copy_string("");
+    CHECK(copy != NULL && copy[0] == '\0');
+    free(copy);
+}
+
+static void test_system_errors(void) {
+    char buffer[16];
+    CHECK(strcmp(core_errno_name(ENOSPC, buffer), "ENOSPC") == 0);
+    CHECK(strcmp(core_errno_name(ENOENT, buffer), "ENOENT") == 0);
+    CHECK(strcmp(core_errno_name(4095, buffer), "errno 4095") == 0);
+
+    crowd_error error = {0};
+    char expected[512];
+    snprintf(expected, sizeof expected, "cannot write: %s (EFBIG)", strerror(EFBIG));
+    CHECK(core_system_error(&error, CROWD_ERROR_OUTPUT, "out/a.png", "cannot write", EFBIG) ==
+          CROWD_ERROR_OUTPUT);
+    CHECK(error.result == CROWD_ERROR_OUTPUT);
+    CHECK(strcmp(error.file, "out/a.png") == 0);
+    CHECK_MSG(strcmp(error.reason, expected) == 0, "reason '%s'", error.reason);
+    CHECK(core_system_error(NULL, CROWD_ERROR_IO, "x", "cannot read", EIO) == CROWD_ERROR_IO);
+}
+
+static void test_file_read(void) {
+    uint8_t bytes[1000];
+    for (size_t i = 0; i < sizeof bytes; i++) {
+        bytes[i] = (uint8_t)(i * 7 + 3);
+    }
+    const char *path = "core_file_read.bin";
+    if (!write_bytes(path, bytes, sizeof bytes)) {
+        CHECK_MSG(0, "cannot write %s", path);
+        return;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    crowd_error error = {0};
+    CHECK(core_file_read(path, SIZE_MAX, &data, &size, &error) == CROWD_OK);
+    CHECK(data != NULL && size == sizeof bytes && memcmp(data, bytes, size) == 0);
+    free(data);
+
+    /* The cap: exactly the file's size passes, one byte less is refused. */
+    CHECK(core_file_read(path, sizeof bytes, &data, &size, &error) == CROWD_OK && size == sizeof bytes);
+    free(data);
+    uint8_t sentinel = 0;
+    data = &sentinel;
+    CHECK(core_file_read(path, sizeof bytes - 1, &data, &size, &error) == CROWD_ERROR_LIMIT);
+    CHECK(data == NULL && size == 0);
+    CHECK(error.result == CROWD_ERROR_LIMIT && strcmp(error.file, path) == 0);
+
+    /* An empty file is a buffer of size 0 that can still be freed. */
+    const char *empty = "core_file_read_empty.bin";
+    CHECK(write_bytes(empty, bytes, 0));
+    CHECK(core_file_read(empty, SIZE_MAX, &data, &size, &error) == CROWD_OK && data != NULL && size == 0);
+    free(data);
+
+    error = (crowd_error){0};
+    CHECK(core_file_read("core_file_read_missing.bin", SIZE_MAX, &data, &size, &error) == CROWD_ERROR_IO);
+    CHECK(data == NULL);
+    CHECK(strcmp(error.file, "core_file_read_missing.bin") == 0);
+    CHECK_MSG(strncmp(error.reason, "missing: ", 9) == 0 && strstr(error.reason, "(ENOENT)") != NULL,
+              "reason '%s'", error.reason);
+
+    CHECK(core_file_read(".", SIZE_MAX, &data, &size, &error) == CROWD_ERROR_IO);
+    CHECK(strcmp(error.reason, "not a regular file") == 0);
+    CHECK(core_file_read(path, SIZE_MAX, &data, &size, NULL) == CROWD_OK);
+    free(data);
+    remove(path);
+    remove(empty);
+}
+
+int main(void) {
+    test_copy_string();
+    test_system_errors();
+    test_file_read();
+    return check_finish();
+}
