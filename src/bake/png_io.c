@@ -21,8 +21,9 @@ typedef struct png_state {
     png_infop info;
     char message[200];      /* libpng's last error */
     bool out_of_memory;
-    /* writing */
+    /* writing: to a set's file, a stdio stream, or else memory */
     atomic_file *file;
+    FILE *stream;
     uint8_t *buffer;        /* growing output of png_encode_rgba8 */
     size_t buffer_size, buffer_capacity;
     /* reading */
@@ -97,27 +98,61 @@ static void release(png_state *state, bool reading) {
 
 /* ---- writing ---------------------------------------------------------- */
 
-/* Level 1 with Z_RLE and the Sub filter: the high bytes of neighbouring
- * texels repeat, which run-length matching catches in about half the time of
- * deflate level 1 and a twelfth of level 6, for 3% and 12% more bytes
- * (measured on robot.glb, docs/manifest.md). */
-static bool write_u16_rows(png_state *state, uint32_t width, uint32_t height, int channels,
-                           png_row_fn row, void *user) {
+/* What one write encodes: 8-bit images as packed rows in `pixels`, 16-bit
+ * ones row by row from `row` in host order. */
+typedef struct png_write_request {
+    uint32_t width, height;
+    int depth;              /* 8 or 16 */
+    int channels;           /* 3 (RGB) or 4 (RGBA) */
+    const uint8_t *pixels;
+    png_row_fn row;
+    void *row_user;
+    bool fast;              /* bake textures: see write_rows */
+    bool srgb;              /* a picture for people, not data */
+} png_write_request;
+
+static bool start_write(png_state *state) {
+    state->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, state, on_error, on_warning);
+    state->info = state->png ? png_create_info_struct(state->png) : NULL;
+    return state->info != NULL;
+}
+
+/* The one libpng write sequence, to whichever output `state` holds (a set's
+ * file, a stdio stream or memory). Fast: level 1 with Z_RLE and the Sub
+ * filter: the high bytes of neighbouring texels repeat, which run-length
+ * matching catches in about half the time of deflate level 1 and a twelfth
+ * of level 6, for 3% and 12% more bytes (measured on robot.glb,
+ * docs/manifest.md). */
+static bool write_rows(png_state *state, const png_write_request *request) {
     if (setjmp(png_jmpbuf(state->png))) {
         return false;
     }
-    png_set_write_fn(state->png, state, write_to_file, flush_nothing);
-    png_set_compression_level(state->png, 1);
-    png_set_compression_strategy(state->png, Z_RLE);
-    png_set_filter(state->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-    png_set_compression_buffer_size(state->png, 1u << 20);
-    png_set_IHDR(state->png, state->info, width, height, 16,
-                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    if (state->stream != NULL) {
+        png_init_io(state->png, state->stream);
+    } else {
+        png_set_write_fn(state->png, state, state->file != NULL ? write_to_file : write_to_memory,
+                         flush_nothing);
+    }
+    if (request->fast) {
+        png_set_compression_level(state->png, 1);
+        png_set_compression_strategy(state->png, Z_RLE);
+        png_set_filter(state->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+        png_set_compression_buffer_size(state->png, 1u << 20);
+    }
+    png_set_IHDR(state->png, state->info, request->width, request->height, request->depth,
+                 request->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (request->srgb) {
+        png_set_sRGB_gAMA_and_cHRM(state->png, state->info, PNG_sRGB_INTENT_PERCEPTUAL);
+    }
     png_write_info(state->png, state->info);
-    size_t count = (size_t)width * (size_t)channels;
-    for (uint32_t y = 0; y < height; y++) {
-        row(user, y, state->samples);
+    size_t count = (size_t)request->width * (size_t)request->channels;
+    for (uint32_t y = 0; y < request->height; y++) {
+        if (request->depth == 8) {
+            png_write_row(state->png, request->pixels + (size_t)y * count);
+            continue;
+        }
+        request->row(request->row_user, y, state->samples);
         for (size_t i = 0; i < count; i++) {
             state->row_bytes[2 * i] = (uint8_t)(state->samples[i] >> 8);
             state->row_bytes[2 * i + 1] = (uint8_t)(state->samples[i] & 0xff);
@@ -131,16 +166,16 @@ static bool write_u16_rows(png_state *state, uint32_t width, uint32_t height, in
 crowd_result png_write_u16(atomic_file *file, uint32_t width, uint32_t height, int channels,
                            png_row_fn row, void *user, crowd_error *error) {
     png_state state = {.file = file};
+    png_write_request request = {width, height, 16, channels, NULL, row, user, .fast = true};
     size_t count = (size_t)width * (size_t)channels;
-    state.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
-    state.info = state.png ? png_create_info_struct(state.png) : NULL;
+    bool started = start_write(&state);
     state.samples = malloc(count * sizeof *state.samples);
     state.row_bytes = malloc(count * 2);
     crowd_result result = CROWD_OK;
-    if (state.info == NULL || state.samples == NULL || state.row_bytes == NULL) {
+    if (!started || state.samples == NULL || state.row_bytes == NULL) {
         result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, atomic_file_path(file),
                                  "out of memory for the PNG encoder");
-    } else if (!write_u16_rows(&state, width, height, channels, row, user)) {
+    } else if (!write_rows(&state, &request)) {
         atomic_file_fail(file, state.message);
         result = atomic_file_error(file, error);
     }
@@ -148,31 +183,14 @@ crowd_result png_write_u16(atomic_file *file, uint32_t width, uint32_t height, i
     return result;
 }
 
-static bool encode_rgba8_rows(png_state *state, const uint8_t *pixels, uint32_t width,
-                              uint32_t height) {
-    if (setjmp(png_jmpbuf(state->png))) {
-        return false;
-    }
-    png_set_write_fn(state->png, state, write_to_memory, flush_nothing);
-    png_set_IHDR(state->png, state->info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(state->png, state->info);
-    for (uint32_t y = 0; y < height; y++) {
-        png_write_row(state->png, pixels + (size_t)y * width * 4);
-    }
-    png_write_end(state->png, state->info);
-    return true;
-}
-
 crowd_result png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t height,
                               uint8_t **out_data, size_t *out_size, crowd_error *error) {
     png_state state = {0};
-    state.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
-    state.info = state.png ? png_create_info_struct(state.png) : NULL;
+    png_write_request request = {width, height, 8, 4, pixels, NULL, NULL, .fast = false};
     crowd_result result = CROWD_OK;
-    if (state.info == NULL) {
+    if (!start_write(&state)) {
         result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory for the PNG encoder");
-    } else if (!encode_rgba8_rows(&state, pixels, width, height)) {
+    } else if (!write_rows(&state, &request)) {
         result = crowd_error_set(error, state.out_of_memory ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_INVALID_ARGUMENT,
                                  NULL, "cannot encode a %ux%u texture as PNG: %s", width, height,
                                  state.message);
@@ -185,6 +203,20 @@ crowd_result png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t he
     *out_data = state.buffer;
     *out_size = state.buffer_size;
     return CROWD_OK;
+}
+
+crowd_result png_write_rgba8_srgb(FILE *stream, const char *path, const uint8_t *pixels,
+                                  uint32_t width, uint32_t height, crowd_error *error) {
+    png_state state = {.stream = stream};
+    png_write_request request = {width, height, 8, 4, pixels, NULL, NULL, .srgb = true};
+    crowd_result result = CROWD_OK;
+    if (!start_write(&state)) {
+        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: out of memory");
+    } else if (!write_rows(&state, &request)) {
+        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s", state.message);
+    }
+    release(&state, false);
+    return result;
 }
 
 /* ---- reading ---------------------------------------------------------- */

@@ -1,8 +1,10 @@
-/* png_io.h - the PNG files of a bake, through libpng.
+/* png_io.h - PNG through libpng: the files of a bake, and rendered pictures.
  *
  * Writing: 16-bit images (the unorm16 VAT, OpenVAT's texture) streamed row by
- * row from a callback, so a texture never needs a second full-size copy, and
- * small RGBA8 images encoded in memory (material textures inside the GLB).
+ * row from a callback, so a texture never needs a second full-size copy,
+ * small RGBA8 images encoded in memory (material textures inside the GLB),
+ * and rendered RGBA8 pictures to a stdio stream for the gpu module. All three
+ * run one libpng write sequence.
  * Reading: from memory, strict where the bake defines the format (16-bit
  * RGBA of an exact size) and lenient for material images (any PNG, expanded
  * to RGBA8). Samples are host-order uint16_t; the big-endian file order is
@@ -14,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bake/atomic_set.h"
 #include "crowd/result.h"
@@ -30,6 +33,13 @@ crowd_result png_write_u16(atomic_file *file, uint32_t width, uint32_t height, i
 /* Encodes width x height RGBA8 pixels as a PNG into a malloc'ed buffer. */
 crowd_result png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t height,
                               uint8_t **out_data, size_t *out_size, crowd_error *error);
+
+/* Writes width x height RGBA8 pixels to `stream` as an 8-bit RGBA PNG marked
+ * sRGB: a rendered picture (crowd_image_write_png), not data. The stream is
+ * neither flushed nor closed. Errors: CROWD_ERROR_OUTPUT naming `path`, with
+ * libpng's reason ("Write Error" when the stream refused bytes). */
+crowd_result png_write_rgba8_srgb(FILE *stream, const char *path, const uint8_t *pixels,
+                                  uint32_t width, uint32_t height, crowd_error *error);
 
 /* Decodes a PNG that must be 16-bit RGBA, non-interlaced, exactly
  * width x height, into a malloc'ed array of width * height * 4 samples.
