@@ -48,16 +48,8 @@ static crowd_result check_index_values(pg_check *c, uint32_t index, index_walk *
     return result;
 }
 
-static crowd_result check_indices(pg_check *c, const cJSON *primitive, index_walk *walk) {
-    char where[64];
-    snprintf(where, sizeof where, "mesh %u primitive %u", walk->mesh, walk->primitive);
-    uint32_t index = 0;
-    bool present;
-    crowd_result result =
-        pg_ref(c, primitive, "indices", PG_ACCESSORS, false, where, &index, &present);
-    if (result != CROWD_OK || !present) {
-        return result;
-    }
+static crowd_result check_indices(pg_check *c, const char *where, uint32_t index,
+                                  index_walk *walk) {
     const pg_accessor *a = &c->accessors[index];
     if (strcmp(a->type, "SCALAR") != 0 ||
         (a->component_type != PG_UNSIGNED_BYTE && a->component_type != PG_UNSIGNED_SHORT &&
@@ -123,12 +115,26 @@ static crowd_result check_primitive(pg_check *c, const cJSON *primitive, index_w
     if (result == CROWD_OK && !gltf_json_uint(primitive, "mode", 4, 6, &mode)) {
         result = pg_fail(c, "%s: mode is not one of 0-6", where);
     }
-    uint32_t material = 0;
-    bool present;
+    uint32_t material = 0, indices = 0;
+    bool present, indexed = false;
     if (result == CROWD_OK) {
         result = pg_ref(c, primitive, "material", PG_MATERIALS, false, where, &material, &present);
     }
-    return result == CROWD_OK ? check_indices(c, primitive, walk) : result;
+    if (result == CROWD_OK) {
+        result = pg_ref(c, primitive, "indices", PG_ACCESSORS, false, where, &indices, &indexed);
+    }
+    /* assimp 5.2 makes count - 2 faces of a strip or fan (4 billion from
+     * one element) and asserts on a line loop of one index. */
+    uint32_t elements = indexed ? c->accessors[indices].count : walk->vertices;
+    if (result == CROWD_OK && (mode == 2 || mode == 5 || mode == 6) && elements < 2) {
+        result =
+            pg_fail(c, "%s: mode %u (%s) of %u element needs at least 2", where, (unsigned)mode,
+                    mode == 2   ? "line loop"
+                    : mode == 5 ? "triangle strip"
+                                : "triangle fan",
+                    elements);
+    }
+    return result == CROWD_OK && indexed ? check_indices(c, where, indices, walk) : result;
 }
 
 crowd_result pg_check_meshes(pg_check *c) {

@@ -3,9 +3,11 @@
  * Nodes must form a forest, as the specification says: children in range,
  * at most one parent each, no cycle (assimp 5.2 follows children
  * recursively and would never return). Skins name nodes and enough
- * inverse bind matrices (assimp reads one per joint); animation channels
- * name one of their animation's samplers and a node, and every sampler
- * has the output elements its keys need (assimp reads them per key). */
+ * inverse bind matrices (assimp reads one per joint, and crashes on a
+ * skin without them, which glTF allows: rejected as unsupported);
+ * animation channels name one of their animation's samplers and a node,
+ * and every sampler has the output elements its keys need (assimp reads
+ * them per key). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +145,12 @@ crowd_result pg_check_skins(pg_check *c) {
             return result;
         }
         if (!present) {
-            continue;
+            /* Optional in glTF (identity matrices), but assimp 5.2 reads
+             * through the missing accessor and crashes. */
+            return crowd_error_set(c->error, CROWD_ERROR_UNSUPPORTED, c->file,
+                                   "%s has no inverseBindMatrices, which assimp 5.2 cannot read "
+                                   "(write the identity matrices out)",
+                                   where);
         }
         const pg_accessor *a = &c->accessors[index];
         uint32_t joints =

@@ -500,6 +500,12 @@ static void check_gltf_meshes(void) {
                 "material names material 2, which does not exist (the file has 1)");
     expect_gltf("mode", CHANGES("meshes/0/primitives/0/mode", "7"), INVALID,
                 "mode is not one of 0-6");
+    /* assimp 5.2: count - 2 triangles of a strip, an assertion on a loop of one. */
+    expect_gltf("strip", CHANGES("meshes/0/primitives/0/mode", "5", "accessors/3/count", "1"),
+                INVALID,
+                "mesh 0 primitive 0: mode 5 (triangle strip) of 1 element needs at least 2");
+    expect_gltf("loop", CHANGES("meshes/0/primitives/0/mode", "2", "accessors/3/count", "1"),
+                INVALID, "mode 2 (line loop) of 1 element");
     expect_gltf("target", CHANGES("meshes/0/primitives/0/targets", "[{\"POSITION\":6}]"), INVALID,
                 "mesh 0 primitive 0 target 0: attribute POSITION has 2 elements, POSITION has 3");
     expect_gltf(
@@ -533,6 +539,9 @@ static void check_gltf_nodes(void) {
                 "skin 0: joints is missing");
     expect_gltf("skin_joint", CHANGES("skins/0/joints", "[2,7]"), INVALID,
                 "skin 0: joints[1] is not one of the 4 nodes");
+    expect_gltf("skin_no_binds", CHANGES("skins/0/inverseBindMatrices", NULL),
+                CROWD_ERROR_UNSUPPORTED,
+                "skin 0 has no inverseBindMatrices, which assimp 5.2 cannot read");
     expect_gltf("skin_skeleton", CHANGES("skins/0/skeleton", "9"), INVALID,
                 "skin 0: skeleton names node 9");
     expect_gltf("skin_type", CHANGES("skins/0/inverseBindMatrices", "6"), INVALID,
