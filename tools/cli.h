@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "crowd/asset.h"
+#include "crowd/import.h"
 #include "crowd/result.h"
 
 enum {
@@ -41,6 +43,28 @@ bool cli_parse_int(const char *option, const char *text, long min, long max, lon
 /* Value of option argv[*i] (advances *i), or prints a usage error and
  * returns NULL when it is the last argument. */
 const char *cli_option_value(int argc, char **argv, int *i);
+
+/* "WxH" (or "WxH" with a capital X), each side a whole number in [1, 16384].
+ * On failure prints a usage error naming `option` and returns false. */
+bool cli_parse_size(const char *option, const char *text, uint32_t *width, uint32_t *height);
+
+/* A word of `command`'s line that is not an option it knows: "-x" is an
+ * unknown option, the first other word becomes *model, a second one is a
+ * usage error. Returns -1 to go on, else the exit code (error printed). */
+int cli_model_argument(const char *command, const char *arg, const char **model);
+
+/* --attach SOCKET=FILE (info, bake). cli_attach_check prints a usage error
+ * and returns false unless both parts are non-empty and the socket name is
+ * shorter than 256 bytes. cli_attach_props loads each checked value's FILE
+ * with `import` and merges it onto SOCKET of `asset` (crowd_asset_attach);
+ * errors are those of crowd_model_load and crowd_asset_attach, `asset`
+ * holding the props merged before the failing one. */
+bool cli_attach_check(const char *value);
+crowd_result cli_attach_props(crowd_asset *asset, const char *const *values, uint32_t count,
+                              const crowd_import_desc *import, crowd_error *error);
+
+/* Seconds on a monotonic clock, for durations. */
+double cli_wall_s(void);
 
 /* Logger that prints library diagnostics to stderr as "crowd: <message>";
  * warnings always, info when `verbose` is set. */

@@ -1,3 +1,6 @@
+/* cli_common.c - what the subcommands share (cli.h). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "cli.h"
 
 #include <errno.h>
@@ -5,6 +8,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Longest image side --size accepts. */
+#define CLI_MAX_SIZE 16384ul
+/* Room for a socket name of --attach, terminator included. */
+#define CLI_SOCKET_NAME_BYTES 256
 
 bool cli_verbose = false;
 
@@ -82,6 +92,77 @@ const char *cli_option_value(int argc, char **argv, int *i) {
     }
     *i += 1;
     return argv[*i];
+}
+
+bool cli_parse_size(const char *option, const char *text, uint32_t *width, uint32_t *height) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long w = strtoul(text, &end, 10);
+    bool ok = end != text && (*end == 'x' || *end == 'X') && errno == 0 && text[0] != '-';
+    unsigned long h = 0;
+    if (ok) {
+        const char *rest = end + 1;
+        h = strtoul(rest, &end, 10);
+        ok = end != rest && *end == '\0' && errno == 0 && rest[0] != '-';
+    }
+    if (!ok || w < 1 || h < 1 || w > CLI_MAX_SIZE || h > CLI_MAX_SIZE) {
+        cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not WxH with each in [1, %lu]", option, text, CLI_MAX_SIZE);
+        return false;
+    }
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
+    return true;
+}
+
+int cli_model_argument(const char *command, const char *arg, const char **model) {
+    if (arg[0] == '-' && arg[1] != '\0') {
+        return cli_fail(CLI_EXIT_USAGE, "%s: unknown option '%s' (see crowd %s --help)", command, arg,
+                        command);
+    }
+    if (*model != NULL) {
+        return cli_fail(CLI_EXIT_USAGE, "%s: more than one MODEL ('%s' and '%s')", command, *model,
+                        arg);
+    }
+    *model = arg;
+    return -1;
+}
+
+bool cli_attach_check(const char *value) {
+    const char *equals = strchr(value, '=');
+    if (equals == NULL || equals == value || equals[1] == '\0') {
+        cli_fail(CLI_EXIT_USAGE, "--attach: '%s' is not SOCKET=FILE", value);
+        return false;
+    }
+    if (equals - value >= CLI_SOCKET_NAME_BYTES) {
+        cli_fail(CLI_EXIT_USAGE, "--attach: socket name too long");
+        return false;
+    }
+    return true;
+}
+
+crowd_result cli_attach_props(crowd_asset *asset, const char *const *values, uint32_t count,
+                              const crowd_import_desc *import, crowd_error *error) {
+    for (uint32_t i = 0; i < count; i++) {
+        const char *equals = strchr(values[i], '=');
+        char socket[CLI_SOCKET_NAME_BYTES];
+        snprintf(socket, sizeof socket, "%.*s", (int)(equals - values[i]), values[i]);
+        crowd_asset *prop = NULL;
+        crowd_result result = crowd_model_load(equals + 1, import, &prop, error);
+        if (result == CROWD_OK) {
+            result = crowd_asset_attach(asset, socket, prop, error);
+        }
+        crowd_asset_destroy(prop);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    return CROWD_OK;
+}
+
+double cli_wall_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 void cli_log_stderr(void *user, crowd_log_level level, const char *message) {

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -155,9 +154,8 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
     } else if (strcmp(arg, "--once") == 0) {
         opt->onces[opt->once_count++] = value;
     } else if (strcmp(arg, "--attach") == 0) {
-        const char *equals = strchr(value, '=');
-        if (equals == NULL || equals == value || equals[1] == '\0') {
-            return cli_fail(CLI_EXIT_USAGE, "--attach: '%s' is not SOCKET=FILE", value);
+        if (!cli_attach_check(value)) {
+            return CLI_EXIT_USAGE;
         }
         opt->attach[opt->attach_count++] = value;
     } else if (strcmp(arg, "--what") == 0) {
@@ -223,14 +221,11 @@ static int parse(int argc, char **argv, options *opt) {
             if (code >= 0) {
                 return code;
             }
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return cli_fail(CLI_EXIT_USAGE, "bake: unknown option '%s' (see crowd bake --help)",
-                            arg);
-        } else if (opt->model == NULL) {
-            opt->model = arg;
         } else {
-            return cli_fail(CLI_EXIT_USAGE, "bake: more than one MODEL ('%s' and '%s')", opt->model,
-                            arg);
+            int code = cli_model_argument("bake", arg, &opt->model);
+            if (code >= 0) {
+                return code;
+            }
         }
     }
     if (opt->model == NULL || opt->output == NULL) {
@@ -242,12 +237,6 @@ static int parse(int argc, char **argv, options *opt) {
 }
 
 /* ---- progress and logging ----------------------------------------------- */
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The one transient line at the bottom of a terminal: the progress bar, or
  * the writing notice. Log messages clear it first so they do not land on it. */
@@ -268,7 +257,7 @@ static void clear_status(status_line *status) {
 /* Drawn only once a bake has run for a second: quick bakes stay quiet. */
 static void draw_progress(void *user, float fraction) {
     status_line *status = user;
-    if (!status->drawn && now_s() - status->start_s < 1.0) {
+    if (!status->drawn && cli_wall_s() - status->start_s < 1.0) {
         return;
     }
     enum { WIDTH = 40 };
@@ -403,12 +392,12 @@ static int report_others(const crowd_asset *asset, const crowd_bake_desc *chosen
             desc.progress = NULL;
             crowd_bake *other = NULL;
             crowd_error error = {0};
-            double start = now_s();
+            double start = cli_wall_s();
             crowd_bake_report report;
             if (crowd_bake_build(asset, &desc, &other, &error) != CROWD_OK) {
                 return cli_report(&error);
             }
-            double build_s = now_s() - start;
+            double build_s = cli_wall_s() - start;
             if (crowd_bake_measure(other, asset, desc.thread_count, &report, &error) != CROWD_OK) {
                 crowd_bake_destroy(other);
                 return cli_report(&error);
@@ -441,27 +430,9 @@ static int load_model(const options *opt, const crowd_logger *logger, crowd_asse
     if (crowd_model_load(opt->model, &import, &asset, &error) != CROWD_OK) {
         return fail(&error);
     }
-    for (uint32_t i = 0; i < opt->attach_count; i++) {
-        const char *value = opt->attach[i];
-        const char *equals = strchr(value, '=');
-        char socket[256];
-        size_t length = (size_t)(equals - value);
-        if (length >= sizeof socket) {
-            crowd_asset_destroy(asset);
-            return cli_fail(CLI_EXIT_USAGE, "--attach: socket name too long");
-        }
-        memcpy(socket, value, length);
-        socket[length] = '\0';
-        crowd_asset *prop = NULL;
-        crowd_result result = crowd_model_load(equals + 1, &import, &prop, &error);
-        if (result == CROWD_OK) {
-            result = crowd_asset_attach(asset, socket, prop, &error);
-        }
-        crowd_asset_destroy(prop);
-        if (result != CROWD_OK) {
-            crowd_asset_destroy(asset);
-            return fail(&error);
-        }
+    if (cli_attach_props(asset, opt->attach, opt->attach_count, &import, &error) != CROWD_OK) {
+        crowd_asset_destroy(asset);
+        return fail(&error);
     }
     *out_asset = asset;
     return -1;
@@ -469,14 +440,14 @@ static int load_model(const options *opt, const crowd_logger *logger, crowd_asse
 
 static int run(const options *opt) {
     status_line status = {
-        .start_s = now_s(), .terminal = !opt->quiet && isatty(STDERR_FILENO), .quiet = opt->quiet};
+        .start_s = cli_wall_s(), .terminal = !opt->quiet && isatty(STDERR_FILENO), .quiet = opt->quiet};
     crowd_logger logger = {.fn = log_message, .user = &status};
     crowd_asset *asset = NULL;
     int code = load_model(opt, &logger, &asset);
     if (code >= 0) {
         return code;
     }
-    status.start_s = now_s();
+    status.start_s = cli_wall_s();
     crowd_bake_desc desc = {
         .fps = (float)opt->fps,
         .clips = opt->clips,
@@ -496,17 +467,17 @@ static int run(const options *opt) {
     };
     crowd_error error = {0};
     crowd_bake *bake = NULL;
-    double start = now_s();
+    double start = cli_wall_s();
     crowd_result result = crowd_bake_build(asset, &desc, &bake, &error);
     clear_status(&status);
-    double build_s = now_s() - start;
+    double build_s = cli_wall_s() - start;
     if (result == CROWD_OK) {
         crowd_bake_write_desc write = {.openvat = opt->openvat, .logger = logger};
         show_writing(&status, bake, opt->output);
         result = crowd_bake_write(bake, opt->output, &write, &error);
         clear_status(&status);
     }
-    double total_s = now_s() - start;
+    double total_s = cli_wall_s() - start;
     if (result != CROWD_OK) {
         crowd_bake_destroy(bake);
         crowd_asset_destroy(asset);

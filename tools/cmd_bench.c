@@ -36,7 +36,8 @@ typedef struct options {
     const char *model;
     const char *json, *csv, *chart;
     bool modes_given, gl_thread;
-    long width, height, frames, warmup;
+    uint32_t width, height; /* 0: chosen for the renderer */
+    long frames, warmup;
     bench_config config;
 } options;
 
@@ -108,16 +109,6 @@ static bool parse_modes(const char *text, bench_config *c) {
     return ok;
 }
 
-static bool parse_size(const char *text, long *width, long *height) {
-    char extra;
-    if (sscanf(text, "%ldx%ld%c", width, height, &extra) != 2 || *width < 1 || *height < 1 ||
-        *width > 16384 || *height > 16384) {
-        cli_fail(CLI_EXIT_USAGE, "--size: '%s' is not WxH with each in [1, 16384]", text);
-        return false;
-    }
-    return true;
-}
-
 /* Returns -1 to go on, else the exit code. */
 static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
@@ -145,7 +136,7 @@ static int parse(int argc, char **argv, options *o) {
             }
             o->modes_given = true;
         } else if (strcmp(arg, "--size") == 0) {
-            if (!parse_size(value, &o->width, &o->height)) {
+            if (!cli_parse_size(arg, value, &o->width, &o->height)) {
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(arg, "--frames") == 0) {
@@ -173,14 +164,11 @@ static int parse(int argc, char **argv, options *o) {
             o->config.quiet = true;
         } else if (strcmp(arg, "--verbose") == 0) {
             cli_verbose = true;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return cli_fail(CLI_EXIT_USAGE, "bench: unknown option '%s' (see crowd bench --help)",
-                            arg);
-        } else if (o->model == NULL) {
-            o->model = arg;
         } else {
-            return cli_fail(CLI_EXIT_USAGE, "bench: more than one MODEL ('%s' and '%s')", o->model,
-                            arg);
+            int code = cli_model_argument("bench", arg, &o->model);
+            if (code >= 0) {
+                return code;
+            }
         }
     }
     return -1;
@@ -247,8 +235,8 @@ static int run(options *o) {
         crowd_gpu_context_info info;
         crowd_gpu_context_get_info(context, &info);
         bench_config *c = &o->config;
-        c->width = (uint32_t)(o->width > 0 ? o->width : info.software ? 320 : 1280);
-        c->height = (uint32_t)(o->height > 0 ? o->height : info.software ? 180 : 720);
+        c->width = o->width > 0 ? o->width : info.software ? 320 : 1280;
+        c->height = o->height > 0 ? o->height : info.software ? 180 : 720;
         c->frames = (uint32_t)(o->frames > 0 ? o->frames : info.software ? 9 : 60);
         c->warmup = (uint32_t)(o->warmup >= 0 ? o->warmup : info.software ? 1 : 10);
         bench_results results;

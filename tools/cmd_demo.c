@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -36,12 +35,6 @@ typedef struct demo_plan {
 
 static const demo_plan software_plan = {240, 640, 360, {20, 200}, 320, 180, 5, 1};
 static const demo_plan gpu_plan = {4000, 1280, 720, {100, 2000}, 1280, 720, 30, 5};
-
-static double wall_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int render_picture(crowd_gpu_context *context, const scene_character *character,
                           const demo_plan *plan, const char *path) {
@@ -136,7 +129,7 @@ static void print_summary(const bench_results *r) {
 }
 
 static int run(const char *path) {
-    double start = wall_s();
+    double start = cli_wall_s();
     scene_gl_thread_setup(true);
     crowd_logger logger = {scene_log, NULL};
     crowd_error error = {0};
@@ -193,7 +186,7 @@ static int run(const char *path) {
             print_summary(&results);
             printf("\nCPU: %s. `crowd bench` measures more sizes and frames; `crowd play "
                    "builtin:` opens a window. Done in %.1f s.\n",
-                   results.machine.cpu, wall_s() - start);
+                   results.machine.cpu, cli_wall_s() - start);
         }
         bench_results_release(&results);
     }

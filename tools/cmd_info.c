@@ -50,17 +50,11 @@ static void hold_message(void *user, crowd_log_level level, const char *message)
     log->length += add;
 }
 
-typedef struct attachment {
-    const char *socket;
-    const char *file;
-} attachment;
-
 typedef struct options {
     const char *model;
     bool joints, json;
-    uint32_t attachment_count;
-    attachment attachments[MAX_ATTACHMENTS];
-    char *attach_args[MAX_ATTACHMENTS];
+    uint32_t attach_count;
+    const char *attach[MAX_ATTACHMENTS]; /* SOCKET=FILE, checked */
 } options;
 
 /* Returns -1 to go on, else the exit code. */
@@ -81,27 +75,18 @@ static int parse(int argc, char **argv, options *opt) {
             if (value == NULL) {
                 return CLI_EXIT_USAGE;
             }
-            const char *equals = strchr(value, '=');
-            if (equals == NULL || equals == value || equals[1] == '\0') {
-                return cli_fail(CLI_EXIT_USAGE, "--attach: '%s' is not SOCKET=FILE", value);
+            if (!cli_attach_check(value)) {
+                return CLI_EXIT_USAGE;
             }
-            if (opt->attachment_count == MAX_ATTACHMENTS) {
+            if (opt->attach_count == MAX_ATTACHMENTS) {
                 return cli_fail(CLI_EXIT_USAGE, "--attach: at most %d props", MAX_ATTACHMENTS);
             }
-            char *socket = malloc((size_t)(equals - value) + 1);
-            if (socket == NULL) {
-                return cli_fail(CLI_EXIT_INPUT, "out of memory");
-            }
-            memcpy(socket, value, (size_t)(equals - value));
-            socket[equals - value] = '\0';
-            opt->attach_args[opt->attachment_count] = socket;
-            opt->attachments[opt->attachment_count++] = (attachment){socket, equals + 1};
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return cli_fail(CLI_EXIT_USAGE, "info: unknown option '%s' (see crowd info --help)", arg);
-        } else if (opt->model == NULL) {
-            opt->model = arg;
+            opt->attach[opt->attach_count++] = value;
         } else {
-            return cli_fail(CLI_EXIT_USAGE, "info: more than one MODEL ('%s' and '%s')", opt->model, arg);
+            int code = cli_model_argument("info", arg, &opt->model);
+            if (code >= 0) {
+                return code;
+            }
         }
     }
     if (opt->model == NULL) {
@@ -328,15 +313,9 @@ static int load(const options *opt, held_log *log, crowd_asset **out_asset) {
     if (crowd_model_load(opt->model, &desc, &asset, &error) != CROWD_OK) {
         return cli_report(&error);
     }
-    for (uint32_t a = 0; a < opt->attachment_count; a++) {
-        crowd_asset *prop = NULL;
-        if (crowd_model_load(opt->attachments[a].file, &desc, &prop, &error) != CROWD_OK ||
-            crowd_asset_attach(asset, opt->attachments[a].socket, prop, &error) != CROWD_OK) {
-            crowd_asset_destroy(prop);
-            crowd_asset_destroy(asset);
-            return cli_report(&error);
-        }
-        crowd_asset_destroy(prop);
+    if (cli_attach_props(asset, opt->attach, opt->attach_count, &desc, &error) != CROWD_OK) {
+        crowd_asset_destroy(asset);
+        return cli_report(&error);
     }
     *out_asset = asset;
     return CLI_EXIT_OK;
@@ -369,9 +348,6 @@ int cmd_info(int argc, char **argv) {
             print_text(asset, &opt);
         }
         crowd_asset_destroy(asset);
-    }
-    for (uint32_t a = 0; a < opt.attachment_count; a++) {
-        free(opt.attach_args[a]);
     }
     free(log.text);
     return code;

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "scene.h"
@@ -46,7 +45,7 @@ typedef struct options {
     const char *screenshot;
     const char *keys;
     long count, frames, seed;
-    long width, height;
+    uint32_t width, height;
     crowd_gpu_mode mode;
     bool mode_given, gl_thread;
 } options;
@@ -67,12 +66,6 @@ typedef struct player {
     double frame_ms_smoothed, cpu_ms_smoothed;
     char message[128];          /* last notice for the title, e.g. an unplayable mode */
 } player;
-
-static double wall_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
@@ -99,11 +92,8 @@ static int parse(int argc, char **argv, options *o) {
             }
             o->mode_given = true;
         } else if (strcmp(arg, "--size") == 0) {
-            char extra;
-            if (sscanf(value, "%ldx%ld%c", &o->width, &o->height, &extra) != 2 || o->width < 1 ||
-                o->height < 1 || o->width > 16384 || o->height > 16384) {
-                return cli_fail(CLI_EXIT_USAGE, "--size: '%s' is not WxH with each in [1, 16384]",
-                                value);
+            if (!cli_parse_size(arg, value, &o->width, &o->height)) {
+                return CLI_EXIT_USAGE;
             }
         } else if (strcmp(arg, "--seed") == 0) {
             if (!cli_parse_int(arg, value, 0, 2147483647L, &o->seed)) {
@@ -121,14 +111,11 @@ static int parse(int argc, char **argv, options *o) {
             o->gl_thread = false;
         } else if (strcmp(arg, "--verbose") == 0) {
             cli_verbose = true;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return cli_fail(CLI_EXIT_USAGE, "play: unknown option '%s' (see crowd play --help)",
-                            arg);
-        } else if (o->model == NULL) {
-            o->model = arg;
         } else {
-            return cli_fail(CLI_EXIT_USAGE, "play: more than one MODEL ('%s' and '%s')", o->model,
-                            arg);
+            int code = cli_model_argument("play", arg, &o->model);
+            if (code >= 0) {
+                return code;
+            }
         }
     }
     if (o->model == NULL) {
@@ -319,12 +306,12 @@ static crowd_result screenshot(player *p, const char *path, crowd_error *error) 
 
 static crowd_result play(player *p, crowd_error *error) {
     const options *o = p->options;
-    double last = wall_s(), last_title = 0.0;
+    double last = cli_wall_s(), last_title = 0.0;
     bool quit = false;
     crowd_result result = CROWD_OK;
     for (long index = 0; result == CROWD_OK && !quit && (o->frames == 0 || index < o->frames);
          index++) {
-        double now = wall_s();
+        double now = cli_wall_s();
         result = frame(p, index == 0 ? 0.0 : now - last, index, &quit, error);
         last = now;
         if (result == CROWD_OK && now - last_title > 0.25) {
@@ -351,8 +338,8 @@ static int run(const options *o) {
                 .frame = {.ground = true}};
     crowd_gpu_context_desc desc = {
         .window = true,
-        .width = (uint32_t)o->width,
-        .height = (uint32_t)o->height,
+        .width = o->width,
+        .height = o->height,
         .title = "crowd play",
         .vsync = true,
         .logger = logger,

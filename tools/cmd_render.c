@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "crowd/bake.h"
 #include "crowd/gpu.h"
 #include "crowd/import.h"
+#include "scene.h"
 
 static const char usage[] =
     "usage: crowd render MODEL|DIR -o OUT.png [options]\n"
@@ -55,27 +55,6 @@ typedef struct options {
     float camera[6];
     bool ground;
 } options;
-
-/* "WxH" with each side in 1..16384. */
-static bool parse_size(const char *text, uint32_t *width, uint32_t *height) {
-    char *end = NULL;
-    errno = 0;
-    unsigned long w = strtoul(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X') || errno != 0 || text[0] == '-') {
-        return false;
-    }
-    const char *rest = end + 1;
-    unsigned long h = strtoul(rest, &end, 10);
-    if (end == rest || *end != '\0' || errno != 0 || rest[0] == '-') {
-        return false;
-    }
-    if (w < 1 || h < 1 || w > CROWD_BAKE_MAX_TEXTURE_SIZE || h > CROWD_BAKE_MAX_TEXTURE_SIZE) {
-        return false;
-    }
-    *width = (uint32_t)w;
-    *height = (uint32_t)h;
-    return true;
-}
 
 static bool parse_camera(const char *text, float out[6]) {
     const char *p = text;
@@ -131,9 +110,8 @@ static int parse_option(int argc, char **argv, int *i, options *opt) {
         }
         opt->count = (uint32_t)number;
     } else if (strcmp(arg, "--size") == 0) {
-        if (!parse_size(value, &opt->width, &opt->height)) {
-            return cli_fail(CLI_EXIT_USAGE, "--size: '%s' is not WxH with each side 1 to %u",
-                            value, (unsigned)CROWD_BAKE_MAX_TEXTURE_SIZE);
+        if (!cli_parse_size(arg, value, &opt->width, &opt->height)) {
+            return CLI_EXIT_USAGE;
         }
     } else if (strcmp(arg, "--time") == 0) {
         if (!cli_parse_float("--time", value, -1e6, 1e6, &real)) {
@@ -186,39 +164,15 @@ static int parse_args(int argc, char **argv, options *opt) {
     return -1;
 }
 
-/* A bake folder, or the manifest inside one. */
-static bool is_bake(const char *path) {
-    struct stat st;
-    size_t length = strlen(path);
-    const char *suffix = ".crowd.json";
-    size_t suffix_length = strlen(suffix);
-    if (length >= suffix_length && strcmp(path + length - suffix_length, suffix) == 0) {
-        return true;
-    }
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* splitmix64: small, seedable, the same on every machine. */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static float random_unit(uint64_t *state) {
-    return (float)(next_random(state) >> 40) / (float)(1ull << 24);
-}
-
-typedef struct scene {
+typedef struct render_job {
     crowd_asset *asset;        /* loaded model (NULL for a bake folder) */
     crowd_bake *bake;          /* built in memory or loaded */
     crowd_gpu_context *context;
     crowd_renderer *renderer;
     uint8_t *pixels;
-} scene;
+} render_job;
 
-static void scene_free(scene *s) {
+static void render_job_free(render_job *s) {
     free(s->pixels);
     crowd_renderer_destroy(s->renderer);
     crowd_gpu_context_destroy(s->context);
@@ -231,10 +185,10 @@ static crowd_logger logger(void) {
 }
 
 /* Loads the input; a model is baked in memory only for bat and vat. */
-static int load_input(const options *opt, scene *s) {
+static int load_input(const options *opt, render_job *s) {
     crowd_error error;
     crowd_logger log = logger();
-    if (is_bake(opt->input)) {
+    if (scene_is_bake_path(opt->input)) {
         if (crowd_bake_load(opt->input, &log, &s->bake, &error) != CROWD_OK) {
             return cli_report(&error);
         }
@@ -255,7 +209,7 @@ static int load_input(const options *opt, scene *s) {
 
 /* Instances on a square grid, spaced by the character's height (a bind
  * pose's arms, a T-pose, make its footprint a poor guide). */
-static int add_instances(const options *opt, scene *s) {
+static int add_instances(const options *opt, render_job *s) {
     crowd_renderer *r = s->renderer;
     uint32_t clip_count = crowd_renderer_clip_count(r);
     uint32_t clip = 0;
@@ -289,15 +243,15 @@ static int add_instances(const options *opt, scene *s) {
         desc.clip = clip;
         if (opt->seeded) {
             if (opt->clip == NULL && clip_count > 0) {
-                desc.clip = (uint32_t)(next_random(&random) % clip_count);
+                desc.clip = (uint32_t)(scene_random_u64(&random) % clip_count);
             }
             crowd_renderer_clip info = {0};
             crowd_renderer_get_clip(r, desc.clip, &info);
-            desc.time_offset_s = random_unit(&random) * info.duration_s;
-            desc.speed = 0.8f + 0.4f * random_unit(&random);
-            desc.heading_rad = (random_unit(&random) - 0.5f) * 1.2f;
-            desc.position[0] += (random_unit(&random) - 0.5f) * 0.3f * spacing;
-            desc.position[2] += (random_unit(&random) - 0.5f) * 0.3f * spacing;
+            desc.time_offset_s = scene_random_unit(&random) * info.duration_s;
+            desc.speed = 0.8f + 0.4f * scene_random_unit(&random);
+            desc.heading_rad = (scene_random_unit(&random) - 0.5f) * 1.2f;
+            desc.position[0] += (scene_random_unit(&random) - 0.5f) * 0.3f * spacing;
+            desc.position[2] += (scene_random_unit(&random) - 0.5f) * 0.3f * spacing;
         }
         crowd_instance_id id;
         crowd_error error;
@@ -308,7 +262,7 @@ static int add_instances(const options *opt, scene *s) {
     return -1;
 }
 
-static void print_summary(const options *opt, const scene *s) {
+static void print_summary(const options *opt, const render_job *s) {
     crowd_renderer_stats stats;
     crowd_renderer_get_stats(s->renderer, &stats);
     crowd_gpu_context_info info;
@@ -328,7 +282,7 @@ static void print_summary(const options *opt, const scene *s) {
     printf("renderer          %s (%s)\n", info.renderer, info.platform);
 }
 
-static int render(const options *opt, scene *s) {
+static int render(const options *opt, render_job *s) {
     crowd_error error;
     if (crowd_gpu_context_create(NULL, &s->context, &error) != CROWD_OK) {
         return cli_report(&error);
@@ -382,13 +336,13 @@ int cmd_render(int argc, char **argv) {
         return code;
     }
     if (!opt.mode_given) {
-        opt.mode = is_bake(opt.input) ? CROWD_GPU_MODE_VAT : CROWD_GPU_MODE_GPU;
+        opt.mode = scene_is_bake_path(opt.input) ? CROWD_GPU_MODE_VAT : CROWD_GPU_MODE_GPU;
     }
-    scene s = {0};
+    render_job s = {0};
     code = load_input(&opt, &s);
     if (code < 0) {
         code = render(&opt, &s);
     }
-    scene_free(&s);
+    render_job_free(&s);
     return code;
 }

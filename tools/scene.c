@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -19,13 +18,7 @@
 #define GOLDEN_ANGLE_RAD 2.39996323f
 #define PI_F 3.14159265f
 
-static double wall_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static bool is_bake_path(const char *spec) {
+bool scene_is_bake_path(const char *spec) {
     struct stat st;
     if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
         return true;
@@ -38,10 +31,10 @@ static bool is_bake_path(const char *spec) {
 crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
                                   scene_character *out, crowd_error *error) {
     memset(out, 0, sizeof *out);
-    double start = wall_s();
-    if (is_bake_path(spec)) {
+    double start = cli_wall_s();
+    if (scene_is_bake_path(spec)) {
         crowd_result result = crowd_bake_load(spec, logger, &out->bake, error);
-        out->load_s = wall_s() - start;
+        out->load_s = cli_wall_s() - start;
         return result;
     }
     crowd_import_desc import = {0};
@@ -49,7 +42,7 @@ crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
         import.logger = *logger;
     }
     crowd_result result = crowd_model_load(spec, &import, &out->asset, error);
-    out->load_s = wall_s() - start;
+    out->load_s = cli_wall_s() - start;
     if (result != CROWD_OK) {
         return result;
     }
@@ -57,9 +50,9 @@ crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
     if (logger != NULL) {
         bake.logger = *logger;
     }
-    start = wall_s();
+    start = cli_wall_s();
     result = crowd_bake_build(out->asset, &bake, &out->bake, error);
-    out->bake_s = wall_s() - start;
+    out->bake_s = cli_wall_s() - start;
     if (result != CROWD_OK) {
         scene_character_release(out);
     }
@@ -115,17 +108,15 @@ crowd_result scene_renderer_create(crowd_gpu_context *context, const scene_chara
     return crowd_renderer_create(&desc, out_renderer, error);
 }
 
-/* splitmix64: a well-mixed stream from any seed, so (seed, index) pairs
- * that differ in one bit still give unrelated instances. */
-static uint64_t next_u64(uint64_t *state) {
+uint64_t scene_random_u64(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
 
-static float next_unit(uint64_t *state) {
-    return (float)(next_u64(state) >> 40) * (1.0f / 16777216.0f);
+float scene_random_unit(uint64_t *state) {
+    return (float)(scene_random_u64(state) >> 40) * (1.0f / 16777216.0f);
 }
 
 static float lerp(float a, float b, float t) {
@@ -162,7 +153,7 @@ uint32_t scene_pick_clip(const crowd_renderer *renderer, uint64_t *state, uint32
     if (candidates == 0) {
         return current < clip_count ? current : 0;
     }
-    uint32_t pick = (uint32_t)(next_u64(state) % candidates);
+    uint32_t pick = (uint32_t)(scene_random_u64(state) % candidates);
     for (uint32_t c = 0; c < clip_count; c++) {
         crowd_renderer_clip clip;
         crowd_renderer_get_clip(renderer, c, &clip);
@@ -178,23 +169,23 @@ void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t
                          crowd_instance_desc *out) {
     memset(out, 0, sizeof *out);
     uint64_t state = seed * 0xD1B54A32D192ED03ull + index;
-    next_u64(&state);
+    scene_random_u64(&state);
     /* Sunflower spiral: radius grows with sqrt(index), so every person has
      * about the same room (pi * 0.55^2 ~ hexagonal packing at `spacing`). */
     float spacing = spacing_m(renderer);
     float radius = 0.55f * spacing * sqrtf((float)index + 0.5f);
     float angle = (float)index * GOLDEN_ANGLE_RAD;
-    out->position[0] = radius * cosf(angle) + lerp(-0.15f, 0.15f, next_unit(&state)) * spacing;
-    out->position[2] = radius * sinf(angle) + lerp(-0.15f, 0.15f, next_unit(&state)) * spacing;
-    out->heading_rad = lerp(-0.7f, 0.7f, next_unit(&state));
-    out->scale = lerp(0.9f, 1.1f, next_unit(&state));
+    out->position[0] = radius * cosf(angle) + lerp(-0.15f, 0.15f, scene_random_unit(&state)) * spacing;
+    out->position[2] = radius * sinf(angle) + lerp(-0.15f, 0.15f, scene_random_unit(&state)) * spacing;
+    out->heading_rad = lerp(-0.7f, 0.7f, scene_random_unit(&state));
+    out->scale = lerp(0.9f, 1.1f, scene_random_unit(&state));
     out->clip = scene_pick_clip(renderer, &state, UINT32_MAX);
     crowd_renderer_clip clip = {0};
     crowd_renderer_get_clip(renderer, out->clip, &clip);
-    out->time_offset_s = clip.duration_s * next_unit(&state);
-    out->speed = lerp(0.85f, 1.15f, next_unit(&state));
+    out->time_offset_s = clip.duration_s * scene_random_unit(&state);
+    out->speed = lerp(0.85f, 1.15f, scene_random_unit(&state));
     for (int c = 0; c < 3; c++) {
-        out->tint[c] = lerp(0.7f, 1.0f, next_unit(&state));
+        out->tint[c] = lerp(0.7f, 1.0f, scene_random_unit(&state));
     }
     out->tint[3] = 1.0f;
 }

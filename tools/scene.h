@@ -25,6 +25,9 @@ typedef struct scene_character {
     double load_s, bake_s;  /* wall seconds spent importing and baking */
 } scene_character;
 
+/* Whether `spec` names a bake: a folder, or a path ending in .crowd.json. */
+bool scene_is_bake_path(const char *spec);
+
 /* `spec` is builtin:, a model file, a bake folder or its NAME.crowd.json.
  * Errors are those of crowd_model_load, crowd_bake_build and crowd_bake_load. */
 crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
@@ -54,6 +57,12 @@ void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t
  * instances already there (ids[i] is instance i). */
 crowd_result scene_populate(crowd_renderer *renderer, uint64_t seed, uint32_t count,
                             crowd_instance_id *ids, crowd_error *error);
+
+/* splitmix64: a well-mixed stream from any seed, the same on every
+ * machine, so (seed, index) pairs that differ in one bit still give
+ * unrelated instances. scene_random_unit is uniform in [0, 1) with 24 bits. */
+uint64_t scene_random_u64(uint64_t *state);
+float scene_random_unit(uint64_t *state);
 
 /* A clip drawn from generator state `*state`: a looping one (one-shots only
  * when nothing loops), other than `current` where there is a choice. */
