@@ -158,10 +158,11 @@ static crowd_result parse_glb(gltf_document *doc, const source *src, bool *is_v2
     return CROWD_OK;
 }
 
-/* Parses the container; *out stays NULL when it is not glTF 2.0 or, with
- * `animated_only`, has no animations. */
+/* Parses the container; *out stays NULL when it is not glTF 2.0 with
+ * animations or, with `any`, not glTF 2.0 as assimp 5.2 decides: a GLB of
+ * version 2 whatever its asset says, text whose asset.version starts with '2'. */
 static crowd_result open_source(const source *src, const char *file, const char *dir,
-                                const char *path, bool animated_only, gltf_document **out,
+                                const char *path, bool any, gltf_document **out,
                                 crowd_error *error) {
     gltf_document *doc = calloc(1, sizeof *doc);
     if (doc == NULL) {
@@ -172,9 +173,10 @@ static crowd_result open_source(const source *src, const char *file, const char 
     doc->path = path;
     doc->error = error;
     uint8_t magic[4];
-    bool is_v2 = true;
+    bool is_v2 = true, is_glb = false;
     crowd_result result = CROWD_OK;
     if (source_read(src, 0, sizeof magic, magic) && read_u32(magic) == GLB_MAGIC) {
+        is_glb = true;
         result = parse_glb(doc, src, &is_v2);
     } else {
         /* assimp read this file, so text that is not JSON is another format
@@ -190,8 +192,8 @@ static crowd_result open_source(const source *src, const char *file, const char 
         const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
         const cJSON *animations = cJSON_GetObjectItemCaseSensitive(doc->json, "animations");
         bool animated = cJSON_IsArray(animations) && cJSON_GetArraySize(animations) > 0;
-        is_v2 = cJSON_IsString(version) && strncmp(version->valuestring, "2.", 2) == 0 &&
-                (animated || !animated_only);
+        const char *text = cJSON_IsString(version) ? version->valuestring : "";
+        is_v2 = any ? is_glb || text[0] == '2' : strncmp(text, "2.", 2) == 0 && animated;
     }
     if (result == CROWD_OK && is_v2) {
         result = index_arrays(doc);
@@ -230,7 +232,7 @@ crowd_result gltf_document_open_file(const char *path, const char *dir, gltf_doc
         return result;
     }
     source src = {NULL, stream, (uint64_t)st.st_size};
-    crowd_result result = open_source(&src, path, dir, path, true, out, error);
+    crowd_result result = open_source(&src, path, dir, path, false, out, error);
     fclose(stream);
     return result;
 }
@@ -242,14 +244,14 @@ crowd_result gltf_document_open_memory(const void *bytes, size_t size, const cha
         return CROWD_OK;
     }
     source src = {bytes, NULL, size};
-    return open_source(&src, name, NULL, NULL, true, out, error);
+    return open_source(&src, name, NULL, NULL, false, out, error);
 }
 
 crowd_result gltf_document_open_bytes(const void *bytes, size_t size, const char *name,
                                       const char *dir, gltf_document **out, crowd_error *error) {
     *out = NULL;
     source src = {bytes, NULL, size};
-    return open_source(&src, name, dir, NULL, false, out, error);
+    return open_source(&src, name, dir, NULL, true, out, error);
 }
 
 void gltf_document_close(gltf_document *doc) {

@@ -76,10 +76,11 @@ crowd_result gltf_document_open_memory(const void *bytes, size_t size, const cha
 
 /* Opens any glTF 2.0 document in `bytes` (kept, not copied), animated or
  * not, whatever `name` says: for the pre-check (precheck_gltf.c), which
- * reads the structure before assimp does. External buffers are read from
- * `dir` (NULL: they cannot be read). *out is NULL, with CROWD_OK, when the
- * bytes are no glTF 2.0 (text that is not a JSON object, asset.version
- * other than "2.x", GLB of another version). */
+ * reads the structure before assimp does. glTF 2.0 is what assimp 5.2's
+ * reader takes: a GLB of version 2, whatever its asset says, or JSON text
+ * whose asset.version starts with '2'. External buffers are read from `dir`
+ * (NULL: they cannot be read). *out is NULL, with CROWD_OK, for anything
+ * else (text that is not a JSON object, another version). */
 crowd_result gltf_document_open_bytes(const void *bytes, size_t size, const char *name,
                                       const char *dir, gltf_document **out, crowd_error *error);
 

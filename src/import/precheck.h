@@ -66,4 +66,7 @@ crowd_result precheck_gltf(const precheck_input *in);
 void precheck_skip_space(const precheck_input *in, size_t *at);
 bool precheck_read_count(const precheck_input *in, size_t *at, uint64_t *out);
 
+/* A JSON object: '{' first, after white space and a UTF-8 byte-order mark. */
+bool precheck_looks_like_json(const precheck_input *in);
+
 #endif

@@ -60,8 +60,7 @@ static bool header_has(const precheck_input *in, const char *token, size_t windo
     return false;
 }
 
-/* A JSON object: '{' first, after white space and a UTF-8 byte-order mark. */
-static bool looks_like_json(const precheck_input *in) {
+bool precheck_looks_like_json(const precheck_input *in) {
     size_t at = in->size >= 3 && memcmp(in->bytes, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     precheck_skip_space(in, &at);
     return at < in->size && in->bytes[at] == '{';
@@ -70,7 +69,7 @@ static bool looks_like_json(const precheck_input *in) {
 static crowd_result run_checks(const precheck_input *in) {
     crowd_result result = CROWD_OK;
     if (ext_is(in, "glb") || ext_is(in, "gltf") || starts_with(in, "glTF", false) ||
-        looks_like_json(in)) {
+        precheck_looks_like_json(in)) {
         result = precheck_gltf(in);
     }
     if (result == CROWD_OK && (ext_is(in, "off") || starts_with(in, "off", true))) {

@@ -171,6 +171,23 @@ static crowd_result check_document(pg_check *c) {
     return result;
 }
 
+/* Text that is no glTF 2.0 for gltf_document: another JSON document, or
+ * JSON cJSON cannot parse, which assimp's parser might still take (nesting
+ * deeper than cJSON's limit) and then read unchecked. */
+static crowd_result check_parses(const precheck_input *in) {
+    size_t skip = in->size >= 3 && memcmp(in->bytes, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    const char *end = NULL;
+    cJSON *json =
+        cJSON_ParseWithLengthOpts((const char *)in->bytes + skip, in->size - skip, &end, false);
+    if (json == NULL) {
+        size_t at = end != NULL ? (size_t)(end - (const char *)in->bytes) : 0;
+        return crowd_error_set(in->error, CROWD_ERROR_INVALID_DATA, in->file,
+                               "starts as JSON but is not valid JSON (at byte %zu)", at);
+    }
+    cJSON_Delete(json);
+    return CROWD_OK;
+}
+
 crowd_result precheck_gltf(const precheck_input *in) {
     pg_check c;
     memset(&c, 0, sizeof c);
@@ -180,6 +197,8 @@ crowd_result precheck_gltf(const precheck_input *in) {
         gltf_document_open_bytes(in->bytes, in->size, in->file, in->dir, &c.doc, in->error);
     if (result == CROWD_OK && c.doc != NULL) {
         result = check_document(&c);
+    } else if (result == CROWD_OK && precheck_looks_like_json(in)) {
+        result = check_parses(in);
     }
     for (int l = 0; l < PG_LIST_COUNT; l++) {
         free(c.lists[l].items);

@@ -449,6 +449,37 @@ static void check_gltf_buffers(void) {
     expect_reject(file_bytes, size, "json_chunk.glb", INVALID, "GLB JSON chunk is malformed");
 }
 
+/* Which bytes are checked as glTF 2.0: what assimp's reader takes. */
+static void check_gltf_detection(void) {
+    /* A GLB of version 2 is glTF 2.0 whatever its asset says, text when
+     * asset.version starts with '2'. */
+    char *json = mutated(CHANGES("asset", NULL, "skins/0/inverseBindMatrices", NULL));
+    size_t size = make_glb(json, file_bytes, sizeof file_bytes);
+    expect_reject(file_bytes, size, "no_asset.glb", CROWD_ERROR_UNSUPPORTED,
+                  "no inverseBindMatrices");
+    free(json);
+    json = mutated(CHANGES("asset/version", "\"2\"", "skins/0/inverseBindMatrices", NULL));
+    size = make_gltf(json, (char *)file_bytes, sizeof file_bytes);
+    expect_reject(file_bytes, size, "version_2.gltf", CROWD_ERROR_UNSUPPORTED,
+                  "no inverseBindMatrices");
+    free(json);
+    /* glTF 1.0 goes to assimp's other reader: not checked here. */
+    static const char v1[] = "{\"asset\":{\"version\":\"1.0\"},\"meshes\":{}}";
+    crowd_error error = {0};
+    CHECK(import_precheck_memory(v1, strlen(v1), "v1.gltf", &error) == CROWD_OK);
+    /* Deeper than cJSON parses: assimp's parser would take it unchecked. */
+    static char deep[4096];
+    int n = snprintf(deep, sizeof deep, "{\"asset\":{\"version\":\"2.0\"},\"extras\":");
+    for (int i = 0; i < 1100; i++) {
+        deep[n++] = '[';
+    }
+    for (int i = 0; i < 1100; i++) {
+        deep[n++] = ']';
+    }
+    deep[n++] = '}';
+    expect_reject(deep, (size_t)n, "deep.gltf", INVALID, "starts as JSON but is not valid JSON");
+}
+
 static void check_gltf_accessors(void) {
     expect_gltf("type", CHANGES("accessors/0/type", "\"VEC5\""), INVALID,
                 "accessor 0: type is missing");
@@ -699,6 +730,7 @@ int main(void) {
     check_gltf_valid();
     check_gltf_structure();
     check_gltf_buffers();
+    check_gltf_detection();
     check_gltf_accessors();
     check_gltf_meshes();
     check_gltf_nodes();
