@@ -338,6 +338,17 @@ crowd_result atomic_file_finish(atomic_file *file, crowd_error *error) {
     return CROWD_OK;
 }
 
+crowd_result atomic_set_write(atomic_set *set, const char *name, const void *data, size_t size,
+                              crowd_error *error) {
+    atomic_file *file = NULL;
+    crowd_result result = atomic_set_add(set, name, &file, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    atomic_file_write(file, data, size); /* a failure is kept and reported by finish */
+    return atomic_file_finish(file, error);
+}
+
 const char *atomic_file_path(const atomic_file *file) {
     return file->final_path;
 }

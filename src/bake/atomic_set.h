@@ -42,6 +42,11 @@ crowd_result atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error
 crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
                             crowd_error *error);
 
+/* Adds `name` (as atomic_set_add) holding exactly these bytes, finished.
+ * Errors as atomic_set_add and atomic_file_finish. */
+crowd_result atomic_set_write(atomic_set *set, const char *name, const void *data, size_t size,
+                              crowd_error *error);
+
 /* Deletes `name` (same naming rules) at commit, if a regular file is there
  * then: the stale file of a bake being replaced. Restored if the set fails.
  * A name the set also writes is simply replaced. Call after every

@@ -12,13 +12,8 @@ static size_t texel_index(uint32_t width, uint32_t rows_per_frame, uint32_t fram
 }
 
 static void read_rgba(const crowd_texture *texture, size_t index, float rgba[4]) {
-    if (texture->format == CROWD_TEXEL_RGBA32F) {
-        memcpy(rgba, (const float *)texture->texels + 4 * index, 4 * sizeof(float));
-        return;
-    }
-    const uint16_t *texel = (const uint16_t *)texture->texels + 4 * index;
     for (int c = 0; c < 4; c++) {
-        rgba[c] = bake_half_to_float(texel[c]);
+        rgba[c] = bake_texel_stored_value(texture, 4 * index + (size_t)c);
     }
 }
 

@@ -28,6 +28,18 @@ size_t bake_texel_size_bytes(crowd_texel_format format);
 uint16_t bake_half_from_float(float value);
 float bake_half_to_float(uint16_t half);
 
+/* Sample `index` (texel * 4 + channel) of `texture` as stored, widened to
+ * float: the float itself, the half converted, or the unorm16 code as a
+ * number (0..65535, not decoded to a position). The manifest's value ranges
+ * are ranges of these numbers. Inline: loops over whole textures call it. */
+static inline float bake_texel_stored_value(const crowd_texture *texture, size_t index) {
+    if (texture->format == CROWD_TEXEL_RGBA32F) {
+        return ((const float *)texture->texels)[index];
+    }
+    uint16_t stored = ((const uint16_t *)texture->texels)[index];
+    return texture->format == CROWD_TEXEL_RGBA16F ? bake_half_to_float(stored) : (float)stored;
+}
+
 /* unorm16 over [min, max]: decode is min + (max - min) * (q / 65535.0f) in
  * float; encode returns the q whose decode is nearest to `value` (clamped to
  * the range). A zero-extent range stores 0. */

@@ -77,14 +77,7 @@ static crowd_result check_values(const crowd_texture *texture, const manifest_ra
     size_t count = (size_t)texture->width * texture->height;
     for (size_t i = 0; i < count; i++) {
         for (int c = 0; c < 4; c++) {
-            float value;
-            if (texture->format == CROWD_TEXEL_RGBA32F) {
-                value = ((const float *)texture->texels)[4 * i + (size_t)c];
-            } else if (texture->format == CROWD_TEXEL_RGBA16F) {
-                value = bake_half_to_float(((const uint16_t *)texture->texels)[4 * i + (size_t)c]);
-            } else {
-                value = (float)((const uint16_t *)texture->texels)[4 * i + (size_t)c];
-            }
+            float value = bake_texel_stored_value(texture, 4 * i + (size_t)c);
             if (!(value >= range->min[c] && value <= range->max[c])) {
                 return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
                                        "texel (%zu, %zu) channel %d is %g, outside the manifest's range [%g, %g]",

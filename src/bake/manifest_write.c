@@ -53,14 +53,7 @@ bool manifest_texture_range(const crowd_texture *texture, manifest_range *range)
     }
     for (size_t i = 0; i < count; i++) {
         for (int c = 0; c < 4; c++) {
-            float value;
-            if (texture->format == CROWD_TEXEL_RGBA32F) {
-                value = ((const float *)texture->texels)[4 * i + (size_t)c];
-            } else if (texture->format == CROWD_TEXEL_RGBA16F) {
-                value = bake_half_to_float(((const uint16_t *)texture->texels)[4 * i + (size_t)c]);
-            } else {
-                value = (float)((const uint16_t *)texture->texels)[4 * i + (size_t)c];
-            }
+            float value = bake_texel_stored_value(texture, 4 * i + (size_t)c);
             finite = finite && isfinite(value);
             range->min[c] = value < range->min[c] ? value : range->min[c];
             range->max[c] = value > range->max[c] ? value : range->max[c];

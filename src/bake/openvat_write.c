@@ -130,17 +130,6 @@ static void texture_row(void *user, uint32_t y, uint16_t *samples) {
     }
 }
 
-static crowd_result write_bytes(atomic_set *set, const char *name, const void *data, size_t size,
-                                crowd_error *error) {
-    atomic_file *file = NULL;
-    crowd_result result = atomic_set_add(set, name, &file, error);
-    if (result != CROWD_OK) {
-        return result;
-    }
-    atomic_file_write(file, data, size);
-    return atomic_file_finish(file, error);
-}
-
 /* {"os-remap": {"Min", "Max", "Frames"}, "animations": {name: {...}}};
  * OpenVAT counts frames from 1, end inclusive. */
 static crowd_result write_remap_info(atomic_set *set, const openvat_texture *t, const char *name,
@@ -166,7 +155,7 @@ static crowd_result write_remap_info(atomic_set *set, const openvat_texture *t, 
     if (json == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
     }
-    crowd_result result = write_bytes(set, name, json, strlen(json), error);
+    crowd_result result = atomic_set_write(set, name, json, strlen(json), error);
     cJSON_free(json);
     return result;
 }
@@ -210,7 +199,7 @@ crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, openvat_name
     size_t glb_size = 0;
     result = glb_write(&desc, &glb, &glb_size, error);
     if (result == CROWD_OK) {
-        result = write_bytes(set, names->mesh, glb, glb_size, error);
+        result = atomic_set_write(set, names->mesh, glb, glb_size, error);
     }
     free(glb);
     return result;

@@ -133,17 +133,6 @@ static crowd_result write_texture(atomic_set *set, const char *name, const crowd
     return result == CROWD_OK ? atomic_file_finish(file, error) : result;
 }
 
-static crowd_result write_bytes(atomic_set *set, const char *name, const void *data, size_t size,
-                                crowd_error *error) {
-    atomic_file *file = NULL;
-    crowd_result result = atomic_set_add(set, name, &file, error);
-    if (result != CROWD_OK) {
-        return result;
-    }
-    atomic_file_write(file, data, size);
-    return atomic_file_finish(file, error);
-}
-
 static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const manifest_info *info,
                                 bool openvat, crowd_error *error) {
     const manifest_files *files = &info->files;
@@ -166,7 +155,7 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const m
         size_t glb_size = 0;
         result = glb_write(&desc, &glb, &glb_size, error);
         if (result == CROWD_OK) {
-            result = write_bytes(set, files->mesh, glb, glb_size, error);
+            result = atomic_set_write(set, files->mesh, glb, glb_size, error);
         }
         free(glb);
     }
@@ -180,7 +169,7 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const m
         result = build_manifest(bake, info, openvat ? &compat : NULL, &json, error);
     }
     if (result == CROWD_OK) {
-        result = write_bytes(set, files->manifest, json, strlen(json), error);
+        result = atomic_set_write(set, files->manifest, json, strlen(json), error);
     }
     cJSON_free(json);
     return result;
