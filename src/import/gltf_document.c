@@ -131,7 +131,8 @@ static crowd_result parse_glb(gltf_document *doc, const source *src, bool *is_v2
     }
     uint64_t json_length = read_u32(header + 12);
     uint64_t json_start = sizeof header;
-    if (read_u32(header + 16) != GLB_CHUNK_JSON || json_length > total - json_start) {
+    if (read_u32(header + 16) != GLB_CHUNK_JSON || total < json_start ||
+        json_length > total - json_start) {
         return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
                                "GLB first chunk is not a JSON chunk inside the file");
     }

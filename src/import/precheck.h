@@ -1,15 +1,17 @@
 /* precheck.h - a look at the bytes before assimp 5.2 sees them.
  *
- * assimp trusts the counts and offsets a file declares: an OFF header that
- * promises 3.5 billion vertices makes it allocate tens of gigabytes, and
- * its glTF reader writes past its arrays on sparse indices out of range or
- * reads past a buffer on an accessor that overruns its bufferView. crowd
+ * assimp trusts the counts a file declares: an OFF header that promises
+ * billions of vertices makes it allocate them (16 GB resident before it
+ * fails), and its glTF reader dereferences a skin's missing
+ * inverseBindMatrices, makes 4 billion faces of a one-element triangle
+ * strip and aborts on an assertion for a one-index line loop. crowd
  * promises a clear error instead of a crash, so every input is checked
  * here first, cheaply and without trusting anything: declared counts
  * against the bytes that could hold them (OFF, PLY, STL, MD2, MD3, MD5),
- * and the whole structure of glTF 2.0 / GLB (precheck_gltf*.c). What
- * passes may still be rejected by assimp or by the conversion; this pass
- * only removes what assimp cannot be trusted to reject itself.
+ * and the whole structure of glTF 2.0 / GLB (precheck_gltf*.c), every
+ * index and byte range it declares. What passes may still be rejected by
+ * assimp or by the conversion; this pass removes what assimp cannot be
+ * trusted to reject itself.
  *
  * A format is checked when the name's extension says so or the bytes carry
  * its signature ("OFF", "ply", GLB magic, a JSON object, ...): assimp too
@@ -17,8 +19,10 @@
  *
  * Failures: CROWD_ERROR_INVALID_DATA with the file and the first problem
  * found; CROWD_ERROR_LIMIT for a glTF accessor of zeros too large to be a
- * character; CROWD_ERROR_UNSUPPORTED / CROWD_ERROR_IO for glTF buffers that
- * cannot be read (external files from memory, a missing .bin).
+ * character; CROWD_ERROR_UNSUPPORTED for valid glTF that assimp 5.2
+ * crashes on (a skin without inverseBindMatrices), a PLY header larger
+ * than checked here, and glTF buffers that cannot be read from memory
+ * (external files); CROWD_ERROR_IO for a missing external buffer.
  * Thread-safe: nothing global.
  */
 #ifndef CROWD_IMPORT_PRECHECK_H

@@ -4,10 +4,10 @@
  * GLB binary chunk, data: URI, external file) and bufferViews (inside
  * their buffer), then the stages of precheck_gltf.h in order.
  *
- * assimp 5.2's glTF reader trusts these numbers: an accessor running past
- * its bufferView, or a sparse index past its accessor, has it read or
- * write outside its arrays. Everything it would follow is followed here
- * first, with every index and range checked. */
+ * assimp 5.2's glTF reader checks some of these numbers and trusts others
+ * (precheck.h has what it crashed on): everything it would follow is
+ * followed here first, with every index and byte range checked, and the
+ * first problem named. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,8 +163,8 @@ static crowd_result check_document(pg_check *c) {
             pg_ref(c, c->doc->json, "scene", PG_SCENES, false, "the document", &scene, &present);
     }
     crowd_result (*const stages[])(pg_check *) = {
-        check_buffers,      check_views,    pg_check_accessors, pg_check_meshes,
-        pg_check_materials, pg_check_nodes, pg_check_skins,     pg_check_animations};
+        check_buffers,  check_views,    pg_check_accessors, pg_check_meshes,    pg_check_materials,
+        pg_check_nodes, pg_check_skins, pg_check_armatures, pg_check_animations};
     for (size_t s = 0; result == CROWD_OK && s < sizeof stages / sizeof stages[0]; s++) {
         result = stages[s](c);
     }
@@ -205,6 +205,7 @@ crowd_result precheck_gltf(const precheck_input *in) {
     }
     free(c.views);
     free(c.accessors);
+    free(c.parents);
     gltf_document_close(c.doc);
     return result;
 }

@@ -5,8 +5,8 @@
  * Order: buffers (their bytes found and measured), bufferViews, accessors
  * (ranges, sparse indices read), meshes (attribute counts, index values
  * read), images / textures / materials, nodes (a forest: one parent each,
- * no cycle), scenes, skins, animations. The first problem found fails the
- * check with "<object> <index>: <what>". Single-threaded, one per import.
+ * no cycle), scenes, skins, skeletons assimp aborts on, animations. The first problem found fails
+ * the check with "<object> <index>: <what>". Single-threaded, one per import.
  */
 #ifndef CROWD_IMPORT_PRECHECK_GLTF_H
 #define CROWD_IMPORT_PRECHECK_GLTF_H
@@ -64,6 +64,7 @@ typedef struct pg_check {
     pg_list lists[PG_LIST_COUNT];
     pg_view *views;         /* validated, one per bufferView */
     pg_accessor *accessors; /* validated, one per accessor */
+    uint32_t *parents;      /* per node, UINT32_MAX for none: a forest once checked */
 } pg_check;
 
 /* CROWD_ERROR_INVALID_DATA with the file and the formatted reason. */
@@ -89,12 +90,13 @@ crowd_result pg_read_uints(pg_check *c, uint32_t view, uint64_t offset, uint64_t
                            void *user);
 
 /* The stages, in order (precheck_gltf_accessors.c, precheck_gltf_meshes.c,
- * precheck_gltf_nodes.c). */
+ * precheck_gltf_nodes.c, precheck_gltf_armature.c). */
 crowd_result pg_check_accessors(pg_check *c);
 crowd_result pg_check_meshes(pg_check *c);
 crowd_result pg_check_materials(pg_check *c);
 crowd_result pg_check_nodes(pg_check *c);
 crowd_result pg_check_skins(pg_check *c);
+crowd_result pg_check_armatures(pg_check *c);
 crowd_result pg_check_animations(pg_check *c);
 
 #endif

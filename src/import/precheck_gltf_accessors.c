@@ -1,8 +1,7 @@
 /* precheck_gltf_accessors.c - every accessor: type, componentType, count,
  * its elements inside its bufferView, and sparse substitution (index and
  * value ranges inside their views, every index read: below the accessor's
- * count and increasing). assimp 5.2 checks none of the sparse indices
- * before it writes the values at them. */
+ * count and increasing). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

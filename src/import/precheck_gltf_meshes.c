@@ -3,9 +3,9 @@
  * SCALAR unsigned integers whose every value, read, names a vertex) and
  * the texture references of materials, textures and images.
  *
- * assimp 5.2 sizes a mesh by POSITION and copies the other attributes
- * into arrays of that size, so a shorter NORMAL or JOINTS accessor is
- * read past its end. */
+ * assimp 5.2 silently drops an attribute whose count is not POSITION's: a
+ * short JOINTS_0 leaves a skinned mesh without weights and without a word,
+ * so the counts are checked here, as the specification requires. */
 #include <stdio.h>
 #include <string.h>
 

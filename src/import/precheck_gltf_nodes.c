@@ -1,8 +1,8 @@
 /* precheck_gltf_nodes.c - the node graph, scenes, skins and animations.
  *
  * Nodes must form a forest, as the specification says: children in range,
- * at most one parent each, no cycle (assimp 5.2 follows children
- * recursively and would never return). Skins name nodes and enough
+ * at most one parent each, no cycle (crowd's skeleton is a tree, and a
+ * cycle is named here rather than left to assimp). Skins name nodes and enough
  * inverse bind matrices (assimp reads one per joint, and crashes on a
  * skin without them, which glTF allows: rejected as unsupported);
  * animation channels name one of their animation's samplers and a node,
@@ -110,7 +110,7 @@ static crowd_result check_graph(pg_check *c, uint32_t *parent, uint32_t *mark) {
 
 crowd_result pg_check_nodes(pg_check *c) {
     uint32_t count = c->lists[PG_NODES].count;
-    uint32_t *parent = malloc(((size_t)count + 1) * sizeof *parent);
+    uint32_t *parent = c->parents = malloc(((size_t)count + 1) * sizeof *parent);
     uint32_t *mark = calloc((size_t)count + 1, sizeof *mark);
     crowd_result result = CROWD_OK;
     if (parent == NULL || mark == NULL) {
@@ -121,7 +121,6 @@ crowd_result pg_check_nodes(pg_check *c) {
         }
         result = check_graph(c, parent, mark);
     }
-    free(parent);
     free(mark);
     return result;
 }

@@ -179,13 +179,14 @@ static bool read_header(const precheck_input *in, ply_header *h, bool *too_many)
     return false;
 }
 
+/* The bytes an instance takes at least (binary: exactly, without lists). */
 static uint64_t fixed_bytes(const ply_header *h, const ply_element *e) {
     uint64_t bytes = 0;
     for (uint32_t p = 0; p < e->property_count; p++) {
         const ply_property *prop = &e->properties[p];
         bytes += h->format == PLY_ASCII ? 2 : prop->is_list ? prop->length_size : prop->size;
     }
-    return bytes > 0 ? bytes : 1;
+    return bytes;
 }
 
 static uint64_t read_binary(const uint8_t *p, uint8_t size, bool big_endian, bool is_signed) {
@@ -313,7 +314,9 @@ crowd_result precheck_ply(const precheck_input *in) {
     char what[200];
     for (uint32_t e = 0; e < h->element_count; e++) {
         const ply_element *element = &h->elements[e];
-        uint64_t bytes = fixed_bytes(h, element);
+        /* An instance without properties takes no bytes, but assimp still
+         * allocates it: one byte each keeps the count honest. */
+        uint64_t bytes = fixed_bytes(h, element) > 0 ? fixed_bytes(h, element) : 1;
         if (element->count > (available - needed) / bytes) {
             snprintf(what, sizeof what,
                      "header declares %llu '%.31s' elements of at least %llu bytes each; the file "

@@ -121,6 +121,17 @@ static void check_ply(void) {
     size_t size = h + sizeof positions + 13;
     CHECK_MSG(import_bytes(bytes, size, "binary.ply", &error) == CROWD_OK, "binary.ply: %s",
               error.reason);
+    /* An element without properties takes no bytes: the walk stays aligned. */
+    static const char marked[] = "ply\nformat binary_little_endian 1.0\nelement marker 2\n"
+                                 "element vertex 3\nproperty float x\nproperty float y\n"
+                                 "property float z\nelement face 1\n"
+                                 "property list uchar uint vertex_indices\nend_header\n";
+    uint8_t marked_bytes[512];
+    memcpy(marked_bytes, marked, strlen(marked));
+    memcpy(marked_bytes + strlen(marked), bytes + h, size - h);
+    CHECK_MSG(import_precheck_memory(marked_bytes, strlen(marked) + size - h, "marked.ply",
+                                     &error) == CROWD_OK,
+              "marked.ply: %s", error.reason);
     face[0] = 200; /* 800 bytes of indices in a 13-byte face */
     expect_reject(bytes, size, "binary_list.ply", CROWD_ERROR_INVALID_DATA,
                   "a list of 200 items runs past");
@@ -409,6 +420,13 @@ static void check_gltf_valid(void) {
     CHECK_MSG(import_precheck_memory(file_bytes, size, "textured.glb", &error) == CROWD_OK,
               "textured.glb: %s", error.reason);
     free(json);
+    /* Joints up to a scene root are fine when assimp adds its own root above two. */
+    json = mutated(
+        CHANGES("skins/0/joints", "[0,2]", "scenes/0/nodes", "[0,1]", "nodes/0/children", "[2]"));
+    size = make_glb(json, file_bytes, sizeof file_bytes);
+    CHECK_MSG(import_bytes(file_bytes, size, "two_roots.glb", &error) == CROWD_OK,
+              "two_roots.glb: %s", error.reason);
+    free(json);
 }
 
 static void check_gltf_structure(void) {
@@ -439,8 +457,13 @@ static void check_gltf_buffers(void) {
     free(json);
     put_u32(file_bytes + 8, (uint32_t)size + 4);
     expect_reject(file_bytes, size, "glb_length.glb", INVALID, "GLB header says");
-    put_u32(file_bytes + 8, (uint32_t)size);
     uint32_t json_size = file_bytes[12] | (uint32_t)file_bytes[13] << 8;
+    /* A total below the header's own 20 bytes, and a 2 GiB JSON chunk. */
+    put_u32(file_bytes + 8, 0);
+    put_u32(file_bytes + 12, 0x800d022cu);
+    expect_reject(file_bytes, size, "glb_total.glb", INVALID, "not a JSON chunk inside the file");
+    put_u32(file_bytes + 8, (uint32_t)size);
+    put_u32(file_bytes + 12, json_size);
     put_u32(file_bytes + 20 + json_size, BIN_SIZE + 8);
     expect_reject(file_bytes, size, "bin_length.glb", INVALID,
                   "binary chunk of 308 bytes runs past");
@@ -573,6 +596,18 @@ static void check_gltf_nodes(void) {
     expect_gltf("skin_no_binds", CHANGES("skins/0/inverseBindMatrices", NULL),
                 CROWD_ERROR_UNSUPPORTED,
                 "skin 0 has no inverseBindMatrices, which assimp 5.2 cannot read");
+    /* assimp 5.2 aborts when a bone's ancestors up to its root are all bones
+     * (by name): "root", the scene's one root node, made a joint; a node
+     * named like a joint; a joint named ROOT above two scene roots. */
+    expect_gltf("joint_root", CHANGES("skins/0/joints", "[0,2]"), CROWD_ERROR_UNSUPPORTED,
+                "node 0: a joint whose ancestors up to the root are all joints");
+    expect_gltf("joint_name", CHANGES("nodes/0/name", "\"hip\""), CROWD_ERROR_UNSUPPORTED,
+                "node 2: a joint whose ancestors up to the root are all joints (or carry");
+    expect_gltf("joint_added_root",
+                CHANGES("skins/0/joints", "[0,2]", "scenes/0/nodes", "[0,1]", "nodes/0/children",
+                        "[2]", "nodes/2/name", "\"ROOT\""),
+                CROWD_ERROR_UNSUPPORTED,
+                "node 0: a joint whose ancestors up to the root are all joints");
     expect_gltf("skin_skeleton", CHANGES("skins/0/skeleton", "9"), INVALID,
                 "skin 0: skeleton names node 9");
     expect_gltf("skin_type", CHANGES("skins/0/inverseBindMatrices", "6"), INVALID,
