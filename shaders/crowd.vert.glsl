@@ -1,7 +1,12 @@
 // crowd.vert.glsl - one vertex of one instance, in every playback mode.
 // The renderer prepends "#version 450 core" and one of MODE_STATIC,
 // MODE_CPU, MODE_GPU, MODE_BAT, MODE_VAT (plus VAT_OCT for the unorm16_oct
-// encoding). Record layouts mirror src/gpu/internal.h.
+// encoding). bat and vat are built twice, with and without CROSSFADE: a
+// software rasterizer runs both sides of an `if` with lanes masked, so the
+// second clip's fetches would cost every vertex of every frame; the renderer
+// draws with the CROSSFADE build only while some crossfade may be running.
+// With every fade weight 1 both builds compute the same values.
+// Record layouts mirror src/gpu/internal.h.
 
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
@@ -58,6 +63,7 @@ layout(std430, binding = 2) readonly buffer Clips { Clip clips[]; };
 layout(location = 3) uniform float u_fps;
 layout(location = 4) uniform uint u_tex_width;
 layout(location = 5) uniform uint u_rows_per_frame;
+layout(location = 12) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
 
 // Clip time of a clip started at start_s: wrapped when looping, clamped when
 // not. Mirrors gpu_clip_time() in src/gpu/playback.c.
@@ -77,39 +83,84 @@ float clip_time(uint clip, uint loop_mode, float start_s, float offset_s, float 
 
 // The two baked frames around clip time t and the weight of the second.
 // Frame k of a clip was baked at time k / fps; a looping clip wraps from its
-// last frame to frame 0, a one-shot clip holds its last frame.
+// last frame to frame 0, a one-shot clip holds its last frame. No integer
+// division: a software rasterizer divides one lane at a time. A looping
+// clip's t is below its duration, or equal to it when played once, and the
+// renderer checks duration * fps <= frame_count + 1, so k <= frame_count + 1
+// and two subtractions are k % frame_count.
 void frame_pair(uint clip, float t, out uint f0, out uint f1, out float alpha) {
     Clip c = clips[clip];
     float f = max(t * u_fps, 0.0);
     float whole = floor(f);
     alpha = f - whole;
     uint k = uint(whole);
+    uint last = c.frame_count - 1u;
     if (c.loop != 0u) {
-        k %= c.frame_count;
+        k = k >= c.frame_count ? k - c.frame_count : k;
+        k = k >= c.frame_count ? k - c.frame_count : k;
         f0 = c.first_frame + k;
-        f1 = c.first_frame + (k + 1u) % c.frame_count;
+        f1 = c.first_frame + (k == last ? 0u : k + 1u);
     } else {
-        k = min(k, c.frame_count - 1u);
+        k = min(k, last);
         f0 = c.first_frame + k;
-        f1 = c.first_frame + min(k + 1u, c.frame_count - 1u);
+        f1 = c.first_frame + min(k + 1u, last);
     }
 }
 
-// Texel of element `index` (vertex, or 3 * joint + row) of global frame
-// `frame`: elements run across, wrapping onto rows_per_frame rows.
-ivec2 texel(uint frame, uint index) {
-    return ivec2(int(index % u_tex_width), int(frame * u_rows_per_frame + index / u_tex_width));
+// Column and row (within its frame) of element `index` (vertex, or
+// 3 * joint + row): elements run across, wrapping onto rows_per_frame rows,
+// so (index % width, index / width). Computed without integer division: the
+// quotient is below 2^18 (a vertex's row within a texture, or 3 * a 16-bit
+// joint index), and float(index), 1 / width and their product each round by
+// at most 2^-24 of their value, so the float quotient is within 0.05 of the
+// true one and its floor off by at most one, which the remainder's sign or
+// size then corrects exactly.
+ivec2 element_texel(uint index) {
+    int width = int(u_tex_width);
+    int row = int(float(index) * u_inv_tex_width);
+    int column = int(index) - row * width;
+    row += column < 0 ? -1 : (column >= width ? 1 : 0);
+    column += column < 0 ? width : (column >= width ? -width : 0);
+    return ivec2(column, row);
+}
+
+// First texture row of global frame `frame`.
+int frame_row(uint frame) {
+    return int(frame * u_rows_per_frame);
 }
 #endif
 
 #if defined(MODE_BAT)
 layout(binding = 1) uniform sampler2D u_bat;
 
-void bat_rows(uint frame, uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
-    uint i = 3u * joint;
-    r0 = texelFetch(u_bat, texel(frame, i), 0);
-    r1 = texelFetch(u_bat, texel(frame, i + 1u), 0);
-    r2 = texelFetch(u_bat, texel(frame, i + 2u), 0);
+// The element after `at` in element order: the next column, or the next
+// row's first.
+ivec2 next_texel(ivec2 at) {
+    bool wrap = at.x + 1 == int(u_tex_width);
+    return ivec2(wrap ? 0 : at.x + 1, wrap ? at.y + 1 : at.y);
+}
+
+// Texels of one joint's three matrix rows, within a frame.
+struct JointTexels {
+    ivec2 r0, r1, r2;
+};
+
+JointTexels joint_texels(uint joint) {
+    JointTexels j;
+    j.r0 = element_texel(3u * joint);
+    j.r1 = next_texel(j.r0);
+    j.r2 = next_texel(j.r1);
+    return j;
+}
+
+// Skinning matrix rows of one joint, interpolated between two frames that
+// start at texture rows row0 and row1.
+void bat_clip(int row0, int row1, float alpha, JointTexels j, out vec4 r0, out vec4 r1,
+              out vec4 r2) {
+    ivec2 d0 = ivec2(0, row0), d1 = ivec2(0, row1);
+    r0 = mix(texelFetch(u_bat, j.r0 + d0, 0), texelFetch(u_bat, j.r0 + d1, 0), alpha);
+    r1 = mix(texelFetch(u_bat, j.r1 + d0, 0), texelFetch(u_bat, j.r1 + d1, 0), alpha);
+    r2 = mix(texelFetch(u_bat, j.r2 + d0, 0), texelFetch(u_bat, j.r2 + d1, 0), alpha);
 }
 #endif
 
@@ -133,8 +184,8 @@ vec3 oct_decode(float encoded) {
 layout(binding = 3) uniform sampler2D u_vat_normal;
 #endif
 
-void vat_fetch(uint frame, uint vertex, out vec3 position, out vec3 normal) {
-    ivec2 at = texel(frame, vertex);
+void vat_fetch(int row, ivec2 at, out vec3 position, out vec3 normal) {
+    at.y += row;
     vec4 p = texelFetch(u_vat_position, at, 0);
 #if defined(VAT_OCT)
     position = u_bounds_min + u_bounds_extent * p.xyz;
@@ -145,36 +196,33 @@ void vat_fetch(uint frame, uint vertex, out vec3 position, out vec3 normal) {
 #endif
 }
 
-void vat_clip(uint clip, float t, uint vertex, out vec3 position, out vec3 normal) {
+// The vertex at texel `at` (within a frame) at clip time t.
+void vat_clip(uint clip, float t, ivec2 at, out vec3 position, out vec3 normal) {
     uint f0, f1;
     float alpha;
     frame_pair(clip, t, f0, f1, alpha);
     vec3 p0, n0, p1, n1;
-    vat_fetch(f0, vertex, p0, n0);
-    vat_fetch(f1, vertex, p1, n1);
+    vat_fetch(frame_row(f0), at, p0, n0);
+    vat_fetch(frame_row(f1), at, p1, n1);
     position = mix(p0, p1, alpha);
     normal = mix(n0, n1, alpha);
 }
 #endif
 
-#if defined(MODE_BAT)
-// Skinning matrix rows of one joint, interpolated between the clip's frames.
-void bat_clip(uint f0, uint f1, float alpha, uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
-    vec4 a0, a1, a2, b0, b1, b2;
-    bat_rows(f0, joint, a0, a1, a2);
-    bat_rows(f1, joint, b0, b1, b2);
-    r0 = mix(a0, b0, alpha);
-    r1 = mix(a1, b1, alpha);
-    r2 = mix(a2, b2, alpha);
-}
-#endif
-
+#if defined(CROSSFADE)
+// Weight of the new clip. Exactly 1 once fade_duration_s has passed since
+// fade_start_s (a subtraction rounds correctly, a division need not): the
+// renderer leaves this build once its clock is past every fade's end, and
+// the other build must then draw the same.
 float fade_weight(Instance inst) {
-    if ((inst.flags & FLAG_FADE) == 0u || !(inst.fade_duration_s > 0.0)) {
+    float elapsed = u_time - inst.fade_start_s;
+    if ((inst.flags & FLAG_FADE) == 0u || !(inst.fade_duration_s > 0.0) ||
+        elapsed >= inst.fade_duration_s) {
         return 1.0;
     }
-    return clamp((u_time - inst.fade_start_s) / inst.fade_duration_s, 0.0, 1.0);
+    return clamp(elapsed / inst.fade_duration_s, 0.0, 1.0);
 }
+#endif
 
 void main() {
     Instance inst = instances[u_instance_base + gl_InstanceID];
@@ -199,37 +247,48 @@ void main() {
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-    float w_to = fade_weight(inst);
     float t_to = clip_time(inst.clip, inst.flags & FLAG_LOOP_MASK, inst.start_s, inst.offset_s,
                            inst.speed);
+#if defined(CROSSFADE)
+    float w_to = fade_weight(inst);
     float t_from = 0.0;
     if (w_to < 1.0) {
         t_from = clip_time(inst.from_clip, (inst.flags >> FLAG_FROM_LOOP_SHIFT) & FLAG_LOOP_MASK,
                            inst.from_start_s, inst.from_offset_s, inst.from_speed);
     }
 #endif
+#endif
 
 #if defined(MODE_BAT)
-    uint f0, f1, g0 = 0u, g1 = 0u;
-    float alpha, beta = 0.0;
+    uint f0, f1;
+    float alpha;
     frame_pair(inst.clip, t_to, f0, f1, alpha);
+    int row0 = frame_row(f0), row1 = frame_row(f1);
+#if defined(CROSSFADE)
+    uint g0 = 0u, g1 = 0u;
+    float beta = 0.0;
     if (w_to < 1.0) {
         frame_pair(inst.from_clip, t_from, g0, g1, beta);
     }
+    int from_row0 = frame_row(g0), from_row1 = frame_row(g1);
+#endif
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     for (int k = 0; k < 4; k++) {
         float w = a_weights[k];
         if (w != 0.0) {
+            JointTexels j = joint_texels(a_joints[k]);
             vec4 m0, m1, m2;
-            bat_clip(f0, f1, alpha, a_joints[k], m0, m1, m2);
+            bat_clip(row0, row1, alpha, j, m0, m1, m2);
+#if defined(CROSSFADE)
             if (w_to < 1.0) {
                 // Crossfade blends the two clips' matrices (not local poses).
                 vec4 n0, n1, n2;
-                bat_clip(g0, g1, beta, a_joints[k], n0, n1, n2);
+                bat_clip(from_row0, from_row1, beta, j, n0, n1, n2);
                 m0 = mix(n0, m0, w_to);
                 m1 = mix(n1, m1, w_to);
                 m2 = mix(n2, m2, w_to);
             }
+#endif
             r0 += w * m0;
             r1 += w * m1;
             r2 += w * m2;
@@ -242,15 +301,17 @@ void main() {
 
 #if defined(MODE_VAT)
     // gl_VertexID is the index value: the bake's vertex order.
-    uint vertex = uint(gl_VertexID);
-    vat_clip(inst.clip, t_to, vertex, position, normal);
+    ivec2 at = element_texel(uint(gl_VertexID));
+    vat_clip(inst.clip, t_to, at, position, normal);
+#if defined(CROSSFADE)
     if (w_to < 1.0) {
         // Crossfade blends skinned positions and normals (not local poses).
         vec3 p_from, n_from;
-        vat_clip(inst.from_clip, t_from, vertex, p_from, n_from);
+        vat_clip(inst.from_clip, t_from, at, p_from, n_from);
         position = mix(p_from, position, w_to);
         normal = mix(n_from, normal, w_to);
     }
+#endif
 #endif
 
     float heading = inst.position_heading.w;

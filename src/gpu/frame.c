@@ -107,6 +107,7 @@ static void set_mode_uniforms(crowd_renderer *r, GLuint program) {
     case CROWD_GPU_MODE_BAT:
         glProgramUniform1f(program, GPU_UNIFORM_FPS, bake->fps);
         glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->bat.width);
+        glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH, 1.0f / (float)bake->bat.width);
         glProgramUniform1ui(program, GPU_UNIFORM_ROWS_PER_FRAME, bake->bat_rows_per_frame);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CLIPS, r->clip_buffer);
         glBindTextureUnit(GPU_TEXTURE_BAT, r->bat_texture);
@@ -114,6 +115,8 @@ static void set_mode_uniforms(crowd_renderer *r, GLuint program) {
     case CROWD_GPU_MODE_VAT:
         glProgramUniform1f(program, GPU_UNIFORM_FPS, bake->fps);
         glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->vat_position.width);
+        glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH,
+                           1.0f / (float)bake->vat_position.width);
         glProgramUniform1ui(program, GPU_UNIFORM_ROWS_PER_FRAME, bake->vat_rows_per_frame);
         if (bake->vat_encoding == CROWD_VAT_UNORM16_OCT) {
             float extent[3];
@@ -204,7 +207,9 @@ crowd_result crowd_renderer_draw(crowd_renderer *r, const crowd_frame_desc *fram
         draw_ground(r, view_proj, frame->camera.eye);
     }
     if (r->instance_count > 0) {
-        GLuint program = r->programs[r->mode];
+        GLuint program = r->fade_programs[r->mode] != 0 && gpu_crossfade_running(r, now)
+                             ? r->fade_programs[r->mode]
+                             : r->programs[r->mode];
         const float sun[3] = {0.3665f, 0.8376f, 0.4050f};
         glUseProgram(program);
         glProgramUniformMatrix4fv(program, GPU_UNIFORM_VIEW_PROJ, 1, GL_FALSE, view_proj);

@@ -71,7 +71,23 @@ static crowd_result reserve(crowd_renderer *r, uint32_t capacity, crowd_error *e
 }
 
 crowd_result gpu_instances_init(crowd_renderer *r, crowd_error *error) {
+    r->fade_end_s = -INFINITY;
     return reserve(r, initial_capacity(r), error);
+}
+
+bool gpu_crossfade_running(const crowd_renderer *r, float now_s) {
+    return (double)now_s < r->fade_end_s;
+}
+
+/* A fade from start_s over duration_s has weight exactly 1 from the first
+ * float time t with t - start_s >= duration_s in float arithmetic (see
+ * fade_weight in crowd.vert.glsl). Any t >= start_s + duration_s (the real
+ * sum) qualifies, as rounding cannot take the difference below the float
+ * duration_s; the double sum rounds to nearest, one step up makes it an
+ * upper bound. */
+static void note_fade_end(crowd_renderer *r, float start_s, float duration_s) {
+    double end = nextafter((double)start_s + (double)duration_s, INFINITY);
+    r->fade_end_s = end > r->fade_end_s ? end : r->fade_end_s;
 }
 
 void gpu_instances_release(crowd_renderer *r) {
@@ -322,6 +338,7 @@ crowd_result crowd_instance_play(crowd_renderer *r, crowd_instance_id id, uint32
         rec->from_speed = rec->speed;
         rec->fade_start_s = now;
         rec->fade_duration_s = crossfade_s;
+        note_fade_end(r, now, crossfade_s);
         rec->flags = loop_mode | (loop_mode << GPU_FLAG_FROM_LOOP_SHIFT) | GPU_FLAG_FADE;
         if (r->source != NULL) {
             gpu_pose_move_cursor(r, slot, 0, slot, 1);
@@ -367,6 +384,9 @@ crowd_result crowd_instance_remove(crowd_renderer *r, crowd_instance_id id, crow
         write_record(r, slot);
     }
     r->instance_count = last;
+    if (last == 0) {
+        r->fade_end_s = -INFINITY;
+    }
     return CROWD_OK;
 }
 
@@ -378,6 +398,7 @@ void crowd_renderer_clear_instances(crowd_renderer *r) {
         release_index(r, r->slot_id[slot]);
     }
     r->instance_count = 0;
+    r->fade_end_s = -INFINITY;
 }
 
 uint32_t crowd_renderer_instance_count(const crowd_renderer *r) {

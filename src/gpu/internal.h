@@ -111,6 +111,7 @@ enum {
     GPU_UNIFORM_SUN_DIR = 9,
     GPU_UNIFORM_GROUND_EXTENT = 10,
     GPU_UNIFORM_EYE = 11,
+    GPU_UNIFORM_INV_TEX_WIDTH = 12,
 };
 /* Vertex attribute locations = buffer binding indices. */
 enum {
@@ -151,8 +152,11 @@ struct crowd_renderer {
     GLuint material_buffer, material_textures;
     uint64_t material_bytes, material_texture_bytes;
 
-    /* Programs, compiled when a mode is first used and kept. */
+    /* Programs, compiled when a mode is first used and kept. bat and vat
+     * also have a build with the crossfade code, drawn with only while a
+     * fade may be running: before fade_end_s on the clock. */
     GLuint programs[CROWD_GPU_MODE_COUNT];
+    GLuint fade_programs[CROWD_GPU_MODE_COUNT];
     GLuint ground_program;
 
     /* Instances: CPU shadow of the GPU records, dense in slots [0, count). */
@@ -166,6 +170,9 @@ struct crowd_renderer {
     uint32_t *free_indices;
     uint32_t free_index_count;
     uint32_t id_count;           /* id indices handed out so far */
+    /* Every crossfade ever set ends before this clock time (-INFINITY when
+     * none was): from then on each fade weight is exactly 1. */
+    double fade_end_s;
 
     /* bat / vat */
     GLuint clip_buffer;
@@ -214,6 +221,9 @@ void gpu_baked_release(crowd_renderer *r);
 /* instances.c */
 crowd_result gpu_instances_init(crowd_renderer *r, crowd_error *error);
 void gpu_instances_release(crowd_renderer *r);
+/* Whether some instance's fade weight may be below 1 at global time now_s
+ * (the float the shaders get): O(1), from fade_end_s. */
+bool gpu_crossfade_running(const crowd_renderer *r, float now_s);
 
 /* playback.c */
 float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,

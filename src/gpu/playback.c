@@ -24,10 +24,12 @@ float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float
 }
 
 float gpu_fade_weight(const gpu_instance_record *record, float now_s) {
-    if (!(record->flags & GPU_FLAG_FADE) || !(record->fade_duration_s > 0.0f)) {
+    float elapsed = now_s - record->fade_start_s;
+    if (!(record->flags & GPU_FLAG_FADE) || !(record->fade_duration_s > 0.0f) ||
+        elapsed >= record->fade_duration_s) {
         return 1.0f;
     }
-    float w = (now_s - record->fade_start_s) / record->fade_duration_s;
+    float w = elapsed / record->fade_duration_s;
     return w < 0.0f ? 0.0f : (w > 1.0f ? 1.0f : w);
 }
 

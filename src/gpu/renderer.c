@@ -111,6 +111,15 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
                                    (unsigned)clip->first_frame, (unsigned)clip->frame_count,
                                    (unsigned)bake->frame_count);
         }
+        /* The shaders wrap a looping clip's frame by at most two
+         * subtractions (frame_pair in crowd.vert.glsl); a bake has round(d *
+         * fps) frames (a loaded one within one frame of it). */
+        if (clip->loop && (double)clip->duration_s * bake->fps > (double)clip->frame_count + 1.0) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
+                                   "looping clip %u: %g s at %g fps needs more than its %u frames",
+                                   (unsigned)c, (double)clip->duration_s, (double)bake->fps,
+                                   (unsigned)clip->frame_count);
+        }
     }
     crowd_result result = CROWD_OK;
     if (has_vat(bake)) {
@@ -283,18 +292,28 @@ void crowd_renderer_size(const crowd_renderer *r, uint32_t *width, uint32_t *hei
 
 /* ---- modes -------------------------------------------------------------- */
 
+/* The mode's program, and for bat and vat the build with the crossfade
+ * code too (crowd.vert.glsl says why there are two). */
 static crowd_result program_for(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error) {
-    if (r->programs[mode] != 0) {
-        return CROWD_OK;
-    }
     static const char *const defines[CROWD_GPU_MODE_COUNT] = {
         "#define MODE_STATIC 1\n", "#define MODE_CPU 1\n", "#define MODE_GPU 1\n",
         "#define MODE_BAT 1\n", "#define MODE_VAT 1\n"};
-    char text[96];
+    char text[128];
     bool oct = mode == CROWD_GPU_MODE_VAT && r->bake->vat_encoding == CROWD_VAT_UNORM16_OCT;
     snprintf(text, sizeof text, "%s%s", defines[mode], oct ? "#define VAT_OCT 1\n" : "");
-    return gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text, &r->programs[mode],
-                              error);
+    crowd_result result = CROWD_OK;
+    if (r->programs[mode] == 0) {
+        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text, &r->programs[mode],
+                                    error);
+    }
+    bool fades = mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT;
+    if (result == CROWD_OK && fades && r->fade_programs[mode] == 0) {
+        char fade_text[sizeof text + 32];
+        snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
+        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text,
+                                    &r->fade_programs[mode], error);
+    }
+    return result;
 }
 
 static void release_mode_resources(crowd_renderer *r) {
@@ -447,6 +466,9 @@ void crowd_renderer_destroy(crowd_renderer *r) {
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
         if (r->programs[m] != 0) {
             glDeleteProgram(r->programs[m]);
+        }
+        if (r->fade_programs[m] != 0) {
+            glDeleteProgram(r->fade_programs[m]);
         }
     }
     if (r->ground_program != 0) {

@@ -93,6 +93,18 @@ static void test_create_errors(const crowd_asset *bar, crowd_bake *bake) {
     bake->fps = 0.0f;
     CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA);
     bake->fps = fps;
+    /* A looping clip needing more than one frame beyond those baked: the
+     * shaders wrap its frame by two subtractions. bend (1 s at 30 fps) has
+     * 30 frames; 30.9 frames' worth pass, 31.1 do not. */
+    float duration = bake->clips[0].duration_s;
+    CHECK(bake->clips[0].loop && bake->clips[0].frame_count == 30);
+    bake->clips[0].duration_s = 30.9f / fps;
+    CHECK(make(ok, &r, &error) == CROWD_OK);
+    crowd_renderer_destroy(r);
+    bake->clips[0].duration_s = 31.1f / fps;
+    CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA && r == NULL);
+    CHECK(strstr(error.reason, "looping clip 0") != NULL);
+    bake->clips[0].duration_s = duration;
     CHECK(make(ok, &r, &error) == CROWD_OK);
     crowd_renderer_destroy(r);
     crowd_renderer_destroy(NULL);

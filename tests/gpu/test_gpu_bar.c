@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "crowd/bake.h"
+#include "gpu/internal.h"
 #include "gpu_fixtures.h"
 #include "test_gpu.h"
 
@@ -141,6 +142,85 @@ static void test_crossfade(const crowd_asset *bar, const crowd_bake *bake) {
     }
     free(reference);
     free(unfaded);
+}
+
+static bool same_pixels(const char *what, const uint8_t *a, const uint8_t *b) {
+    bool same = a != NULL && b != NULL && memcmp(a, b, GPU_TEST_WIDTH * GPU_TEST_HEIGHT * 4) == 0;
+    printf("  %-40s %s\n", what, same ? "identical" : "DIFFERENT");
+    return same;
+}
+
+/* bat and vat draw with a build without the crossfade code once the clock
+ * has passed every fade's end (renderer.fade_end_s). Forcing the other build
+ * through that field: during a fade the plain build must differ (it shows
+ * the new clip alone), after it and from the first float time at or past
+ * the end both builds must give identical pixels. Two instances, one fading
+ * from bend to slide at 0.05 s over 0.3 s, one playing drop. */
+static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("bar: the builds with and without crossfade\n");
+    crowd_camera camera = bar_camera();
+    for (int m = CROWD_GPU_MODE_BAT; m <= CROWD_GPU_MODE_VAT; m++) {
+        const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
+        crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
+        REQUIRE_VOID(r != NULL);
+        crowd_instance_id fading, other;
+        CHECK(crowd_instance_add(r, &(crowd_instance_desc){.position = {-0.6f, 0, 0}, .clip = BEND},
+                                 &fading, NULL) == CROWD_OK);
+        CHECK(crowd_instance_add(r, &(crowd_instance_desc){.position = {0.6f, 0, 0}, .clip = DROP},
+                                 &other, NULL) == CROWD_OK);
+        CHECK(!gpu_crossfade_running(r, 0.0f));
+        crowd_renderer_set_time(r, 0.05);
+        CHECK(crowd_instance_play(r, fading, SLIDE, 0.3f, NULL) == CROWD_OK);
+        double end = r->fade_end_s;
+        CHECK_MSG(end > 0.35 && end < 0.35 + 1e-6, "%s: fade end %.9f", name, end);
+        CHECK(gpu_crossfade_running(r, 0.2f) && gpu_crossfade_running(r, 0.0f));
+
+        char what[96];
+        uint8_t *fade = gpu_test_render(r, 0.2, &camera);
+        r->fade_end_s = -INFINITY;
+        uint8_t *plain = gpu_test_render(r, 0.2, &camera);
+        r->fade_end_s = end;
+        snprintf(what, sizeof what, "%s mid-fade: plain build vs fade build", name);
+        CHECK(fade != NULL && plain != NULL && gpu_test_different(what, fade, plain, 0.05));
+        free(fade);
+        free(plain);
+
+        /* After the fade, and from the first float time the renderer counts
+         * as past it (the one before still fades). */
+        float first = (float)end;
+        first = (double)first < end ? nextafterf(first, INFINITY) : first;
+        CHECK(gpu_crossfade_running(r, nextafterf(first, 0.0f)));
+        const double times[2] = {0.5, first};
+        for (int k = 0; k < 2; k++) {
+            CHECK(!gpu_crossfade_running(r, (float)times[k]));
+            uint8_t *automatic = gpu_test_render(r, times[k], &camera);
+            r->fade_end_s = INFINITY;
+            uint8_t *forced = gpu_test_render(r, times[k], &camera);
+            r->fade_end_s = end;
+            snprintf(what, sizeof what, "%s at %.9f s: plain build vs fade build", name,
+                     times[k]);
+            CHECK(same_pixels(what, automatic, forced));
+            free(automatic);
+            free(forced);
+        }
+        /* Replacing the state ends the fade but not the renderer's record
+         * of it; with no instance left nothing can fade. */
+        CHECK(crowd_instance_update(r, fading, &(crowd_instance_desc){.clip = BEND}, NULL) ==
+              CROWD_OK);
+        CHECK(r->fade_end_s == end);
+        CHECK(crowd_instance_remove(r, fading, NULL) == CROWD_OK);
+        CHECK(r->fade_end_s == end);
+        CHECK(crowd_instance_remove(r, other, NULL) == CROWD_OK);
+        CHECK(r->fade_end_s == -INFINITY && !gpu_crossfade_running(r, -1e30f));
+        CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &fading, NULL) == CROWD_OK);
+        CHECK(crowd_instance_play(r, fading, SLIDE, 0.0f, NULL) == CROWD_OK);
+        CHECK(r->fade_end_s == -INFINITY);
+        CHECK(crowd_instance_play(r, fading, DROP, 1.0f, NULL) == CROWD_OK);
+        CHECK(r->fade_end_s > 1.05 && gpu_crossfade_running(r, 1.0f));
+        crowd_renderer_clear_instances(r);
+        CHECK(r->fade_end_s == -INFINITY);
+        crowd_renderer_destroy(r);
+    }
 }
 
 /* Left half of `left` and right half of `right`. */
@@ -478,6 +558,7 @@ int test_gpu_bar(void) {
     if (bake != NULL) {
         test_poses(bar, bake);
         test_crossfade(bar, bake);
+        test_fade_builds(bar, bake);
         test_phase_speed(bar, bake);
         test_draw_calls_uploads(bar, bake);
         test_remove(bar, bake);
