@@ -11,13 +11,9 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -25,71 +21,22 @@
 #include "crowd/bake.h"
 #include "crowd/import.h"
 #include "crowd/skin.h"
+#include "run_cli.h"
+#include "test_files.h"
 
 static char root[] = "/tmp/test_bake_cli.XXXXXX";
 
 /* ---- running the CLI ------------------------------------------------------ */
 
-typedef struct cli_run {
-    int exit_code;
-    char out[16384];
-    char err[16384];
-} cli_run;
-
-typedef struct cli_limits {
-    rlim_t file_size_bytes; /* 0 = unlimited */
-    bool unprivileged;      /* run as nobody (when the test runs as root) */
-} cli_limits;
-
-static void read_text(const char *path, char *out, size_t size) {
-    out[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return;
-    }
-    size_t n = fread(out, 1, size - 1, f);
-    out[n] = '\0';
-    fclose(f);
-}
-
 /* Runs `crowd bake ARGS...` (NULL-terminated); stdout and stderr captured. */
 static void run_bake(const char *const *args, const cli_limits *limits, cli_run *run) {
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, "%s/cli.out", root);
-    snprintf(err_path, sizeof err_path, "%s/cli.err", root);
-    const char *argv[64] = {CROWD_CLI, "bake"};
-    int argc = 2;
-    for (const char *const *a = args; *a != NULL && argc < 63; a++) {
+    const char *argv[CLI_RUN_MAX_ARGS + 1] = {"bake"};
+    int argc = 1;
+    for (const char *const *a = args; *a != NULL && argc < CLI_RUN_MAX_ARGS; a++) {
         argv[argc++] = *a;
     }
     argv[argc] = NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(out, STDOUT_FILENO);
-        dup2(err, STDERR_FILENO);
-        if (limits != NULL && limits->file_size_bytes > 0) {
-            /* A full disk: writes past the limit fail with EFBIG instead of
-             * killing the process. */
-            signal(SIGXFSZ, SIG_IGN);
-            struct rlimit limit = {limits->file_size_bytes, limits->file_size_bytes};
-            setrlimit(RLIMIT_FSIZE, &limit);
-        }
-        if (limits != NULL && limits->unprivileged && geteuid() == 0) {
-            if (setgid(65534) != 0 || setuid(65534) != 0) {
-                _exit(99);
-            }
-        }
-        execv(CROWD_CLI, (char *const *)argv);
-        _exit(98);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    run->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    read_text(out_path, run->out, sizeof run->out);
-    read_text(err_path, run->err, sizeof run->err);
+    cli_run_argv(argv, limits, root, run);
 }
 
 /* ---- folders -------------------------------------------------------------- */
@@ -133,31 +80,6 @@ static void snapshot(const char *dir, char *out, size_t size) {
         free(entries[i]);
     }
     free(entries);
-}
-
-static void remove_tree(const char *path) {
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0755);
-        DIR *d = opendir(path);
-        struct dirent *entry;
-        while (d != NULL && (entry = readdir(d)) != NULL) {
-            if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
-                char child[1024];
-                snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
-                remove_tree(child);
-            }
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
 }
 
 /* ---- comparing a bake folder with CPU skinning ---------------------------- */
@@ -359,7 +281,7 @@ static void bake_and_compare(const model_case *mc) {
             compare_with_cpu(bake, asset, &encodings[e].tol, label);
         }
         crowd_bake_destroy(bake);
-        remove_tree(dir);
+        test_remove_tree(dir);
     }
     crowd_asset_destroy(asset);
 }
@@ -436,7 +358,7 @@ static int test_options(void) {
                                           bake->vat_position.width);
     compare_with_cpu(bake, asset, &(tolerances){2e-5, 1.0, 1e-6}, "builtin options");
     crowd_bake_destroy(bake);
-    remove_tree(dir);
+    test_remove_tree(dir);
 
     /* --what bat / vat, --compat openvat. */
     const char *bat_only[] = {"builtin:", "-o", dir, "--quiet", "--what", "bat", NULL};
@@ -448,7 +370,7 @@ static int test_options(void) {
     } else {
         CHECK_MSG(false, "BAT-only load: %s", error.reason);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
     const char *vat_only[] = {"builtin:", "-o", dir, "--quiet", "--what", "vat", "--compat",
                               "openvat", NULL};
     run_bake(vat_only, NULL, &run);
@@ -462,7 +384,7 @@ static int test_options(void) {
     } else {
         CHECK_MSG(false, "VAT-only load: %s", error.reason);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
 
     /* The report: one row per encoding, the unchosen ones not written. */
     const char *report[] = {"builtin:", "-o", dir, "--report-all", NULL};
@@ -475,7 +397,7 @@ static int test_options(void) {
     CHECK(strstr(run.out, "(not written)") != NULL);
     CHECK(strstr(run.out, "max/diag") != NULL);
     CHECK(strstr(run.out, ".crowd.json") != NULL);
-    remove_tree(dir);
+    test_remove_tree(dir);
     crowd_asset_destroy(asset);
     return 0;
 }
@@ -524,7 +446,7 @@ static int test_wrapping_and_limit(void) {
     } else {
         CHECK_MSG(false, "wrapped load: %s", error.reason);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
     return 0;
 }
 
@@ -632,7 +554,7 @@ static int test_bad_inputs(void) {
         } else {
             CHECK_MSG(false, "rest-pose load: %s", error.reason);
         }
-        remove_tree(still);
+        test_remove_tree(still);
     }
 
     /* A full disk: every file may grow to 64 KiB only. */
@@ -652,7 +574,7 @@ static int test_bad_inputs(void) {
     cli_limits nobody = {.unprivileged = true};
     expect_untouched(dir, read_only, &nobody, 4, "guarded");
     chmod(dir, 0755);
-    remove_tree(dir);
+    test_remove_tree(dir);
     unlink(bad_model);
     return 0;
 }
@@ -672,10 +594,10 @@ int main(void) {
     test_wrapping_and_limit();
     test_bad_inputs();
     char out[512];
-    snprintf(out, sizeof out, "%s/cli.out", root);
+    snprintf(out, sizeof out, "%s/cli_out.txt", root);
     unlink(out);
-    snprintf(out, sizeof out, "%s/cli.err", root);
+    snprintf(out, sizeof out, "%s/cli_err.txt", root);
     unlink(out);
-    remove_tree(root);
+    test_remove_tree(root);
     return check_finish();
 }

@@ -1,7 +1,8 @@
 /* bakeio_fixture.h - what the bake file tests share: a small synthetic
  * character and bake built by hand (every value chosen here, so a round
  * trip can be compared field by field and texel by texel), folder snapshots
- * for the all-or-nothing checks, and file helpers.
+ * for the all-or-nothing checks, and copying a folder (test_files.h has the
+ * plain file helpers).
  *
  * Include after check.h, with _POSIX_C_SOURCE / _XOPEN_SOURCE defined.
  */
@@ -18,18 +19,8 @@
 #include <unistd.h>
 
 #include "bake/bake_internal.h"
+#include "test_files.h"
 #include "crowd/bake.h"
-
-/* REQUIRE for functions returning void. */
-#define REQUIRE_VOID(cond)                                                                         \
-    do {                                                                                           \
-        check_count++;                                                                             \
-        if (!(cond)) {                                                                             \
-            check_failures++;                                                                      \
-            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);             \
-            return;                                                                                \
-        }                                                                                          \
-    } while (0)
 
 /* "a/b" into out; an over-long path becomes "" (and fails to open). */
 static inline void fx_join(char *out, size_t size, const char *a, const char *b) {
@@ -248,57 +239,6 @@ static inline bool fx_written(const crowd_bake *bake, const char *dir, const cro
 
 /* ---- files ---------------------------------------------------------------- */
 
-static inline char *fx_read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long length = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = malloc((size_t)length + 1);
-    size_t got = fread(data, 1, (size_t)length, f);
-    fclose(f);
-    data[got] = '\0';
-    *size = got;
-    return data;
-}
-
-static inline int fx_write_file(const char *path, const void *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        return -1;
-    }
-    size_t put = fwrite(data, 1, size, f);
-    return fclose(f) == 0 && put == size ? 0 : -1;
-}
-
-static inline void fx_remove_tree(const char *path) {
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0755);
-        DIR *dir = opendir(path);
-        struct dirent *entry;
-        while (dir != NULL && (entry = readdir(dir)) != NULL) {
-            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) {
-                continue;
-            }
-            char child[1024];
-            fx_join(child, sizeof child, path, entry->d_name);
-            fx_remove_tree(child);
-        }
-        if (dir != NULL) {
-            closedir(dir);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 /* Copies every regular file of folder `from` into `to` (created). */
 static inline void fx_copy_folder(const char *from, const char *to) {
     mkdir(to, 0755);
@@ -311,8 +251,8 @@ static inline void fx_copy_folder(const char *from, const char *to) {
         struct stat st;
         if (stat(a, &st) == 0 && S_ISREG(st.st_mode)) {
             size_t size = 0;
-            char *data = fx_read_file(a, &size);
-            fx_write_file(b, data, size);
+            char *data = test_read_file(a, &size);
+            test_write_file(b, data, size);
             free(data);
         }
     }
@@ -373,7 +313,7 @@ static inline void fx_snapshot_walk(fx_snapshot *s, const char *root, const char
         if (e->is_dir) {
             fx_snapshot_walk(s, root, e->path);
         } else {
-            e->bytes = fx_read_file(full, &e->size);
+            e->bytes = test_read_file(full, &e->size);
         }
     }
     if (dir != NULL) {

@@ -152,7 +152,7 @@ static void memory_set_load(memory_set *set, const char *dir) {
         uint32_t i = set->count++;
         snprintf(set->names[i], sizeof set->names[i], "%s", entry->d_name);
         size_t size = 0;
-        set->data[i] = fx_read_file(path, &size);
+        set->data[i] = test_read_file(path, &size);
         set->files[i] = (load_memory_file){set->names[i], set->data[i], size};
     }
     if (d != NULL) {
@@ -232,7 +232,7 @@ static void test_round_trips(void) {
 
 static cJSON *read_json(const char *path) {
     size_t size = 0;
-    char *text = fx_read_file(path, &size);
+    char *text = test_read_file(path, &size);
     cJSON *json = text ? cJSON_ParseWithLength(text, size) : NULL;
     free(text);
     return json;
@@ -312,7 +312,7 @@ static uint32_t le32(const uint8_t *p) {
 /* The float array of attribute `name` of primitive 0 (2 floats a vertex). */
 static float *glb_attribute(const char *path, const char *name, uint32_t *count) {
     size_t size = 0;
-    uint8_t *data = (uint8_t *)fx_read_file(path, &size);
+    uint8_t *data = (uint8_t *)test_read_file(path, &size);
     if (data == NULL || size < 28) {
         free(data);
         return NULL;
@@ -619,6 +619,6 @@ int main(void) {
     test_openvat_set();
     test_writer_arguments();
     test_memory_sets();
-    fx_remove_tree(root);
+    test_remove_tree(root);
     return check_finish();
 }

@@ -95,7 +95,7 @@ static void test_success_paths(const crowd_asset *asset) {
      * file no manifest names stays. */
     char notes[1100];
     snprintf(notes, sizeof notes, "%s/notes.txt", dir);
-    fx_write_file(notes, "mine\n", 5);
+    test_write_file(notes, "mine\n", 5);
     CHECK(fx_written(second, dir, NULL));
     fx_snapshot_take(&snapshot, dir);
     const char *expected_second[] = {"notes.txt", "synth.bat.exr", "synth.crowd.json", "synth.mesh.glb",
@@ -193,7 +193,7 @@ static void test_folder_in_the_way(const crowd_asset *asset) {
     unlink(blocker);
     mkdir(blocker, 0755);
     snprintf(other, sizeof other, "%s/notes.txt", dir);
-    fx_write_file(other, "keep me\n", 8);
+    test_write_file(other, "keep me\n", 8);
     fx_snapshot before, after;
     fx_snapshot_take(&before, dir);
     fx_bake_options changed = {20, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 7};
@@ -219,6 +219,6 @@ int main(void) {
     test_unwritable(asset);
     test_folder_in_the_way(asset);
     crowd_asset_destroy(asset);
-    fx_remove_tree(root);
+    test_remove_tree(root);
     return check_finish();
 }

@@ -52,11 +52,11 @@ static void edit_manifest(const char *dir, json_edit edit) {
     char path[1100];
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
     size_t size = 0;
-    char *text = fx_read_file(path, &size);
+    char *text = test_read_file(path, &size);
     cJSON *json = cJSON_ParseWithLength(text, size);
     edit(json);
     char *printed = cJSON_Print(json);
-    fx_write_file(path, printed, strlen(printed));
+    test_write_file(path, printed, strlen(printed));
     cJSON_free(printed);
     cJSON_Delete(json);
     free(text);
@@ -140,13 +140,13 @@ static void test_manifests(void) {
     copy_case(good_png, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
     size_t size = 0;
-    char *text = fx_read_file(path, &size);
-    fx_write_file(path, text, size / 2);
+    char *text = test_read_file(path, &size);
+    test_write_file(path, text, size / 2);
     free(text);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON", "truncated manifest");
-    fx_write_file(path, "[1, 2]", 6);
+    test_write_file(path, "[1, 2]", 6);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not a JSON object", "array manifest");
-    fx_write_file(path, "", 0);
+    test_write_file(path, "", 0);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON", "empty manifest");
 
     manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 2", "unknown version");
@@ -177,8 +177,8 @@ static void test_manifests(void) {
 
 static void truncate_file(const char *path, double fraction) {
     size_t size = 0;
-    char *data = fx_read_file(path, &size);
-    fx_write_file(path, data, (size_t)((double)size * fraction));
+    char *data = test_read_file(path, &size);
+    test_write_file(path, data, (size_t)((double)size * fraction));
     free(data);
 }
 
@@ -226,7 +226,7 @@ static void test_textures(const crowd_bake *bake) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "truncated", "truncated PNG");
     truncate_file(path, 0.01);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "PNG", "PNG cut in the header");
-    fx_write_file(path, "GIF89a garbage garbage", 22);
+    test_write_file(path, "GIF89a garbage garbage", 22);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "not a PNG file", "garbage PNG");
     write_png(path, bake->vat_position.width, bake->vat_position.height, false);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "8-bit", "8-bit PNG");
@@ -242,7 +242,7 @@ static void test_textures(const crowd_bake *bake) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "EXR", "truncated EXR");
     truncate_file(path, 0.05);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "EXR", "EXR cut in the header");
-    fx_write_file(path, "not an exr at all", 17);
+    test_write_file(path, "not an exr at all", 17);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "not a readable EXR", "garbage EXR");
 
     /* a NaN, and the same texels as half floats where the manifest says f32 */
@@ -289,7 +289,7 @@ static void put32(uint8_t *p, uint32_t value) {
 /* Rewrites the JSON chunk of a .glb through `edit`, keeping the BIN chunk. */
 static void edit_glb(const char *path, json_edit edit) {
     size_t size = 0;
-    uint8_t *data = (uint8_t *)fx_read_file(path, &size);
+    uint8_t *data = (uint8_t *)test_read_file(path, &size);
     uint32_t json_length = le32(data + 12);
     cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
     edit(json);
@@ -305,7 +305,7 @@ static void edit_glb(const char *path, json_edit edit) {
     memcpy(out + 20, text, text_length);
     memset(out + 20 + text_length, ' ', padded - text_length);
     memcpy(out + 20 + padded, data + 20 + json_length, bin_size);
-    fx_write_file(path, out, total);
+    test_write_file(path, out, total);
     free(out);
     cJSON_free(text);
     cJSON_Delete(json);
@@ -315,7 +315,7 @@ static void edit_glb(const char *path, json_edit edit) {
 /* Byte offset in the file of accessor `name`'s first element (primitive 0). */
 static size_t attribute_offset(const char *path, const char *name) {
     size_t size = 0;
-    uint8_t *data = (uint8_t *)fx_read_file(path, &size);
+    uint8_t *data = (uint8_t *)test_read_file(path, &size);
     uint32_t json_length = le32(data + 12);
     cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
     cJSON *primitive = cJSON_GetArrayItem(
@@ -334,9 +334,9 @@ static size_t attribute_offset(const char *path, const char *name) {
 
 static void patch_bytes(const char *path, size_t offset, const void *bytes, size_t count) {
     size_t size = 0;
-    char *data = fx_read_file(path, &size);
+    char *data = test_read_file(path, &size);
     memcpy(data + offset, bytes, count);
-    fx_write_file(path, data, size);
+    test_write_file(path, data, size);
     free(data);
 }
 
@@ -390,7 +390,7 @@ static void test_mesh(void) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "truncated", "truncated mesh");
     truncate_file(path, 0.001);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF", "mesh cut in the header");
-    fx_write_file(path, "this is no binary glTF, just some text..", 40);
+    test_write_file(path, "this is no binary glTF, just some text..", 40);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF", "garbage mesh");
 
     copy_case(good_png, dir, sizeof dir);
@@ -443,8 +443,8 @@ static void test_folders(void) {
     snprintf(from, sizeof from, "%s/synth.crowd.json", dir);
     snprintf(to, sizeof to, "%s/other.crowd.json", dir);
     size_t size = 0;
-    char *text = fx_read_file(from, &size);
-    fx_write_file(to, text, size);
+    char *text = test_read_file(from, &size);
+    test_write_file(to, text, size);
     free(text);
     crowd_result result = crowd_bake_load(dir, NULL, &bake, &error);
     CHECK(result == CROWD_ERROR_INVALID_ARGUMENT && strstr(error.reason, "2 bakes") != NULL);
@@ -489,6 +489,6 @@ int main(void) {
     crowd_bake_destroy(png_bake);
     crowd_bake_destroy(exr_bake);
     crowd_asset_destroy(asset);
-    fx_remove_tree(root);
+    test_remove_tree(root);
     return check_finish();
 }

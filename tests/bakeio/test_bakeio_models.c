@@ -218,6 +218,6 @@ int main(void) {
     }
     test_models();
     test_validator();
-    fx_remove_tree(root);
+    test_remove_tree(root);
     return check_finish();
 }

@@ -1,5 +1,5 @@
 /* test_cli_bench - `crowd bench`, `crowd demo` and `crowd play` as a user
- * runs them: CROWD_CLI in a child process (posix_spawn), exit codes, the one
+ * runs them: CROWD_CLI in a child process (run_cli.h), exit codes, the one
  * "crowd: error:" line for a bad command line, and every field of the bench
  * JSON (docs/bench.md) with values that follow from first principles: draw
  * calls per mode, vertices = index count x crowd size, bytes uploaded per
@@ -10,64 +10,28 @@
  * runs it under xvfb-run when that is installed). A group that finds no GL
  * context exits 77 (skipped) after the checks that need none.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <cjson/cJSON.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "check.h"
 #include "crowd/builtin.h"
+#include "run_cli.h"
 
-extern char **environ;
-
-typedef struct run_result {
-    int exit_code;      /* -1 when a signal ended it */
-    char out[1 << 16];
-    char err[1 << 14];
-} run_result;
-
-static run_result result;
+static cli_run result;
 static bool no_gl;
 
-static void slurp(const char *path, char *buffer, size_t size) {
-    FILE *file = fopen(path, "rb");
-    size_t n = file ? fread(buffer, 1, size - 1, file) : 0;
-    buffer[n] = '\0';
-    if (file) {
-        fclose(file);
-    }
-}
-
 /* Runs `crowd ARGS...` (NULL-terminated). */
-static const run_result *run(const char *first, ...) {
-    const char *argv[32] = {CROWD_CLI};
-    int argc = 1;
+static const cli_run *run(const char *first, ...) {
     va_list args;
     va_start(args, first);
-    for (const char *a = first; a != NULL && argc < 31; a = va_arg(args, const char *)) {
-        argv[argc++] = a;
-    }
+    cli_run_list(NULL, first, args, &result);
     va_end(args);
-    argv[argc] = NULL;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "cli_out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, "cli_err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int status = 0;
-    result.exit_code = -2;
-    if (posix_spawn(&pid, CROWD_CLI, &actions, NULL, (char *const *)argv, environ) == 0 &&
-        waitpid(pid, &status, 0) == pid) {
-        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    slurp("cli_out.txt", result.out, sizeof result.out);
-    slurp("cli_err.txt", result.err, sizeof result.err);
     if (result.exit_code == 5 && !no_gl) {
         printf("SKIP: no OpenGL 4.5 context here: %s", result.err);
         no_gl = true;
@@ -75,19 +39,11 @@ static const run_result *run(const char *first, ...) {
     return &result;
 }
 
-static int line_count(const char *text) {
-    int lines = 0;
-    for (; *text; text++) {
-        lines += *text == '\n';
-    }
-    return lines;
-}
-
 /* A malformed command line: exit 1 and exactly one "crowd: error:" line
  * naming `needle`. */
-static void check_usage_error(const run_result *r, const char *what, const char *needle) {
+static void check_usage_error(const cli_run *r, const char *what, const char *needle) {
     CHECK_MSG(r->exit_code == 1, "%s: exit %d, stderr: %s", what, r->exit_code, r->err);
-    CHECK_MSG(line_count(r->err) == 1 && strncmp(r->err, "crowd: error: ", 14) == 0 &&
+    CHECK_MSG(cli_line_count(r->err) == 1 && strncmp(r->err, "crowd: error: ", 14) == 0 &&
                   strstr(r->err, needle) != NULL,
               "%s: stderr: %s", what, r->err);
 }
@@ -113,7 +69,7 @@ static bool png_size(const char *path, uint32_t *width, uint32_t *height) {
 
 static cJSON *load_json(const char *path) {
     static char text[1 << 18];
-    slurp(path, text, sizeof text);
+    cli_read_text(path, text, sizeof text);
     return cJSON_Parse(text);
 }
 
@@ -290,9 +246,9 @@ static int check_json(const char *path, const crowd_asset *builtin, const char *
 
 static void check_csv(const char *path) {
     static char text[1 << 16];
-    slurp(path, text, sizeof text);
-    CHECK_MSG(line_count(text) == 11, "%s: %d lines, expected a header and 10 rows", path,
-              line_count(text));
+    cli_read_text(path, text, sizeof text);
+    CHECK_MSG(cli_line_count(text) == 11, "%s: %d lines, expected a header and 10 rows", path,
+              cli_line_count(text));
     int header_fields = 1;
     for (const char *c = text; *c != '\0' && *c != '\n'; c++) {
         header_fields += *c == ',';
@@ -312,10 +268,10 @@ static void bench_usage_errors(void) {
     check_usage_error(run("bench", "--json", NULL), "--json without a value", "--json");
     check_usage_error(run("bench", "--fast", NULL), "unknown option", "--fast");
     check_usage_error(run("bench", "a.glb", "b.glb", NULL), "two models", "more than one");
-    const run_result *r = run("bench", "--help", NULL);
+    const cli_run *r = run("bench", "--help", NULL);
     CHECK(r->exit_code == 0 && strstr(r->out, "--counts") != NULL);
     r = run("bench", "/nonexistent/robot.glb", NULL);
-    CHECK_MSG(r->exit_code == 2 && line_count(r->err) == 1 &&
+    CHECK_MSG(r->exit_code == 2 && cli_line_count(r->err) == 1 &&
                   strstr(r->err, "/nonexistent/robot.glb") != NULL,
               "missing model: exit %d, stderr: %s", r->exit_code, r->err);
 }
@@ -326,7 +282,7 @@ static int group_bench(void) {
     REQUIRE(crowd_builtin_create(&builtin, NULL) == CROWD_OK);
     remove("bench.json");
     remove("bench.csv");
-    const run_result *r = run("bench", "builtin:", "--counts", "1,2", "--frames", "3", "--warmup",
+    const cli_run *r = run("bench", "builtin:", "--counts", "1,2", "--frames", "3", "--warmup",
                               "1", "--size", "64x48", "--json", "bench.json", "--csv",
                               "bench.csv", "--chart", "bench.png", "--quiet", NULL);
     if (no_gl) {
@@ -347,7 +303,7 @@ static int group_bench(void) {
     r = run("bake", "builtin:", "-o", "bench_bake", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bake: exit %d, stderr: %s", r->exit_code, r->err);
     r = run("bench", "bench_bake", "--modes", "static,cpu", "--counts", "1", NULL);
-    CHECK_MSG(r->exit_code == 3 && line_count(r->err) == 1 && strstr(r->err, "cpu") != NULL,
+    CHECK_MSG(r->exit_code == 3 && cli_line_count(r->err) == 1 && strstr(r->err, "cpu") != NULL,
               "bake folder in cpu mode: exit %d, stderr: %s", r->exit_code, r->err);
     remove("bench_folder.json");
     r = run("bench", "bench_bake", "--counts", "3", "--frames", "1", "--warmup", "0", "--size",
@@ -372,7 +328,7 @@ static int group_bench(void) {
 static int group_demo(void) {
     check_usage_error(run("demo", "builtin:", NULL), "demo with an argument", "builtin:");
     remove("demo.png");
-    const run_result *r = run("demo", "-o", "demo.png", NULL);
+    const cli_run *r = run("demo", "-o", "demo.png", NULL);
     if (no_gl) {
         check_finish();
         return 77;
@@ -398,7 +354,7 @@ static int group_play(void) {
     remove("play.png");
     /* vat, + (x2), m (next mode: static), c (new clips), 3 (gpu), - (/2),
      * space (pause), 2 (cpu). */
-    const run_result *r = run("play", "builtin:", "--count", "3", "--size", "160x90", "--frames",
+    const cli_run *r = run("play", "builtin:", "--count", "3", "--size", "160x90", "--frames",
                               "10", "--keys", "5+mc3- 2", "--screenshot", "play.png", NULL);
     if (no_gl) {
         check_finish();

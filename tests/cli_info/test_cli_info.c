@@ -1,83 +1,39 @@
-/* test_cli_info - runs CROWD_CLI `info` in a child process (posix_spawn) and
+/* test_cli_info - runs CROWD_CLI `info` in a child process (run_cli.h) and
  * checks what a user sees: exit code, that no signal ended it (a crash, or a
  * sanitizer abort), the one "crowd: error: <file>: <reason>" line on stderr
  * for bad input, and the counts on stdout for good input. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdarg.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "check.h"
+#include "run_cli.h"
 
-extern char **environ;
-
-typedef struct run_result {
-    int exit_code;      /* -1 when a signal ended it */
-    char out[1 << 16];
-    char err[1 << 14];
-} run_result;
-
-static run_result result;
-
-static void slurp(const char *path, char *buffer, size_t size) {
-    FILE *file = fopen(path, "rb");
-    size_t n = file ? fread(buffer, 1, size - 1, file) : 0;
-    buffer[n] = '\0';
-    if (file) {
-        fclose(file);
-    }
-}
+static cli_run result;
 
 /* Runs `crowd info ARGS...` (NULL-terminated). */
-static const run_result *run(const char *first, ...) {
-    const char *argv[16] = {CROWD_CLI, "info"};
-    int argc = 2;
+static const cli_run *run(const char *first, ...) {
     va_list args;
     va_start(args, first);
-    for (const char *a = first; a != NULL && argc < 15; a = va_arg(args, const char *)) {
-        argv[argc++] = a;
-    }
+    cli_run_list("info", first, args, &result);
     va_end(args);
-    argv[argc] = NULL;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "cli_out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, "cli_err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int status = 0;
-    result.exit_code = -2;
-    if (posix_spawn(&pid, CROWD_CLI, &actions, NULL, (char *const *)argv, environ) == 0 &&
-        waitpid(pid, &status, 0) == pid) {
-        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    slurp("cli_out.txt", result.out, sizeof result.out);
-    slurp("cli_err.txt", result.err, sizeof result.err);
     return &result;
-}
-
-static int line_count(const char *text) {
-    int lines = 0;
-    for (; *text; text++) {
-        lines += *text == '\n';
-    }
-    return lines;
 }
 
 /* Bad input: exit 2 (or 3 where the format is unsupported), no signal, and
  * stderr is exactly "crowd: error: <path>: <reason>\n". */
 static void check_bad(const char *path) {
-    const run_result *r = run(path, NULL);
+    const cli_run *r = run(path, NULL);
     char prefix[1200];
     snprintf(prefix, sizeof prefix, "crowd: error: %s: ", path);
-    CHECK_MSG(r->exit_code == 2 || r->exit_code == 3, "%s: exit %d (-1 = signal), stderr: %s", path,
+    CHECK_MSG(r->exit_code == 2 || r->exit_code == 3, "%s: exit %d (128 + N: signal N), stderr: %s", path,
               r->exit_code, r->err);
-    CHECK_MSG(line_count(r->err) == 1 && strncmp(r->err, prefix, strlen(prefix)) == 0 &&
+    CHECK_MSG(cli_line_count(r->err) == 1 && strncmp(r->err, prefix, strlen(prefix)) == 0 &&
                   strlen(r->err) > strlen(prefix) + 1,
               "%s: stderr is not one error line: '%s'", path, r->err);
     CHECK_MSG(r->out[0] == '\0', "%s: printed on stdout: %s", path, r->out);
@@ -147,7 +103,7 @@ static int json_int(const cJSON *object, const char *key) {
 static void check_good(void) {
     const char *robot = check_shared_model("robot.glb");
     if (robot != NULL) {
-        const run_result *r = run(robot, "--joints", NULL);
+        const cli_run *r = run(robot, "--joints", NULL);
         CHECK_MSG(r->exit_code == 0, "robot: exit %d: %s", r->exit_code, r->err);
         CHECK(strstr(r->out, "joints      43\n") != NULL);
         CHECK(strstr(r->out, "submeshes   19\n") != NULL);
@@ -176,7 +132,7 @@ static void check_good(void) {
     const char *sword_path = check_shared_model("greenman_sword.glb");
     if (man != NULL && sword_path != NULL) {
         snprintf(sword, sizeof sword, "socket_hand_R=%s", sword_path);
-        const run_result *r = run(man_path, "--attach", sword, "--json", NULL);
+        const cli_run *r = run(man_path, "--attach", sword, "--json", NULL);
         CHECK_MSG(r->exit_code == 0, "attach: exit %d: %s", r->exit_code, r->err);
         cJSON *json = cJSON_Parse(r->out);
         /* greenman 196 + sword 88 vertices; 356 + 74 triangles; 1 + 1 materials. */
@@ -186,15 +142,15 @@ static void check_good(void) {
         cJSON_Delete(json);
         snprintf(sword, sizeof sword, "socket_tail=%s", sword_path);
         r = run(man_path, "--attach", sword, NULL);
-        CHECK(r->exit_code == 1 && line_count(r->err) == 1 && strstr(r->err, "crowd: error: ") == r->err &&
+        CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1 && strstr(r->err, "crowd: error: ") == r->err &&
               strstr(r->err, "socket_tail") != NULL);
         r = run(man_path, "--attach", "socket_hand_R", NULL);
-        CHECK(r->exit_code == 1 && line_count(r->err) == 1);
+        CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1);
         r = run(sword_path, NULL);
         CHECK(r->exit_code == 0 && strstr(r->out, "skin        no") != NULL &&
               strstr(r->out, "joints      1\n") != NULL && strstr(r->out, "clips       0 (no animation)") != NULL);
     }
-    const run_result *r = run("builtin:", NULL);
+    const cli_run *r = run("builtin:", NULL);
     CHECK_MSG(r->exit_code == 0, "builtin: exit %d: %s", r->exit_code, r->err);
     r = run(NULL);
     CHECK(r->exit_code == 1);

@@ -1,7 +1,8 @@
 /* check.h - the minimal test harness shared by every test executable.
  *
  * CHECK(cond) records a failure and goes on; REQUIRE(cond) returns from the
- * enclosing function returning int (1) on failure. A test program ends with
+ * enclosing function returning int (1) on failure, REQUIRE_VOID(cond) from
+ * one returning void. A test program ends with
  * `return check_finish();`, which prints the tally and returns 0 or 1.
  * Helpers find the test characters and skip with a message when they are
  * absent (a fresh machine has no ../shared/models).
@@ -57,6 +58,16 @@ static int check_skips;
             check_failures++;                                                                      \
             fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);             \
             return 1;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+#define REQUIRE_VOID(cond)                                                                         \
+    do {                                                                                           \
+        check_count++;                                                                             \
+        if (!(cond)) {                                                                             \
+            check_failures++;                                                                      \
+            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);             \
+            return;                                                                                \
         }                                                                                          \
     } while (0)
 

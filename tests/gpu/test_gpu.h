@@ -28,17 +28,6 @@ bool gpu_test_close(const char *what, const uint8_t *a, const uint8_t *b, double
 /* True when at least min_fraction of the foreground pixels differ. */
 bool gpu_test_different(const char *what, const uint8_t *a, const uint8_t *b, double min_fraction);
 
-/* REQUIRE for functions returning void (needs check.h first). */
-#define REQUIRE_VOID(cond)                                                                         \
-    do {                                                                                           \
-        check_count++;                                                                             \
-        if (!(cond)) {                                                                             \
-            check_failures++;                                                                      \
-            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);             \
-            return;                                                                                \
-        }                                                                                          \
-    } while (0)
-
 /* Groups: each returns 0 when all its checks passed. */
 int test_gpu_bar(void);
 int test_gpu_api(void);

@@ -12,19 +12,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "run_cli.h"
 #include "test_gpu.h"
 
 static char out_text[8192], err_text[8192];
-
-static void slurp(const char *path, char *buffer, size_t size) {
-    buffer[0] = '\0';
-    FILE *file = fopen(path, "rb");
-    if (file != NULL) {
-        size_t n = fread(buffer, 1, size - 1, file);
-        buffer[n] = '\0';
-        fclose(file);
-    }
-}
 
 /* Runs `env... crowd ARGS` through the shell; returns the exit code and
  * keeps stdout and stderr in out_text / err_text. */
@@ -36,8 +27,8 @@ static int crowd(const char *env, const char *format, ...) {
     va_end(list);
     snprintf(command, sizeof command, "%s '%s' %s >cli_out.txt 2>cli_err.txt", env, CROWD_CLI, args);
     int status = system(command);
-    slurp("cli_out.txt", out_text, sizeof out_text);
-    slurp("cli_err.txt", err_text, sizeof err_text);
+    cli_read_text("cli_out.txt", out_text, sizeof out_text);
+    cli_read_text("cli_err.txt", err_text, sizeof err_text);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
