@@ -40,6 +40,10 @@ int cli_fail(int exit_code, const char *format, ...)
 bool cli_parse_float(const char *option, const char *text, double min, double max, double *out);
 bool cli_parse_int(const char *option, const char *text, long min, long max, long *out);
 
+/* Whether `arg` is one of `names` (NULL-terminated), e.g. of the options
+ * of a command that take a value. */
+bool cli_arg_in(const char *arg, const char *const *names);
+
 /* Value of option argv[*i] (advances *i), or prints a usage error and
  * returns NULL when it is the last argument. */
 const char *cli_option_value(int argc, char **argv, int *i);

@@ -85,6 +85,15 @@ bool cli_parse_int(const char *option, const char *text, long min, long max, lon
     return true;
 }
 
+bool cli_arg_in(const char *arg, const char *const *names) {
+    for (; *names != NULL; names++) {
+        if (strcmp(arg, *names) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 const char *cli_option_value(int argc, char **argv, int *i) {
     if (*i + 1 >= argc) {
         cli_fail(CLI_EXIT_USAGE, "%s needs a value", argv[*i]);

@@ -187,13 +187,8 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
         "-o",     "--output", "--fps",  "--max-width", "--threads",      "--clips", "--loop",
-        "--once", "--attach", "--what", "--encoding",  "--bat-encoding", "--compat"};
-    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++) {
-        if (strcmp(arg, with_value[i]) == 0) {
-            return true;
-        }
-    }
-    return false;
+        "--once", "--attach", "--what", "--encoding",  "--bat-encoding", "--compat", NULL};
+    return cli_arg_in(arg, with_value);
 }
 
 /* Returns -1 to go on, else the exit code. */

@@ -114,12 +114,10 @@ static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
-        bool takes_value = strcmp(arg, "--counts") == 0 || strcmp(arg, "--modes") == 0 ||
-                           strcmp(arg, "--size") == 0 || strcmp(arg, "--frames") == 0 ||
-                           strcmp(arg, "--warmup") == 0 || strcmp(arg, "--seed") == 0 ||
-                           strcmp(arg, "--json") == 0 || strcmp(arg, "--csv") == 0 ||
-                           strcmp(arg, "--chart") == 0;
-        if (takes_value && (value = cli_option_value(argc, argv, &i)) == NULL) {
+        static const char *const with_value[] = {"--counts", "--modes", "--size", "--frames",
+                                                 "--warmup", "--seed",  "--json", "--csv",
+                                                 "--chart",  NULL};
+        if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
         long number;

@@ -71,11 +71,9 @@ static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
-        bool takes_value = strcmp(arg, "--count") == 0 || strcmp(arg, "--mode") == 0 ||
-                           strcmp(arg, "--size") == 0 || strcmp(arg, "--seed") == 0 ||
-                           strcmp(arg, "--frames") == 0 || strcmp(arg, "--screenshot") == 0 ||
-                           strcmp(arg, "--keys") == 0;
-        if (takes_value && (value = cli_option_value(argc, argv, &i)) == NULL) {
+        static const char *const with_value[] = {"--count",  "--mode",       "--size", "--seed",
+                                                 "--frames", "--screenshot", "--keys", NULL};
+        if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {

@@ -76,13 +76,8 @@ static bool parse_camera(const char *text, float out[6]) {
 
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {"-o",     "--output", "--mode", "--count", "--size",
-                                             "--time", "--clip",   "--seed", "--camera"};
-    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++) {
-        if (strcmp(arg, with_value[i]) == 0) {
-            return true;
-        }
-    }
-    return false;
+                                             "--time", "--clip",   "--seed", "--camera", NULL};
+    return cli_arg_in(arg, with_value);
 }
 
 static int parse_option(int argc, char **argv, int *i, options *opt) {
