@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "crowd/skin.h"
+#include "skin_compare.h"
 #include "synthetic.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -172,32 +173,6 @@ static void test_reference_optional_outputs(void) {
 #define GUARD 8
 #define SENTINEL -12345.0f
 
-static float max_abs_diff(const float *a, const float *b, size_t n) {
-    float worst = 0.0f;
-    for (size_t i = 0; i < n; i++) {
-        float d = fabsf(a[i] - b[i]);
-        if (!(d <= worst)) {
-            worst = d; /* NaN sticks */
-        }
-    }
-    return worst;
-}
-
-static float bounds_diagonal(const float *positions, uint32_t count) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t v = 0; v < count; v++) {
-        for (int c = 0; c < 3; c++) {
-            lo[c] = fminf(lo[c], positions[3 * v + c]);
-            hi[c] = fmaxf(hi[c], positions[3 * v + c]);
-        }
-    }
-    if (count == 0) {
-        return 0.0f;
-    }
-    return sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                 (hi[2] - lo[2]) * (hi[2] - lo[2]));
-}
-
 static int guard_intact(const float *array, size_t count) {
     for (size_t i = 0; i < GUARD; i++) {
         if (array[count + i] != SENTINEL) {
@@ -224,7 +199,7 @@ static void check_fast_mesh(uint32_t vertex_count, uint32_t influences, uint64_t
     float *p = malloc((n3 + GUARD) * sizeof(float)), *n = malloc((n3 + GUARD) * sizeof(float));
     crowd_skin_reference(&mesh, matrices, ref_p, ref_n, NULL);
     /* Tiny meshes have a (near) zero diagonal; their coordinates are O(1). */
-    float tolerance = 1e-5f * fmaxf(bounds_diagonal(ref_p, vertex_count), 1.0f);
+    float tolerance = 1e-5f * fmaxf(compare_bounds_diagonal(ref_p, vertex_count), 1.0f);
 
     crowd_skin_prepared *prepared = NULL;
     CHECK(crowd_skin_prepared_create(&mesh, &prepared, NULL) == CROWD_OK);
@@ -250,13 +225,13 @@ static void check_fast_mesh(uint32_t vertex_count, uint32_t influences, uint64_t
                 fill(n, n3 + GUARD, SENTINEL);
                 CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)path, matrices, p,
                                             with_normals ? n : NULL) == CROWD_OK);
-                float dp = max_abs_diff(p, ref_p, n3);
+                float dp = compare_max_abs_diff(p, ref_p, n3);
                 CHECK_MSG(dp <= tolerance, "%s, %u vertices, %u influences, normals %d: position "
                           "error %g > %g", name, vertex_count, influences, with_normals, (double)dp,
                           (double)tolerance);
                 CHECK_MSG(guard_intact(p, n3), "%s wrote past %u positions", name, vertex_count);
                 if (with_normals) {
-                    float dn = max_abs_diff(n, ref_n, n3);
+                    float dn = compare_max_abs_diff(n, ref_n, n3);
                     CHECK_MSG(dn <= 1e-5f, "%s, %u vertices, %u influences: normal error %g", name,
                               vertex_count, influences, (double)dn);
                     CHECK_MSG(guard_intact(n, n3), "%s wrote past %u normals", name, vertex_count);
@@ -315,8 +290,8 @@ static void test_fast_unweighted(void) {
         for (int path = CROWD_SKIN_PATH_SCALAR; path < CROWD_SKIN_PATH_COUNT; path++) {
             if (crowd_skin_path_supported((crowd_skin_path)path)) {
                 CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)path, matrices, p, n) == CROWD_OK);
-                CHECK(max_abs_diff(p, ref_p, 63) <= 1e-5f);
-                CHECK(max_abs_diff(n, ref_n, 63) <= 1e-5f);
+                CHECK(compare_max_abs_diff(p, ref_p, 63) <= 1e-5f);
+                CHECK(compare_max_abs_diff(n, ref_n, 63) <= 1e-5f);
                 CHECK(p[0] == 0.0f && p[1] == 0.0f && p[2] == 0.0f);
                 CHECK(n[0] == 0.0f && n[1] == 0.0f && n[2] == 0.0f);
             }

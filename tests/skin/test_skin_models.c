@@ -10,6 +10,7 @@
 #include "crowd/anim.h"
 #include "crowd/import.h"
 #include "crowd/skin.h"
+#include "skin_compare.h"
 
 typedef struct model {
     const char *file;
@@ -28,29 +29,6 @@ static const model models[] = {
 };
 
 enum { TIMES_PER_CLIP = 10 };
-
-static float max_abs_diff(const float *a, const float *b, size_t n) {
-    float worst = 0.0f;
-    for (size_t i = 0; i < n; i++) {
-        float d = fabsf(a[i] - b[i]);
-        if (!(d <= worst)) {
-            worst = d; /* NaN sticks */
-        }
-    }
-    return worst;
-}
-
-static float bounds_diagonal(const float *positions, uint32_t count) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t v = 0; v < count; v++) {
-        for (int c = 0; c < 3; c++) {
-            lo[c] = fminf(lo[c], positions[3 * v + c]);
-            hi[c] = fmaxf(hi[c], positions[3 * v + c]);
-        }
-    }
-    return sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                 (hi[2] - lo[2]) * (hi[2] - lo[2]));
-}
 
 static void check_model(const model *m) {
     const char *path = m->shared ? check_shared_model(m->file) : check_assimp_model(m->file);
@@ -98,7 +76,7 @@ static void check_model(const model *m) {
             crowd_anim_local_to_model(skeleton, pose, models_ws);
             crowd_anim_skin_matrices(skeleton, models_ws, NULL, matrices);
             crowd_skin_reference(mesh, matrices, ref_p, ref_n, NULL);
-            float diagonal = bounds_diagonal(ref_p, mesh->vertex_count);
+            float diagonal = compare_bounds_diagonal(ref_p, mesh->vertex_count);
             smallest_diagonal = fminf(smallest_diagonal, diagonal);
             largest_diagonal = fmaxf(largest_diagonal, diagonal);
             poses++;
@@ -107,7 +85,7 @@ static void check_model(const model *m) {
                     continue;
                 }
                 CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)s, matrices, p, n) == CROWD_OK);
-                float dp = max_abs_diff(p, ref_p, n3) / diagonal, dn = max_abs_diff(n, ref_n, n3);
+                float dp = compare_max_abs_diff(p, ref_p, n3) / diagonal, dn = compare_max_abs_diff(n, ref_n, n3);
                 worst_p[s] = dp > worst_p[s] || dp != dp ? dp : worst_p[s];
                 worst_n[s] = dn > worst_n[s] || dn != dn ? dn : worst_n[s];
             }
