@@ -48,12 +48,12 @@ static void display_path(const load_source *source, const char *name, char *out,
     }
 }
 
-static crowd_result read_file(const load_source *source, const char *name, load_blob *blob,
-                              crowd_error *error) {
-    char path[LOAD_PATH_MAX];
-    display_path(source, name, path, sizeof path);
+/* Reads `name` of the source; `path` receives what errors call it. */
+static crowd_result read_file(const load_source *source, const char *name, char path[LOAD_PATH_MAX],
+                              load_blob *blob, crowd_error *error) {
+    display_path(source, name, path, LOAD_PATH_MAX);
     if (source->folder != NULL) {
-        if (strlen(source->folder) + 1 + strlen(name) >= sizeof path) {
+        if (strlen(source->folder) + 1 + strlen(name) >= LOAD_PATH_MAX) {
             return crowd_error_set(error, CROWD_ERROR_IO, name, "path too long");
         }
         uint8_t *data = NULL;
@@ -92,9 +92,8 @@ static crowd_result check_values(const crowd_texture *texture, const manifest_ra
 static crowd_result load_texture(const load_source *source, const char *name, crowd_texture *texture,
                                  const manifest_range *range, crowd_error *error) {
     char path[LOAD_PATH_MAX];
-    display_path(source, name, path, sizeof path);
     load_blob blob;
-    crowd_result result = read_file(source, name, &blob, error);
+    crowd_result result = read_file(source, name, path, &blob, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -143,9 +142,8 @@ static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset,
 
 static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const char *name, crowd_error *error) {
     char path[LOAD_PATH_MAX];
-    display_path(source, name, path, sizeof path);
     load_blob blob;
-    crowd_result result = read_file(source, name, &blob, error);
+    crowd_result result = read_file(source, name, path, &blob, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -183,10 +181,9 @@ static crowd_result load_from(const load_source *source, const char *manifest, c
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, manifest, "out of memory");
     }
     char path[LOAD_PATH_MAX];
-    display_path(source, manifest, path, sizeof path);
     load_blob blob;
     manifest_info info;
-    crowd_result result = read_file(source, manifest, &blob, error);
+    crowd_result result = read_file(source, manifest, path, &blob, error);
     if (result == CROWD_OK) {
         result = manifest_read((const char *)blob.data, blob.size, path, bake, &info, error);
         free(blob.owned);
