@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_machine.h"
 #include "crowd/anim.h"
 #include "crowd/import.h"
 
@@ -248,17 +249,9 @@ static void print_results(const char *name, uint32_t joints, const results *r) {
 }
 
 static void print_cpu(void) {
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[256];
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "model name", 10) == 0) {
-            char *colon = strchr(line, ':');
-            printf("cpu: %s", colon ? colon + 2 : line);
-            break;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
+    char cpu[256];
+    if (bench_cpu_name(cpu, sizeof cpu)) {
+        printf("cpu: %s\n", cpu);
     }
 }
 

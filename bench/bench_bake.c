@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_machine.h"
 #include "crowd/bake.h"
 #include "crowd/import.h"
 
@@ -30,21 +31,10 @@ static double now_s(void) {
 }
 
 static void print_machine(void) {
-    char line[256], model[256] = "unknown CPU";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "model name", 10) == 0) {
-            const char *colon = strchr(line, ':');
-            snprintf(model, sizeof model, "%s", colon != NULL ? colon + 2 : line);
-            model[strcspn(model, "\n")] = '\0';
-            break;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
+    char model[256] = "unknown CPU";
+    bench_cpu_name(model, sizeof model);
     double load[1] = {0.0};
-    f = fopen("/proc/loadavg", "r");
+    FILE *f = fopen("/proc/loadavg", "r");
     if (f != NULL) {
         if (fscanf(f, "%lf", &load[0]) != 1) {
             load[0] = -1.0;

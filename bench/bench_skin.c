@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "../tests/skin/synthetic.h"
+#include "bench_machine.h"
 #include "crowd/anim.h"
 #include "crowd/import.h"
 #include "crowd/skin.h"
@@ -71,16 +72,9 @@ static void print_load(const char *when) {
 }
 
 static void print_cpu(void) {
-    char line[256];
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    while (f && fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            printf("cpu: %s", strchr(line, ':') + 2);
-            break;
-        }
-    }
-    if (f) {
-        fclose(f);
+    char cpu[256];
+    if (bench_cpu_name(cpu, sizeof cpu)) {
+        printf("cpu: %s\n", cpu);
     }
 }
 
