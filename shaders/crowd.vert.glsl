@@ -15,28 +15,17 @@ layout(location = 3) in uvec4 a_joints;
 layout(location = 4) in vec4 a_weights;
 layout(location = 5) in uint a_material;
 
-struct Instance {
-    vec4 position_heading;
-    vec4 tint;
-    float scale;
-    uint clip;
-    uint from_clip;
-    uint flags;
-    float start_s;
-    float offset_s;
-    float speed;
-    float fade_start_s;
-    float fade_duration_s;
-    float from_start_s;
-    float from_offset_s;
-    float from_speed;
-};
-layout(std430, binding = 0) readonly buffer Instances { Instance instances[]; };
+// The instance's record (gpu_instance_record), as per-instance attributes.
+layout(location = 6) in vec4 i_position_heading;
+layout(location = 7) in vec4 i_tint;
+layout(location = 8) in vec4 i_play;       // scale, start_s, offset_s, speed
+layout(location = 9) in vec4 i_fade;       // duration_s, fade_start_s, fade_duration_s, from_duration_s
+layout(location = 10) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed
+layout(location = 11) in uvec4 i_clip;     // clip, flags, first_frame, frame_count
+layout(location = 12) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count
 
 layout(location = 0) uniform mat4 u_view_proj;
 layout(location = 1) uniform float u_time;
-// cpu mode draws one character per call, without instancing.
-layout(location = 2) uniform int u_instance_base;
 
 out vec3 v_normal;
 out vec2 v_uv;
@@ -46,6 +35,8 @@ flat out uint v_material;
 const uint FLAG_LOOP_MASK = 3u;
 const uint FLAG_FROM_LOOP_SHIFT = 2u;
 const uint FLAG_FADE = 16u;
+const uint FLAG_CLIP_LOOPS = 32u;
+const uint FLAG_FROM_CLIP_LOOPS = 64u;
 
 #if defined(MODE_GPU)
 layout(std430, binding = 1) readonly buffer Palettes { vec4 palette[]; };
@@ -53,28 +44,39 @@ layout(location = 6) uniform uint u_joint_count;
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-struct Clip {
-    uint first_frame;
-    uint frame_count;
-    uint loop;
-    float duration_s;
-};
-layout(std430, binding = 2) readonly buffer Clips { Clip clips[]; };
 layout(location = 3) uniform float u_fps;
 layout(location = 4) uniform uint u_tex_width;
 layout(location = 5) uniform uint u_rows_per_frame;
 layout(location = 12) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
 
+// A clip as one instance plays it.
+struct Playing {
+    uint first_frame;   // its baked frames
+    uint frame_count;
+    bool baked_loop;    // baked as a loop: wraps from its last frame to frame 0
+    bool loop;          // the instance's time wraps (its loop mode, or the clip's own)
+    float duration_s;
+    float start_s;
+    float offset_s;
+    float speed;
+};
+
+Playing playing(uint first_frame, uint frame_count, bool baked_loop, uint loop_mode,
+                float duration_s, float start_s, float offset_s, float speed) {
+    bool loop = loop_mode == 0u ? baked_loop : loop_mode == 1u;
+    return Playing(first_frame, frame_count, baked_loop, loop, duration_s, start_s, offset_s,
+                   speed);
+}
+
 // Clip time of a clip started at start_s: wrapped when looping, clamped when
 // not. Mirrors gpu_clip_time() in src/gpu/playback.c.
-float clip_time(uint clip, uint loop_mode, float start_s, float offset_s, float speed) {
-    float duration = clips[clip].duration_s;
-    float t = (u_time - start_s) * speed + offset_s;
-    bool loop = loop_mode == 0u ? clips[clip].loop != 0u : loop_mode == 1u;
+float clip_time(Playing c) {
+    float duration = c.duration_s;
+    float t = (u_time - c.start_s) * c.speed + c.offset_s;
     if (!(duration > 0.0)) {
         return 0.0;
     }
-    if (loop) {
+    if (c.loop) {
         t -= duration * floor(t / duration);
         return t >= duration ? 0.0 : t;
     }
@@ -88,14 +90,13 @@ float clip_time(uint clip, uint loop_mode, float start_s, float offset_s, float 
 // clip's t is below its duration, or equal to it when played once, and the
 // renderer checks duration * fps <= frame_count + 1, so k <= frame_count + 1
 // and two subtractions are k % frame_count.
-void frame_pair(uint clip, float t, out uint f0, out uint f1, out float alpha) {
-    Clip c = clips[clip];
+void frame_pair(Playing c, float t, out uint f0, out uint f1, out float alpha) {
     float f = max(t * u_fps, 0.0);
     float whole = floor(f);
     alpha = f - whole;
     uint k = uint(whole);
     uint last = c.frame_count - 1u;
-    if (c.loop != 0u) {
+    if (c.baked_loop) {
         k = k >= c.frame_count ? k - c.frame_count : k;
         k = k >= c.frame_count ? k - c.frame_count : k;
         f0 = c.first_frame + k;
@@ -197,10 +198,10 @@ void vat_fetch(int row, ivec2 at, out vec3 position, out vec3 normal) {
 }
 
 // The vertex at texel `at` (within a frame) at clip time t.
-void vat_clip(uint clip, float t, ivec2 at, out vec3 position, out vec3 normal) {
+void vat_clip(Playing c, float t, ivec2 at, out vec3 position, out vec3 normal) {
     uint f0, f1;
     float alpha;
-    frame_pair(clip, t, f0, f1, alpha);
+    frame_pair(c, t, f0, f1, alpha);
     vec3 p0, n0, p1, n1;
     vat_fetch(frame_row(f0), at, p0, n0);
     vat_fetch(frame_row(f1), at, p1, n1);
@@ -214,23 +215,22 @@ void vat_clip(uint clip, float t, ivec2 at, out vec3 position, out vec3 normal) 
 // fade_start_s (a subtraction rounds correctly, a division need not): the
 // renderer leaves this build once its clock is past every fade's end, and
 // the other build must then draw the same.
-float fade_weight(Instance inst) {
-    float elapsed = u_time - inst.fade_start_s;
-    if ((inst.flags & FLAG_FADE) == 0u || !(inst.fade_duration_s > 0.0) ||
-        elapsed >= inst.fade_duration_s) {
+float fade_weight() {
+    float fade_start_s = i_fade.y, fade_duration_s = i_fade.z;
+    float elapsed = u_time - fade_start_s;
+    if ((i_clip.y & FLAG_FADE) == 0u || !(fade_duration_s > 0.0) || elapsed >= fade_duration_s) {
         return 1.0;
     }
-    return clamp(elapsed / inst.fade_duration_s, 0.0, 1.0);
+    return clamp(elapsed / fade_duration_s, 0.0, 1.0);
 }
 #endif
 
 void main() {
-    Instance inst = instances[u_instance_base + gl_InstanceID];
     vec3 position = a_position;
     vec3 normal = a_normal;
 
 #if defined(MODE_GPU)
-    uint base = uint(u_instance_base + gl_InstanceID) * u_joint_count * 3u;
+    uint base = uint(gl_InstanceID) * u_joint_count * 3u;
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     for (int k = 0; k < 4; k++) {
         float w = a_weights[k];
@@ -247,14 +247,18 @@ void main() {
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-    float t_to = clip_time(inst.clip, inst.flags & FLAG_LOOP_MASK, inst.start_s, inst.offset_s,
-                           inst.speed);
+    uint flags = i_clip.y;
+    Playing to = playing(i_clip.z, i_clip.w, (flags & FLAG_CLIP_LOOPS) != 0u,
+                         flags & FLAG_LOOP_MASK, i_fade.x, i_play.y, i_play.z, i_play.w);
+    float t_to = clip_time(to);
 #if defined(CROSSFADE)
-    float w_to = fade_weight(inst);
+    Playing from = playing(i_from.y, i_from.z, (flags & FLAG_FROM_CLIP_LOOPS) != 0u,
+                           (flags >> FLAG_FROM_LOOP_SHIFT) & FLAG_LOOP_MASK, i_fade.w,
+                           i_from_play.x, i_from_play.y, i_from_play.z);
+    float w_to = fade_weight();
     float t_from = 0.0;
     if (w_to < 1.0) {
-        t_from = clip_time(inst.from_clip, (inst.flags >> FLAG_FROM_LOOP_SHIFT) & FLAG_LOOP_MASK,
-                           inst.from_start_s, inst.from_offset_s, inst.from_speed);
+        t_from = clip_time(from);
     }
 #endif
 #endif
@@ -262,13 +266,13 @@ void main() {
 #if defined(MODE_BAT)
     uint f0, f1;
     float alpha;
-    frame_pair(inst.clip, t_to, f0, f1, alpha);
+    frame_pair(to, t_to, f0, f1, alpha);
     int row0 = frame_row(f0), row1 = frame_row(f1);
 #if defined(CROSSFADE)
     uint g0 = 0u, g1 = 0u;
     float beta = 0.0;
     if (w_to < 1.0) {
-        frame_pair(inst.from_clip, t_from, g0, g1, beta);
+        frame_pair(from, t_from, g0, g1, beta);
     }
     int from_row0 = frame_row(g0), from_row1 = frame_row(g1);
 #endif
@@ -302,25 +306,25 @@ void main() {
 #if defined(MODE_VAT)
     // gl_VertexID is the index value: the bake's vertex order.
     ivec2 at = element_texel(uint(gl_VertexID));
-    vat_clip(inst.clip, t_to, at, position, normal);
+    vat_clip(to, t_to, at, position, normal);
 #if defined(CROSSFADE)
     if (w_to < 1.0) {
         // Crossfade blends skinned positions and normals (not local poses).
         vec3 p_from, n_from;
-        vat_clip(inst.from_clip, t_from, at, p_from, n_from);
+        vat_clip(from, t_from, at, p_from, n_from);
         position = mix(p_from, position, w_to);
         normal = mix(n_from, normal, w_to);
     }
 #endif
 #endif
 
-    float heading = inst.position_heading.w;
+    float heading = i_position_heading.w, scale = i_play.x;
     float c = cos(heading), s = sin(heading);
     mat3 rotation = mat3(c, 0.0, -s, 0.0, 1.0, 0.0, s, 0.0, c);
-    vec3 world = inst.position_heading.xyz + rotation * (inst.scale * position);
+    vec3 world = i_position_heading.xyz + rotation * (scale * position);
     gl_Position = u_view_proj * vec4(world, 1.0);
     v_normal = rotation * normal;
     v_uv = a_uv;
-    v_tint = inst.tint;
+    v_tint = i_tint;
     v_material = a_material;
 }

@@ -1,8 +1,6 @@
 /* The baked textures on the GPU for bat and vat modes, in their stored
- * encoding (the shaders decode), plus the clip table the shaders use to turn
- * a clip time into a pair of baked frames. */
-#include <stdlib.h>
-
+ * encoding (the shaders decode). Each instance record carries its clip's
+ * baked frames (instances.c), so no clip table goes to the GPU. */
 #include "gpu/internal.h"
 
 typedef struct texel_format {
@@ -57,31 +55,11 @@ static crowd_result upload_texture(crowd_renderer *r, const crowd_texture *textu
     return gpu_check(error, "uploading a baked texture");
 }
 
-static crowd_result upload_clips(crowd_renderer *r, crowd_error *error) {
-    gpu_clip_record *records = calloc(r->clip_count > 0 ? r->clip_count : 1, sizeof *records);
-    if (records == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
-    }
-    for (uint32_t c = 0; c < r->clip_count; c++) {
-        records[c] = (gpu_clip_record){r->clips[c].first_frame, r->clips[c].frame_count,
-                                       r->clips[c].loop ? 1u : 0u, r->clips[c].duration_s};
-    }
-    crowd_result result = gpu_buffer_create(
-        r, &r->clip_buffer, &r->clip_bytes,
-        (uint64_t)(r->clip_count > 0 ? r->clip_count : 1) * sizeof *records, records, 0, error);
-    free(records);
-    return result;
-}
-
 crowd_result gpu_baked_upload(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error) {
-    crowd_result result = upload_clips(r, error);
-    if (result != CROWD_OK) {
-        return result;
-    }
     if (mode == CROWD_GPU_MODE_BAT) {
         return upload_texture(r, &r->bake->bat, "BAT", &r->bat_texture, &r->bat_bytes, error);
     }
-    result = upload_texture(r, &r->bake->vat_position, "VAT position", &r->vat_position_texture,
+    crowd_result result = upload_texture(r, &r->bake->vat_position, "VAT position", &r->vat_position_texture,
                             &r->vat_position_bytes, error);
     if (result == CROWD_OK && r->bake->vat_encoding != CROWD_VAT_UNORM16_OCT &&
         r->bake->vat_encoding != CROWD_VAT_DEFAULT) {
@@ -92,7 +70,6 @@ crowd_result gpu_baked_upload(crowd_renderer *r, crowd_gpu_mode mode, crowd_erro
 }
 
 void gpu_baked_release(crowd_renderer *r) {
-    gpu_buffer_delete(r, &r->clip_buffer, &r->clip_bytes);
     gpu_texture_delete(r, &r->bat_texture, &r->bat_bytes);
     gpu_texture_delete(r, &r->vat_position_texture, &r->vat_position_bytes);
     gpu_texture_delete(r, &r->vat_normal_texture, &r->vat_normal_bytes);

@@ -84,14 +84,14 @@ static crowd_result draw_cpu(crowd_renderer *r, float now, crowd_error *error) {
     r->stats.cpu_animation_time_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - start;
     glUnmapNamedBuffer(r->skinned_buffer);
     r->stats.uploaded_bytes += bytes;
-    GLuint program = r->programs[CROWD_GPU_MODE_CPU];
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         GLintptr base = (GLintptr)(slot * per_instance);
         glVertexArrayVertexBuffer(r->vao, GPU_ATTR_POSITION, r->skinned_buffer, base, 12);
         glVertexArrayVertexBuffer(r->vao, GPU_ATTR_NORMAL, r->skinned_buffer,
                                   base + (GLintptr)(12 * vertices), 12);
-        glProgramUniform1i(program, GPU_UNIFORM_INSTANCE_BASE, (GLint)slot);
-        glDrawElements(GL_TRIANGLES, (GLsizei)r->index_count, GL_UNSIGNED_INT, NULL);
+        /* One instance, its record picked by the base instance. */
+        glDrawElementsInstancedBaseInstance(GL_TRIANGLES, (GLsizei)r->index_count,
+                                            GL_UNSIGNED_INT, NULL, 1, slot);
         r->stats.draw_calls++;
     }
     gpu_mesh_bind_pose(r);
@@ -109,7 +109,6 @@ static void set_mode_uniforms(crowd_renderer *r, GLuint program) {
         glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->bat.width);
         glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH, 1.0f / (float)bake->bat.width);
         glProgramUniform1ui(program, GPU_UNIFORM_ROWS_PER_FRAME, bake->bat_rows_per_frame);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CLIPS, r->clip_buffer);
         glBindTextureUnit(GPU_TEXTURE_BAT, r->bat_texture);
         break;
     case CROWD_GPU_MODE_VAT:
@@ -128,7 +127,6 @@ static void set_mode_uniforms(crowd_renderer *r, GLuint program) {
         } else {
             glBindTextureUnit(GPU_TEXTURE_VAT_NORMAL, r->vat_normal_texture);
         }
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CLIPS, r->clip_buffer);
         glBindTextureUnit(GPU_TEXTURE_VAT_POSITION, r->vat_position_texture);
         break;
     case CROWD_GPU_MODE_STATIC:
@@ -213,12 +211,12 @@ crowd_result crowd_renderer_draw(crowd_renderer *r, const crowd_frame_desc *fram
         const float sun[3] = {0.3665f, 0.8376f, 0.4050f};
         glUseProgram(program);
         glProgramUniformMatrix4fv(program, GPU_UNIFORM_VIEW_PROJ, 1, GL_FALSE, view_proj);
-        glProgramUniform1i(program, GPU_UNIFORM_INSTANCE_BASE, 0);
         glProgramUniform3fv(program, GPU_UNIFORM_SUN_DIR, 1, sun);
         if (r->mode == CROWD_GPU_MODE_BAT || r->mode == CROWD_GPU_MODE_VAT) {
             glProgramUniform1f(program, GPU_UNIFORM_TIME, now);
         }
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_INSTANCES, r->instance_buffer);
+        glVertexArrayVertexBuffer(r->vao, GPU_BINDING_INSTANCES, r->instance_buffer, 0,
+                                  sizeof(gpu_instance_record));
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, r->material_buffer);
         glBindTextureUnit(GPU_TEXTURE_MATERIALS, r->material_textures);
         glBindVertexArray(r->vao);

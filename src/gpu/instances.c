@@ -144,6 +144,22 @@ static crowd_result check_clip(const crowd_renderer *r, uint32_t clip, crowd_err
     return CROWD_OK;
 }
 
+static const gpu_clip *clip_of(const crowd_renderer *r, uint32_t clip) {
+    return clip < r->clip_count ? &r->clips[clip] : NULL;
+}
+
+/* Sets the record's clip with what the shaders need of it: baked frames,
+ * duration and whether it loops (zeros for an asset without clips). */
+static void set_clip(const crowd_renderer *r, gpu_instance_record *rec, uint32_t clip) {
+    const gpu_clip *c = clip_of(r, clip);
+    rec->clip = clip;
+    rec->first_frame = c != NULL ? c->first_frame : 0;
+    rec->frame_count = c != NULL ? c->frame_count : 0;
+    rec->duration_s = c != NULL ? c->duration_s : 0.0f;
+    rec->flags &= ~GPU_FLAG_CLIP_LOOPS;
+    rec->flags |= c != NULL && c->loop ? GPU_FLAG_CLIP_LOOPS : 0u;
+}
+
 static crowd_result record_from_desc(const crowd_renderer *r, const crowd_instance_desc *desc,
                                      gpu_instance_record *out, crowd_error *error) {
     if (desc == NULL) {
@@ -175,8 +191,8 @@ static crowd_result record_from_desc(const crowd_renderer *r, const crowd_instan
         out->tint[c] = no_tint ? 1.0f : desc->tint[c];
     }
     out->scale = desc->scale == 0.0f ? 1.0f : desc->scale;
-    out->clip = desc->clip;
     out->flags = (uint32_t)desc->loop;
+    set_clip(r, out, desc->clip);
     out->start_s = (float)r->clock_s;
     out->offset_s = desc->time_offset_s;
     out->speed = desc->paused ? 0.0f : (desc->speed == 0.0f ? 1.0f : desc->speed);
@@ -269,10 +285,6 @@ crowd_result crowd_instance_set_transform(crowd_renderer *r, crowd_instance_id i
     return CROWD_OK;
 }
 
-static const gpu_clip *clip_of(const crowd_renderer *r, uint32_t clip) {
-    return clip < r->clip_count ? &r->clips[clip] : NULL;
-}
-
 /* Playback time now, folded into the clip so offsets stay small. */
 static float current_time(const crowd_renderer *r, uint32_t clip, uint32_t loop_mode,
                           float start_s, float offset_s, float speed) {
@@ -333,13 +345,17 @@ crowd_result crowd_instance_play(crowd_renderer *r, crowd_instance_id id, uint32
         /* The pose being left is the current clip's; a fade already running
          * is cut short (its source clip drops out). */
         rec->from_clip = rec->clip;
+        rec->from_first_frame = rec->first_frame;
+        rec->from_frame_count = rec->frame_count;
+        rec->from_duration_s = rec->duration_s;
         rec->from_start_s = rec->start_s;
         rec->from_offset_s = rec->offset_s;
         rec->from_speed = rec->speed;
         rec->fade_start_s = now;
         rec->fade_duration_s = crossfade_s;
         note_fade_end(r, now, crossfade_s);
-        rec->flags = loop_mode | (loop_mode << GPU_FLAG_FROM_LOOP_SHIFT) | GPU_FLAG_FADE;
+        rec->flags = loop_mode | (loop_mode << GPU_FLAG_FROM_LOOP_SHIFT) | GPU_FLAG_FADE |
+                     (rec->flags & GPU_FLAG_CLIP_LOOPS ? GPU_FLAG_FROM_CLIP_LOOPS : 0u);
         if (r->source != NULL) {
             gpu_pose_move_cursor(r, slot, 0, slot, 1);
         }
@@ -347,7 +363,7 @@ crowd_result crowd_instance_play(crowd_renderer *r, crowd_instance_id id, uint32
         rec->flags = loop_mode;
         rec->fade_duration_s = 0.0f;
     }
-    rec->clip = clip;
+    set_clip(r, rec, clip);
     rec->start_s = now;
     rec->offset_s = 0.0f;
     if (r->source != NULL) {

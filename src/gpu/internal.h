@@ -35,39 +35,53 @@ struct crowd_gpu_context {
     bool have_cursor;
 };
 
-/* One instance on the GPU: std430 layout of `Instance` in crowd.vert.glsl
- * (five vec4s, 80 bytes). */
+/* One instance on the GPU, read by the vertex shader as seven per-instance
+ * vertex attributes (`i_*` in crowd.vert.glsl), attribute GPU_INSTANCE_ATTR
+ * + k holding the four floats or uints at offset 16 * k. Attributes, not a
+ * storage buffer: a software rasterizer fetches a per-instance attribute
+ * once per batch of vertices, but loads storage buffer values one lane at a
+ * time. The clip's baked frames and duration ride along (written with the
+ * clip), so no clip table is read per vertex either. */
 typedef struct gpu_instance_record {
     float position[3];
     float heading_rad;
     float tint[4];
     float scale;
-    uint32_t clip;
-    uint32_t from_clip;
-    uint32_t flags;          /* GPU_FLAG_* */
     float start_s;
     float offset_s;
     float speed;
+    float duration_s;        /* of clip */
     float fade_start_s;
     float fade_duration_s;   /* > 0 while a crossfade is set */
+    float from_duration_s;   /* of from_clip */
     float from_start_s;
     float from_offset_s;
     float from_speed;
+    float unused;
+    uint32_t clip;
+    uint32_t flags;          /* GPU_FLAG_* */
+    uint32_t first_frame;    /* clip's baked frames (bat, vat) */
+    uint32_t frame_count;
+    uint32_t from_clip;
+    uint32_t from_first_frame;
+    uint32_t from_frame_count;
+    uint32_t unused_uint;
 } gpu_instance_record;
 
+#define GPU_INSTANCE_ATTR_COUNT 7
+/* The first GPU_INSTANCE_FLOAT_ATTRS of them hold floats, the rest uints. */
+#define GPU_INSTANCE_FLOAT_ATTRS 5
+_Static_assert(sizeof(gpu_instance_record) == 16 * GPU_INSTANCE_ATTR_COUNT,
+               "gpu_instance_record is seven 16-byte attributes");
+
 /* flags: loop mode (crowd_loop_mode) of clip in bits 0-1, of from_clip in
- * bits 2-3; GPU_FLAG_FADE while from_clip is meaningful. */
+ * bits 2-3; GPU_FLAG_FADE while from_clip is meaningful; whether clip and
+ * from_clip were baked as loops (wrapping from their last frame to frame 0). */
 #define GPU_FLAG_LOOP_MASK 3u
 #define GPU_FLAG_FROM_LOOP_SHIFT 2u
 #define GPU_FLAG_FADE 16u
-
-/* One baked clip as the shaders see it (`Clip` in crowd.vert.glsl). */
-typedef struct gpu_clip_record {
-    uint32_t first_frame;
-    uint32_t frame_count;
-    uint32_t loop;
-    float duration_s;
-} gpu_clip_record;
+#define GPU_FLAG_CLIP_LOOPS 32u
+#define GPU_FLAG_FROM_CLIP_LOOPS 64u
 
 /* One material (`Material` in crowd.frag.glsl). */
 typedef struct gpu_material_record {
@@ -87,9 +101,7 @@ typedef struct gpu_clip {
 
 /* Binding points and uniform locations shared with the shaders. */
 enum {
-    GPU_SSBO_INSTANCES = 0,
     GPU_SSBO_PALETTES = 1,
-    GPU_SSBO_CLIPS = 2,
     GPU_SSBO_MATERIALS = 3,
 };
 enum {
@@ -101,7 +113,6 @@ enum {
 enum {
     GPU_UNIFORM_VIEW_PROJ = 0,
     GPU_UNIFORM_TIME = 1,
-    GPU_UNIFORM_INSTANCE_BASE = 2,
     GPU_UNIFORM_FPS = 3,
     GPU_UNIFORM_TEX_WIDTH = 4,
     GPU_UNIFORM_ROWS_PER_FRAME = 5,
@@ -113,7 +124,8 @@ enum {
     GPU_UNIFORM_EYE = 11,
     GPU_UNIFORM_INV_TEX_WIDTH = 12,
 };
-/* Vertex attribute locations = buffer binding indices. */
+/* Vertex attribute locations = buffer binding indices; the per-instance
+ * attributes follow, all from binding GPU_BINDING_INSTANCES. */
 enum {
     GPU_ATTR_POSITION = 0,
     GPU_ATTR_NORMAL = 1,
@@ -121,7 +133,9 @@ enum {
     GPU_ATTR_JOINTS = 3,
     GPU_ATTR_WEIGHTS = 4,
     GPU_ATTR_MATERIAL = 5,
-    GPU_ATTR_COUNT
+    GPU_ATTR_COUNT,
+    GPU_INSTANCE_ATTR = GPU_ATTR_COUNT,
+    GPU_BINDING_INSTANCES = GPU_ATTR_COUNT,
 };
 
 struct crowd_renderer {
@@ -175,9 +189,8 @@ struct crowd_renderer {
     double fade_end_s;
 
     /* bat / vat */
-    GLuint clip_buffer;
     GLuint bat_texture, vat_position_texture, vat_normal_texture;
-    uint64_t clip_bytes, bat_bytes, vat_position_bytes, vat_normal_bytes;
+    uint64_t bat_bytes, vat_position_bytes, vat_normal_bytes;
 
     /* cpu / gpu: per-slot animation cursors (two per slot: clip, fade source)
      * and scratch arrays sized for the skeleton and mesh. */

@@ -1,6 +1,7 @@
 /* The character's mesh on the GPU, shared by every mode: one buffer holding
  * each vertex attribute as its own section, the index buffer, the vertex
- * array, and the materials (a storage buffer of base colours plus one
+ * array (which also reads the instance records, instances.c), and the
+ * materials (a storage buffer of base colours plus one
  * texture array holding every base-colour texture at a common size). */
 #include <math.h>
 #include <stdlib.h>
@@ -232,6 +233,19 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
     glVertexArrayAttribIFormat(r->vao, GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
     glVertexArrayAttribFormat(r->vao, GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
     glVertexArrayAttribIFormat(r->vao, GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
+    /* Instance records, one per instance (the buffer is bound at draw time:
+     * it is replaced when it grows). */
+    for (GLuint k = 0; k < GPU_INSTANCE_ATTR_COUNT; k++) {
+        GLuint location = GPU_INSTANCE_ATTR + k;
+        glEnableVertexArrayAttrib(r->vao, location);
+        glVertexArrayAttribBinding(r->vao, location, GPU_BINDING_INSTANCES);
+        if (k < GPU_INSTANCE_FLOAT_ATTRS) {
+            glVertexArrayAttribFormat(r->vao, location, 4, GL_FLOAT, GL_FALSE, 16 * k);
+        } else {
+            glVertexArrayAttribIFormat(r->vao, location, 4, GL_UNSIGNED_INT, 16 * k);
+        }
+    }
+    glVertexArrayBindingDivisor(r->vao, GPU_BINDING_INSTANCES, 1);
     glVertexArrayElementBuffer(r->vao, r->index_buffer);
     result = gpu_check(error, "uploading the mesh");
     if (result != CROWD_OK) {

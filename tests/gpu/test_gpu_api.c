@@ -251,8 +251,9 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
     crowd_renderer_destroy(r);
 }
 
-/* Sizes from the layouts in src/gpu (mesh sections, 80-byte instance
- * records, 16-byte clip records, 32-byte materials) and GL's texel sizes. */
+/* Sizes from the layouts in src/gpu (mesh sections, 112-byte instance
+ * records: seven 16-byte per-instance attributes, 32-byte materials) and
+ * GL's texel sizes. */
 static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_renderer *r = NULL;
     crowd_error error;
@@ -262,7 +263,7 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     uint64_t mesh = v * (12 + 12 + 8 + 8 + 16) + 4 * ((v + 1) / 2) + 4ull * bar->mesh.index_count;
     uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
     uint64_t target = 8ull * GPU_TEST_WIDTH * GPU_TEST_HEIGHT;
-    uint64_t instances = 64 * 80;                        /* first capacity: 64 records */
+    uint64_t instances = 64 * 112;                       /* first capacity: 64 records */
     uint64_t base = mesh + materials + target + instances;
     crowd_renderer_stats stats;
     crowd_renderer_get_stats(r, &stats);
@@ -270,15 +271,14 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
               (unsigned long long)stats.gpu_memory_bytes, (unsigned long long)base);
     uint64_t vat = 8ull * bake->vat_position.width * bake->vat_position.height;
     uint64_t bat = 16ull * bake->bat.width * bake->bat.height;
-    uint64_t clips = 16ull * bake->clip_count;
     crowd_instance_id id;
     CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
     crowd_frame_desc frame = {.time_s = 0.3, .camera = {.eye = {0, 1, 6}, .target = {0, 1, 0}}};
     const struct {
         crowd_gpu_mode mode;
         uint64_t extra;
-    } expected[5] = {{CROWD_GPU_MODE_VAT, vat + clips},
-                     {CROWD_GPU_MODE_BAT, bat + clips},
+    } expected[5] = {{CROWD_GPU_MODE_VAT, vat},
+                     {CROWD_GPU_MODE_BAT, bat},
                      {CROWD_GPU_MODE_GPU, 64 * j * 48},
                      {CROWD_GPU_MODE_CPU, 64 * v * 24},
                      {CROWD_GPU_MODE_STATIC, 0}};
@@ -295,10 +295,10 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
         CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
     }
     crowd_renderer_get_stats(r, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 80);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 112);
     CHECK(crowd_renderer_resize(r, 10, 10, &error) == CROWD_OK);
     crowd_renderer_get_stats(r, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 80 - target + 800);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 112 - target + 800);
     crowd_renderer_destroy(r);
 }
 

@@ -359,7 +359,7 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
 
 /* Draw calls: 1 in every instanced mode at any count, one per character
  * in cpu mode. Uploads: nothing changes -> nothing sent in static, bat,
- * vat; one changed instance -> one 80-byte record; gpu sends every palette
+ * vat; one changed instance -> one 112-byte record; gpu sends every palette
  * and cpu every skinned vertex each frame. */
 static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *bake) {
     printf("bar: draw calls and uploads\n");
@@ -403,7 +403,7 @@ static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *ba
             CHECK(crowd_instance_set_transform(r, first, moved, 0.5f, 1.0f, NULL) == CROWD_OK);
             crowd_renderer_draw(r, &frame, NULL);
             crowd_renderer_get_stats(r, &stats);
-            CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c] + 80,
+            CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c] + 112,
                       "%s: one moved instance: %llu bytes", crowd_gpu_mode_name((crowd_gpu_mode)m),
                       (unsigned long long)stats.uploaded_bytes);
         }
