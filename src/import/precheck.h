@@ -7,9 +7,10 @@
  * strip and aborts on an assertion for a one-index line loop. crowd
  * promises a clear error instead of a crash, so every input is checked
  * here first, cheaply and without trusting anything: declared counts
- * against the bytes that could hold them (OFF, PLY, STL, MD2, MD3, MD5),
- * and the whole structure of glTF 2.0 / GLB (precheck_gltf*.c), every
- * index and byte range it declares. What passes may still be rejected by
+ * against the bytes that could hold them (OFF, PLY, STL, MD2, MD3, MD5,
+ * SMD), SMD sections its reader would never leave, and the whole
+ * structure of glTF 2.0 / GLB (precheck_gltf*.c), every index and byte
+ * range it declares. What passes may still be rejected by
  * assimp or by the conversion; this pass removes what assimp cannot be
  * trusted to reject itself.
  *
@@ -55,9 +56,10 @@ typedef struct precheck_input {
 } precheck_input;
 
 /* The format checks, each on the whole input (precheck_text.c,
- * precheck_ply.c, precheck_binary.c, precheck_gltf.c). */
+ * precheck_smd.c, precheck_ply.c, precheck_binary.c, precheck_gltf.c). */
 crowd_result precheck_off(const precheck_input *in);
 crowd_result precheck_md5(const precheck_input *in);
+crowd_result precheck_smd(const precheck_input *in);
 crowd_result precheck_ply(const precheck_input *in);
 crowd_result precheck_stl(const precheck_input *in);
 crowd_result precheck_md2(const precheck_input *in);

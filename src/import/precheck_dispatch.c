@@ -88,6 +88,12 @@ static crowd_result run_checks(const precheck_input *in) {
     if (result == CROWD_OK && (ext_is(in, "md3") || starts_with(in, "IDP3", false))) {
         result = precheck_md3(in);
     }
+    /* SMD has no signature: its extensions, or text that starts "version". */
+    if (result == CROWD_OK &&
+        (ext_is(in, "smd") || ext_is(in, "vta") ||
+         (starts_with(in, "version", false) && header_has(in, "nodes", 200)))) {
+        result = precheck_smd(in);
+    }
     if (result == CROWD_OK && (ext_is(in, "md5mesh") || ext_is(in, "md5anim") ||
                                ext_is(in, "md5camera") || header_has(in, "MD5Version", 200))) {
         result = precheck_md5(in);

@@ -205,6 +205,33 @@ static void check_md5(void) {
                        "frames.md5anim", "240 animated components in each of 3 frames");
 }
 
+static void check_smd(void) {
+    static const char triangle[] =
+        "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+        "0 0 0 0 0 0 0\nend\ntriangles\nskin.bmp\n"
+        "0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
+    crowd_error error;
+    CHECK_MSG(import_bytes(triangle, strlen(triangle), "triangle.smd", &error) == CROWD_OK,
+              "triangle.smd: %s", error.reason);
+    /* assimp 5.2 never leaves a nodes section without "end": also after a
+     * vertex animation it stops at a time other than frame 0. */
+    expect_reject_text("version 1\nnodes\n0 \"root\" -1\n", "no_end.smd",
+                       "nodes section has no 'end' line");
+    expect_reject_text("version 1\nvertexanimation\ntime 5\nnodes\n0 \"a\" -1\n", "after_va.smd",
+                       "nodes section has no 'end' line");
+    expect_reject_text("version 1\nnodes\n0 \"root\" -1\nend", "end_at_eof.smd",
+                       "file ends with its nodes section's 'end'");
+    expect_reject_text("version 1\nnodes\n4000000000 \"root\" -1\nend\n", "bone.smd",
+                       "node index larger than the file could number");
+    /* 10^9 links on a line of 3 bytes: assimp resizes first (7.8 GB resident). */
+    expect_reject_text(
+        "version 1\nnodes\n0 \"a\" -1\nend\ntriangles\nm\n0 0 0 0 0 0 1 0 0 1000000000 0 1\n"
+        "0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\nend\n",
+        "links.smd", "more bone links than its line holds");
+    static const char nul[] = "version 1\nnodes\n0 \"a\" -1\nend\0\n";
+    expect_reject(nul, sizeof nul - 1, "nul.smd", CROWD_ERROR_INVALID_DATA, "contains a NUL byte");
+}
+
 /* ---- glTF ---- */
 
 /* A triangle skinned to joints "hip" (at the origin) and "tip" (at y = 1),
@@ -747,7 +774,9 @@ static void check_good_files(void) {
                                                 "STL/Spider_binary.stl",
                                                 "STL/Wuson.stl",
                                                 "MD2/faerie.md2",
-                                                "MD5/SimpleCube.md5mesh"};
+                                                "MD5/SimpleCube.md5mesh",
+                                                "SMD/triangle.smd",
+                                                "SMD/WusonSMD.smd"};
     for (size_t i = 0; i < sizeof assimp_models / sizeof assimp_models[0]; i++) {
         const char *path = check_assimp_model(assimp_models[i]);
         if (path != NULL) {
@@ -762,6 +791,7 @@ int main(void) {
     check_stl();
     check_quake();
     check_md5();
+    check_smd();
     check_gltf_valid();
     check_gltf_structure();
     check_gltf_buffers();
