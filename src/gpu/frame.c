@@ -19,43 +19,57 @@ static float srgb_encode(float c) {
     return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
 }
 
-/* Makes sure a per-instance streaming buffer holds the instance capacity. */
+/* Makes sure a per-instance streaming buffer holds the instance capacity,
+ * mapped once for good (persistent, coherent): mapping it every frame costs
+ * more than writing a few characters' data (a round trip to Mesa's GL
+ * thread and a fresh allocation behind GL_MAP_INVALIDATE_BUFFER_BIT). One
+ * copy is enough: crowd_renderer_draw waits for the GPU at the end of every
+ * frame, so nothing still reads last frame's data when the next one writes. */
 static crowd_result reserve_stream(crowd_renderer *r, GLuint *buffer, uint64_t *bytes,
-                                   uint64_t bytes_per_instance, crowd_error *error) {
+                                   void **mapped, uint64_t bytes_per_instance,
+                                   crowd_error *error) {
     uint64_t needed = bytes_per_instance * r->instance_capacity;
     if (*buffer != 0 && *bytes >= needed) {
         return CROWD_OK;
     }
     gpu_buffer_delete(r, buffer, bytes);
-    return gpu_buffer_create(r, buffer, bytes, needed > 0 ? needed : 4, NULL, GL_MAP_WRITE_BIT,
-                             error);
+    *mapped = NULL;
+    const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+    crowd_result result =
+        gpu_buffer_create(r, buffer, bytes, needed > 0 ? needed : 4, NULL, flags, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    *mapped = glMapNamedBufferRange(*buffer, 0, (GLsizeiptr)*bytes, flags);
+    if (*mapped == NULL) {
+        gpu_buffer_delete(r, buffer, bytes);
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "cannot map a streaming buffer");
+    }
+    return CROWD_OK;
 }
 
-static void *map_stream(GLuint buffer, uint64_t bytes) {
-    return glMapNamedBufferRange(buffer, 0, (GLsizeiptr)bytes,
-                                 GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+void gpu_streams_release(crowd_renderer *r) {
+    gpu_buffer_delete(r, &r->palette_buffer, &r->palette_bytes);
+    gpu_buffer_delete(r, &r->skinned_buffer, &r->skinned_bytes);
+    r->palette_mapped = r->skinned_mapped = NULL;
 }
 
 /* gpu mode: every instance's skinning matrices into the palette buffer. */
 static crowd_result upload_palettes(crowd_renderer *r, float now, crowd_error *error) {
     uint64_t per_instance = 48ull * r->source->skeleton.joint_count;
-    crowd_result result =
-        reserve_stream(r, &r->palette_buffer, &r->palette_bytes, per_instance, error);
+    crowd_result result = reserve_stream(r, &r->palette_buffer, &r->palette_bytes,
+                                         &r->palette_mapped, per_instance, error);
     if (result != CROWD_OK) {
         return result;
     }
     uint64_t bytes = per_instance * r->instance_count;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_PALETTES, r->palette_buffer);
-    float *mapped = map_stream(r->palette_buffer, bytes);
-    if (mapped == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "cannot map the palette buffer");
-    }
+    float *mapped = r->palette_mapped;
     double start = clock_s(CLOCK_THREAD_CPUTIME_ID);
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         gpu_pose_palette(r, slot, now, mapped + slot * (per_instance / sizeof(float)));
     }
     r->stats.cpu_animation_time_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - start;
-    glUnmapNamedBuffer(r->palette_buffer);
     r->stats.uploaded_bytes += bytes;
     return CROWD_OK;
 }
@@ -64,8 +78,8 @@ static crowd_result upload_palettes(crowd_renderer *r, float now, crowd_error *e
 static crowd_result draw_cpu(crowd_renderer *r, float now, crowd_error *error) {
     uint64_t vertices = r->source->mesh.vertex_count;
     uint64_t per_instance = 24 * vertices;
-    crowd_result result =
-        reserve_stream(r, &r->skinned_buffer, &r->skinned_bytes, per_instance, error);
+    crowd_result result = reserve_stream(r, &r->skinned_buffer, &r->skinned_bytes,
+                                         &r->skinned_mapped, per_instance, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -73,16 +87,12 @@ static crowd_result draw_cpu(crowd_renderer *r, float now, crowd_error *error) {
     if (bytes == 0) {
         return CROWD_OK; /* an empty mesh: nothing to skin or draw */
     }
-    float *mapped = map_stream(r->skinned_buffer, bytes);
-    if (mapped == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "cannot map the skinned vertex buffer");
-    }
+    float *mapped = r->skinned_mapped;
     double start = clock_s(CLOCK_THREAD_CPUTIME_ID);
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         gpu_pose_skin(r, slot, now, mapped + slot * 6 * vertices);
     }
     r->stats.cpu_animation_time_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - start;
-    glUnmapNamedBuffer(r->skinned_buffer);
     r->stats.uploaded_bytes += bytes;
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         GLintptr base = (GLintptr)(slot * per_instance);

@@ -202,6 +202,7 @@ struct crowd_renderer {
     crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
     GLuint palette_buffer, skinned_buffer;
     uint64_t palette_bytes, skinned_bytes;
+    void *palette_mapped, *skinned_mapped; /* mapped for as long as they live */
 
     uint64_t gpu_memory_bytes;
     uint64_t pending_upload_bytes;
@@ -255,6 +256,10 @@ crowd_result gpu_pose_prepare_skinning(crowd_renderer *r, crowd_error *error);
 /* Skins the instance in `slot` into out (positions, then normals: 6 floats
  * per vertex). */
 void gpu_pose_skin(crowd_renderer *r, uint32_t slot, float now_s, float *out);
+
+/* frame.c */
+/* Deletes the per-frame palette and skinned-vertex buffers (gpu, cpu). */
+void gpu_streams_release(crowd_renderer *r);
 
 /* camera.c */
 float gpu_camera_fov(const crowd_camera *camera);

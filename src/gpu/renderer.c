@@ -318,8 +318,7 @@ static crowd_result program_for(crowd_renderer *r, crowd_gpu_mode mode, crowd_er
 
 static void release_mode_resources(crowd_renderer *r) {
     gpu_baked_release(r);
-    gpu_buffer_delete(r, &r->palette_buffer, &r->palette_bytes);
-    gpu_buffer_delete(r, &r->skinned_buffer, &r->skinned_bytes);
+    gpu_streams_release(r);
 }
 
 static crowd_result enter_mode(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error) {
