@@ -7,7 +7,8 @@
  *   past the end of its buffer;
  * - a node's index resizes the bone array to index + 1;
  * - a triangle vertex's bone-link count resizes its link array before the
- *   links are read: it cannot exceed what the rest of its line can hold.
+ *   links are read: it cannot exceed what the rest of its line can hold;
+ * - a form feed where a triangle starts stops it advancing, forever.
  * Text with a NUL byte is rejected outright: the reader's C-string parsing
  * would stop or skip there, and no SMD contains one. The walk mirrors the
  * reader's own (assimp's ParsingUtils): spaces and tabs, line ends, and
@@ -171,7 +172,8 @@ static crowd_result walk_vertex(smd_walk *w, bool animation) {
 static crowd_result walk_triangles(smd_walk *w) {
     while (skip_spaces_and_line_ends(w) && !token_match(w, "end")) {
         if (!skip_spaces(w)) {
-            continue;
+            /* At a form feed: the reader returns without moving, forever. */
+            return smd_fail(w, "triangles section has a form feed its reader never gets past");
         }
         while (!is_space_or_line_end(peek(w, 1))) { /* the material name */
             w->at++;

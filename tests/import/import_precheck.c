@@ -206,10 +206,9 @@ static void check_md5(void) {
 }
 
 static void check_smd(void) {
-    static const char triangle[] =
-        "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
-        "0 0 0 0 0 0 0\nend\ntriangles\nskin.bmp\n"
-        "0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
+    static const char triangle[] = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                                   "0 0 0 0 0 0 0\nend\ntriangles\nskin.bmp\n"
+                                   "0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
     crowd_error error;
     CHECK_MSG(import_bytes(triangle, strlen(triangle), "triangle.smd", &error) == CROWD_OK,
               "triangle.smd: %s", error.reason);
@@ -228,6 +227,8 @@ static void check_smd(void) {
         "version 1\nnodes\n0 \"a\" -1\nend\ntriangles\nm\n0 0 0 0 0 0 1 0 0 1000000000 0 1\n"
         "0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\nend\n",
         "links.smd", "more bone links than its line holds");
+    expect_reject_text("version 1\nnodes\n0 \"a\" -1\nend\ntriangles\n\f\nend\n", "form_feed.smd",
+                       "form feed its reader never gets past");
     static const char nul[] = "version 1\nnodes\n0 \"a\" -1\nend\0\n";
     expect_reject(nul, sizeof nul - 1, "nul.smd", CROWD_ERROR_INVALID_DATA, "contains a NUL byte");
 }
