@@ -19,7 +19,8 @@ layout(location = 5) in uint a_material;
 layout(location = 6) in vec4 i_position_heading;
 layout(location = 7) in vec4 i_tint;
 layout(location = 8) in vec4 i_play;       // scale, start_s, offset_s, speed
-layout(location = 9) in vec4 i_fade;       // duration_s, fade_start_s, fade_duration_s, from_duration_s
+layout(location = 9) in vec4 i_fade;       // duration_s, fade_start_s, fade_duration_s,
+                                           // from_duration_s
 layout(location = 10) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed
 layout(location = 11) in uvec4 i_clip;     // clip, flags, first_frame, frame_count
 layout(location = 12) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count

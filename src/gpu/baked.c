@@ -59,8 +59,8 @@ crowd_result gpu_baked_upload(crowd_renderer *r, crowd_gpu_mode mode, crowd_erro
     if (mode == CROWD_GPU_MODE_BAT) {
         return upload_texture(r, &r->bake->bat, "BAT", &r->bat_texture, &r->bat_bytes, error);
     }
-    crowd_result result = upload_texture(r, &r->bake->vat_position, "VAT position", &r->vat_position_texture,
-                            &r->vat_position_bytes, error);
+    crowd_result result = upload_texture(r, &r->bake->vat_position, "VAT position",
+                                         &r->vat_position_texture, &r->vat_position_bytes, error);
     if (result == CROWD_OK && r->bake->vat_encoding != CROWD_VAT_UNORM16_OCT &&
         r->bake->vat_encoding != CROWD_VAT_DEFAULT) {
         result = upload_texture(r, &r->bake->vat_normal, "VAT normal", &r->vat_normal_texture,

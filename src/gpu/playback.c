@@ -23,6 +23,7 @@ float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float
     return t < 0.0f ? 0.0f : (t > duration ? duration : t);
 }
 
+/* As fade_weight in crowd.vert.glsl: exactly 1 from the fade's end on. */
 float gpu_fade_weight(const gpu_instance_record *record, float now_s) {
     float elapsed = now_s - record->fade_start_s;
     if (!(record->flags & GPU_FLAG_FADE) || !(record->fade_duration_s > 0.0f) ||
