@@ -7,11 +7,15 @@
  * assimp 5.2's glTF reader checks some of these numbers and trusts others
  * (precheck.h has what it crashed on): everything it would follow is
  * followed here first, with every index and byte range checked, and the
- * first problem named. */
+ * first problem named. A file named .glb or .gltf that holds neither is
+ * rejected too: assimp would hand it to each of its other readers in turn,
+ * by content, and some of those read past their buffers (OpenGEX). */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "import/precheck_gltf.h"
 
@@ -171,6 +175,10 @@ static crowd_result check_document(pg_check *c) {
     return result;
 }
 
+static bool is_glb(const precheck_input *in) {
+    return in->size >= 4 && memcmp(in->bytes, "glTF", 4) == 0;
+}
+
 /* Text that is no glTF 2.0 for gltf_document: another JSON document, or
  * JSON cJSON cannot parse, which assimp's parser might still take (nesting
  * deeper than cJSON's limit) and then read unchecked. */
@@ -199,6 +207,11 @@ crowd_result precheck_gltf(const precheck_input *in) {
         result = check_document(&c);
     } else if (result == CROWD_OK && precheck_looks_like_json(in)) {
         result = check_parses(in);
+    } else if (result == CROWD_OK && !is_glb(in) &&
+               (strcasecmp(in->ext, "glb") == 0 || strcasecmp(in->ext, "gltf") == 0)) {
+        /* assimp would try every other reader on it, by content. */
+        result = crowd_error_set(in->error, CROWD_ERROR_INVALID_DATA, in->file,
+                                 "named .%s but neither a GLB nor glTF JSON", in->ext);
     }
     for (int l = 0; l < PG_LIST_COUNT; l++) {
         free(c.lists[l].items);

@@ -514,6 +514,11 @@ static void check_gltf_detection(void) {
     expect_reject(file_bytes, size, "version_2.gltf", CROWD_ERROR_UNSUPPORTED,
                   "no inverseBindMatrices");
     free(json);
+    /* A .glb that is no glTF at all (OpenGEX text found fuzzing, which assimp's
+     * OpenGEX reader, tried by content, reads past its buffer). */
+    static const char ogex[] = "Metric {float {1.0}} GeometryObject { VertexArray (attrib";
+    expect_reject(ogex, strlen(ogex), "ogex.glb", INVALID,
+                  "named .glb but neither a GLB nor glTF JSON");
     /* glTF 1.0 goes to assimp's other reader: not checked here. */
     static const char v1[] = "{\"asset\":{\"version\":\"1.0\"},\"meshes\":{}}";
     crowd_error error = {0};
