@@ -8,8 +8,9 @@
  * specification, with a sparse accessor), which itself must import, as
  * .gltf with a data: URI and as .glb. Then the malformed files of
  * assimp-testmodels must fail cleanly (OutOfMemory.off by the pre-check,
- * quickly), and every test character of ../shared/models must pass the
- * pre-check by path and from memory: no false positives. */
+ * quickly), and every test character of ../shared/models, and the good
+ * assimp-testmodels of each checked format, must pass the pre-check by
+ * path and from memory: no false positives. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdint.h>
