@@ -85,7 +85,7 @@ int bench_write_chart(const char *path, const bench_results *r) {
         return -1;
     }
     snprintf(temp, length + 16, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(temp);
+    int fd = cli_mkstemp_public(temp);
     if (fd < 0) {
         cli_fail(CLI_EXIT_OUTPUT, "%s: cannot create a file there: %s", path, strerror(errno));
         free(temp);

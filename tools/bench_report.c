@@ -84,7 +84,7 @@ static bool write_atomically(const char *path, const char *text) {
         return false;
     }
     snprintf(temp, length + 16, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(temp);
+    int fd = cli_mkstemp_public(temp);
     if (fd < 0) {
         cli_fail(CLI_EXIT_OUTPUT, "%s: cannot create a file there: %s", path, strerror(errno));
         free(temp);

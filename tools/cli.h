@@ -70,6 +70,11 @@ crowd_result cli_attach_props(crowd_asset *asset, const char *const *values, uin
 /* Seconds on a monotonic clock, for durations. */
 double cli_wall_s(void);
 
+/* mkstemp() for an output the user will read: the file gets the mode a plain
+ * fopen() would give (0666 less the umask) instead of mkstemp's 0600, so
+ * renaming it into place publishes an ordinary file. */
+int cli_mkstemp_public(char *template_path);
+
 /* Logger that prints library diagnostics to stderr as "crowd: <message>";
  * warnings always, info when `verbose` is set. */
 void cli_log_stderr(void *user, crowd_log_level level, const char *message);

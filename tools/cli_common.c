@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 
@@ -184,4 +185,15 @@ void cli_log_stderr(void *user, crowd_log_level level, const char *message) {
         }
         fprintf(stderr, "crowd: %s\n", message);
     }
+}
+
+int cli_mkstemp_public(char *template_path) {
+    int fd = mkstemp(template_path);
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        /* On failure the file stays 0600, still readable by its owner. */
+        fchmod(fd, 0666 & ~mask);
+    }
+    return fd;
 }
