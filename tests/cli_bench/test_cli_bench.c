@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "crowd/builtin.h"
@@ -294,6 +295,13 @@ static int group_bench(void) {
     CHECK(strstr(r->out, "static") != NULL && strstr(r->out, "vat") != NULL);
     check_json("bench.json", builtin, r->out);
     check_csv("bench.csv");
+    /* Reports are renamed into place from a temporary file: they must still
+     * get the mode an ordinary file would (0666 less the umask), not 0600. */
+    mode_t mask = umask(0);
+    umask(mask);
+    struct stat report_stat;
+    CHECK(stat("bench.json", &report_stat) == 0 &&
+          (report_stat.st_mode & 0777) == (0666 & ~mask));
     uint32_t width, height;
     CHECK_MSG(png_size("bench.png", &width, &height) ||
                   strstr(r->err, "gnuplot is not installed") != NULL,
