@@ -2,10 +2,9 @@
  * project tests with: ../shared/models and Debian's assimp-testmodels. Each
  * clip is posed at 10 times through crowd/anim.h; every fast path must match
  * crowd_skin_reference() within 1e-5 of the posed mesh's bounds diagonal
- * for positions and 1e-5 for unit normals. (The posed bounds, not the bind
- * pose's: FBX/animation_with_skeleton.fbx is skinned to 100 times its bind
- * size, and float error scales with the values computed.) Also checks the batch on the same
- * poses. Models that are absent are skipped with a message. */
+ * for positions and 1e-5 for unit normals. (The posed bounds, because float
+ * error scales with the values actually computed in each pose.) Also checks
+ * the batch on the same poses. Models that are absent are skipped with a message. */
 #include "check.h"
 #include "crowd/anim.h"
 #include "crowd/import.h"
