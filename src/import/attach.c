@@ -52,7 +52,7 @@ static void *grow_copy(const void *old, size_t old_bytes, size_t new_bytes) {
 
 static bool copy_material(const crowd_material *from, crowd_material *to) {
     *to = *from;
-    to->name = import_strdup(from->name ? from->name : "");
+    to->name = core_copy_string(from->name ? from->name : "");
     to->texture_rgba8 = NULL;
     if (from->texture_rgba8 != NULL) {
         size_t bytes = (size_t)from->texture_width * from->texture_height * 4;

@@ -169,7 +169,7 @@ static crowd_result convert_animation(import_context *ctx, uint32_t index,
                                       bool *animated) {
     uint32_t joint_count = ctx->asset->skeleton.joint_count;
     clip->tracks = calloc(joint_count, sizeof *clip->tracks);
-    clip->name = import_strdup(anim->mName.data);
+    clip->name = core_copy_string(anim->mName.data);
     if (clip->tracks == NULL || clip->name == NULL) {
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }

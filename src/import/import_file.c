@@ -140,7 +140,7 @@ static const struct aiScene *check_import(const struct aiScene *scene, const ass
 static char *asset_name(const char *path) {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    char *name = import_strdup(base[0] ? base : "model");
+    char *name = core_copy_string(base[0] ? base : "model");
     if (name != NULL) {
         char *dot = strrchr(name, '.');
         if (dot != NULL && dot != name) {
@@ -172,7 +172,7 @@ static crowd_result convert(const struct aiScene *scene, const char *file, const
                                  "no meshes (a skeleton or animation alone is not a character)");
     } else {
         ctx.asset->name = asset_name(file);
-        ctx.asset->source = import_strdup(file);
+        ctx.asset->source = core_copy_string(file);
         result = ctx.asset->name && ctx.asset->source
                      ? import_scene_convert(&ctx)
                      : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
@@ -231,7 +231,7 @@ crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
     if (result != CROWD_OK) {
         return result;
     }
-    char *dir = import_strdup(path);
+    char *dir = core_copy_string(path);
     struct aiPropertyStore *props = make_properties();
     if (dir == NULL || props == NULL) {
         free(dir);

@@ -28,6 +28,7 @@
 #include <assimp/scene.h>
 
 #include "crowd/import.h"
+#include "core/core_internal.h"
 
 typedef struct import_node {
     const struct aiNode *node;
@@ -119,7 +120,5 @@ bool import_png_decode(const void *bytes, size_t size, uint32_t max_side, uint32
 /* Runs steps 1-6 and crowd_asset_validate() (import_scene.c). */
 crowd_result import_scene_convert(import_context *ctx);
 
-/* strdup() for C11 (NULL when out of memory). */
-char *import_strdup(const char *text);
 
 #endif

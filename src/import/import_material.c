@@ -135,7 +135,7 @@ static crowd_result convert_material(import_context *ctx, const struct aiMateria
     if (source != NULL) {
         aiGetMaterialString(source, AI_MATKEY_NAME, &name);
     }
-    material->name = import_strdup(name.data);
+    material->name = core_copy_string(name.data);
     if (material->name == NULL) {
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }

@@ -9,15 +9,6 @@
 /* Far above any real character; keeps hostile files from asking for gigabytes. */
 #define IMPORT_MAX_NODES (1u << 20)
 
-char *import_strdup(const char *text) {
-    size_t size = strlen(text) + 1;
-    char *copy = malloc(size);
-    if (copy != NULL) {
-        memcpy(copy, text, size);
-    }
-    return copy;
-}
-
 crowd_result import_nodes_flatten(import_context *ctx) {
     const struct aiNode *root = ctx->scene->mRootNode;
     if (root == NULL) {

@@ -92,7 +92,7 @@ static crowd_result set_name(import_context *ctx, uint32_t joint, const char *na
         snprintf(fallback, sizeof fallback, "joint_%u", joint);
         name = fallback;
     }
-    ctx->asset->skeleton.names[joint] = import_strdup(name);
+    ctx->asset->skeleton.names[joint] = core_copy_string(name);
     if (ctx->asset->skeleton.names[joint] == NULL) {
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
@@ -311,7 +311,7 @@ crowd_result import_sockets_build(import_context *ctx) {
         const import_node *node = &ctx->nodes[socket_node[s]];
         crowd_socket *socket = &asset->sockets[s];
         asset->socket_count = s + 1;
-        socket->name = import_strdup(node->node->mName.data);
+        socket->name = core_copy_string(node->node->mName.data);
         if (socket->name == NULL) {
             result = crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file,
                                      "out of memory");
