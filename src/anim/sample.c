@@ -32,6 +32,23 @@ static inline int locate(const crowd_track *track, int components, float t, uint
     return 0;
 }
 
+/* glTF cubic spline between keys a and b (each [in-tangent, value,
+ * out-tangent], `n` components, `a`/`b` pointing at the values) at fraction
+ * u of an interval dt long: the Hermite basis with tangents scaled by dt. */
+static inline void hermite(const float *a, const float *b, uint32_t n, float u, float dt,
+                           float *out) {
+    float u2 = u * u, u3 = u2 * u;
+    float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f;
+    float h10 = (u3 - 2.0f * u2 + u) * dt;
+    float h01 = -2.0f * u3 + 3.0f * u2;
+    float h11 = (u3 - u2) * dt;
+    const float *out_tangent = a + n; /* b_k */
+    const float *in_tangent = b - n;  /* a_{k+1} */
+    for (uint32_t i = 0; i < n; i++) {
+        out[i] = h00 * a[i] + h10 * out_tangent[i] + h01 * b[i] + h11 * in_tangent[i];
+    }
+}
+
 /* Translation or scale track at t. */
 static inline void sample_vec3(const crowd_track *track, float t, uint32_t *hint, float *out) {
     uint32_t k, stride;
@@ -52,16 +69,7 @@ static inline void sample_vec3(const crowd_track *track, float t, uint32_t *hint
         out[2] = a[2] + (b[2] - a[2]) * u;
         return;
     }
-    float u2 = u * u, u3 = u2 * u;
-    float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f;
-    float h10 = (u3 - 2.0f * u2 + u) * dt;
-    float h01 = -2.0f * u3 + 3.0f * u2;
-    float h11 = (u3 - u2) * dt;
-    const float *out_tangent = a + 3; /* b_k */
-    const float *in_tangent = b - 3;  /* a_{k+1} */
-    for (int i = 0; i < 3; i++) {
-        out[i] = h00 * a[i] + h10 * out_tangent[i] + h01 * b[i] + h11 * in_tangent[i];
-    }
+    hermite(a, b, 3, u, dt, out);
 }
 
 /* Rotation track at t. */
@@ -81,16 +89,7 @@ static inline void sample_quat(const crowd_track *track, float t, uint32_t *hint
         anim_quat_slerp(a, b, u, out);
         return;
     }
-    float u2 = u * u, u3 = u2 * u;
-    float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f;
-    float h10 = (u3 - 2.0f * u2 + u) * dt;
-    float h01 = -2.0f * u3 + 3.0f * u2;
-    float h11 = (u3 - u2) * dt;
-    const float *out_tangent = a + 4;
-    const float *in_tangent = b - 4;
-    for (int i = 0; i < 4; i++) {
-        out[i] = h00 * a[i] + h10 * out_tangent[i] + h01 * b[i] + h11 * in_tangent[i];
-    }
+    hermite(a, b, 4, u, dt, out);
     anim_quat_normalize(out);
 }
 
