@@ -118,17 +118,22 @@ static inline void anim_rotation_scale(const float *q, const float *s, float *m)
  * elsewhere, or when CROWD_ANIM_SCALAR is defined (tests build both). */
 #include <xmmintrin.h>
 
-/* out = a * b for general column-major 4x4 matrices; out may alias a or b. */
-static inline void anim_mat4_mul(const float *a, const float *b, float *out) {
+/* The four columns of a * b (column-major 4x4s) in registers. */
+static inline void anim_mat4_mul_columns(const float *a, const float *b, __m128 col[4]) {
     __m128 a0 = _mm_loadu_ps(a);
     __m128 a1 = _mm_loadu_ps(a + 4);
     __m128 a2 = _mm_loadu_ps(a + 8);
     __m128 a3 = _mm_loadu_ps(a + 12);
-    __m128 col[4];
     for (int c = 0; c < 4; c++) {
         col[c] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * c])), _mm_mul_ps(a1, _mm_set1_ps(b[4 * c + 1]))),
                             _mm_add_ps(_mm_mul_ps(a2, _mm_set1_ps(b[4 * c + 2])), _mm_mul_ps(a3, _mm_set1_ps(b[4 * c + 3]))));
     }
+}
+
+/* out = a * b for general column-major 4x4 matrices; out may alias a or b. */
+static inline void anim_mat4_mul(const float *a, const float *b, float *out) {
+    __m128 col[4];
+    anim_mat4_mul_columns(a, b, col);
     for (int c = 0; c < 4; c++) {
         _mm_storeu_ps(out + 4 * c, col[c]);
     }
@@ -156,15 +161,8 @@ static inline void anim_mat4_mul_local(const float *a, const float *l, const flo
 /* The top three rows of a * b (column-major 4x4s), written row-major as a
  * 3x4: the skinning-matrix layout. */
 static inline void anim_mat4_mul_rows(const float *a, const float *b, float *out_rows) {
-    __m128 a0 = _mm_loadu_ps(a);
-    __m128 a1 = _mm_loadu_ps(a + 4);
-    __m128 a2 = _mm_loadu_ps(a + 8);
-    __m128 a3 = _mm_loadu_ps(a + 12);
     __m128 col[4];
-    for (int c = 0; c < 4; c++) {
-        col[c] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * c])), _mm_mul_ps(a1, _mm_set1_ps(b[4 * c + 1]))),
-                            _mm_add_ps(_mm_mul_ps(a2, _mm_set1_ps(b[4 * c + 2])), _mm_mul_ps(a3, _mm_set1_ps(b[4 * c + 3]))));
-    }
+    anim_mat4_mul_columns(a, b, col);
     _MM_TRANSPOSE4_PS(col[0], col[1], col[2], col[3]);
     for (int r = 0; r < 3; r++) {
         _mm_storeu_ps(out_rows + 4 * r, col[r]);
