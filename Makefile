@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
 
-.PHONY: all deps build build-asan demo test test-release test-asan fuzz clean
+.PHONY: all deps build build-asan demo test test-release test-asan format format-check fuzz clean
 
 all: build
 
@@ -33,7 +33,19 @@ test-asan: build-asan
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
 
-test: test-release test-asan
+test: format-check test-release test-asan
+
+# Every C file of the tree as .clang-format says (clang-format 14, Debian 12's).
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+
+format: deps
+	@clang-format -i $(FORMAT_FILES)
+
+format-check: deps
+	@unformatted=$$(for f in $(FORMAT_FILES); do clang-format "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
+	if [ -n "$$unformatted" ]; then \
+	  echo "crowd: error: these files differ from .clang-format (run make format):"; \
+	  echo "$$unformatted"; exit 1; fi
 
 fuzz:
 	@scripts/install-deps.sh --extra

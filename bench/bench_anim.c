@@ -130,7 +130,8 @@ static double min_d(double a, double b) {
     return a < b ? a : b;
 }
 
-static void measure(const crowd_skeleton *skeleton, const crowd_clip *clip, int runs, results *best) {
+static void measure(const crowd_skeleton *skeleton, const crowd_clip *clip, int runs,
+                    results *best) {
     uint32_t joints = skeleton->joint_count;
     uint32_t hint_count = crowd_anim_cursor_size(skeleton);
     crowd_transform *pose = malloc(joints * sizeof *pose);
@@ -180,8 +181,8 @@ static void measure(const crowd_skeleton *skeleton, const crowd_clip *clip, int 
         }
         t1 = now_ns();
         consume(pose[0].rotation, 4);
-        best->sample_crowd = min_d(best->sample_crowd,
-                                   (t1 - t0) / ((double)CROWD_FRAMES * CROWD_COUNT * joints));
+        best->sample_crowd =
+            min_d(best->sample_crowd, (t1 - t0) / ((double)CROWD_FRAMES * CROWD_COUNT * joints));
 
         t0 = now_ns();
         for (int f = 0; f < SINGLE_FRAMES; f++) {
@@ -234,8 +235,8 @@ static void measure(const crowd_skeleton *skeleton, const crowd_clip *clip, int 
 
 static void print_results(const char *name, uint32_t joints, const results *r) {
     uint32_t n = joints;
-    printf("%-22s %6u  %-40s %9.1f %9.2f\n", name, n, "sample, 1 character, cursor", r->sample_cursor * n,
-           r->sample_cursor);
+    printf("%-22s %6u  %-40s %9.1f %9.2f\n", name, n, "sample, 1 character, cursor",
+           r->sample_cursor * n, r->sample_cursor);
     printf("%-22s %6u  %-40s %9.1f %9.2f\n", name, n, "sample, 1 character, no cursor (search)",
            r->sample_search * n, r->sample_search);
     printf("%-22s %6u  %-40s %9.1f %9.2f\n", name, n, "sample, 1000 characters, own cursors",
@@ -262,7 +263,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     print_cpu();
-    printf("thread CPU time, minimum of %d runs; one thread; %d frames per single-character run, %d x %d for the crowd\n\n",
+    printf("thread CPU time, minimum of %d runs; one thread; %d frames per single-character run, "
+           "%d x %d for the crowd\n\n",
            runs, SINGLE_FRAMES, CROWD_FRAMES, CROWD_COUNT);
     printf("%-22s %6s  %-40s %9s %9s\n", "skeleton", "joints", "job", "ns/frame", "ns/joint");
 

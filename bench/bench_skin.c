@@ -132,8 +132,12 @@ static void bench_mesh(const char *title, const crowd_mesh *mesh, const float *m
         if (path == CROWD_SKIN_PATH_AUTO) {
             continue;
         }
-        target t = {mesh, path < 0 ? NULL : prepared, (crowd_skin_path)(path < 0 ? 0 : path),
-                    matrices, positions, NULL};
+        target t = {mesh,
+                    path < 0 ? NULL : prepared,
+                    (crowd_skin_path)(path < 0 ? 0 : path),
+                    matrices,
+                    positions,
+                    NULL};
         const char *name = path < 0 ? "reference" : crowd_skin_path_name((crowd_skin_path)path);
         if (path >= 0 && !crowd_skin_path_supported((crowd_skin_path)path)) {
             printf("    %-32s %10s %12s\n", name, "n/a", "n/a");
@@ -180,7 +184,8 @@ static crowd_asset *load_robot(float **out_matrices) {
     float *models = xmalloc(16 * (size_t)skeleton->joint_count * sizeof(float));
     float *matrices = xmalloc(12 * (size_t)skeleton->joint_count * sizeof(float));
     if (asset->clip_count > 0) {
-        crowd_anim_sample(skeleton, &asset->clips[0], 0.5f * asset->clips[0].duration_s, NULL, pose);
+        crowd_anim_sample(skeleton, &asset->clips[0], 0.5f * asset->clips[0].duration_s, NULL,
+                          pose);
     } else {
         crowd_anim_rest_pose(skeleton, pose);
     }
@@ -226,10 +231,12 @@ static void bench_batch(const char *title, const crowd_mesh *mesh, const float *
         for (size_t k = 0; k < 12 * (size_t)joint_count; k++) {
             m[k] = matrices[k] * (1.0f + 1e-4f * (float)(c % 7));
         }
-        jobs[c] = (crowd_skin_job){prepared, m, xmalloc(n3 * sizeof(float)), xmalloc(n3 * sizeof(float))};
+        jobs[c] =
+            (crowd_skin_job){prepared, m, xmalloc(n3 * sizeof(float)), xmalloc(n3 * sizeof(float))};
     }
     printf("\n%u-character batch of %s (%u vertices each, positions + normals, %s path)\n",
-           CROWD_CHARACTERS, title, mesh->vertex_count, crowd_skin_path_name(crowd_skin_path_best()));
+           CROWD_CHARACTERS, title, mesh->vertex_count,
+           crowd_skin_path_name(crowd_skin_path_best()));
     crowd_skin_pool *pools[2] = {NULL, NULL};
     for (uint32_t p = 0; p < 2; p++) {
         crowd_error error;
@@ -257,7 +264,8 @@ static void bench_batch(const char *title, const crowd_mesh *mesh, const float *
     for (uint32_t p = 0; p < 2; p++) {
         printf("  %u thread%s %8.2f ms per batch %8.1f million vertices/s   (CPU/wall %.2f)\n",
                p + 1, p > 0 ? "s:" : ": ", best[p] * 1e3,
-               (double)CROWD_CHARACTERS * mesh->vertex_count / best[p] / 1e6, best_cpu[p] / best[p]);
+               (double)CROWD_CHARACTERS * mesh->vertex_count / best[p] / 1e6,
+               best_cpu[p] / best[p]);
         crowd_skin_pool_destroy(pools[p]);
     }
     /* Scaling is capped by the CPU the neighbours leave us; the 1-thread time

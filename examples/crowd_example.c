@@ -22,9 +22,12 @@ int main(void) {
     int ok = crowd_builtin_create(&asset, &e) == CROWD_OK &&
              crowd_bake_build(asset, NULL, &bake, &e) == CROWD_OK &&
              crowd_gpu_context_create(NULL, &gl, &e) == CROWD_OK &&
-             crowd_renderer_create(&(crowd_renderer_desc){.context = gl, .asset = asset,
-                                                          .bake = bake, .mode = CROWD_GPU_MODE_VAT,
-                                                          .width = W, .height = H},
+             crowd_renderer_create(&(crowd_renderer_desc){.context = gl,
+                                                          .asset = asset,
+                                                          .bake = bake,
+                                                          .mode = CROWD_GPU_MODE_VAT,
+                                                          .width = W,
+                                                          .height = H},
                                    &r, &e) == CROWD_OK;
     for (uint32_t i = 0; ok && i < 100; i++) {
         crowd_instance_desc d = {.position = {(float)(i % 10) * 1.5f, 0, (float)(i / 10) * 1.5f},
@@ -42,7 +45,8 @@ int main(void) {
          crowd_image_write_png("crowd-example.png", W, H, rgba, &e) == CROWD_OK;
     uint32_t differing = 0;
     for (size_t p = 0; ok && p < W * H; p++) {
-        differing += rgba[4 * p] != rgba[0] || rgba[4 * p + 1] != rgba[1] || rgba[4 * p + 2] != rgba[2];
+        differing +=
+            rgba[4 * p] != rgba[0] || rgba[4 * p + 1] != rgba[1] || rgba[4 * p + 2] != rgba[2];
     }
     if (!ok) {
         fprintf(stderr, "crowd_example: error: %s%s%s\n", e.file, e.file[0] ? ": " : "", e.reason);

@@ -19,7 +19,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const names[] = {"bake.crowd.json", "bake.vat.png", "bake.vat.exr",
+static const char *const names[] = {"bake.crowd.json",     "bake.vat.png", "bake.vat.exr",
                                     "bake.vat_normal.exr", "bake.bat.exr", "bake.mesh.glb"};
 #define FILE_KINDS (sizeof names / sizeof names[0])
 
@@ -52,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     load_memory_file files[FILE_KINDS] = {{0}};
     while (size >= 5) {
         size_t kind = data[0] % FILE_KINDS;
-        size_t length = (size_t)data[1] | (size_t)data[2] << 8 | (size_t)data[3] << 16 | (size_t)data[4] << 24;
+        size_t length =
+            (size_t)data[1] | (size_t)data[2] << 8 | (size_t)data[3] << 16 | (size_t)data[4] << 24;
         data += 5;
         size -= 5;
         length = length < size ? length : size;

@@ -9,7 +9,7 @@
 #                                    bench charts, clang for fuzzing)
 set -eu
 
-packages="build-essential cmake pkg-config
+packages="build-essential cmake pkg-config clang-format git
   libassimp-dev libcglm-dev libmeshoptimizer-dev libopenexr-dev libpng-dev libcjson-dev
   libepoxy-dev libegl-dev libglfw3-dev libegl-mesa0 libgl1-mesa-dri
   assimp-testmodels"

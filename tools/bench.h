@@ -29,16 +29,16 @@
 #define BENCH_MAX_COUNTS 32u
 
 typedef struct bench_config {
-    const char *model;              /* as given, for the reports */
+    const char *model; /* as given, for the reports */
     crowd_gpu_mode modes[CROWD_GPU_MODE_COUNT];
     uint32_t mode_count;
     uint32_t counts[BENCH_MAX_COUNTS];
     uint32_t count_count;
     uint32_t width, height;
     uint32_t frames, warmup;
-    double frame_step_s;            /* global time advance per round */
+    double frame_step_s; /* global time advance per round */
     uint64_t seed;
-    bool quiet;                     /* no progress on stderr */
+    bool quiet; /* no progress on stderr */
 } bench_config;
 
 typedef struct bench_summary {
@@ -48,31 +48,31 @@ typedef struct bench_summary {
 typedef struct bench_cell {
     crowd_gpu_mode mode;
     uint32_t count;
-    bench_summary cpu_ms;           /* application CPU time per frame */
-    bench_summary frame_ms;         /* wall time until the GPU finished */
-    bench_summary animation_ms;     /* crowd's own animation work (cpu_animation_time_s) */
-    bench_summary process_cpu_ms;   /* CPU time of every thread of the process during the draw */
-    uint32_t draw_calls;            /* crowd draws per frame */
-    uint32_t extra_draw_calls;      /* ground */
-    uint64_t vertices;              /* crowd vertices submitted per frame */
-    uint64_t uploaded_bytes;        /* median bytes uploaded per frame */
+    bench_summary cpu_ms;         /* application CPU time per frame */
+    bench_summary frame_ms;       /* wall time until the GPU finished */
+    bench_summary animation_ms;   /* crowd's own animation work (cpu_animation_time_s) */
+    bench_summary process_cpu_ms; /* CPU time of every thread of the process during the draw */
+    uint32_t draw_calls;          /* crowd draws per frame */
+    uint32_t extra_draw_calls;    /* ground */
+    uint64_t vertices;            /* crowd vertices submitted per frame */
+    uint64_t uploaded_bytes;      /* median bytes uploaded per frame */
     uint64_t gpu_memory_bytes;
 } bench_cell;
 
 typedef struct bench_machine {
-    char cpu[256];                  /* /proc/cpuinfo "model name", or "unknown" */
-    uint32_t cpu_count;             /* online CPUs */
+    char cpu[256];      /* /proc/cpuinfo "model name", or "unknown" */
+    uint32_t cpu_count; /* online CPUs */
     char gl_platform[64], gl_vendor[128], gl_renderer[256], gl_version[128];
     bool software;
-    bool gl_thread;                 /* mesa_glthread=true in the environment */
+    bool gl_thread; /* mesa_glthread=true in the environment */
 } bench_machine;
 
 typedef struct bench_results {
     bench_config config;
     bench_machine machine;
     uint32_t vertex_count, joint_count, clip_count;
-    bench_cell *cells;              /* [count index][mode index] */
-    double seconds;                 /* wall time of the measurement */
+    bench_cell *cells; /* [count index][mode index] */
+    double seconds;    /* wall time of the measurement */
 } bench_results;
 
 /* Measures every (count, mode) of config on `character` in `context`. On

@@ -245,7 +245,8 @@ static int csv_ratio(char *out, size_t size, double ratio) {
 bool bench_write_csv(const char *path, const bench_results *r) {
     static const char header[] =
         "mode,count,cpu_ms_median,cpu_ms_p10,cpu_ms_p90,frame_ms_median,frame_ms_p10,"
-        "frame_ms_p90,animation_ms_median,process_cpu_ms_median,draw_calls,extra_draw_calls,vertices,uploaded_bytes,gpu_memory_bytes,"
+        "frame_ms_p90,animation_ms_median,process_cpu_ms_median,draw_calls,extra_draw_calls,"
+        "vertices,uploaded_bytes,gpu_memory_bytes,"
         "cpu_ms_ratio,frame_ms_ratio,draw_calls_ratio,gpu_memory_ratio\n";
     size_t rows = (size_t)r->config.count_count * r->config.mode_count;
     size_t size = sizeof header + rows * 512;
@@ -259,13 +260,13 @@ bool bench_write_csv(const char *path, const bench_results *r) {
         for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
             const bench_cell *c = bench_cell_at(r, ci, mi);
             used += (size_t)snprintf(
-                text + used, size - used, "%s,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%u,%u,%llu,%llu,%llu",
+                text + used, size - used,
+                "%s,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%u,%u,%llu,%llu,%llu",
                 crowd_gpu_mode_name(c->mode), (unsigned)c->count, c->cpu_ms.median, c->cpu_ms.p10,
                 c->cpu_ms.p90, c->frame_ms.median, c->frame_ms.p10, c->frame_ms.p90,
-                c->animation_ms.median, c->process_cpu_ms.median,
-                (unsigned)c->draw_calls, (unsigned)c->extra_draw_calls,
-                (unsigned long long)c->vertices, (unsigned long long)c->uploaded_bytes,
-                (unsigned long long)c->gpu_memory_bytes);
+                c->animation_ms.median, c->process_cpu_ms.median, (unsigned)c->draw_calls,
+                (unsigned)c->extra_draw_calls, (unsigned long long)c->vertices,
+                (unsigned long long)c->uploaded_bytes, (unsigned long long)c->gpu_memory_bytes);
             for (int field = 0; field < 4; field++) {
                 used += (size_t)csv_ratio(text + used, size - used, bench_ratio(r, ci, mi, field));
             }

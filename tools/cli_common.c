@@ -116,7 +116,8 @@ bool cli_parse_size(const char *option, const char *text, uint32_t *width, uint3
         ok = end != rest && *end == '\0' && errno == 0 && rest[0] != '-';
     }
     if (!ok || w < 1 || h < 1 || w > CLI_MAX_SIZE || h > CLI_MAX_SIZE) {
-        cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not WxH with each in [1, %lu]", option, text, CLI_MAX_SIZE);
+        cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not WxH with each in [1, %lu]", option, text,
+                 CLI_MAX_SIZE);
         return false;
     }
     *width = (uint32_t)w;
@@ -126,8 +127,8 @@ bool cli_parse_size(const char *option, const char *text, uint32_t *width, uint3
 
 int cli_model_argument(const char *command, const char *arg, const char **model) {
     if (arg[0] == '-' && arg[1] != '\0') {
-        return cli_fail(CLI_EXIT_USAGE, "%s: unknown option '%s' (see crowd %s --help)", command, arg,
-                        command);
+        return cli_fail(CLI_EXIT_USAGE, "%s: unknown option '%s' (see crowd %s --help)", command,
+                        arg, command);
     }
     if (*model != NULL) {
         return cli_fail(CLI_EXIT_USAGE, "%s: more than one MODEL ('%s' and '%s')", command, *model,

@@ -186,7 +186,7 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
 
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
-        "-o",     "--output", "--fps",  "--max-width", "--threads",      "--clips", "--loop",
+        "-o",     "--output", "--fps",  "--max-width", "--threads",      "--clips",  "--loop",
         "--once", "--attach", "--what", "--encoding",  "--bat-encoding", "--compat", NULL};
     return cli_arg_in(arg, with_value);
 }
@@ -434,8 +434,9 @@ static int load_model(const options *opt, const crowd_logger *logger, crowd_asse
 }
 
 static int run(const options *opt) {
-    status_line status = {
-        .start_s = cli_wall_s(), .terminal = !opt->quiet && isatty(STDERR_FILENO), .quiet = opt->quiet};
+    status_line status = {.start_s = cli_wall_s(),
+                          .terminal = !opt->quiet && isatty(STDERR_FILENO),
+                          .quiet = opt->quiet};
     crowd_logger logger = {.fn = log_message, .user = &status};
     crowd_asset *asset = NULL;
     int code = load_model(opt, &logger, &asset);

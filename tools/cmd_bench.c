@@ -206,8 +206,10 @@ static int write_reports(const options *o, const bench_results *results) {
     if (o->chart != NULL) {
         int chart = bench_write_chart(o->chart, results);
         if (chart == 1) {
-            fprintf(stderr, "crowd: warning: gnuplot is not installed: no chart written to %s "
-                            "(scripts/install-deps.sh --extra installs it)\n", o->chart);
+            fprintf(stderr,
+                    "crowd: warning: gnuplot is not installed: no chart written to %s "
+                    "(scripts/install-deps.sh --extra installs it)\n",
+                    o->chart);
         } else if (chart < 0) {
             code = CLI_EXIT_OUTPUT;
         }
@@ -258,7 +260,9 @@ int cmd_bench(int argc, char **argv) {
     options o = {
         .gl_thread = true,
         .warmup = -1,
-        .config = {.counts = {1, 100, 1000}, .count_count = 3, .frame_step_s = 1.0 / 30.0,
+        .config = {.counts = {1, 100, 1000},
+                   .count_count = 3,
+                   .frame_step_s = 1.0 / 30.0,
                    .seed = 1},
     };
     int code = parse(argc, argv, &o);

@@ -45,13 +45,13 @@ static int render_picture(crowd_gpu_context *context, const scene_character *cha
         return cli_fail(CLI_EXIT_INPUT, "out of memory");
     }
     uint8_t *pixels = malloc((size_t)plan->picture_width * plan->picture_height * 4);
-    crowd_result result = pixels == NULL ? crowd_error_set(&error, CROWD_ERROR_OUT_OF_MEMORY,
-                                                           NULL, "out of memory")
-                                         : CROWD_OK;
+    crowd_result result =
+        pixels == NULL ? crowd_error_set(&error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory")
+                       : CROWD_OK;
     if (result == CROWD_OK) {
-        result = scene_renderer_create(context, character, CROWD_GPU_MODE_VAT,
-                                       plan->picture_count, plan->picture_width,
-                                       plan->picture_height, &renderer, &error);
+        result =
+            scene_renderer_create(context, character, CROWD_GPU_MODE_VAT, plan->picture_count,
+                                  plan->picture_width, plan->picture_height, &renderer, &error);
     }
     if (result == CROWD_OK) {
         result = scene_populate(renderer, 1, plan->picture_count, ids, &error);
@@ -63,13 +63,12 @@ static int render_picture(crowd_gpu_context *context, const scene_character *cha
         result = crowd_renderer_draw(renderer, &frame, &error);
     }
     if (result == CROWD_OK) {
-        result = crowd_renderer_read_pixels(renderer, pixels,
-                                            (size_t)plan->picture_width * plan->picture_height * 4,
-                                            &error);
+        result = crowd_renderer_read_pixels(
+            renderer, pixels, (size_t)plan->picture_width * plan->picture_height * 4, &error);
     }
     if (result == CROWD_OK) {
-        result = crowd_image_write_png(path, plan->picture_width, plan->picture_height, pixels,
-                                       &error);
+        result =
+            crowd_image_write_png(path, plan->picture_width, plan->picture_height, pixels, &error);
     }
     int code = CLI_EXIT_OK;
     if (result != CROWD_OK) {
@@ -118,9 +117,8 @@ static void print_summary(const bench_results *r) {
     printf("\nAt %u characters the CPU spends %.3f ms per frame in vat mode (%u draw call) "
            "against %.1f ms skinning every character itself in cpu mode (%u draw calls): %.0fx "
            "less.\n",
-           (unsigned)vat->count, vat->cpu_ms.median, (unsigned)vat->draw_calls,
-           cpu->cpu_ms.median, (unsigned)cpu->draw_calls,
-           cpu->cpu_ms.median / fmax(vat->cpu_ms.median, 1e-6));
+           (unsigned)vat->count, vat->cpu_ms.median, (unsigned)vat->draw_calls, cpu->cpu_ms.median,
+           (unsigned)cpu->draw_calls, cpu->cpu_ms.median / fmax(vat->cpu_ms.median, 1e-6));
     printf("vat's CPU time went from %.3f ms at %u characters to %.3f ms at %u; its frame time "
            "is %.2fx that of the static (unanimated) crowd.\n",
            small[CROWD_GPU_MODE_VAT]->cpu_ms.median, (unsigned)small[CROWD_GPU_MODE_VAT]->count,
@@ -140,9 +138,8 @@ static int run(const char *path) {
     printf("crowd demo: the built-in character, %u vertices, %u joints, %u clips, baked in "
            "memory in %.2f s (vertex animation + bone matrix textures, %ux%u + %ux%u texels)\n",
            (unsigned)character.asset->mesh.vertex_count,
-           (unsigned)character.asset->skeleton.joint_count,
-           (unsigned)character.bake->clip_count, character.bake_s,
-           (unsigned)character.bake->vat_position.width,
+           (unsigned)character.asset->skeleton.joint_count, (unsigned)character.bake->clip_count,
+           character.bake_s, (unsigned)character.bake->vat_position.width,
            (unsigned)character.bake->vat_position.height, (unsigned)character.bake->bat.width,
            (unsigned)character.bake->bat.height);
     crowd_gpu_context *context = NULL;
@@ -206,8 +203,8 @@ int cmd_demo(int argc, char **argv) {
                 return CLI_EXIT_USAGE;
             }
         } else {
-            return cli_fail(CLI_EXIT_USAGE, "demo: unexpected argument '%s' (see crowd demo --help)",
-                            argv[i]);
+            return cli_fail(CLI_EXIT_USAGE,
+                            "demo: unexpected argument '%s' (see crowd demo --help)", argv[i]);
         }
     }
     return run(path);

@@ -119,7 +119,8 @@ static uint32_t repair_lines(const crowd_repairs *r, repair_line out[7]) {
          r->weights_renormalized},
         {"vertices_unweighted", "vertices without weights (bound to their mesh's node)",
          r->vertices_unweighted},
-        {"static_meshes_rigid", "static meshes bound rigidly to their node", r->static_meshes_rigid},
+        {"static_meshes_rigid", "static meshes bound rigidly to their node",
+         r->static_meshes_rigid},
         {"normals_generated", "vertices whose normals were missing or zero (generated)",
          r->normals_generated},
         {"clips_renamed", "clips with an empty or duplicate name (renamed)", r->clips_renamed},
@@ -185,7 +186,8 @@ static void print_text(const crowd_asset *asset, const options *opt) {
         printf("  %u: %u triangles from index %u, material %u\n", s, sub->index_count / 3,
                sub->first_index, sub->material);
     }
-    printf("skin        %s\n", asset->has_skin ? "yes" : "no (rigid: no vertex weights in the file)");
+    printf("skin        %s\n",
+           asset->has_skin ? "yes" : "no (rigid: no vertex weights in the file)");
     printf("joints      %u\n", sk->joint_count);
     if (opt->joints) {
         print_joint_tree(sk);

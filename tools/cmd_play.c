@@ -55,16 +55,16 @@ typedef struct player {
     crowd_renderer *renderer;
     const options *options;
     crowd_instance_id *ids;
-    uint32_t *clips;            /* clip each instance plays now */
+    uint32_t *clips; /* clip each instance plays now */
     uint32_t count, max_count;
-    uint64_t clip_state;        /* generator for "change clips" */
-    double time_s;              /* crowd clock: stops while paused */
+    uint64_t clip_state; /* generator for "change clips" */
+    double time_s;       /* crowd clock: stops while paused */
     bool paused;
     float yaw_rad, pitch_rad, zoom;
     crowd_frame_desc frame;
     bool camera_dirty;
     double frame_ms_smoothed, cpu_ms_smoothed;
-    char message[128];          /* last notice for the title, e.g. an unplayable mode */
+    char message[128]; /* last notice for the title, e.g. an unplayable mode */
 } player;
 
 static int parse(int argc, char **argv, options *o) {
@@ -117,7 +117,8 @@ static int parse(int argc, char **argv, options *o) {
         }
     }
     if (o->model == NULL) {
-        return cli_fail(CLI_EXIT_USAGE, "play: no MODEL given (try builtin:, or see crowd play --help)");
+        return cli_fail(CLI_EXIT_USAGE,
+                        "play: no MODEL given (try builtin:, or see crowd play --help)");
     }
     return -1;
 }
@@ -331,8 +332,12 @@ static int run(const options *o) {
     if (scene_character_load(o->model, &logger, &character, &error) != CROWD_OK) {
         return cli_report(&error);
     }
-    player p = {.options = o, .yaw_rad = 0.35f, .pitch_rad = 0.45f, .zoom = 1.0f,
-                .clip_state = (uint64_t)o->seed + 0x5EED, .camera_dirty = true,
+    player p = {.options = o,
+                .yaw_rad = 0.35f,
+                .pitch_rad = 0.45f,
+                .zoom = 1.0f,
+                .clip_state = (uint64_t)o->seed + 0x5EED,
+                .camera_dirty = true,
                 .frame = {.ground = true}};
     crowd_gpu_context_desc desc = {
         .window = true,

@@ -75,7 +75,7 @@ static bool parse_camera(const char *text, float out[6]) {
 }
 
 static bool takes_value(const char *arg) {
-    static const char *const with_value[] = {"-o",     "--output", "--mode", "--count", "--size",
+    static const char *const with_value[] = {"-o",     "--output", "--mode", "--count",  "--size",
                                              "--time", "--clip",   "--seed", "--camera", NULL};
     return cli_arg_in(arg, with_value);
 }
@@ -131,7 +131,11 @@ static int parse_option(int argc, char **argv, int *i, options *opt) {
 }
 
 static int parse_args(int argc, char **argv, options *opt) {
-    *opt = (options){.count = 1, .width = 640, .height = 480, .time_s = 0.5, .auto_camera = true,
+    *opt = (options){.count = 1,
+                     .width = 640,
+                     .height = 480,
+                     .time_s = 0.5,
+                     .auto_camera = true,
                      .ground = true};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -160,8 +164,8 @@ static int parse_args(int argc, char **argv, options *opt) {
 }
 
 typedef struct render_job {
-    crowd_asset *asset;        /* loaded model (NULL for a bake folder) */
-    crowd_bake *bake;          /* built in memory or loaded */
+    crowd_asset *asset; /* loaded model (NULL for a bake folder) */
+    crowd_bake *bake;   /* built in memory or loaded */
     crowd_gpu_context *context;
     crowd_renderer *renderer;
     uint8_t *pixels;
@@ -282,9 +286,13 @@ static int render(const options *opt, render_job *s) {
     if (crowd_gpu_context_create(NULL, &s->context, &error) != CROWD_OK) {
         return cli_report(&error);
     }
-    crowd_renderer_desc desc = {.context = s->context, .asset = s->asset, .bake = s->bake,
-                                .max_instances = opt->count, .width = opt->width,
-                                .height = opt->height, .logger = logger()};
+    crowd_renderer_desc desc = {.context = s->context,
+                                .asset = s->asset,
+                                .bake = s->bake,
+                                .max_instances = opt->count,
+                                .width = opt->width,
+                                .height = opt->height,
+                                .logger = logger()};
     if (crowd_renderer_create(&desc, &s->renderer, &error) != CROWD_OK) {
         return cli_report(&error);
     }

@@ -175,8 +175,10 @@ void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t
     float spacing = spacing_m(renderer);
     float radius = 0.55f * spacing * sqrtf((float)index + 0.5f);
     float angle = (float)index * GOLDEN_ANGLE_RAD;
-    out->position[0] = radius * cosf(angle) + lerp(-0.15f, 0.15f, scene_random_unit(&state)) * spacing;
-    out->position[2] = radius * sinf(angle) + lerp(-0.15f, 0.15f, scene_random_unit(&state)) * spacing;
+    out->position[0] =
+        radius * cosf(angle) + lerp(-0.15f, 0.15f, scene_random_unit(&state)) * spacing;
+    out->position[2] =
+        radius * sinf(angle) + lerp(-0.15f, 0.15f, scene_random_unit(&state)) * spacing;
     out->heading_rad = lerp(-0.7f, 0.7f, scene_random_unit(&state));
     out->scale = lerp(0.9f, 1.1f, scene_random_unit(&state));
     out->clip = scene_pick_clip(renderer, &state, UINT32_MAX);

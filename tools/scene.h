@@ -20,9 +20,9 @@
 #include "crowd/gpu.h"
 
 typedef struct scene_character {
-    crowd_asset *asset;     /* the imported model; NULL for a bake folder */
-    crowd_bake *bake;       /* built from asset in memory, or loaded */
-    double load_s, bake_s;  /* wall seconds spent importing and baking */
+    crowd_asset *asset;    /* the imported model; NULL for a bake folder */
+    crowd_bake *bake;      /* built from asset in memory, or loaded */
+    double load_s, bake_s; /* wall seconds spent importing and baking */
 } scene_character;
 
 /* Whether `spec` names a bake: a folder, or a path ending in .crowd.json. */

@@ -31,9 +31,9 @@ typedef struct crowd_transform {
  * crowd_anim_cursor_reset) before first use and whenever the clip changes.
  * `keys` has crowd_anim_cursor_size() entries, owned by the caller. */
 typedef struct crowd_anim_cursor {
-    const crowd_clip *clip;   /* the clip the hints belong to (reset on change) */
-    uint32_t *keys;           /* 3 * joint_count key hints */
-    uint32_t key_count;       /* entries in `keys` */
+    const crowd_clip *clip; /* the clip the hints belong to (reset on change) */
+    uint32_t *keys;         /* 3 * joint_count key hints */
+    uint32_t key_count;     /* entries in `keys` */
 } crowd_anim_cursor;
 
 /* Number of uint32_t a cursor needs for this skeleton: 3 * joint_count. */

@@ -34,43 +34,43 @@ extern "C" {
 #define CROWD_MAX_JOINTS 65535
 
 typedef struct crowd_material {
-    char *name;                /* never NULL once built ("" when the file has none) */
-    float base_color[4];       /* linear RGBA factor */
+    char *name;          /* never NULL once built ("" when the file has none) */
+    float base_color[4]; /* linear RGBA factor */
     /* Base-colour texture decoded to RGBA8 (sRGB as stored), or NULL. */
     uint32_t texture_width, texture_height;
-    uint8_t *texture_rgba8;    /* texture_width * texture_height * 4 bytes */
+    uint8_t *texture_rgba8; /* texture_width * texture_height * 4 bytes */
 } crowd_material;
 
 /* A range of the index buffer drawn with one material. */
 typedef struct crowd_submesh {
     uint32_t first_index;
-    uint32_t index_count;      /* multiple of 3 */
-    uint32_t material;         /* index into crowd_asset.materials */
+    uint32_t index_count; /* multiple of 3 */
+    uint32_t material;    /* index into crowd_asset.materials */
 } crowd_submesh;
 
 /* Vertex attributes as separate arrays (structure of arrays). */
 typedef struct crowd_mesh {
     uint32_t vertex_count;
-    float *positions;          /* 3 * vertex_count, bind pose, model space */
-    float *normals;            /* 3 * vertex_count, unit length */
-    float *tangents;           /* 4 * vertex_count (xyz + handedness w) or NULL */
-    float *uv0;                /* 2 * vertex_count; zeros when the file has none */
-    uint16_t *joints;          /* 4 * vertex_count */
-    float *weights;            /* 4 * vertex_count, each >= 0, summing to 1, unused = 0 */
-    uint32_t index_count;      /* multiple of 3 */
-    uint32_t *indices;         /* triangle list */
+    float *positions;     /* 3 * vertex_count, bind pose, model space */
+    float *normals;       /* 3 * vertex_count, unit length */
+    float *tangents;      /* 4 * vertex_count (xyz + handedness w) or NULL */
+    float *uv0;           /* 2 * vertex_count; zeros when the file has none */
+    uint16_t *joints;     /* 4 * vertex_count */
+    float *weights;       /* 4 * vertex_count, each >= 0, summing to 1, unused = 0 */
+    uint32_t index_count; /* multiple of 3 */
+    uint32_t *indices;    /* triangle list */
     uint32_t submesh_count;
-    crowd_submesh *submeshes;  /* cover the index buffer in order, no gaps */
+    crowd_submesh *submeshes; /* cover the index buffer in order, no gaps */
 } crowd_mesh;
 
 typedef struct crowd_skeleton {
-    uint32_t joint_count;      /* >= 1 */
-    char **names;              /* joint_count strings */
-    int32_t *parents;          /* joint_count; -1 for a root, else < j */
-    float *rest_translation;   /* 3 * joint_count, local */
-    float *rest_rotation;      /* 4 * joint_count, local, unit (x, y, z, w) */
-    float *rest_scale;         /* 3 * joint_count, local */
-    float *inverse_bind;       /* 16 * joint_count, model space -> joint space */
+    uint32_t joint_count;    /* >= 1 */
+    char **names;            /* joint_count strings */
+    int32_t *parents;        /* joint_count; -1 for a root, else < j */
+    float *rest_translation; /* 3 * joint_count, local */
+    float *rest_rotation;    /* 4 * joint_count, local, unit (x, y, z, w) */
+    float *rest_scale;       /* 3 * joint_count, local */
+    float *inverse_bind;     /* 16 * joint_count, model space -> joint space */
     /* Transform of the (non-joint) nodes above the root joints, applied before
      * them; identity for most files. */
     float root_transform[16];
@@ -88,7 +88,7 @@ typedef enum crowd_interpolation {
 typedef struct crowd_track {
     uint32_t key_count;
     crowd_interpolation interpolation;
-    float *times_s;            /* key_count, non-decreasing, >= 0 */
+    float *times_s; /* key_count, non-decreasing, >= 0 */
     /* key_count * components (3 for translation/scale, 4 for rotation); for
      * CROWD_INTERP_CUBIC key_count * 3 * components laid out per key as
      * [in-tangent, value, out-tangent]. */
@@ -100,32 +100,32 @@ typedef struct crowd_joint_tracks {
 } crowd_joint_tracks;
 
 typedef struct crowd_clip {
-    char *name;                /* unique within the asset, never empty */
-    float duration_s;          /* > 0, or 0 for a single-pose clip */
-    bool loop;                 /* wraps at duration_s; else clamps */
+    char *name;                 /* unique within the asset, never empty */
+    float duration_s;           /* > 0, or 0 for a single-pose clip */
+    bool loop;                  /* wraps at duration_s; else clamps */
     crowd_joint_tracks *tracks; /* skeleton.joint_count entries */
 } crowd_clip;
 
 typedef struct crowd_socket {
     char *name;
-    uint32_t joint;            /* the joint it follows */
-    float offset[16];          /* socket relative to that joint */
+    uint32_t joint;   /* the joint it follows */
+    float offset[16]; /* socket relative to that joint */
 } crowd_socket;
 
 /* What the importer had to fix, so the user can be told. */
 typedef struct crowd_repairs {
-    uint32_t influences_truncated;    /* vertices with > 4 influences (kept the 4 largest) */
-    uint32_t weights_renormalized;    /* vertices whose weights did not sum to 1 */
-    uint32_t vertices_unweighted;     /* vertices with no weight, bound to their mesh's node */
-    uint32_t static_meshes_rigid;     /* static meshes bound rigidly to their node */
-    uint32_t normals_generated;       /* vertices whose normals were missing or zero */
-    uint32_t clips_renamed;           /* clips with an empty or duplicate name */
-    uint32_t keys_dropped;            /* keys out of order or non-finite */
+    uint32_t influences_truncated; /* vertices with > 4 influences (kept the 4 largest) */
+    uint32_t weights_renormalized; /* vertices whose weights did not sum to 1 */
+    uint32_t vertices_unweighted;  /* vertices with no weight, bound to their mesh's node */
+    uint32_t static_meshes_rigid;  /* static meshes bound rigidly to their node */
+    uint32_t normals_generated;    /* vertices whose normals were missing or zero */
+    uint32_t clips_renamed;        /* clips with an empty or duplicate name */
+    uint32_t keys_dropped;         /* keys out of order or non-finite */
 } crowd_repairs;
 
 typedef struct crowd_asset {
-    char *name;                /* base name, e.g. "robot" for robot.glb */
-    char *source;              /* what it came from: a file name or "builtin:" */
+    char *name;                 /* base name, e.g. "robot" for robot.glb */
+    char *source;               /* what it came from: a file name or "builtin:" */
     uint32_t source_mesh_count; /* meshes merged into `mesh` (informational) */
     crowd_mesh mesh;
     uint32_t material_count;
@@ -135,7 +135,7 @@ typedef struct crowd_asset {
     crowd_clip *clips;
     uint32_t socket_count;
     crowd_socket *sockets;
-    bool has_skin;             /* false: file had no skin (one joint, rigid) */
+    bool has_skin; /* false: file had no skin (one joint, rigid) */
     crowd_repairs repairs;
 } crowd_asset;
 

@@ -37,14 +37,14 @@ extern "C" {
 #define CROWD_BAKE_MAX_TEXTURE_SIZE 16384u
 
 typedef enum crowd_vat_encoding {
-    CROWD_VAT_DEFAULT = 0,      /* = CROWD_VAT_UNORM16_OCT */
-    CROWD_VAT_UNORM16_OCT,      /* RGBA16 unorm: xyz over bounds, a = octahedral normal (8+8 bits) */
-    CROWD_VAT_F16,              /* RGBA16F position + RGBA16F normal texture */
-    CROWD_VAT_F32,              /* RGBA32F position + RGBA32F normal texture, lossless */
+    CROWD_VAT_DEFAULT = 0, /* = CROWD_VAT_UNORM16_OCT */
+    CROWD_VAT_UNORM16_OCT, /* RGBA16 unorm: xyz over bounds, a = octahedral normal (8+8 bits) */
+    CROWD_VAT_F16,         /* RGBA16F position + RGBA16F normal texture */
+    CROWD_VAT_F32,         /* RGBA32F position + RGBA32F normal texture, lossless */
 } crowd_vat_encoding;
 
 typedef enum crowd_bat_encoding {
-    CROWD_BAT_DEFAULT = 0,      /* = CROWD_BAT_F32 */
+    CROWD_BAT_DEFAULT = 0, /* = CROWD_BAT_F32 */
     CROWD_BAT_F32,
     CROWD_BAT_F16,
 } crowd_bat_encoding;
@@ -57,58 +57,58 @@ typedef enum crowd_bake_what {
 
 typedef enum crowd_texel_format {
     CROWD_TEXEL_NONE = 0,
-    CROWD_TEXEL_RGBA32F,        /* float[4] */
-    CROWD_TEXEL_RGBA16F,        /* uint16_t[4], IEEE half bits */
-    CROWD_TEXEL_RGBA16_UNORM,   /* uint16_t[4] */
+    CROWD_TEXEL_RGBA32F,      /* float[4] */
+    CROWD_TEXEL_RGBA16F,      /* uint16_t[4], IEEE half bits */
+    CROWD_TEXEL_RGBA16_UNORM, /* uint16_t[4] */
 } crowd_texel_format;
 
 typedef struct crowd_texture {
     uint32_t width, height;
     crowd_texel_format format;
-    void *texels;               /* width * height texels, rows top first; NULL when absent */
+    void *texels; /* width * height texels, rows top first; NULL when absent */
 } crowd_texture;
 
 typedef struct crowd_bake_clip {
     char *name;
     float duration_s;
-    bool loop;                  /* loop: round(d*fps) frames, wraps; else round(d*fps)+1, clamps */
-    uint32_t first_frame;       /* global frame of the clip's frame 0 */
+    bool loop;            /* loop: round(d*fps) frames, wraps; else round(d*fps)+1, clamps */
+    uint32_t first_frame; /* global frame of the clip's frame 0 */
     uint32_t frame_count;
-    uint32_t source_clip;       /* index into the source asset's clips (UINT32_MAX when loaded) */
+    uint32_t source_clip; /* index into the source asset's clips (UINT32_MAX when loaded) */
 } crowd_bake_clip;
 
 typedef struct crowd_bake {
-    char *name;                 /* output base name: NAME.crowd.json, ... */
-    char *source;               /* source file name as given to the baker */
-    const crowd_asset *asset;   /* mesh the textures follow (borrowed or owned_asset) */
-    crowd_asset *owned_asset;   /* set when loaded from disk */
+    char *name;               /* output base name: NAME.crowd.json, ... */
+    char *source;             /* source file name as given to the baker */
+    const crowd_asset *asset; /* mesh the textures follow (borrowed or owned_asset) */
+    crowd_asset *owned_asset; /* set when loaded from disk */
     uint32_t vertex_count, joint_count;
     float fps;
     float bounds_min[3], bounds_max[3]; /* rest pose + every baked frame */
     uint32_t clip_count;
     crowd_bake_clip *clips;
-    uint32_t frame_count;       /* total frames, all clips stacked */
+    uint32_t frame_count; /* total frames, all clips stacked */
 
-    crowd_vat_encoding vat_encoding;    /* CROWD_VAT_DEFAULT when there is no VAT */
+    crowd_vat_encoding vat_encoding; /* CROWD_VAT_DEFAULT when there is no VAT */
     uint32_t vat_rows_per_frame;
     crowd_texture vat_position;
-    crowd_texture vat_normal;   /* f16/f32 only; format NONE for unorm16_oct */
+    crowd_texture vat_normal; /* f16/f32 only; format NONE for unorm16_oct */
 
-    crowd_bat_encoding bat_encoding;    /* CROWD_BAT_DEFAULT when there is no BAT */
+    crowd_bat_encoding bat_encoding; /* CROWD_BAT_DEFAULT when there is no BAT */
     uint32_t bat_rows_per_frame;
     crowd_texture bat;
 } crowd_bake;
 
 typedef struct crowd_bake_desc {
-    float fps;                          /* 0 = 30; must be in (0, 1000] */
-    const char *const *clips;           /* clip names to bake, in this order; NULL = all */
+    float fps;                /* 0 = 30; must be in (0, 1000] */
+    const char *const *clips; /* clip names to bake, in this order; NULL = all */
     uint32_t clip_count;
-    const char *const *loop_clips;      /* force looping */
+    const char *const *loop_clips; /* force looping */
     uint32_t loop_clip_count;
-    const char *const *once_clips;      /* force one-shot */
+    const char *const *once_clips; /* force one-shot */
     uint32_t once_clip_count;
     crowd_bake_what what;
-    uint32_t max_width;                 /* 0 = 4096; at most 16384 */
+    uint32_t max_width; /* 0 = 4096; at most 16384 */
     crowd_vat_encoding vat_encoding;
     crowd_bat_encoding bat_encoding;
     crowd_logger logger;
@@ -131,7 +131,7 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
                               crowd_bake **out_bake, crowd_error *error);
 
 typedef struct crowd_bake_write_desc {
-    bool openvat;                       /* also write the OpenVAT-layout set */
+    bool openvat; /* also write the OpenVAT-layout set */
     crowd_logger logger;
 } crowd_bake_write_desc;
 
@@ -151,8 +151,8 @@ void crowd_bake_destroy(crowd_bake *bake);
 
 /* Decoded VAT position and unit normal of `vertex` at global frame `frame`
  * (both in range; normal may be NULL). */
-void crowd_bake_vat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t vertex, float position[3],
-                          float normal[3]);
+void crowd_bake_vat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t vertex,
+                          float position[3], float normal[3]);
 
 /* Decoded BAT skinning matrix (3x4 row-major) of `joint` at global `frame`. */
 void crowd_bake_bat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t joint, float matrix[12]);
@@ -165,14 +165,14 @@ int32_t crowd_bake_find_clip(const crowd_bake *bake, const char *name);
  * frame. Positions are in the asset's units (metres for glTF); "_rel" values
  * are divided by the bounds diagonal. Fields of a texture the bake lacks are 0. */
 typedef struct crowd_bake_report {
-    uint64_t vertex_frames;             /* vertex samples compared */
+    uint64_t vertex_frames; /* vertex samples compared */
     double bounds_diagonal;
-    double position_error_max, position_error_mean;         /* VAT */
+    double position_error_max, position_error_mean; /* VAT */
     double position_error_max_rel, position_error_mean_rel;
-    double normal_error_max_deg, normal_error_mean_deg;     /* VAT */
+    double normal_error_max_deg, normal_error_mean_deg; /* VAT */
     /* Vertices skinned (crowd_skin_reference) with the decoded BAT matrices. */
     double bat_position_error_max, bat_position_error_max_rel;
-    uint64_t vat_size_bytes;            /* texel payload of the VAT textures (GPU memory) */
+    uint64_t vat_size_bytes; /* texel payload of the VAT textures (GPU memory) */
     uint64_t bat_size_bytes;
 } crowd_bake_report;
 

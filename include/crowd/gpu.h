@@ -92,11 +92,11 @@ crowd_result crowd_gpu_context_create(const crowd_gpu_context_desc *desc,
 void crowd_gpu_context_destroy(crowd_gpu_context *context);
 
 typedef struct crowd_gpu_context_info {
-    const char *platform;   /* "EGL device", "EGL surfaceless", "EGL default display", "GLFW" */
-    const char *vendor;     /* GL_VENDOR */
-    const char *renderer;   /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
-    const char *version;    /* GL_VERSION */
-    bool software;          /* a CPU rasterizer (llvmpipe, softpipe, swrast) */
+    const char *platform; /* "EGL device", "EGL surfaceless", "EGL default display", "GLFW" */
+    const char *vendor;   /* GL_VENDOR */
+    const char *renderer; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
+    const char *version;  /* GL_VERSION */
+    bool software;        /* a CPU rasterizer (llvmpipe, softpipe, swrast) */
 } crowd_gpu_context_info;
 
 /* Strings owned by the context, valid until it is destroyed. */
@@ -107,14 +107,14 @@ crowd_result crowd_gpu_context_make_current(crowd_gpu_context *context, crowd_er
 
 /* Window input gathered by crowd_gpu_window_poll since the previous poll. */
 typedef struct crowd_window_input {
-    bool close_requested;       /* window closed or Escape pressed */
-    double cursor_x, cursor_y;  /* pixels from the top left */
+    bool close_requested;      /* window closed or Escape pressed */
+    double cursor_x, cursor_y; /* pixels from the top left */
     double cursor_dx, cursor_dy;
-    bool mouse_left, mouse_right; /* held */
-    double scroll_y;            /* wheel steps */
+    bool mouse_left, mouse_right;               /* held */
+    double scroll_y;                            /* wheel steps */
     bool key_up, key_down, key_left, key_right; /* arrows or W S A D, held */
-    bool key_shift;             /* held */
-    uint32_t chars[32];         /* Unicode code points typed, in order */
+    bool key_shift;                             /* held */
+    uint32_t chars[32];                         /* Unicode code points typed, in order */
     uint32_t char_count;
 } crowd_window_input;
 
@@ -150,16 +150,16 @@ bool crowd_gpu_mode_parse(const char *name, crowd_gpu_mode *out);
 typedef struct crowd_renderer crowd_renderer;
 
 typedef struct crowd_renderer_desc {
-    crowd_gpu_context *context;     /* required, current on this thread */
+    crowd_gpu_context *context; /* required, current on this thread */
     /* The character. asset alone: static, cpu, gpu. bake alone (a loaded
      * folder): static, bat, vat on bake->asset's mesh. Both (bake built from
      * this asset): every mode. Clips are the bake's when a bake is given,
      * else the asset's. */
     const crowd_asset *asset;
     const crowd_bake *bake;
-    crowd_gpu_mode mode;            /* initial mode; 0 = static */
-    uint32_t max_instances;         /* 0 = CROWD_RENDERER_DEFAULT_MAX_INSTANCES */
-    uint32_t width, height;         /* offscreen target; 0 = 640 x 480 */
+    crowd_gpu_mode mode;    /* initial mode; 0 = static */
+    uint32_t max_instances; /* 0 = CROWD_RENDERER_DEFAULT_MAX_INSTANCES */
+    uint32_t width, height; /* offscreen target; 0 = 640 x 480 */
     crowd_logger logger;
 } crowd_renderer_desc;
 
@@ -191,7 +191,7 @@ void crowd_renderer_size(const crowd_renderer *renderer, uint32_t *width, uint32
 typedef struct crowd_renderer_clip {
     const char *name;
     float duration_s;
-    bool loop;              /* what an instance with CROWD_LOOP_CLIP does */
+    bool loop; /* what an instance with CROWD_LOOP_CLIP does */
 } crowd_renderer_clip;
 uint32_t crowd_renderer_clip_count(const crowd_renderer *renderer);
 /* False when clip >= clip_count. Strings owned by the renderer. */
@@ -215,21 +215,21 @@ double crowd_renderer_time(const crowd_renderer *renderer);
 typedef uint32_t crowd_instance_id;
 
 typedef enum crowd_loop_mode {
-    CROWD_LOOP_CLIP = 0,    /* the clip's own flag */
+    CROWD_LOOP_CLIP = 0, /* the clip's own flag */
     CROWD_LOOP_ON,
-    CROWD_LOOP_OFF,         /* play once, hold the last frame */
+    CROWD_LOOP_OFF, /* play once, hold the last frame */
 } crowd_loop_mode;
 
 typedef struct crowd_instance_desc {
-    float position[3];      /* world, metres */
-    float heading_rad;      /* rotation about +Y */
-    float scale;            /* uniform; 0 = 1 */
-    uint32_t clip;          /* < crowd_renderer_clip_count (0 when there are none) */
-    float time_offset_s;    /* clip time at the renderer's clock now */
-    float speed;            /* playback rate; 0 = 1; negative plays backwards */
-    bool paused;            /* speed 0: holds clip time time_offset_s */
+    float position[3];   /* world, metres */
+    float heading_rad;   /* rotation about +Y */
+    float scale;         /* uniform; 0 = 1 */
+    uint32_t clip;       /* < crowd_renderer_clip_count (0 when there are none) */
+    float time_offset_s; /* clip time at the renderer's clock now */
+    float speed;         /* playback rate; 0 = 1; negative plays backwards */
+    bool paused;         /* speed 0: holds clip time time_offset_s */
     crowd_loop_mode loop;
-    float tint[4];          /* multiplies the base colour; all zero = (1, 1, 1, 1) */
+    float tint[4]; /* multiplies the base colour; all zero = (1, 1, 1, 1) */
 } crowd_instance_desc;
 
 /* Adds an instance; its record is written to the GPU at once. Errors:
@@ -242,12 +242,12 @@ crowd_result crowd_instance_update(crowd_renderer *renderer, crowd_instance_id i
                                    const crowd_instance_desc *desc, crowd_error *error);
 /* Moves an instance, keeping its playback state. scale 0 = 1. */
 crowd_result crowd_instance_set_transform(crowd_renderer *renderer, crowd_instance_id id,
-                                          const float position[3], float heading_rad,
-                                          float scale, crowd_error *error);
+                                          const float position[3], float heading_rad, float scale,
+                                          crowd_error *error);
 /* Changes the playback rate at the renderer's clock without a jump in pose
  * (literal: 0 holds the current frame). */
-crowd_result crowd_instance_set_speed(crowd_renderer *renderer, crowd_instance_id id,
-                                      float speed, crowd_error *error);
+crowd_result crowd_instance_set_speed(crowd_renderer *renderer, crowd_instance_id id, float speed,
+                                      crowd_error *error);
 /* Starts `clip` from time 0 at the renderer's clock, crossfading from the
  * current pose's clip over crossfade_s seconds (0 = cut). The old clip keeps
  * playing during the fade. Speed and loop mode carry over. */
@@ -267,9 +267,9 @@ bool crowd_renderer_instance_bounds(const crowd_renderer *renderer, float min[3]
 typedef struct crowd_camera {
     float eye[3];
     float target[3];
-    float up[3];            /* all zero = +Y */
-    float fov_y_rad;        /* vertical field of view; 0 = 45 degrees */
-    float near_m, far_m;    /* 0 = from the distance to the target */
+    float up[3];         /* all zero = +Y */
+    float fov_y_rad;     /* vertical field of view; 0 = 45 degrees */
+    float near_m, far_m; /* 0 = from the distance to the target */
 } crowd_camera;
 
 /* A camera looking at the box [min, max] from the front (+Z), a little from
@@ -279,10 +279,10 @@ void crowd_camera_frame_box(const float min[3], const float max[3], float aspect
                             crowd_camera *out);
 
 typedef struct crowd_frame_desc {
-    double time_s;          /* global time; also sets the renderer's clock */
+    double time_s; /* global time; also sets the renderer's clock */
     crowd_camera camera;
-    bool ground;            /* a ground plane under the crowd's feet (one extra draw) */
-    float clear_color[4];   /* linear RGB(A); all zero = a light grey-blue */
+    bool ground;          /* a ground plane under the crowd's feet (one extra draw) */
+    float clear_color[4]; /* linear RGB(A); all zero = a light grey-blue */
 } crowd_frame_desc;
 
 /* Renders every instance in the current mode into the offscreen target and
@@ -292,8 +292,8 @@ crowd_result crowd_renderer_draw(crowd_renderer *renderer, const crowd_frame_des
 
 /* RGBA8 pixels of the last frame, sRGB-encoded, rows top first:
  * size_bytes >= width * height * 4. */
-crowd_result crowd_renderer_read_pixels(crowd_renderer *renderer, uint8_t *rgba,
-                                        size_t size_bytes, crowd_error *error);
+crowd_result crowd_renderer_read_pixels(crowd_renderer *renderer, uint8_t *rgba, size_t size_bytes,
+                                        crowd_error *error);
 
 /* Window contexts: scales the last frame onto the window's framebuffer
  * (then call crowd_gpu_window_swap). */
@@ -302,9 +302,9 @@ crowd_result crowd_renderer_present(crowd_renderer *renderer, crowd_error *error
 typedef struct crowd_renderer_stats {
     crowd_gpu_mode mode;
     uint32_t instance_count;
-    uint32_t draw_calls;        /* crowd draw calls in the last frame */
-    uint32_t extra_draw_calls;  /* other draws of the frame (ground) */
-    uint64_t vertices_drawn;    /* crowd vertices submitted in the last frame */
+    uint32_t draw_calls;       /* crowd draw calls in the last frame */
+    uint32_t extra_draw_calls; /* other draws of the frame (ground) */
+    uint64_t vertices_drawn;   /* crowd vertices submitted in the last frame */
     /* Thread CPU time (CLOCK_THREAD_CPUTIME_ID) the last frame spent on the
      * calling thread before waiting for the GPU: animation work, uploads and
      * every GL call. A software rasterizer (llvmpipe) shades vertices inside

@@ -30,8 +30,8 @@ typedef enum crowd_result {
     CROWD_ERROR_UNSUPPORTED,      /* well-formed, but a feature crowd does not handle */
     CROWD_ERROR_LIMIT,            /* a size limit would be exceeded (texture height, counts) */
     CROWD_ERROR_OUT_OF_MEMORY,
-    CROWD_ERROR_OUTPUT,           /* an output could not be written */
-    CROWD_ERROR_GPU,              /* no GL context, or a GL call failed */
+    CROWD_ERROR_OUTPUT, /* an output could not be written */
+    CROWD_ERROR_GPU,    /* no GL context, or a GL call failed */
     CROWD_RESULT_COUNT
 } crowd_result;
 

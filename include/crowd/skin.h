@@ -57,9 +57,9 @@ void crowd_skin_reference(const crowd_mesh *mesh, const float *skin_matrices, fl
  * forcing one exists for tests and benchmarks. */
 typedef enum crowd_skin_path {
     CROWD_SKIN_PATH_AUTO = 0,
-    CROWD_SKIN_PATH_SCALAR,   /* portable C, every CPU */
-    CROWD_SKIN_PATH_SSE2,     /* x86-64 only */
-    CROWD_SKIN_PATH_AVX2,     /* x86-64 CPUs with AVX2 and FMA (checked at run time) */
+    CROWD_SKIN_PATH_SCALAR, /* portable C, every CPU */
+    CROWD_SKIN_PATH_SSE2,   /* x86-64 only */
+    CROWD_SKIN_PATH_AVX2,   /* x86-64 CPUs with AVX2 and FMA (checked at run time) */
     CROWD_SKIN_PATH_COUNT
 } crowd_skin_path;
 
@@ -94,7 +94,8 @@ uint32_t crowd_skin_prepared_joint_count(const crowd_skin_prepared *prepared);
 
 /* Vertices with `influences` (1..4) non-zero weights; vertices with none
  * count as 1 (they skin to the origin, as in the reference). */
-uint32_t crowd_skin_prepared_influence_count(const crowd_skin_prepared *prepared, uint32_t influences);
+uint32_t crowd_skin_prepared_influence_count(const crowd_skin_prepared *prepared,
+                                             uint32_t influences);
 
 /* Bytes the prepared mesh holds (for memory reports). */
 size_t crowd_skin_prepared_size_bytes(const crowd_skin_prepared *prepared);
@@ -125,7 +126,7 @@ typedef struct crowd_skin_job {
     const crowd_skin_prepared *prepared;
     const float *skin_matrices;
     float *out_positions;
-    float *out_normals;        /* may be NULL */
+    float *out_normals; /* may be NULL */
 } crowd_skin_job;
 
 typedef struct crowd_skin_pool_desc {
@@ -133,7 +134,7 @@ typedef struct crowd_skin_pool_desc {
      * crowd_skin_batch(): the pool starts thread_count - 1 workers.
      * 0 means one per online CPU; at most 256. */
     uint32_t thread_count;
-    crowd_skin_path path;      /* 0 = AUTO */
+    crowd_skin_path path; /* 0 = AUTO */
 } crowd_skin_pool_desc;
 
 typedef struct crowd_skin_pool crowd_skin_pool;

@@ -37,7 +37,7 @@ static inline void anim_quat_normalize(float *q) {
  * sin for keys as close as animation keys usually are. */
 static inline float anim_slerp_weight(float t, float x, int terms) {
     static const float u[8] = {
-        1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7),  1.0f / (4 * 9),
+        1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
         1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), 1.0f / (8 * 17),
     };
     static const float v[8] = {
@@ -125,8 +125,10 @@ static inline void anim_mat4_mul_columns(const float *a, const float *b, __m128 
     __m128 a2 = _mm_loadu_ps(a + 8);
     __m128 a3 = _mm_loadu_ps(a + 12);
     for (int c = 0; c < 4; c++) {
-        col[c] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * c])), _mm_mul_ps(a1, _mm_set1_ps(b[4 * c + 1]))),
-                            _mm_add_ps(_mm_mul_ps(a2, _mm_set1_ps(b[4 * c + 2])), _mm_mul_ps(a3, _mm_set1_ps(b[4 * c + 3]))));
+        col[c] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * c])),
+                                       _mm_mul_ps(a1, _mm_set1_ps(b[4 * c + 1]))),
+                            _mm_add_ps(_mm_mul_ps(a2, _mm_set1_ps(b[4 * c + 2])),
+                                       _mm_mul_ps(a3, _mm_set1_ps(b[4 * c + 3]))));
     }
 }
 
@@ -148,11 +150,13 @@ static inline void anim_mat4_mul_local(const float *a, const float *l, const flo
     __m128 a3 = _mm_loadu_ps(a + 12);
     __m128 col[4];
     for (int c = 0; c < 3; c++) {
-        col[c] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(l[3 * c])), _mm_mul_ps(a1, _mm_set1_ps(l[3 * c + 1]))),
+        col[c] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(l[3 * c])),
+                                       _mm_mul_ps(a1, _mm_set1_ps(l[3 * c + 1]))),
                             _mm_mul_ps(a2, _mm_set1_ps(l[3 * c + 2])));
     }
-    col[3] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(t[0])), _mm_mul_ps(a1, _mm_set1_ps(t[1]))),
-                        _mm_add_ps(_mm_mul_ps(a2, _mm_set1_ps(t[2])), a3));
+    col[3] =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(t[0])), _mm_mul_ps(a1, _mm_set1_ps(t[1]))),
+                   _mm_add_ps(_mm_mul_ps(a2, _mm_set1_ps(t[2])), a3));
     for (int c = 0; c < 4; c++) {
         _mm_storeu_ps(out + 4 * c, col[c]);
     }
@@ -173,8 +177,8 @@ static inline void anim_mat4_mul(const float *a, const float *b, float *out) {
     float result[16];
     for (int c = 0; c < 4; c++) {
         for (int r = 0; r < 4; r++) {
-            result[4 * c + r] = a[r] * b[4 * c] + a[4 + r] * b[4 * c + 1] + a[8 + r] * b[4 * c + 2] +
-                                a[12 + r] * b[4 * c + 3];
+            result[4 * c + r] = a[r] * b[4 * c] + a[4 + r] * b[4 * c + 1] +
+                                a[8 + r] * b[4 * c + 2] + a[12 + r] * b[4 * c + 3];
         }
     }
     for (int i = 0; i < 16; i++) {
@@ -200,8 +204,8 @@ static inline void anim_mat4_mul_local(const float *a, const float *l, const flo
 static inline void anim_mat4_mul_rows(const float *a, const float *b, float *out_rows) {
     for (int r = 0; r < 3; r++) {
         for (int c = 0; c < 4; c++) {
-            out_rows[4 * r + c] = a[r] * b[4 * c] + a[4 + r] * b[4 * c + 1] + a[8 + r] * b[4 * c + 2] +
-                                  a[12 + r] * b[4 * c + 3];
+            out_rows[4 * r + c] = a[r] * b[4 * c] + a[4 + r] * b[4 * c + 1] +
+                                  a[8 + r] * b[4 * c + 2] + a[12 + r] * b[4 * c + 3];
         }
     }
 }

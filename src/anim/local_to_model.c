@@ -13,8 +13,8 @@ void crowd_anim_local_to_model(const crowd_skeleton *skeleton, const crowd_trans
         int32_t p = parents[j];
         /* A parent that is not before its child breaks the asset's invariant;
          * treating the joint as a root keeps the read in bounds. */
-        const float *parent = (p >= 0 && (uint32_t)p < j) ? out_models + 16 * (uint32_t)p
-                                                           : skeleton->root_transform;
+        const float *parent =
+            (p >= 0 && (uint32_t)p < j) ? out_models + 16 * (uint32_t)p : skeleton->root_transform;
         anim_mat4_mul_local(parent, linear, locals[j].translation, out_models + 16 * j);
     }
 }

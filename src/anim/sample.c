@@ -19,7 +19,7 @@ static inline int locate(const crowd_track *track, int components, float t, uint
     uint32_t n = track->key_count;
     const float *times = track->times_s;
     *stride = track->interpolation == CROWD_INTERP_CUBIC ? 3u * (uint32_t)components
-                                                          : (uint32_t)components;
+                                                         : (uint32_t)components;
     if (n == 1 || t <= times[0]) {
         *key = 0;
         return -1;

@@ -16,10 +16,10 @@
 
 /* How a file that the set replaces is kept until the set succeeds. */
 typedef enum backup_state {
-    BACKUP_NONE,      /* nothing at the final path */
-    BACKUP_LINK,      /* hard link at backup_path, original still in place */
+    BACKUP_NONE,       /* nothing at the final path */
+    BACKUP_LINK,       /* hard link at backup_path, original still in place */
     BACKUP_NEEDS_MOVE, /* no hard links here: moved aside just before the rename */
-    BACKUP_MOVED,     /* original moved to backup_path */
+    BACKUP_MOVED,      /* original moved to backup_path */
 } backup_state;
 
 struct atomic_file {
@@ -28,24 +28,25 @@ struct atomic_file {
     char *backup_path;
     int fd;
     bool finished;
-    bool remove;         /* a stale file to delete at commit, not a new one */
-    bool renamed;        /* applied: renamed into place, or removed */
+    bool remove;  /* a stale file to delete at commit, not a new one */
+    bool renamed; /* applied: renamed into place, or removed */
     backup_state backup;
     uint64_t append_offset;
-    char failure[200];   /* first failure, "" while none */
+    char failure[200]; /* first failure, "" while none */
 };
 
 struct atomic_set {
     char *dir;
     char **created_dirs; /* in creation order, removed in reverse on abort */
     uint32_t created_count;
-    char **sync_dirs;    /* folders holding files of the set, fsync'ed at commit */
+    char **sync_dirs; /* folders holding files of the set, fsync'ed at commit */
     uint32_t sync_count;
     atomic_file **files;
     uint32_t file_count;
 };
 
-static crowd_result system_error(crowd_error *error, const char *path, const char *what, int errnum) {
+static crowd_result system_error(crowd_error *error, const char *path, const char *what,
+                                 int errnum) {
     return core_system_error(error, CROWD_ERROR_OUTPUT, path, what, errnum);
 }
 
@@ -202,7 +203,8 @@ static int create_unique(const char *final_path, const char *tag, char **out_pat
 }
 
 /* A new entry of the set for `name`, its final path set. */
-static crowd_result new_entry(atomic_set *set, const char *name, atomic_file **out_file, crowd_error *error) {
+static crowd_result new_entry(atomic_set *set, const char *name, atomic_file **out_file,
+                              crowd_error *error) {
     if (!valid_relative_name(name)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                "not a file name the output set can hold");
@@ -380,7 +382,8 @@ static crowd_result keep_original(atomic_file *file, crowd_error *error) {
         /* Filesystems without hard links: move the original aside instead. */
         file->backup_path = malloc(strlen(file->final_path) + 48);
         if (file->backup_path == NULL) {
-            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file->final_path, "out of memory");
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file->final_path,
+                                   "out of memory");
         }
         const char *slash = strrchr(file->final_path, '/');
         sprintf(file->backup_path, "%.*s/.%s.bak-%ld", (int)(slash - file->final_path),
@@ -388,7 +391,8 @@ static crowd_result keep_original(atomic_file *file, crowd_error *error) {
         file->backup = BACKUP_NEEDS_MOVE;
         return CROWD_OK;
     }
-    return system_error(error, file->final_path, "cannot keep a backup of the existing file", errnum);
+    return system_error(error, file->final_path, "cannot keep a backup of the existing file",
+                        errnum);
 }
 
 static crowd_result rename_into_place(atomic_file *file, crowd_error *error) {
@@ -405,7 +409,8 @@ static crowd_result rename_into_place(atomic_file *file, crowd_error *error) {
     }
     if (file->backup == BACKUP_NEEDS_MOVE) {
         if (rename(file->final_path, file->backup_path) != 0) {
-            return system_error(error, file->final_path, "cannot move the existing file aside", errno);
+            return system_error(error, file->final_path, "cannot move the existing file aside",
+                                errno);
         }
         file->backup = BACKUP_MOVED;
     }

@@ -18,10 +18,10 @@
 #define EXR_WRITE_ZIP_LEVEL 1
 
 typedef struct exr_io {
-    atomic_file *file;       /* writing */
-    const uint8_t *data;     /* reading */
+    atomic_file *file;   /* writing */
+    const uint8_t *data; /* reading */
     size_t size;
-    char message[200];       /* OpenEXR's first error message */
+    char message[200]; /* OpenEXR's first error message */
 } exr_io;
 
 static void on_error(exr_const_context_t context, exr_result_t code, const char *message) {
@@ -68,7 +68,8 @@ static void point_channels(exr_coding_channel_info_t *channels, int16_t count, u
     int32_t component = component_bytes(format);
     for (int16_t c = 0; c < count; c++) {
         int index = rgba_index(channels[c].channel_name);
-        uint8_t *base = texels + ((size_t)start_y * width) * 4 * (size_t)component + (size_t)index * component;
+        uint8_t *base =
+            texels + ((size_t)start_y * width) * 4 * (size_t)component + (size_t)index * component;
         channels[c].user_bytes_per_element = (int16_t)component;
         channels[c].user_data_type = (uint16_t)pixel_type(format);
         channels[c].user_pixel_stride = 4 * component;
@@ -135,7 +136,8 @@ crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, cro
     init.error_handler_fn = on_error;
     exr_context_t context = NULL;
     int part = 0;
-    exr_result_t rv = exr_start_write(&context, atomic_file_path(file), EXR_WRITE_FILE_DIRECTLY, &init);
+    exr_result_t rv =
+        exr_start_write(&context, atomic_file_path(file), EXR_WRITE_FILE_DIRECTLY, &init);
     if (rv == EXR_ERR_SUCCESS) {
         rv = exr_add_part(context, NULL, EXR_STORAGE_SCANLINE, &part);
     }
@@ -178,7 +180,8 @@ crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, cro
 /* ---- reading ---------------------------------------------------------- */
 
 static int64_t read_from_memory(exr_const_context_t context, void *user, void *buffer,
-                                uint64_t size, uint64_t offset, exr_stream_error_func_ptr_t error_cb) {
+                                uint64_t size, uint64_t offset,
+                                exr_stream_error_func_ptr_t error_cb) {
     (void)context;
     (void)error_cb;
     exr_io *io = user;
@@ -204,7 +207,8 @@ typedef struct exr_read_request {
 } exr_read_request;
 
 /* The header must describe exactly a bake texture (exr_io.h). */
-static crowd_result check_header(exr_context_t context, const exr_read_request *request, size_t size) {
+static crowd_result check_header(exr_context_t context, const exr_read_request *request,
+                                 size_t size) {
     const char *name = request->name;
     crowd_error *error = request->error;
     int parts = 0;
@@ -213,7 +217,8 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
     exr_attr_box2i_t window;
     const exr_attr_chlist_t *channels = NULL;
     if (exr_get_count(context, &parts) != EXR_ERR_SUCCESS || parts != 1 ||
-        exr_get_storage(context, 0, &storage) != EXR_ERR_SUCCESS || storage != EXR_STORAGE_SCANLINE) {
+        exr_get_storage(context, 0, &storage) != EXR_ERR_SUCCESS ||
+        storage != EXR_STORAGE_SCANLINE) {
         return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, name,
                                "EXR is multi-part, tiled or deep; bakes use one scanline part");
     }
@@ -227,10 +232,10 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
     if (exr_get_data_window(context, 0, &window) != EXR_ERR_SUCCESS || window.min.x != 0 ||
         window.min.y != 0 || (int64_t)window.max.x + 1 != request->width ||
         (int64_t)window.max.y + 1 != request->height) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
-                               "image window is (%d,%d)-(%d,%d), the manifest says %ux%u from (0,0)",
-                               window.min.x, window.min.y, window.max.x, window.max.y,
-                               request->width, request->height);
+        return crowd_error_set(
+            error, CROWD_ERROR_INVALID_DATA, name,
+            "image window is (%d,%d)-(%d,%d), the manifest says %ux%u from (0,0)", window.min.x,
+            window.min.y, window.max.x, window.max.y, request->width, request->height);
     }
     if (exr_get_channels(context, 0, &channels) != EXR_ERR_SUCCESS || channels->num_channels != 4) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
@@ -250,19 +255,25 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
         if (entry->pixel_type != pixel_type(request->format)) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
                                    "EXR channel '%s' is %s, the manifest's encoding needs %s",
-                                   entry->name.str, entry->pixel_type == EXR_PIXEL_HALF ? "half" : entry->pixel_type == EXR_PIXEL_FLOAT ? "float" : "uint",
+                                   entry->name.str,
+                                   entry->pixel_type == EXR_PIXEL_HALF    ? "half"
+                                   : entry->pixel_type == EXR_PIXEL_FLOAT ? "float"
+                                                                          : "uint",
                                    request->format == CROWD_TEXEL_RGBA16F ? "half" : "float");
         }
     }
-    uint64_t bytes = (uint64_t)request->width * request->height * 4u * (uint64_t)component_bytes(request->format);
+    uint64_t bytes = (uint64_t)request->width * request->height * 4u *
+                     (uint64_t)component_bytes(request->format);
     if (!load_size_plausible(bytes, size)) {
-        return crowd_error_set(error, CROWD_ERROR_LIMIT, name, "a %ux%u image cannot come from %zu bytes",
-                               request->width, request->height, size);
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, name,
+                               "a %ux%u image cannot come from %zu bytes", request->width,
+                               request->height, size);
     }
     return CROWD_OK;
 }
 
-static exr_result_t decode_chunks(exr_context_t context, const exr_read_request *request, uint8_t *texels) {
+static exr_result_t decode_chunks(exr_context_t context, const exr_read_request *request,
+                                  uint8_t *texels) {
     int32_t chunks = 0, lines = 0;
     exr_result_t rv = exr_get_chunk_count(context, 0, &chunks);
     if (rv == EXR_ERR_SUCCESS) {
@@ -326,7 +337,9 @@ crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, u
     if (rv != EXR_ERR_SUCCESS) {
         note_failure(&io, rv);
         exr_finish(&context);
-        return crowd_error_set(error, rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_INVALID_DATA,
+        return crowd_error_set(error,
+                               rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY
+                                                           : CROWD_ERROR_INVALID_DATA,
                                name, "not a readable EXR file: %s", io.message);
     }
     crowd_result result = check_header(context, &request, size);
@@ -342,7 +355,9 @@ crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, u
         rv = decode_chunks(context, &request, texels);
         if (rv != EXR_ERR_SUCCESS) {
             note_failure(&io, rv);
-            result = crowd_error_set(error, rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_INVALID_DATA,
+            result = crowd_error_set(error,
+                                     rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY
+                                                                 : CROWD_ERROR_INVALID_DATA,
                                      name, "corrupt or truncated EXR: %s", io.message);
         }
     }

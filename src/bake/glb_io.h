@@ -32,15 +32,15 @@
  * count. Players add frame * rows_per_frame / height (crowd) or
  * frame / height (OpenVAT) to v. Computed in double, stored as float. */
 typedef struct glb_lookup {
-    uint32_t width, height;    /* 0: no TEXCOORD_1 */
+    uint32_t width, height; /* 0: no TEXCOORD_1 */
     uint32_t row_step;
 } glb_lookup;
 
 void glb_lookup_uv(const glb_lookup *lookup, uint32_t vertex, float uv[2]);
 
 typedef struct glb_write_desc {
-    const crowd_asset *asset;  /* mesh, materials and (with skin) skeleton */
-    const char *name;          /* mesh and node name */
+    const crowd_asset *asset; /* mesh, materials and (with skin) skeleton */
+    const char *name;         /* mesh and node name */
     bool skin;
     glb_lookup lookup;
 } glb_write_desc;

@@ -37,15 +37,16 @@ typedef struct glb_reader {
     const char *name;
     crowd_error *error;
     cJSON *json;
-    const uint8_t *bin;      /* buffer 0 */
-    size_t bin_size;         /* its byteLength */
+    const uint8_t *bin; /* buffer 0 */
+    size_t bin_size;    /* its byteLength */
     cJSON *accessors, *views, *nodes;
 } glb_reader;
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static crowd_result invalid(glb_reader *r, const char *format, ...) {
+static crowd_result
+invalid(glb_reader *r, const char *format, ...) {
     char what[256];
     va_list args;
     va_start(args, format);
@@ -55,7 +56,8 @@ static crowd_result invalid(glb_reader *r, const char *format, ...) {
 }
 
 static crowd_result unsupported(glb_reader *r, const char *what) {
-    return crowd_error_set(r->error, CROWD_ERROR_UNSUPPORTED, r->name, "mesh: not supported: %s", what);
+    return crowd_error_set(r->error, CROWD_ERROR_UNSUPPORTED, r->name, "mesh: not supported: %s",
+                           what);
 }
 
 static uint32_t get_u32(const uint8_t *p) {
@@ -112,15 +114,16 @@ static cJSON *array_member(const cJSON *object, const char *key) {
 
 static crowd_result parse_container(glb_reader *r, const uint8_t *data, size_t size) {
     if (size < 20 || get_u32(data) != GLB_MAGIC) {
-        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name, "not a binary glTF (.glb) file");
+        return crowd_error_set(r->error, CROWD_ERROR_INVALID_DATA, r->name,
+                               "not a binary glTF (.glb) file");
     }
     if (get_u32(data + 4) != 2) {
         return crowd_error_set(r->error, CROWD_ERROR_UNSUPPORTED, r->name,
                                "binary glTF version %u; only version 2 is read", get_u32(data + 4));
     }
     if (get_u32(data + 8) != size) {
-        return invalid(r, "header says %u bytes, the file has %zu (truncated?)",
-                               get_u32(data + 8), size);
+        return invalid(r, "header says %u bytes, the file has %zu (truncated?)", get_u32(data + 8),
+                       size);
     }
     uint64_t json_size = get_u32(data + 12);
     if (get_u32(data + 16) != GLB_CHUNK_JSON || 20 + json_size > size) {
@@ -163,7 +166,7 @@ static crowd_result parse_container(glb_reader *r, const uint8_t *data, size_t s
     }
     if (length > bin_chunk) {
         return invalid(r, "buffer 0 is %llu bytes, the BIN chunk holds %llu",
-                               (unsigned long long)length, (unsigned long long)bin_chunk);
+                       (unsigned long long)length, (unsigned long long)bin_chunk);
     }
     r->bin = bin;
     r->bin_size = (size_t)length;
@@ -184,10 +187,17 @@ typedef struct accessor_span {
 
 static size_t component_size(int type) {
     switch (type) {
-    case 5120: case 5121: return 1;
-    case 5122: case 5123: return 2;
-    case 5125: case 5126: return 4;
-    default: return 0;
+    case 5120:
+    case 5121:
+        return 1;
+    case 5122:
+    case 5123:
+        return 2;
+    case 5125:
+    case 5126:
+        return 4;
+    default:
+        return 0;
     }
 }
 
@@ -231,12 +241,12 @@ static crowd_result locate(glb_reader *r, uint64_t index, const char *type, int 
     size_t element = component_size((int)component) * (size_t)components;
     if (element == 0 || count == 0) {
         return invalid(r, "%s has componentType %llu and count %llu", where,
-                               (unsigned long long)component, (unsigned long long)count);
+                       (unsigned long long)component, (unsigned long long)count);
     }
     const cJSON *view = cJSON_GetArrayItem(r->views, (int)view_index);
     if (!cJSON_IsObject(view)) {
         return invalid(r, "%s uses bufferView %llu, which does not exist", where,
-                               (unsigned long long)view_index);
+                       (unsigned long long)view_index);
     }
     snprintf(where, sizeof where, "bufferView %llu", (unsigned long long)view_index);
     uint64_t buffer = 0, view_offset = 0, view_length = 0, stride = 0;
@@ -256,7 +266,7 @@ static crowd_result locate(glb_reader *r, uint64_t index, const char *type, int 
     if (view_offset + view_length > r->bin_size || stride < element ||
         offset + stride * (count - 1) + element > view_length) {
         return invalid(r, "accessor %llu reaches beyond its bufferView or buffer",
-                               (unsigned long long)index);
+                       (unsigned long long)index);
     }
     span->base = r->bin + view_offset + offset;
     span->stride = (size_t)stride;
@@ -309,7 +319,9 @@ static crowd_result read_uints(glb_reader *r, uint64_t index, const char *type, 
     for (uint32_t i = 0; i < span.count; i++) {
         for (int c = 0; c < components; c++) {
             const uint8_t *p = span.base + i * span.stride + (size_t)c * size;
-            uint32_t value = size == 1 ? p[0] : size == 2 ? (uint32_t)(p[0] | p[1] << 8) : get_u32(p);
+            uint32_t value = size == 1   ? p[0]
+                             : size == 2 ? (uint32_t)(p[0] | p[1] << 8)
+                                         : get_u32(p);
             (*out)[(size_t)i * (size_t)components + (size_t)c] = value;
         }
     }
@@ -334,7 +346,8 @@ static crowd_result read_attribute_set(glb_reader *r, const cJSON *primitive, ui
     }
     set->has_uv1 = cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_1") != NULL;
     set->has_skin = cJSON_GetObjectItemCaseSensitive(attributes, "JOINTS_0") != NULL;
-    crowd_result result = get_index(r, attributes, "POSITION", -1, INT32_MAX, where, &set->position);
+    crowd_result result =
+        get_index(r, attributes, "POSITION", -1, INT32_MAX, where, &set->position);
     if (result == CROWD_OK) {
         result = get_index(r, attributes, "NORMAL", -1, INT32_MAX, where, &set->normal);
     }
@@ -355,7 +368,8 @@ static crowd_result read_attribute_set(glb_reader *r, const cJSON *primitive, ui
 
 static bool same_attributes(const attribute_set *a, const attribute_set *b) {
     return a->position == b->position && a->normal == b->normal && a->uv0 == b->uv0 &&
-           a->has_uv1 == b->has_uv1 && (!a->has_uv1 || a->uv1 == b->uv1) && a->has_skin == b->has_skin &&
+           a->has_uv1 == b->has_uv1 && (!a->has_uv1 || a->uv1 == b->uv1) &&
+           a->has_skin == b->has_skin &&
            (!a->has_skin || (a->joints == b->joints && a->weights == b->weights));
 }
 
@@ -366,15 +380,21 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
     mesh->vertex_count = count;
     if (result == CROWD_OK) {
         result = read_floats(r, set->normal, "VEC3", 3, &mesh->normals, &other);
-        result = result == CROWD_OK && other != count ? invalid(r, "NORMAL count %u differs from POSITION's %u", other, count) : result;
+        result = result == CROWD_OK && other != count
+                     ? invalid(r, "NORMAL count %u differs from POSITION's %u", other, count)
+                     : result;
     }
     if (result == CROWD_OK) {
         result = read_floats(r, set->uv0, "VEC2", 2, &mesh->uv0, &other);
-        result = result == CROWD_OK && other != count ? invalid(r, "TEXCOORD_0 count %u differs from POSITION's %u", other, count) : result;
+        result = result == CROWD_OK && other != count
+                     ? invalid(r, "TEXCOORD_0 count %u differs from POSITION's %u", other, count)
+                     : result;
     }
     if (result == CROWD_OK && set->has_uv1 && out_uv1 != NULL) {
         result = read_floats(r, set->uv1, "VEC2", 2, out_uv1, &other);
-        result = result == CROWD_OK && other != count ? invalid(r, "TEXCOORD_1 count %u differs from POSITION's %u", other, count) : result;
+        result = result == CROWD_OK && other != count
+                     ? invalid(r, "TEXCOORD_1 count %u differs from POSITION's %u", other, count)
+                     : result;
     }
     if (result == CROWD_OK && set->has_skin) {
         uint32_t *joints = NULL;
@@ -385,7 +405,8 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
         if (result == CROWD_OK) {
             mesh->joints = malloc((size_t)count * 4 * sizeof *mesh->joints);
             if (mesh->joints == NULL) {
-                result = crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
+                result =
+                    crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
             }
             for (size_t i = 0; result == CROWD_OK && i < (size_t)count * 4; i++) {
                 if (joints[i] > UINT16_MAX) {
@@ -398,7 +419,9 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
         free(joints);
         if (result == CROWD_OK) {
             result = read_floats(r, set->weights, "VEC4", 4, &mesh->weights, &other);
-            result = result == CROWD_OK && other != count ? invalid(r, "WEIGHTS_0 count %u differs from POSITION's %u", other, count) : result;
+            result = result == CROWD_OK && other != count
+                         ? invalid(r, "WEIGHTS_0 count %u differs from POSITION's %u", other, count)
+                         : result;
         }
     }
     return result;
@@ -546,7 +569,8 @@ static crowd_result node_parents(glb_reader *r, int node_count, int32_t *parents
         parents[n] = -1;
     }
     for (int n = 0; n < node_count; n++) {
-        const cJSON *children = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(r->nodes, n), "children");
+        const cJSON *children =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(r->nodes, n), "children");
         const cJSON *child;
         cJSON_ArrayForEach(child, children) {
             double value = cJSON_IsNumber(child) ? child->valuedouble : -1.0;
@@ -560,7 +584,8 @@ static crowd_result node_parents(glb_reader *r, int node_count, int32_t *parents
     return CROWD_OK;
 }
 
-static crowd_result allocate_skeleton(glb_reader *r, crowd_skeleton *skeleton, uint32_t joint_count) {
+static crowd_result allocate_skeleton(glb_reader *r, crowd_skeleton *skeleton,
+                                      uint32_t joint_count) {
     skeleton->joint_count = joint_count;
     skeleton->names = calloc(joint_count, sizeof *skeleton->names);
     skeleton->parents = malloc(joint_count * sizeof *skeleton->parents);
@@ -576,8 +601,8 @@ static crowd_result allocate_skeleton(glb_reader *r, crowd_skeleton *skeleton, u
 }
 
 /* One joint: name, rest TRS (joints are stored as TRS, never as a matrix). */
-static crowd_result read_joint(glb_reader *r, const cJSON *node, int node_index, crowd_skeleton *skeleton,
-                               uint32_t j) {
+static crowd_result read_joint(glb_reader *r, const cJSON *node, int node_index,
+                               crowd_skeleton *skeleton, uint32_t j) {
     char where[40];
     snprintf(where, sizeof where, "joint node %d", node_index);
     if (cJSON_GetObjectItemCaseSensitive(node, "matrix") != NULL) {
@@ -617,14 +642,17 @@ static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
     int joint_count = joints ? cJSON_GetArraySize(joints) : 0;
     int node_count = r->nodes ? cJSON_GetArraySize(r->nodes) : 0;
     if (joint_count < 1 || joint_count > CROWD_MAX_JOINTS) {
-        return invalid(r, "the skin has %d joints (1 to %d allowed)", joint_count, CROWD_MAX_JOINTS);
+        return invalid(r, "the skin has %d joints (1 to %d allowed)", joint_count,
+                       CROWD_MAX_JOINTS);
     }
     crowd_skeleton *skeleton = &asset->skeleton;
     int32_t *node_parent = malloc((size_t)(node_count > 0 ? node_count : 1) * sizeof *node_parent);
-    int32_t *joint_of_node = malloc((size_t)(node_count > 0 ? node_count : 1) * sizeof *joint_of_node);
-    crowd_result result = node_parent && joint_of_node
-                              ? allocate_skeleton(r, skeleton, (uint32_t)joint_count)
-                              : crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
+    int32_t *joint_of_node =
+        malloc((size_t)(node_count > 0 ? node_count : 1) * sizeof *joint_of_node);
+    crowd_result result =
+        node_parent && joint_of_node
+            ? allocate_skeleton(r, skeleton, (uint32_t)joint_count)
+            : crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     if (result == CROWD_OK) {
         result = node_parents(r, node_count, node_parent);
     }
@@ -634,7 +662,8 @@ static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
     for (int j = 0; j < joint_count && result == CROWD_OK; j++) {
         const cJSON *item = cJSON_GetArrayItem(joints, j);
         double value = cJSON_IsNumber(item) ? item->valuedouble : -1.0;
-        if (!(value >= 0 && value < node_count && value == floor(value)) || joint_of_node[(int)value] >= 0) {
+        if (!(value >= 0 && value < node_count && value == floor(value)) ||
+            joint_of_node[(int)value] >= 0) {
             result = invalid(r, "skin joint %d is not a distinct node", j);
         } else {
             joint_of_node[(int)value] = j;
@@ -673,12 +702,14 @@ static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
             for (int j = 0; j < joint_count; j++) {
                 mat4_identity(skeleton->inverse_bind + 16 * j);
             }
-        } else if ((result = get_index(r, skin, "inverseBindMatrices", -1, INT32_MAX, "skin", &ibm)) == CROWD_OK) {
+        } else if ((result = get_index(r, skin, "inverseBindMatrices", -1, INT32_MAX, "skin",
+                                       &ibm)) == CROWD_OK) {
             float *matrices = NULL;
             uint32_t count = 0;
             result = read_floats(r, ibm, "MAT4", 16, &matrices, &count);
             if (result == CROWD_OK && count < (uint32_t)joint_count) {
-                result = invalid(r, "inverseBindMatrices has %u matrices for %d joints", count, joint_count);
+                result = invalid(r, "inverseBindMatrices has %u matrices for %d joints", count,
+                                 joint_count);
             }
             if (result == CROWD_OK) {
                 memcpy(skeleton->inverse_bind, matrices, (size_t)joint_count * 16 * sizeof(float));
@@ -696,8 +727,10 @@ static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
 
 static crowd_result read_texture(glb_reader *r, const cJSON *reference, crowd_material *material) {
     uint64_t texture_index = 0, image_index = 0, view_index = 0;
-    crowd_result result = get_index(r, reference, "index", -1, INT32_MAX, "baseColorTexture", &texture_index);
-    const cJSON *texture = cJSON_GetArrayItem(array_member(r->json, "textures"), (int)texture_index);
+    crowd_result result =
+        get_index(r, reference, "index", -1, INT32_MAX, "baseColorTexture", &texture_index);
+    const cJSON *texture =
+        cJSON_GetArrayItem(array_member(r->json, "textures"), (int)texture_index);
     if (result == CROWD_OK && !cJSON_IsObject(texture)) {
         result = invalid(r, "texture %llu does not exist", (unsigned long long)texture_index);
     }
@@ -729,7 +762,8 @@ static crowd_result read_texture(glb_reader *r, const cJSON *reference, crowd_ma
         result = get_index(r, view, "byteLength", -1, 4294967295.0, "image bufferView", &length);
     }
     if (result == CROWD_OK && offset + length > r->bin_size) {
-        result = invalid(r, "image bufferView %llu reaches beyond the buffer", (unsigned long long)view_index);
+        result = invalid(r, "image bufferView %llu reaches beyond the buffer",
+                         (unsigned long long)view_index);
     }
     if (result != CROWD_OK) {
         return result;

@@ -57,7 +57,8 @@ static void put_string(glb_writer *w, cJSON *parent, const char *key, const char
     json_put_string(&w->failed, parent, key, value);
 }
 
-static void put_floats(glb_writer *w, cJSON *parent, const char *key, const float *values, int count) {
+static void put_floats(glb_writer *w, cJSON *parent, const char *key, const float *values,
+                       int count) {
     json_put_floats(&w->failed, parent, key, values, count);
 }
 
@@ -113,13 +114,15 @@ static int add_accessor(glb_writer *w, int view, size_t byte_offset, int compone
 
 static int add_vertex_array(glb_writer *w, const void *data, uint32_t count, int component_type,
                             size_t component_bytes, int components, const char *type) {
-    int view = add_view(w, data, (size_t)count * component_bytes * (size_t)components, GLTF_ARRAY_BUFFER);
+    int view =
+        add_view(w, data, (size_t)count * component_bytes * (size_t)components, GLTF_ARRAY_BUFFER);
     return add_accessor(w, view, 0, component_type, count, type);
 }
 
 /* POSITION needs min and max (glTF requires them for positions). */
 static int add_positions(glb_writer *w, const crowd_mesh *mesh) {
-    int accessor = add_vertex_array(w, mesh->positions, mesh->vertex_count, GLTF_FLOAT, 4, 3, "VEC3");
+    int accessor =
+        add_vertex_array(w, mesh->positions, mesh->vertex_count, GLTF_FLOAT, 4, 3, "VEC3");
     float min[3], max[3];
     for (int a = 0; a < 3; a++) {
         min[a] = max[a] = mesh->positions[a];
@@ -160,16 +163,20 @@ static vertex_accessors add_vertices(glb_writer *w) {
         free(uv1);
     }
     if (w->desc->skin) {
-        a.joints = add_vertex_array(w, mesh->joints, mesh->vertex_count, GLTF_UNSIGNED_SHORT, 2, 4, "VEC4");
-        a.weights = add_vertex_array(w, mesh->weights, mesh->vertex_count, GLTF_FLOAT, 4, 4, "VEC4");
+        a.joints = add_vertex_array(w, mesh->joints, mesh->vertex_count, GLTF_UNSIGNED_SHORT, 2, 4,
+                                    "VEC4");
+        a.weights =
+            add_vertex_array(w, mesh->weights, mesh->vertex_count, GLTF_FLOAT, 4, 4, "VEC4");
     }
     return a;
 }
 
 static void add_mesh(glb_writer *w, const vertex_accessors *a) {
     const crowd_mesh *mesh = &w->desc->asset->mesh;
-    int index_view = add_view(w, mesh->indices, (size_t)mesh->index_count * 4, GLTF_ELEMENT_ARRAY_BUFFER);
-    cJSON *object = put(w, put(w, w->root, "meshes", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+    int index_view =
+        add_view(w, mesh->indices, (size_t)mesh->index_count * 4, GLTF_ELEMENT_ARRAY_BUFFER);
+    cJSON *object =
+        put(w, put(w, w->root, "meshes", cJSON_CreateArray()), NULL, cJSON_CreateObject());
     put_string(w, object, "name", w->desc->name);
     cJSON *primitives = put(w, object, "primitives", cJSON_CreateArray());
     for (uint32_t s = 0; s < mesh->submesh_count; s++) {
@@ -189,8 +196,8 @@ static void add_mesh(glb_writer *w, const vertex_accessors *a) {
             put_number(w, attributes, "JOINTS_0", a->joints);
             put_number(w, attributes, "WEIGHTS_0", a->weights);
         }
-        int indices = add_accessor(w, index_view, (size_t)submesh->first_index * 4, GLTF_UNSIGNED_INT,
-                                   submesh->index_count, "SCALAR");
+        int indices = add_accessor(w, index_view, (size_t)submesh->first_index * 4,
+                                   GLTF_UNSIGNED_INT, submesh->index_count, "SCALAR");
         put_number(w, primitive, "indices", indices);
         put_number(w, primitive, "material", submesh->material);
         put_number(w, primitive, "mode", GLTF_TRIANGLES);
@@ -219,7 +226,8 @@ static crowd_result add_materials(glb_writer *w, crowd_error *error) {
         }
         put_floats(w, pbr, "baseColorFactor", factor, 4);
         put_number(w, pbr, "metallicFactor", 0);
-        if (material->texture_rgba8 == NULL || material->texture_width == 0 || material->texture_height == 0) {
+        if (material->texture_rgba8 == NULL || material->texture_width == 0 ||
+            material->texture_height == 0) {
             continue;
         }
         uint8_t *png = NULL;
@@ -234,7 +242,8 @@ static crowd_result add_materials(glb_writer *w, crowd_error *error) {
         if (images == NULL) {
             images = put(w, w->root, "images", cJSON_CreateArray());
             textures = put(w, w->root, "textures", cJSON_CreateArray());
-            cJSON *sampler = put(w, put(w, w->root, "samplers", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+            cJSON *sampler = put(w, put(w, w->root, "samplers", cJSON_CreateArray()), NULL,
+                                 cJSON_CreateObject());
             put_number(w, sampler, "magFilter", GLTF_LINEAR);
             put_number(w, sampler, "minFilter", GLTF_LINEAR_MIPMAP_LINEAR);
             put_number(w, sampler, "wrapS", GLTF_REPEAT);
@@ -267,9 +276,9 @@ static void add_nodes(glb_writer *w) {
     const crowd_asset *asset = w->desc->asset;
     const crowd_skeleton *skeleton = &asset->skeleton;
     cJSON *nodes = put(w, w->root, "nodes", cJSON_CreateArray());
-    cJSON *scene_nodes = put(w, put(w, put(w, w->root, "scenes", cJSON_CreateArray()), NULL,
-                                    cJSON_CreateObject()),
-                             "nodes", cJSON_CreateArray());
+    cJSON *scene_nodes =
+        put(w, put(w, put(w, w->root, "scenes", cJSON_CreateArray()), NULL, cJSON_CreateObject()),
+            "nodes", cJSON_CreateArray());
     put_number(w, w->root, "scene", 0);
     cJSON *mesh_node = put(w, nodes, NULL, cJSON_CreateObject());
     put_string(w, mesh_node, "name", w->desc->name);
@@ -323,12 +332,13 @@ static crowd_result check_desc(const glb_write_desc *desc, crowd_error *error) {
     for (uint32_t s = 0; s < mesh->submesh_count; s++) {
         if (mesh->submeshes[s].material >= asset->material_count) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, desc->name,
-                                   "submesh %u uses material %u of %u", s, mesh->submeshes[s].material,
-                                   asset->material_count);
+                                   "submesh %u uses material %u of %u", s,
+                                   mesh->submeshes[s].material, asset->material_count);
         }
     }
     if (desc->skin && asset->skeleton.joint_count == 0) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, desc->name, "a skin needs joints");
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, desc->name,
+                               "a skin needs joints");
     }
     return CROWD_OK;
 }
@@ -389,7 +399,8 @@ crowd_result glb_write(const glb_write_desc *desc, uint8_t **out_data, size_t *o
     add_nodes(&w);
     result = add_materials(&w, error);
     if (result == CROWD_OK) {
-        cJSON *buffer = put(&w, put(&w, w.root, "buffers", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+        cJSON *buffer =
+            put(&w, put(&w, w.root, "buffers", cJSON_CreateArray()), NULL, cJSON_CreateObject());
         put_number(&w, buffer, "byteLength", (double)((w.bin_size + 3u) & ~(size_t)3u));
         char *json = w.failed ? NULL : cJSON_PrintUnformatted(w.root);
         if (json == NULL) {

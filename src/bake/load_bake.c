@@ -34,8 +34,8 @@ typedef struct load_blob {
 } load_blob;
 
 typedef struct load_source {
-    const char *folder;              /* disk: the bake folder */
-    const load_memory_file *files;   /* memory: the file set */
+    const char *folder;            /* disk: the bake folder */
+    const load_memory_file *files; /* memory: the file set */
     uint32_t file_count;
 } load_source;
 
@@ -72,25 +72,27 @@ static crowd_result read_file(const load_source *source, const char *name, char 
 }
 
 /* Every stored value finite and inside the manifest's range for its channel. */
-static crowd_result check_values(const crowd_texture *texture, const manifest_range *range, const char *path,
-                                 crowd_error *error) {
+static crowd_result check_values(const crowd_texture *texture, const manifest_range *range,
+                                 const char *path, crowd_error *error) {
     size_t count = (size_t)texture->width * texture->height;
     for (size_t i = 0; i < count; i++) {
         for (int c = 0; c < 4; c++) {
             float value = bake_texel_stored_value(texture, 4 * i + (size_t)c);
             if (!(value >= range->min[c] && value <= range->max[c])) {
-                return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
-                                       "texel (%zu, %zu) channel %d is %g, outside the manifest's range [%g, %g]",
-                                       i % texture->width, i / texture->width, c, (double)value,
-                                       (double)range->min[c], (double)range->max[c]);
+                return crowd_error_set(
+                    error, CROWD_ERROR_INVALID_DATA, path,
+                    "texel (%zu, %zu) channel %d is %g, outside the manifest's range [%g, %g]",
+                    i % texture->width, i / texture->width, c, (double)value, (double)range->min[c],
+                    (double)range->max[c]);
             }
         }
     }
     return CROWD_OK;
 }
 
-static crowd_result load_texture(const load_source *source, const char *name, crowd_texture *texture,
-                                 const manifest_range *range, crowd_error *error) {
+static crowd_result load_texture(const load_source *source, const char *name,
+                                 crowd_texture *texture, const manifest_range *range,
+                                 crowd_error *error) {
     char path[LOAD_PATH_MAX];
     load_blob blob;
     crowd_result result = read_file(source, name, path, &blob, error);
@@ -99,11 +101,12 @@ static crowd_result load_texture(const load_source *source, const char *name, cr
     }
     if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
         uint16_t *samples = NULL;
-        result = png_read_rgba16(blob.data, blob.size, path, texture->width, texture->height, &samples, error);
+        result = png_read_rgba16(blob.data, blob.size, path, texture->width, texture->height,
+                                 &samples, error);
         texture->texels = samples;
     } else {
-        result = exr_read_rgba(blob.data, blob.size, path, texture->width, texture->height, texture->format,
-                               &texture->texels, error);
+        result = exr_read_rgba(blob.data, blob.size, path, texture->width, texture->height,
+                               texture->format, &texture->texels, error);
     }
     free(blob.owned);
     return result == CROWD_OK ? check_values(texture, range, path, error) : result;
@@ -113,34 +116,38 @@ static crowd_result load_texture(const load_source *source, const char *name, cr
  * TEXCOORD_1 must be its texel centre in frame 0 (glb_io.h), bit for bit. */
 static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset, const float *uv1,
                                const char *path, crowd_error *error) {
-    if (asset->mesh.vertex_count != bake->vertex_count || asset->skeleton.joint_count != bake->joint_count) {
+    if (asset->mesh.vertex_count != bake->vertex_count ||
+        asset->skeleton.joint_count != bake->joint_count) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
                                "mesh has %u vertices and %u joints, the manifest says %u and %u",
-                               asset->mesh.vertex_count, asset->skeleton.joint_count, bake->vertex_count,
-                               bake->joint_count);
+                               asset->mesh.vertex_count, asset->skeleton.joint_count,
+                               bake->vertex_count, bake->joint_count);
     }
     if (bake->vat_position.format == CROWD_TEXEL_NONE) {
         return CROWD_OK;
     }
     if (uv1 == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
-                               "mesh has no TEXCOORD_1, which a VAT bake needs to find each vertex's texel");
+        return crowd_error_set(
+            error, CROWD_ERROR_INVALID_DATA, path,
+            "mesh has no TEXCOORD_1, which a VAT bake needs to find each vertex's texel");
     }
     glb_lookup lookup = {bake->vat_position.width, bake->vat_position.height, 1};
     for (uint32_t v = 0; v < bake->vertex_count; v++) {
         float expected[2];
         glb_lookup_uv(&lookup, v, expected);
         if (uv1[2 * v] != expected[0] || uv1[2 * v + 1] != expected[1]) {
-            return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
-                                   "TEXCOORD_1 of vertex %u is (%.9g, %.9g), its VAT texel centre is (%.9g, %.9g)",
-                                   v, (double)uv1[2 * v], (double)uv1[2 * v + 1], (double)expected[0],
-                                   (double)expected[1]);
+            return crowd_error_set(
+                error, CROWD_ERROR_INVALID_DATA, path,
+                "TEXCOORD_1 of vertex %u is (%.9g, %.9g), its VAT texel centre is (%.9g, %.9g)", v,
+                (double)uv1[2 * v], (double)uv1[2 * v + 1], (double)expected[0],
+                (double)expected[1]);
         }
     }
     return CROWD_OK;
 }
 
-static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const char *name, crowd_error *error) {
+static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const char *name,
+                              crowd_error *error) {
     char path[LOAD_PATH_MAX];
     load_blob blob;
     crowd_result result = read_file(source, name, path, &blob, error);
@@ -174,8 +181,9 @@ static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const
     return CROWD_OK;
 }
 
-static crowd_result load_from(const load_source *source, const char *manifest, const crowd_logger *logger,
-                              crowd_bake **out_bake, crowd_error *error) {
+static crowd_result load_from(const load_source *source, const char *manifest,
+                              const crowd_logger *logger, crowd_bake **out_bake,
+                              crowd_error *error) {
     crowd_bake *bake = calloc(1, sizeof *bake);
     if (bake == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, manifest, "out of memory");
@@ -189,10 +197,12 @@ static crowd_result load_from(const load_source *source, const char *manifest, c
         free(blob.owned);
     }
     if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
-        result = load_texture(source, info.files.vat_position, &bake->vat_position, &info.vat_position_range, error);
+        result = load_texture(source, info.files.vat_position, &bake->vat_position,
+                              &info.vat_position_range, error);
     }
     if (result == CROWD_OK && info.files.vat_normal[0] != '\0') {
-        result = load_texture(source, info.files.vat_normal, &bake->vat_normal, &info.vat_normal_range, error);
+        result = load_texture(source, info.files.vat_normal, &bake->vat_normal,
+                              &info.vat_normal_range, error);
     }
     if (result == CROWD_OK && info.files.bat[0] != '\0') {
         result = load_texture(source, info.files.bat, &bake->bat, &info.bat_range, error);
@@ -204,15 +214,17 @@ static crowd_result load_from(const load_source *source, const char *manifest, c
         crowd_bake_destroy(bake);
         return result;
     }
-    crowd_log(logger, CROWD_LOG_INFO, "loaded bake \"%s\": %u vertices, %u joints, %u clips, %u frames",
-              bake->name, bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count);
+    crowd_log(logger, CROWD_LOG_INFO,
+              "loaded bake \"%s\": %u vertices, %u joints, %u clips, %u frames", bake->name,
+              bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count);
     *out_bake = bake;
     return CROWD_OK;
 }
 
 static bool is_manifest_name(const char *name) {
     size_t length = strlen(name), suffix = strlen(MANIFEST_SUFFIX);
-    return length > suffix && name[0] != '.' && strcmp(name + length - suffix, MANIFEST_SUFFIX) == 0;
+    return length > suffix && name[0] != '.' &&
+           strcmp(name + length - suffix, MANIFEST_SUFFIX) == 0;
 }
 
 /* The one manifest in `folder`, into out (a file name). */
@@ -232,7 +244,8 @@ static crowd_result find_manifest(const char *folder, char *out, size_t size, cr
     }
     closedir(dir);
     if (found == 0) {
-        return crowd_error_set(error, CROWD_ERROR_IO, folder, "no bake here: no *%s manifest", MANIFEST_SUFFIX);
+        return crowd_error_set(error, CROWD_ERROR_IO, folder, "no bake here: no *%s manifest",
+                               MANIFEST_SUFFIX);
     }
     if (found > 1) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, folder,
@@ -278,7 +291,8 @@ crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd
 }
 
 crowd_result load_bake_memory(const load_memory_file *files, uint32_t file_count,
-                              const crowd_logger *logger, crowd_bake **out_bake, crowd_error *error) {
+                              const crowd_logger *logger, crowd_bake **out_bake,
+                              crowd_error *error) {
     *out_bake = NULL;
     const char *manifest = NULL;
     uint32_t found = 0;
@@ -290,7 +304,8 @@ crowd_result load_bake_memory(const load_memory_file *files, uint32_t file_count
     }
     if (found != 1) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, "",
-                               "%u manifests (*%s) in the file set; exactly one is needed", found, MANIFEST_SUFFIX);
+                               "%u manifests (*%s) in the file set; exactly one is needed", found,
+                               MANIFEST_SUFFIX);
     }
     load_source source = {.files = files, .file_count = file_count};
     return load_from(&source, manifest, logger, out_bake, error);

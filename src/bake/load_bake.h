@@ -14,7 +14,7 @@
 #include "crowd/bake.h"
 
 typedef struct load_memory_file {
-    const char *name;          /* as the manifest names it, e.g. "robot.vat.png" */
+    const char *name; /* as the manifest names it, e.g. "robot.vat.png" */
     const void *data;
     size_t size_bytes;
 } load_memory_file;
@@ -25,6 +25,7 @@ typedef struct load_memory_file {
  * exactly one manifest, and CROWD_ERROR_IO for a file the manifest names
  * that is not in the set. */
 crowd_result load_bake_memory(const load_memory_file *files, uint32_t file_count,
-                              const crowd_logger *logger, crowd_bake **out_bake, crowd_error *error);
+                              const crowd_logger *logger, crowd_bake **out_bake,
+                              crowd_error *error);
 
 #endif

@@ -16,7 +16,8 @@
 #define LOAD_EXPANSION_ALLOWANCE_BYTES (16u << 20)
 
 static inline bool load_size_plausible(uint64_t decoded_bytes, size_t file_bytes) {
-    return decoded_bytes <= LOAD_EXPANSION_ALLOWANCE_BYTES + (uint64_t)file_bytes * LOAD_MAX_EXPANSION;
+    return decoded_bytes <=
+           LOAD_EXPANSION_ALLOWANCE_BYTES + (uint64_t)file_bytes * LOAD_MAX_EXPANSION;
 }
 
 #endif

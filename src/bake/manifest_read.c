@@ -24,7 +24,8 @@ typedef struct manifest_reader {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static crowd_result fail(manifest_reader *r, crowd_result result, const char *format, ...) {
+static crowd_result
+fail(manifest_reader *r, crowd_result result, const char *format, ...) {
     char reason[sizeof r->error->reason];
     va_list args;
     va_start(args, format);
@@ -33,17 +34,18 @@ static crowd_result fail(manifest_reader *r, crowd_result result, const char *fo
     return crowd_error_set(r->error, result, r->file, "%s", reason);
 }
 
-static crowd_result member(manifest_reader *r, const cJSON *object, const char *where, const char *key,
-                           cJSON **out) {
+static crowd_result member(manifest_reader *r, const cJSON *object, const char *where,
+                           const char *key, cJSON **out) {
     *out = cJSON_GetObjectItemCaseSensitive(object, key);
     if (*out == NULL) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s is missing", where, where[0] ? "." : "", key);
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s is missing", where, where[0] ? "." : "",
+                    key);
     }
     return CROWD_OK;
 }
 
-static crowd_result get_uint(manifest_reader *r, const cJSON *object, const char *where, const char *key,
-                             double min, double max, uint32_t *out) {
+static crowd_result get_uint(manifest_reader *r, const cJSON *object, const char *where,
+                             const char *key, double min, double max, uint32_t *out) {
     cJSON *item;
     crowd_result result = member(r, object, where, key, &item);
     if (result != CROWD_OK) {
@@ -51,8 +53,8 @@ static crowd_result get_uint(manifest_reader *r, const cJSON *object, const char
     }
     double value = cJSON_IsNumber(item) ? item->valuedouble : NAN;
     if (!(value >= min && value <= max && value == floor(value))) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be an integer from %.0f to %.0f", where,
-                    where[0] ? "." : "", key, min, max);
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be an integer from %.0f to %.0f",
+                    where, where[0] ? "." : "", key, min, max);
     }
     *out = (uint32_t)value;
     return CROWD_OK;
@@ -62,12 +64,13 @@ static bool finite_float(const cJSON *item) {
     return cJSON_IsNumber(item) && isfinite(item->valuedouble) && fabs(item->valuedouble) <= 3.4e38;
 }
 
-static crowd_result get_float(manifest_reader *r, const cJSON *object, const char *where, const char *key,
-                              float *out) {
+static crowd_result get_float(manifest_reader *r, const cJSON *object, const char *where,
+                              const char *key, float *out) {
     cJSON *item;
     crowd_result result = member(r, object, where, key, &item);
     if (result == CROWD_OK && !finite_float(item)) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be a finite number", where, where[0] ? "." : "", key);
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be a finite number", where,
+                    where[0] ? "." : "", key);
     }
     if (result == CROWD_OK) {
         *out = (float)item->valuedouble;
@@ -75,33 +78,36 @@ static crowd_result get_float(manifest_reader *r, const cJSON *object, const cha
     return result;
 }
 
-static crowd_result get_floats(manifest_reader *r, const cJSON *object, const char *where, const char *key,
-                               int count, float *out) {
+static crowd_result get_floats(manifest_reader *r, const cJSON *object, const char *where,
+                               const char *key, int count, float *out) {
     cJSON *item;
     crowd_result result = member(r, object, where, key, &item);
     if (result != CROWD_OK) {
         return result;
     }
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != count) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s must be an array of %d numbers", where, key, count);
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s must be an array of %d numbers", where, key,
+                    count);
     }
     int i = 0;
     const cJSON *element;
     cJSON_ArrayForEach(element, item) {
         if (!finite_float(element)) {
-            return fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s[%d] must be a finite number", where, key, i);
+            return fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s[%d] must be a finite number", where,
+                        key, i);
         }
         out[i++] = (float)element->valuedouble;
     }
     return CROWD_OK;
 }
 
-static crowd_result get_string(manifest_reader *r, const cJSON *object, const char *where, const char *key,
-                               const char **out) {
+static crowd_result get_string(manifest_reader *r, const cJSON *object, const char *where,
+                               const char *key, const char **out) {
     cJSON *item;
     crowd_result result = member(r, object, where, key, &item);
     if (result == CROWD_OK && !cJSON_IsString(item)) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be a string", where, where[0] ? "." : "", key);
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be a string", where,
+                    where[0] ? "." : "", key);
     }
     if (result == CROWD_OK) {
         *out = item->valuestring;
@@ -109,13 +115,14 @@ static crowd_result get_string(manifest_reader *r, const cJSON *object, const ch
     return result;
 }
 
-static crowd_result get_file_name(manifest_reader *r, const cJSON *object, const char *where, const char *key,
-                                  char *out, size_t out_size) {
+static crowd_result get_file_name(manifest_reader *r, const cJSON *object, const char *where,
+                                  const char *key, char *out, size_t out_size) {
     const char *name = NULL;
     crowd_result result = get_string(r, object, where, key, &name);
     if (result == CROWD_OK && !manifest_valid_file_name(name)) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s \"%.80s\" is not a plain file name inside the bake folder",
-                    where, where[0] ? "." : "", key, name);
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "%s%s%s \"%.80s\" is not a plain file name inside the bake folder", where,
+                    where[0] ? "." : "", key, name);
     }
     if (result == CROWD_OK) {
         snprintf(out, out_size, "%s", name);
@@ -123,8 +130,8 @@ static crowd_result get_file_name(manifest_reader *r, const cJSON *object, const
     return result;
 }
 
-static crowd_result get_range(manifest_reader *r, const cJSON *object, const char *where, const char *key,
-                              manifest_range *range) {
+static crowd_result get_range(manifest_reader *r, const cJSON *object, const char *where,
+                              const char *key, manifest_range *range) {
     cJSON *item;
     char path[64];
     snprintf(path, sizeof path, "%s.%s", where, key);
@@ -137,8 +144,8 @@ static crowd_result get_range(manifest_reader *r, const cJSON *object, const cha
     }
     for (int c = 0; c < 4 && result == CROWD_OK; c++) {
         if (range->min[c] > range->max[c]) {
-            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s: min[%d] %g is above max[%d] %g", path, c,
-                          (double)range->min[c], c, (double)range->max[c]);
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s: min[%d] %g is above max[%d] %g", path,
+                          c, (double)range->min[c], c, (double)range->max[c]);
         }
     }
     return result;
@@ -180,8 +187,8 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
     }
     int count = cJSON_IsArray(clips) ? cJSON_GetArraySize(clips) : -1;
     if (count < 1 || (uint32_t)count > bake->frame_count) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "clips must be an array of 1 to frame_count (%u) clips",
-                    bake->frame_count);
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "clips must be an array of 1 to frame_count (%u) clips", bake->frame_count);
     }
     bake->clips = calloc((size_t)count, sizeof *bake->clips);
     if (bake->clips == NULL) {
@@ -216,30 +223,37 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
         }
         clip->loop = cJSON_IsTrue(loop);
         if (result == CROWD_OK) {
-            result = get_uint(r, object, where, "first_frame", 0, CROWD_BAKE_MAX_TEXTURE_SIZE, &clip->first_frame);
+            result = get_uint(r, object, where, "first_frame", 0, CROWD_BAKE_MAX_TEXTURE_SIZE,
+                              &clip->first_frame);
         }
         if (result == CROWD_OK) {
-            result = get_uint(r, object, where, "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &clip->frame_count);
+            result = get_uint(r, object, where, "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE,
+                              &clip->frame_count);
         }
         if (result == CROWD_OK && clip->first_frame != next_frame) {
-            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.first_frame is %u; stacked after the clips before it, it must be %llu",
-                          where, clip->first_frame, (unsigned long long)next_frame);
+            result =
+                fail(r, CROWD_ERROR_INVALID_DATA,
+                     "%s.first_frame is %u; stacked after the clips before it, it must be %llu",
+                     where, clip->first_frame, (unsigned long long)next_frame);
         }
         next_frame += clip->frame_count;
         if (result == CROWD_OK && next_frame > bake->frame_count) {
-            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s ends at frame %llu, beyond frame_count %u", where,
-                          (unsigned long long)next_frame, bake->frame_count);
+            result =
+                fail(r, CROWD_ERROR_INVALID_DATA, "%s ends at frame %llu, beyond frame_count %u",
+                     where, (unsigned long long)next_frame, bake->frame_count);
         }
         double expected = (double)clip->duration_s * bake->fps + (clip->loop ? 0.0 : 1.0);
         if (result == CROWD_OK && fabs((double)clip->frame_count - expected) > 1.0) {
             result = fail(r, CROWD_ERROR_INVALID_DATA,
-                          "%s has %u frames, but %g s at %g fps (%s) gives %.0f", where, clip->frame_count,
-                          (double)clip->duration_s, (double)bake->fps, clip->loop ? "loop" : "one-shot", expected);
+                          "%s has %u frames, but %g s at %g fps (%s) gives %.0f", where,
+                          clip->frame_count, (double)clip->duration_s, (double)bake->fps,
+                          clip->loop ? "loop" : "one-shot", expected);
         }
     }
     if (result == CROWD_OK && next_frame != bake->frame_count) {
-        result = fail(r, CROWD_ERROR_INVALID_DATA, "the clips hold %llu frames, frame_count says %u",
-                      (unsigned long long)next_frame, bake->frame_count);
+        result =
+            fail(r, CROWD_ERROR_INVALID_DATA, "the clips hold %llu frames, frame_count says %u",
+                 (unsigned long long)next_frame, bake->frame_count);
     }
     return result == CROWD_OK ? check_unique_names(r, bake) : result;
 }
@@ -247,50 +261,61 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
 /* ---- textures ------------------------------------------------------------- */
 
 /* width, height and rows_per_frame for `items` texels per frame. */
-static crowd_result read_layout(manifest_reader *r, const cJSON *object, const char *where, uint64_t items,
-                                const crowd_bake *bake, crowd_texture *texture, uint32_t *rows_per_frame) {
-    crowd_result result = get_uint(r, object, where, "width", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &texture->width);
+static crowd_result read_layout(manifest_reader *r, const cJSON *object, const char *where,
+                                uint64_t items, const crowd_bake *bake, crowd_texture *texture,
+                                uint32_t *rows_per_frame) {
+    crowd_result result =
+        get_uint(r, object, where, "width", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &texture->width);
     if (result == CROWD_OK) {
-        result = get_uint(r, object, where, "height", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &texture->height);
+        result =
+            get_uint(r, object, where, "height", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &texture->height);
     }
     if (result == CROWD_OK) {
-        result = get_uint(r, object, where, "rows_per_frame", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, rows_per_frame);
+        result = get_uint(r, object, where, "rows_per_frame", 1, CROWD_BAKE_MAX_TEXTURE_SIZE,
+                          rows_per_frame);
     }
     if (result != CROWD_OK) {
         return result;
     }
     uint64_t rows = (items + texture->width - 1) / texture->width;
     if (*rows_per_frame != rows) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.rows_per_frame is %u; %llu texels per frame at width %u need %llu",
-                    where, *rows_per_frame, (unsigned long long)items, texture->width, (unsigned long long)rows);
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "%s.rows_per_frame is %u; %llu texels per frame at width %u need %llu", where,
+                    *rows_per_frame, (unsigned long long)items, texture->width,
+                    (unsigned long long)rows);
     }
     if ((uint64_t)texture->height != (uint64_t)bake->frame_count * rows) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.height is %u; %u frames of %llu rows need %llu", where,
-                    texture->height, bake->frame_count, (unsigned long long)rows,
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "%s.height is %u; %u frames of %llu rows need %llu", where, texture->height,
+                    bake->frame_count, (unsigned long long)rows,
                     (unsigned long long)bake->frame_count * rows);
     }
     return CROWD_OK;
 }
 
-static crowd_result check_unorm_range(manifest_reader *r, const manifest_range *range, const char *where) {
+static crowd_result check_unorm_range(manifest_reader *r, const manifest_range *range,
+                                      const char *where) {
     for (int c = 0; c < 4; c++) {
-        if (range->min[c] < 0.0f || range->max[c] > 65535.0f || range->min[c] != floorf(range->min[c]) ||
-            range->max[c] != floorf(range->max[c])) {
-            return fail(r, CROWD_ERROR_INVALID_DATA, "%s: channel %d is not 16-bit integer codes", where, c);
+        if (range->min[c] < 0.0f || range->max[c] > 65535.0f ||
+            range->min[c] != floorf(range->min[c]) || range->max[c] != floorf(range->max[c])) {
+            return fail(r, CROWD_ERROR_INVALID_DATA, "%s: channel %d is not 16-bit integer codes",
+                        where, c);
         }
     }
     return CROWD_OK;
 }
 
 /* Float positions lie in the bounds, up to half-float rounding. */
-static crowd_result check_position_range(manifest_reader *r, const manifest_range *range, const crowd_bake *bake) {
+static crowd_result check_position_range(manifest_reader *r, const manifest_range *range,
+                                         const crowd_bake *bake) {
     float largest = 0.0f;
     for (int a = 0; a < 3; a++) {
         largest = fmaxf(largest, fmaxf(fabsf(bake->bounds_min[a]), fabsf(bake->bounds_max[a])));
     }
     float tolerance = 1e-3f * (1.0f + largest);
     for (int a = 0; a < 3; a++) {
-        if (range->min[a] < bake->bounds_min[a] - tolerance || range->max[a] > bake->bounds_max[a] + tolerance) {
+        if (range->min[a] < bake->bounds_min[a] - tolerance ||
+            range->max[a] > bake->bounds_max[a] + tolerance) {
             return fail(r, CROWD_ERROR_INVALID_DATA,
                         "vat.position_range axis %d [%g, %g] lies outside the bounds [%g, %g]", a,
                         (double)range->min[a], (double)range->max[a], (double)bake->bounds_min[a],
@@ -309,7 +334,8 @@ static crowd_result check_normal_range(manifest_reader *r, const manifest_range 
     return CROWD_OK;
 }
 
-static crowd_result read_vat(manifest_reader *r, const cJSON *vat, crowd_bake *bake, manifest_info *info) {
+static crowd_result read_vat(manifest_reader *r, const cJSON *vat, crowd_bake *bake,
+                             manifest_info *info) {
     const char *encoding = NULL;
     crowd_result result = read_layout(r, vat, "vat", bake->vertex_count, bake, &bake->vat_position,
                                       &bake->vat_rows_per_frame);
@@ -328,9 +354,11 @@ static crowd_result read_vat(manifest_reader *r, const cJSON *vat, crowd_bake *b
         bake->vat_position.format = half ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
         bake->vat_normal = bake->vat_position;
     } else {
-        return fail(r, CROWD_ERROR_UNSUPPORTED, "vat.encoding \"%.40s\" is unknown (unorm16_oct, f16, f32)", encoding);
+        return fail(r, CROWD_ERROR_UNSUPPORTED,
+                    "vat.encoding \"%.40s\" is unknown (unorm16_oct, f16, f32)", encoding);
     }
-    result = get_file_name(r, vat, "vat", "position", info->files.vat_position, sizeof info->files.vat_position);
+    result = get_file_name(r, vat, "vat", "position", info->files.vat_position,
+                           sizeof info->files.vat_position);
     if (result == CROWD_OK) {
         result = get_range(r, vat, "vat", "position_range", &info->vat_position_range);
     }
@@ -340,7 +368,8 @@ static crowd_result read_vat(manifest_reader *r, const cJSON *vat, crowd_bake *b
     if (bake->vat_encoding == CROWD_VAT_UNORM16_OCT) {
         return check_unorm_range(r, &info->vat_position_range, "vat.position_range");
     }
-    result = get_file_name(r, vat, "vat", "normal", info->files.vat_normal, sizeof info->files.vat_normal);
+    result = get_file_name(r, vat, "vat", "normal", info->files.vat_normal,
+                           sizeof info->files.vat_normal);
     if (result == CROWD_OK) {
         result = get_range(r, vat, "vat", "normal_range", &info->vat_normal_range);
     }
@@ -350,10 +379,11 @@ static crowd_result read_vat(manifest_reader *r, const cJSON *vat, crowd_bake *b
     return result == CROWD_OK ? check_normal_range(r, &info->vat_normal_range) : result;
 }
 
-static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *bake, manifest_info *info) {
+static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *bake,
+                             manifest_info *info) {
     const char *encoding = NULL;
-    crowd_result result = read_layout(r, bat, "bat", 3 * (uint64_t)bake->joint_count, bake, &bake->bat,
-                                      &bake->bat_rows_per_frame);
+    crowd_result result = read_layout(r, bat, "bat", 3 * (uint64_t)bake->joint_count, bake,
+                                      &bake->bat, &bake->bat_rows_per_frame);
     if (result == CROWD_OK) {
         result = get_string(r, bat, "bat", "encoding", &encoding);
     }
@@ -365,7 +395,8 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
         bake->bat_encoding = half ? CROWD_BAT_F16 : CROWD_BAT_F32;
         bake->bat.format = half ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
     } else {
-        return fail(r, CROWD_ERROR_UNSUPPORTED, "bat.encoding \"%.40s\" is unknown (f32, f16)", encoding);
+        return fail(r, CROWD_ERROR_UNSUPPORTED, "bat.encoding \"%.40s\" is unknown (f32, f16)",
+                    encoding);
     }
     result = get_file_name(r, bat, "bat", "file", info->files.bat, sizeof info->files.bat);
     return result == CROWD_OK ? get_range(r, bat, "bat", "range", &info->bat_range) : result;
@@ -376,15 +407,17 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
 static crowd_result read_identity(manifest_reader *r, const cJSON *root) {
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
     if (!cJSON_IsString(format) || strcmp(format->valuestring, MANIFEST_FORMAT) != 0) {
-        return fail(r, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest (\"format\" is not \"%s\")", MANIFEST_FORMAT);
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "not a crowd bake manifest (\"format\" is not \"%s\")", MANIFEST_FORMAT);
     }
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
     if (!cJSON_IsNumber(version) || version->valuedouble != floor(version->valuedouble)) {
         return fail(r, CROWD_ERROR_INVALID_DATA, "\"version\" must be an integer");
     }
     if (version->valuedouble != CROWD_BAKE_FORMAT_VERSION) {
-        return fail(r, CROWD_ERROR_UNSUPPORTED, "manifest version %.0f; this crowd reads version %d",
-                    version->valuedouble, CROWD_BAKE_FORMAT_VERSION);
+        return fail(r, CROWD_ERROR_UNSUPPORTED,
+                    "manifest version %.0f; this crowd reads version %d", version->valuedouble,
+                    CROWD_BAKE_FORMAT_VERSION);
     }
     const char *producer = NULL, *coordinates = NULL;
     crowd_result result = get_string(r, root, "", "producer", &producer);
@@ -392,13 +425,15 @@ static crowd_result read_identity(manifest_reader *r, const cJSON *root) {
         result = get_string(r, root, "", "coordinate_system", &coordinates);
     }
     if (result == CROWD_OK && strcmp(coordinates, "gltf") != 0) {
-        result = fail(r, CROWD_ERROR_UNSUPPORTED, "coordinate_system \"%.40s\"; only \"gltf\" is defined", coordinates);
+        result = fail(r, CROWD_ERROR_UNSUPPORTED,
+                      "coordinate_system \"%.40s\"; only \"gltf\" is defined", coordinates);
     }
     return result;
 }
 
 /* The bake's name: the manifest's "name", or the file name without its suffix. */
-static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake *bake, manifest_info *info) {
+static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake *bake,
+                              manifest_info *info) {
     const char *base = strrchr(r->file, '/');
     base = base ? base + 1 : r->file;
     snprintf(info->files.manifest, sizeof info->files.manifest, "%s", base);
@@ -411,19 +446,24 @@ static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake 
         snprintf(name, sizeof name, "%s", item->valuestring);
     } else {
         size_t length = strlen(base), suffix = strlen(MANIFEST_SUFFIX);
-        length = length > suffix && strcmp(base + length - suffix, MANIFEST_SUFFIX) == 0 ? length - suffix : length;
-        snprintf(name, sizeof name, "%.*s", (int)(length < MANIFEST_NAME_MAX ? length : MANIFEST_NAME_MAX), base);
+        length = length > suffix && strcmp(base + length - suffix, MANIFEST_SUFFIX) == 0
+                     ? length - suffix
+                     : length;
+        snprintf(name, sizeof name, "%.*s",
+                 (int)(length < MANIFEST_NAME_MAX ? length : MANIFEST_NAME_MAX), base);
     }
     const char *source = NULL;
     crowd_result result = get_string(r, root, "", "source", &source);
-    if (result == CROWD_OK && ((bake->name = core_copy_string(name)) == NULL || (bake->source = core_copy_string(source)) == NULL)) {
+    if (result == CROWD_OK && ((bake->name = core_copy_string(name)) == NULL ||
+                               (bake->source = core_copy_string(source)) == NULL)) {
         result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     return result;
 }
 
 static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
-    crowd_result result = get_uint(r, root, "", "vertex_count", 1, MANIFEST_MAX_VERTICES, &bake->vertex_count);
+    crowd_result result =
+        get_uint(r, root, "", "vertex_count", 1, MANIFEST_MAX_VERTICES, &bake->vertex_count);
     if (result == CROWD_OK) {
         result = get_uint(r, root, "", "joint_count", 1, CROWD_MAX_JOINTS, &bake->joint_count);
     }
@@ -431,10 +471,12 @@ static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bak
         result = get_float(r, root, "", "fps", &bake->fps);
     }
     if (result == CROWD_OK && !(bake->fps > 0.0f && bake->fps <= 1000.0f)) {
-        result = fail(r, CROWD_ERROR_INVALID_DATA, "fps %g is outside (0, 1000]", (double)bake->fps);
+        result =
+            fail(r, CROWD_ERROR_INVALID_DATA, "fps %g is outside (0, 1000]", (double)bake->fps);
     }
     if (result == CROWD_OK) {
-        result = get_uint(r, root, "", "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE, &bake->frame_count);
+        result = get_uint(r, root, "", "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE,
+                          &bake->frame_count);
     }
     cJSON *bounds = NULL;
     if (result == CROWD_OK) {
@@ -448,7 +490,8 @@ static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bak
     }
     for (int a = 0; a < 3 && result == CROWD_OK; a++) {
         if (bake->bounds_min[a] > bake->bounds_max[a]) {
-            result = fail(r, CROWD_ERROR_INVALID_DATA, "bounds.min[%d] is above bounds.max[%d]", a, a);
+            result =
+                fail(r, CROWD_ERROR_INVALID_DATA, "bounds.min[%d] is above bounds.max[%d]", a, a);
         }
     }
     return result;
@@ -463,8 +506,10 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
     if (!cJSON_IsObject(root)) {
         long offset = root == NULL && end != NULL ? (long)(end - json) : 0;
         cJSON_Delete(root);
-        return root == NULL ? fail(&r, CROWD_ERROR_INVALID_DATA, "not valid JSON (error at byte %ld)", offset)
-                            : fail(&r, CROWD_ERROR_INVALID_DATA, "the manifest is not a JSON object");
+        return root == NULL
+                   ? fail(&r, CROWD_ERROR_INVALID_DATA, "not valid JSON (error at byte %ld)",
+                          offset)
+                   : fail(&r, CROWD_ERROR_INVALID_DATA, "the manifest is not a JSON object");
     }
     crowd_result result = read_identity(&r, root);
     if (result == CROWD_OK) {
@@ -477,13 +522,17 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
         result = read_clips(&r, root, bake);
     }
     cJSON *vat = NULL, *bat = NULL;
-    if (result == CROWD_OK && (result = member(&r, root, "", "vat", &vat)) == CROWD_OK && !cJSON_IsNull(vat)) {
-        result = cJSON_IsObject(vat) ? read_vat(&r, vat, bake, info)
-                                     : fail(&r, CROWD_ERROR_INVALID_DATA, "vat must be an object or null");
+    if (result == CROWD_OK && (result = member(&r, root, "", "vat", &vat)) == CROWD_OK &&
+        !cJSON_IsNull(vat)) {
+        result = cJSON_IsObject(vat)
+                     ? read_vat(&r, vat, bake, info)
+                     : fail(&r, CROWD_ERROR_INVALID_DATA, "vat must be an object or null");
     }
-    if (result == CROWD_OK && (result = member(&r, root, "", "bat", &bat)) == CROWD_OK && !cJSON_IsNull(bat)) {
-        result = cJSON_IsObject(bat) ? read_bat(&r, bat, bake, info)
-                                     : fail(&r, CROWD_ERROR_INVALID_DATA, "bat must be an object or null");
+    if (result == CROWD_OK && (result = member(&r, root, "", "bat", &bat)) == CROWD_OK &&
+        !cJSON_IsNull(bat)) {
+        result = cJSON_IsObject(bat)
+                     ? read_bat(&r, bat, bake, info)
+                     : fail(&r, CROWD_ERROR_INVALID_DATA, "bat must be an object or null");
     }
     if (result == CROWD_OK && cJSON_IsNull(vat) && cJSON_IsNull(bat)) {
         result = fail(&r, CROWD_ERROR_INVALID_DATA, "the bake has neither a VAT nor a BAT");
@@ -506,7 +555,8 @@ static void add_path(const cJSON *object, const char *key, manifest_path *paths,
     const char *slash = strchr(path, '/');
     size_t folder = strlen(MANIFEST_OPENVAT_FOLDER);
     bool plain = slash == NULL ? manifest_valid_file_name(path)
-                               : (size_t)(slash - path) == folder && strncmp(path, MANIFEST_OPENVAT_FOLDER, folder) == 0 &&
+                               : (size_t)(slash - path) == folder &&
+                                     strncmp(path, MANIFEST_OPENVAT_FOLDER, folder) == 0 &&
                                      manifest_valid_file_name(slash + 1);
     if (plain) {
         snprintf(paths[(*count)++], sizeof *paths, "%s", path);
@@ -518,7 +568,8 @@ uint32_t manifest_referenced_files(const char *json, size_t size, manifest_path 
     uint32_t count = 0;
     const cJSON *vat = cJSON_GetObjectItemCaseSensitive(root, "vat");
     const cJSON *bat = cJSON_GetObjectItemCaseSensitive(root, "bat");
-    const cJSON *openvat = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "compat"), "openvat");
+    const cJSON *openvat = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(root, "compat"), "openvat");
     add_path(vat, "position", paths, &count);
     add_path(vat, "normal", paths, &count);
     add_path(bat, "file", paths, &count);

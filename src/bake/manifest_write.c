@@ -34,7 +34,8 @@ void manifest_file_names(const crowd_bake *bake, manifest_files *files) {
     snprintf(files->mesh, sizeof files->mesh, "%s.mesh.glb", name);
     if (has_texture(&bake->vat_position)) {
         bool png = bake->vat_position.format == CROWD_TEXEL_RGBA16_UNORM;
-        snprintf(files->vat_position, sizeof files->vat_position, "%s.vat.%s", name, png ? "png" : "exr");
+        snprintf(files->vat_position, sizeof files->vat_position, "%s.vat.%s", name,
+                 png ? "png" : "exr");
         if (!png) {
             snprintf(files->vat_normal, sizeof files->vat_normal, "%s.vat_normal.exr", name);
         }
@@ -63,7 +64,9 @@ bool manifest_texture_range(const crowd_texture *texture, manifest_range *range)
 }
 
 static const char *vat_encoding_name(crowd_texel_format format) {
-    return format == CROWD_TEXEL_RGBA16_UNORM ? "unorm16_oct" : format == CROWD_TEXEL_RGBA16F ? "f16" : "f32";
+    return format == CROWD_TEXEL_RGBA16_UNORM ? "unorm16_oct"
+           : format == CROWD_TEXEL_RGBA16F    ? "f16"
+                                              : "f32";
 }
 
 static void put_range(bool *failed, cJSON *parent, const char *key, const manifest_range *range) {
@@ -72,7 +75,8 @@ static void put_range(bool *failed, cJSON *parent, const char *key, const manife
     json_put_floats(failed, object, "max", range->max, 4);
 }
 
-static void put_layout(bool *failed, cJSON *object, const crowd_texture *texture, uint32_t rows_per_frame) {
+static void put_layout(bool *failed, cJSON *object, const crowd_texture *texture,
+                       uint32_t rows_per_frame) {
     json_put_number(failed, object, "width", texture->width);
     json_put_number(failed, object, "height", texture->height);
     json_put_number(failed, object, "rows_per_frame", rows_per_frame);
@@ -109,7 +113,8 @@ static void put_bat(bool *failed, cJSON *root, const crowd_bake *bake, const man
     }
     cJSON *bat = json_put(failed, root, "bat", cJSON_CreateObject());
     put_layout(failed, bat, &bake->bat, bake->bat_rows_per_frame);
-    json_put_string(failed, bat, "encoding", bake->bat.format == CROWD_TEXEL_RGBA16F ? "f16" : "f32");
+    json_put_string(failed, bat, "encoding",
+                    bake->bat.format == CROWD_TEXEL_RGBA16F ? "f16" : "f32");
     json_put_string(failed, bat, "file", files->bat);
     put_range(failed, bat, "range", &info->bat_range);
 }

@@ -29,7 +29,8 @@ static uint32_t log2_of(uint32_t power) {
     return log;
 }
 
-crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout, crowd_error *error) {
+crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout,
+                          crowd_error *error) {
     openvat_layout best = {0}, best_square = {0};
     for (uint32_t width = OPENVAT_MIN_WIDTH; width <= OPENVAT_MAX_WIDTH; width *= 2) {
         uint32_t wraps = (vertices + width - 1) / width;
@@ -44,15 +45,17 @@ crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *la
         }
         uint32_t lw = log2_of(width), lh = log2_of(height);
         bool square = (lw > lh ? lw - lh : lh - lw) <= 1;
-        if (square && (best_square.width == 0 || area < (uint64_t)best_square.width * best_square.height)) {
+        if (square &&
+            (best_square.width == 0 || area < (uint64_t)best_square.width * best_square.height)) {
             best_square = candidate;
         }
     }
     if (best.width == 0) {
-        return crowd_error_set(error, CROWD_ERROR_LIMIT, "",
-                               "OpenVAT layout: %u vertices x %u frames do not fit a %u-row texture "
-                               "(positions and normals, one row per frame and vertex block)",
-                               vertices, frames, CROWD_BAKE_MAX_TEXTURE_SIZE);
+        return crowd_error_set(
+            error, CROWD_ERROR_LIMIT, "",
+            "OpenVAT layout: %u vertices x %u frames do not fit a %u-row texture "
+            "(positions and normals, one row per frame and vertex block)",
+            vertices, frames, CROWD_BAKE_MAX_TEXTURE_SIZE);
     }
     *layout = best_square.width != 0 ? best_square : best;
     return CROWD_OK;
@@ -68,11 +71,11 @@ static void to_blender(const float v[3], float out[3]) {
 typedef struct openvat_texture {
     const crowd_bake *bake;
     openvat_layout layout;
-    float min[3], max[3];     /* of the offsets, Blender axes */
+    float min[3], max[3]; /* of the offsets, Blender axes */
 } openvat_texture;
 
-static void offset_and_normal(const openvat_texture *t, uint32_t frame, uint32_t vertex, float offset[3],
-                              float normal[3]) {
+static void offset_and_normal(const openvat_texture *t, uint32_t frame, uint32_t vertex,
+                              float offset[3], float normal[3]) {
     float position[3], n[3], delta[3];
     crowd_bake_vat_fetch(t->bake, frame, vertex, position, n);
     const float *rest = t->bake->asset->mesh.positions + 3 * (size_t)vertex;
@@ -123,8 +126,9 @@ static void texture_row(void *user, uint32_t y, uint16_t *samples) {
         offset_and_normal(t, frame, (uint32_t)vertex, offset, normal);
         for (int a = 0; a < 3; a++) {
             float extent = t->max[a] - t->min[a];
-            float value = normals ? (normal[a] + 1.0f) * 0.5f
-                                  : extent > 0.0f ? (offset[a] - t->min[a]) / extent : 0.0f;
+            float value = normals         ? (normal[a] + 1.0f) * 0.5f
+                          : extent > 0.0f ? (offset[a] - t->min[a]) / extent
+                                          : 0.0f;
             samples[3 * x + (uint32_t)a] = unit_to_u16(value);
         }
     }
@@ -171,8 +175,10 @@ crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, openvat_name
     if (result != CROWD_OK) {
         return result;
     }
-    snprintf(names->remap_info, sizeof names->remap_info, "%s/%s-remap_info.json", MANIFEST_OPENVAT_FOLDER, bake->name);
-    snprintf(names->texture, sizeof names->texture, "%s/%s_vat.png", MANIFEST_OPENVAT_FOLDER, bake->name);
+    snprintf(names->remap_info, sizeof names->remap_info, "%s/%s-remap_info.json",
+             MANIFEST_OPENVAT_FOLDER, bake->name);
+    snprintf(names->texture, sizeof names->texture, "%s/%s_vat.png", MANIFEST_OPENVAT_FOLDER,
+             bake->name);
     snprintf(names->mesh, sizeof names->mesh, "%s/%s.glb", MANIFEST_OPENVAT_FOLDER, bake->name);
     find_offset_range(&t);
     result = write_remap_info(set, &t, names->remap_info, error);

@@ -22,8 +22,8 @@
 #define OPENVAT_MAX_WIDTH 8192u
 
 typedef struct openvat_layout {
-    uint32_t width, height;   /* powers of two */
-    uint32_t wraps;           /* ceil(vertices / width): blocks of `frames` rows */
+    uint32_t width, height; /* powers of two */
+    uint32_t wraps;         /* ceil(vertices / width): blocks of `frames` rows */
     uint32_t frames;
 } openvat_layout;
 
@@ -31,7 +31,8 @@ typedef struct openvat_layout {
  * the next power of two of 2 * wraps * frames, the smallest area whose
  * sides differ by at most a factor of two, else the smallest area of all;
  * ties go to the narrower. Errors: CROWD_ERROR_LIMIT (taller than 16384). */
-crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout, crowd_error *error);
+crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout,
+                          crowd_error *error);
 
 /* Paths of the set relative to the bake folder ("openvat/NAME_vat.png"). */
 typedef struct openvat_names {

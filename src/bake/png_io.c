@@ -19,12 +19,12 @@
 typedef struct png_state {
     png_structp png;
     png_infop info;
-    char message[200];      /* libpng's last error */
+    char message[200]; /* libpng's last error */
     bool out_of_memory;
     /* writing: to a set's file, a stdio stream, or else memory */
     atomic_file *file;
     FILE *stream;
-    uint8_t *buffer;        /* growing output of png_encode_rgba8 */
+    uint8_t *buffer; /* growing output of png_encode_rgba8 */
     size_t buffer_size, buffer_capacity;
     /* reading */
     const uint8_t *data;
@@ -102,13 +102,13 @@ static void release(png_state *state, bool reading) {
  * ones row by row from `row` in host order. */
 typedef struct png_write_request {
     uint32_t width, height;
-    int depth;              /* 8 or 16 */
-    int channels;           /* 3 (RGB) or 4 (RGBA) */
+    int depth;    /* 8 or 16 */
+    int channels; /* 3 (RGB) or 4 (RGBA) */
     const uint8_t *pixels;
     png_row_fn row;
     void *row_user;
-    bool fast;              /* bake textures: see write_rows */
-    bool srgb;              /* a picture for people, not data */
+    bool fast; /* bake textures: see write_rows */
+    bool srgb; /* a picture for people, not data */
 } png_write_request;
 
 static bool start_write(png_state *state) {
@@ -140,8 +140,8 @@ static bool write_rows(png_state *state, const png_write_request *request) {
         png_set_compression_buffer_size(state->png, 1u << 20);
     }
     png_set_IHDR(state->png, state->info, request->width, request->height, request->depth,
-                 request->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+                 request->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (request->srgb) {
         png_set_sRGB_gAMA_and_cHRM(state->png, state->info, PNG_sRGB_INTENT_PERCEPTUAL);
     }
@@ -189,11 +189,12 @@ crowd_result png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t he
     png_write_request request = {width, height, 8, 4, pixels, NULL, NULL, .fast = false};
     crowd_result result = CROWD_OK;
     if (!start_write(&state)) {
-        result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory for the PNG encoder");
+        result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL,
+                                 "out of memory for the PNG encoder");
     } else if (!write_rows(&state, &request)) {
-        result = crowd_error_set(error, state.out_of_memory ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_INVALID_ARGUMENT,
-                                 NULL, "cannot encode a %ux%u texture as PNG: %s", width, height,
-                                 state.message);
+        result = crowd_error_set(
+            error, state.out_of_memory ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_INVALID_ARGUMENT,
+            NULL, "cannot encode a %ux%u texture as PNG: %s", width, height, state.message);
     }
     release(&state, false);
     if (result != CROWD_OK) {
@@ -211,9 +212,11 @@ crowd_result png_write_rgba8_srgb(FILE *stream, const char *path, const uint8_t 
     png_write_request request = {width, height, 8, 4, pixels, NULL, NULL, .srgb = true};
     crowd_result result = CROWD_OK;
     if (!start_write(&state)) {
-        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: out of memory");
+        result =
+            crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: out of memory");
     } else if (!write_rows(&state, &request)) {
-        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s", state.message);
+        result =
+            crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s", state.message);
     }
     release(&state, false);
     return result;
@@ -225,7 +228,7 @@ typedef struct png_read_request {
     const char *name;
     uint32_t width, height; /* expected, for the strict 16-bit read */
     crowd_error *error;
-    crowd_result result;    /* set by checks that fail without a longjmp */
+    crowd_result result; /* set by checks that fail without a longjmp */
 } png_read_request;
 
 static crowd_result start_read(png_state *state, const uint8_t *data, size_t size, const char *name,
@@ -238,7 +241,8 @@ static crowd_result start_read(png_state *state, const uint8_t *data, size_t siz
     state->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, state, on_error, on_warning);
     state->info = state->png ? png_create_info_struct(state->png) : NULL;
     if (state->info == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory for the PNG decoder");
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name,
+                               "out of memory for the PNG decoder");
     }
     return CROWD_OK;
 }
@@ -259,9 +263,10 @@ static bool read_rgba16_rows(png_state *state, png_read_request *request, uint16
     int depth = 0, color = 0, interlace = 0;
     png_get_IHDR(state->png, state->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
     if (width != request->width || height != request->height) {
-        request->result = crowd_error_set(request->error, CROWD_ERROR_INVALID_DATA, request->name,
-                                          "image is %ux%u, the manifest says %ux%u", (unsigned)width,
-                                          (unsigned)height, request->width, request->height);
+        request->result =
+            crowd_error_set(request->error, CROWD_ERROR_INVALID_DATA, request->name,
+                            "image is %ux%u, the manifest says %ux%u", (unsigned)width,
+                            (unsigned)height, request->width, request->height);
         return true;
     }
     if (depth != 16 || color != PNG_COLOR_TYPE_RGB_ALPHA) {
@@ -278,8 +283,8 @@ static bool read_rgba16_rows(png_state *state, png_read_request *request, uint16
     size_t count = (size_t)width * height * 4;
     if (!load_size_plausible(count * 2, state->size)) {
         request->result = crowd_error_set(request->error, CROWD_ERROR_LIMIT, request->name,
-                                          "a %ux%u image cannot come from %zu bytes", (unsigned)width,
-                                          (unsigned)height, state->size);
+                                          "a %ux%u image cannot come from %zu bytes",
+                                          (unsigned)width, (unsigned)height, state->size);
         return true;
     }
     state->row_bytes = malloc((size_t)width * 8);
@@ -303,9 +308,11 @@ static bool read_rgba16_rows(png_state *state, png_read_request *request, uint16
 
 static crowd_result read_failure(const png_state *state, const char *name, crowd_error *error) {
     if (state->out_of_memory) {
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory decoding PNG");
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name,
+                               "out of memory decoding PNG");
     }
-    return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name, "corrupt PNG: %s", state->message);
+    return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name, "corrupt PNG: %s",
+                           state->message);
 }
 
 crowd_result png_read_rgba16(const uint8_t *data, size_t size, const char *name, uint32_t width,
@@ -315,8 +322,9 @@ crowd_result png_read_rgba16(const uint8_t *data, size_t size, const char *name,
     png_read_request request = {name, width, height, error, CROWD_OK};
     crowd_result result = start_read(&state, data, size, name, error);
     if (result == CROWD_OK) {
-        result = read_rgba16_rows(&state, &request, out_samples) ? request.result
-                                                                  : read_failure(&state, name, error);
+        result = read_rgba16_rows(&state, &request, out_samples)
+                     ? request.result
+                     : read_failure(&state, name, error);
     }
     if (result != CROWD_OK) {
         free(*out_samples);
@@ -348,8 +356,8 @@ static bool decode_rgba8_rows(png_state *state, png_read_request *request, uint3
     if (png_get_rowbytes(state->png, state->info) != (size_t)width * 4 ||
         !load_size_plausible(bytes, state->size)) {
         request->result = crowd_error_set(request->error, CROWD_ERROR_LIMIT, request->name,
-                                          "a %ux%u image cannot come from %zu bytes", (unsigned)width,
-                                          (unsigned)height, state->size);
+                                          "a %ux%u image cannot come from %zu bytes",
+                                          (unsigned)width, (unsigned)height, state->size);
         return true;
     }
     state->row_bytes = malloc(bytes);

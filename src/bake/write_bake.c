@@ -44,42 +44,47 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
     }
     crowd_error invalid = {0};
     if (crowd_asset_validate(asset, &invalid) != CROWD_OK) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "the bake's asset is invalid: %s",
-                               invalid.reason);
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "the bake's asset is invalid: %s", invalid.reason);
     }
     bool vat = has_texture(&bake->vat_position), bat = has_texture(&bake->bat);
     if (!vat && !bat) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "the bake has no texture");
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "the bake has no texture");
     }
     if (vat) {
         crowd_texel_format format = bake->vat_position.format;
         bool unorm = format == CROWD_TEXEL_RGBA16_UNORM;
         bool normal_ok = unorm ? !has_texture(&bake->vat_normal)
-                               : has_texture(&bake->vat_normal) && bake->vat_normal.format == format &&
+                               : has_texture(&bake->vat_normal) &&
+                                     bake->vat_normal.format == format &&
                                      bake->vat_normal.width == bake->vat_position.width &&
                                      bake->vat_normal.height == bake->vat_position.height;
-        if (!layout_matches(&bake->vat_position, bake->vat_rows_per_frame, bake->vertex_count, bake->frame_count) ||
+        if (!layout_matches(&bake->vat_position, bake->vat_rows_per_frame, bake->vertex_count,
+                            bake->frame_count) ||
             !normal_ok || bake_texel_size_bytes(format) == 0) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                    "the VAT textures do not match the vertex and frame counts");
         }
     }
-    if (bat && (!layout_matches(&bake->bat, bake->bat_rows_per_frame, 3 * (uint64_t)bake->joint_count,
-                                bake->frame_count) ||
-                bake->bat.format == CROWD_TEXEL_RGBA16_UNORM || bake_texel_size_bytes(bake->bat.format) == 0)) {
+    if (bat && (!layout_matches(&bake->bat, bake->bat_rows_per_frame,
+                                3 * (uint64_t)bake->joint_count, bake->frame_count) ||
+                bake->bat.format == CROWD_TEXEL_RGBA16_UNORM ||
+                bake_texel_size_bytes(bake->bat.format) == 0)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                "the BAT texture does not match the joint and frame counts");
     }
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         if (bake->clips == NULL || bake->clips[i].name == NULL) {
-            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "clip %u has no name", i);
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "clip %u has no name",
+                                   i);
         }
     }
     return CROWD_OK;
 }
 
-static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *texture, const char *what,
-                                  manifest_range *range, crowd_error *error) {
+static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *texture,
+                                  const char *what, manifest_range *range, crowd_error *error) {
     if (!manifest_texture_range(texture, range)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
                                "the %s texture holds values that are not finite", what);
@@ -89,7 +94,8 @@ static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *t
 
 /* The manifest text, proven loadable by the loader's own checks. */
 static crowd_result build_manifest(const crowd_bake *bake, const manifest_info *info,
-                                   const manifest_openvat *openvat, char **out_json, crowd_error *error) {
+                                   const manifest_openvat *openvat, char **out_json,
+                                   crowd_error *error) {
     crowd_result result = manifest_write(bake, info, openvat, out_json, error);
     if (result != CROWD_OK) {
         return result;
@@ -97,7 +103,8 @@ static crowd_result build_manifest(const crowd_bake *bake, const manifest_info *
     crowd_bake *check = calloc(1, sizeof *check);
     manifest_info parsed;
     crowd_error reason = {0};
-    result = check ? manifest_read(*out_json, strlen(*out_json), info->files.manifest, check, &parsed, &reason)
+    result = check ? manifest_read(*out_json, strlen(*out_json), info->files.manifest, check,
+                                   &parsed, &reason)
                    : CROWD_ERROR_OUT_OF_MEMORY;
     crowd_bake_destroy(check);
     if (result != CROWD_OK) {
@@ -126,7 +133,8 @@ static crowd_result write_texture(atomic_set *set, const char *name, const crowd
         return result;
     }
     if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
-        result = png_write_u16(file, texture->width, texture->height, 4, copy_row, (void *)texture, error);
+        result = png_write_u16(file, texture->width, texture->height, 4, copy_row, (void *)texture,
+                               error);
     } else {
         result = exr_write_rgba(file, texture, error);
     }
@@ -206,8 +214,8 @@ static crowd_result remove_stale(atomic_set *set, const char *dir, const manifes
     return result;
 }
 
-crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir, const crowd_bake_write_desc *desc,
-                              crowd_error *error) {
+crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
+                              const crowd_bake_write_desc *desc, crowd_error *error) {
     if (bake == NULL || dir == NULL || dir[0] == '\0') {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, dir ? dir : "",
                                "crowd_bake_write needs a bake and an output folder");
@@ -219,10 +227,12 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir, const cro
         manifest_file_names(bake, &info.files);
     }
     if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
-        result = texture_range(bake, &bake->vat_position, "VAT position", &info.vat_position_range, error);
+        result = texture_range(bake, &bake->vat_position, "VAT position", &info.vat_position_range,
+                               error);
     }
     if (result == CROWD_OK && info.files.vat_normal[0] != '\0') {
-        result = texture_range(bake, &bake->vat_normal, "VAT normal", &info.vat_normal_range, error);
+        result =
+            texture_range(bake, &bake->vat_normal, "VAT normal", &info.vat_normal_range, error);
     }
     if (result == CROWD_OK && info.files.bat[0] != '\0') {
         result = texture_range(bake, &bake->bat, "BAT", &info.bat_range, error);

@@ -5,7 +5,8 @@
 
 cJSON *json_put(bool *failed, cJSON *parent, const char *key, cJSON *item) {
     bool ok = item != NULL && parent != NULL &&
-              (key != NULL ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
+              (key != NULL ? cJSON_AddItemToObject(parent, key, item)
+                           : cJSON_AddItemToArray(parent, item));
     if (!ok) {
         cJSON_Delete(item);
         *failed = true;

@@ -16,8 +16,8 @@ crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_da
     *out_size = 0;
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        return core_system_error(error, CROWD_ERROR_IO, path, errno == ENOENT ? "missing" : "cannot open",
-                                 errno);
+        return core_system_error(error, CROWD_ERROR_IO, path,
+                                 errno == ENOENT ? "missing" : "cannot open", errno);
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -31,14 +31,16 @@ crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_da
     }
     if ((uint64_t)st.st_size > (uint64_t)max_bytes) {
         close(fd);
-        return crowd_error_set(error, CROWD_ERROR_LIMIT, path, "%llu bytes, more than the %zu accepted",
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, path,
+                               "%llu bytes, more than the %zu accepted",
                                (unsigned long long)st.st_size, max_bytes);
     }
     size_t size = (size_t)st.st_size;
     uint8_t *data = malloc(size > 0 ? size : 1);
     if (data == NULL) {
         close(fd);
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory for %zu bytes", size);
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path,
+                               "out of memory for %zu bytes", size);
     }
     size_t done = 0;
     while (done < size) {
@@ -51,7 +53,8 @@ crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_da
             close(fd);
             free(data);
             return errnum ? core_system_error(error, CROWD_ERROR_IO, path, "cannot read", errnum)
-                          : crowd_error_set(error, CROWD_ERROR_IO, path, "file shrank while being read");
+                          : crowd_error_set(error, CROWD_ERROR_IO, path,
+                                            "file shrank while being read");
         }
         done += (size_t)got;
     }

@@ -12,11 +12,26 @@ const char *core_errno_name(int errnum, char buffer[16]) {
         int value;
         const char *name;
     } names[] = {
-        {ENOSPC, "ENOSPC"}, {EFBIG, "EFBIG"},   {EACCES, "EACCES"},   {EPERM, "EPERM"},
-        {EROFS, "EROFS"},   {EDQUOT, "EDQUOT"}, {EIO, "EIO"},         {ENOENT, "ENOENT"},
-        {ENOTDIR, "ENOTDIR"}, {EISDIR, "EISDIR"}, {EEXIST, "EEXIST"}, {ENAMETOOLONG, "ENAMETOOLONG"},
-        {EMFILE, "EMFILE"}, {ENFILE, "ENFILE"}, {ENOMEM, "ENOMEM"},   {EXDEV, "EXDEV"},
-        {ELOOP, "ELOOP"},   {EBUSY, "EBUSY"},   {ENOTEMPTY, "ENOTEMPTY"}, {EINVAL, "EINVAL"},
+        {ENOSPC, "ENOSPC"},
+        {EFBIG, "EFBIG"},
+        {EACCES, "EACCES"},
+        {EPERM, "EPERM"},
+        {EROFS, "EROFS"},
+        {EDQUOT, "EDQUOT"},
+        {EIO, "EIO"},
+        {ENOENT, "ENOENT"},
+        {ENOTDIR, "ENOTDIR"},
+        {EISDIR, "EISDIR"},
+        {EEXIST, "EEXIST"},
+        {ENAMETOOLONG, "ENAMETOOLONG"},
+        {EMFILE, "EMFILE"},
+        {ENFILE, "ENFILE"},
+        {ENOMEM, "ENOMEM"},
+        {EXDEV, "EXDEV"},
+        {ELOOP, "ELOOP"},
+        {EBUSY, "EBUSY"},
+        {ENOTEMPTY, "ENOTEMPTY"},
+        {EINVAL, "EINVAL"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (names[i].value == errnum) {

@@ -46,8 +46,8 @@ static crowd_result upload_texture(crowd_renderer *r, const crowd_texture *textu
     *bytes_out = (uint64_t)texture->width * texture->height * f.bytes;
     r->gpu_memory_bytes += *bytes_out;
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTextureSubImage2D(*out, 0, 0, 0, (GLsizei)texture->width, (GLsizei)texture->height,
-                        f.format, f.type, texture->texels);
+    glTextureSubImage2D(*out, 0, 0, 0, (GLsizei)texture->width, (GLsizei)texture->height, f.format,
+                        f.type, texture->texels);
     /* texelFetch ignores filtering, but the default mipmapped minification
      * filter would leave a one-level texture incomplete on some drivers. */
     glTextureParameteri(*out, GL_TEXTURE_MIN_FILTER, GL_NEAREST);

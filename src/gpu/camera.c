@@ -77,9 +77,22 @@ bool gpu_camera_view_proj(const crowd_camera *camera, float aspect, float out[16
         return false;
     }
     /* view = rows right, up, -forward, translated by -eye (column-major). */
-    float view[16] = {right[0], up[0], -forward[0], 0.0f, right[1], up[1], -forward[1], 0.0f,
-                      right[2], up[2], -forward[2], 0.0f, -dot3(right, camera->eye),
-                      -dot3(up, camera->eye), dot3(forward, camera->eye), 1.0f};
+    float view[16] = {right[0],
+                      up[0],
+                      -forward[0],
+                      0.0f,
+                      right[1],
+                      up[1],
+                      -forward[1],
+                      0.0f,
+                      right[2],
+                      up[2],
+                      -forward[2],
+                      0.0f,
+                      -dot3(right, camera->eye),
+                      -dot3(up, camera->eye),
+                      dot3(forward, camera->eye),
+                      1.0f};
     float f = 1.0f / tanf(fov * 0.5f);
     float proj[16] = {0};
     proj[0] = f / aspect;

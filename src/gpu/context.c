@@ -61,8 +61,8 @@ static void release_glfw_current(void) {
 /* Tries one EGL display: initialize, bind the GL API, create a 4.5 core
  * context and make it current without a surface. A display that fails is
  * left initialized: it may be shared with other users in this process. */
-static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const char *what,
-                            char *log, size_t log_size) {
+static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const char *what, char *log,
+                            size_t log_size) {
     char why[160];
     if (display == EGL_NO_DISPLAY) {
         note_attempt(log, log_size, what, "no display");
@@ -85,18 +85,19 @@ static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const ch
         EGLint count = 0;
         if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) {
             note_attempt(log, log_size, what, "no OpenGL-renderable config");
-                return false;
+            return false;
         }
     }
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4,
-                                      EGL_CONTEXT_MINOR_VERSION, 5,
+    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                      4,
+                                      EGL_CONTEXT_MINOR_VERSION,
+                                      5,
                                       EGL_CONTEXT_OPENGL_PROFILE_MASK,
                                       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                                       EGL_NONE};
     EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
     if (context == EGL_NO_CONTEXT) {
-        snprintf(why, sizeof why, "no OpenGL 4.5 core context (%s)",
-                 egl_error_name(eglGetError()));
+        snprintf(why, sizeof why, "no OpenGL 4.5 core context (%s)", egl_error_name(eglGetError()));
         note_attempt(log, log_size, what, why);
         return false;
     }
@@ -136,7 +137,8 @@ static bool try_egl_devices(crowd_gpu_context *ctx, char *log, size_t log_size) 
             if (software != (pass == 1)) {
                 continue;
             }
-            EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+            EGLDisplay display =
+                eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
             char name[48];
             snprintf(name, sizeof name, "EGL device %d%s", (int)i, software ? " (software)" : "");
             if (try_egl_display(ctx, display, name, log, log_size)) {
@@ -197,8 +199,8 @@ static bool try_glfw(crowd_gpu_context *ctx, const crowd_gpu_context_desc *desc,
     EGLDisplay egl_display = eglGetCurrentDisplay();
     EGLContext egl_context = eglGetCurrentContext();
     release_egl_current();
-    GLFWwindow *window = glfwCreateWindow(width, height, desc->title != NULL ? desc->title : "crowd",
-                                          NULL, NULL);
+    GLFWwindow *window =
+        glfwCreateWindow(width, height, desc->title != NULL ? desc->title : "crowd", NULL, NULL);
     if (window == NULL) {
         glfwGetError(&message);
         note_attempt(log, log_size, what,
@@ -324,8 +326,7 @@ bool crowd_gpu_window_poll(crowd_gpu_context *context, crowd_window_input *out) 
     }
     GLFWwindow *w = context->window;
     glfwPollEvents();
-    out->close_requested =
-        glfwWindowShouldClose(w) || glfwGetKey(w, GLFW_KEY_ESCAPE) == GLFW_PRESS;
+    out->close_requested = glfwWindowShouldClose(w) || glfwGetKey(w, GLFW_KEY_ESCAPE) == GLFW_PRESS;
     glfwGetCursorPos(w, &out->cursor_x, &out->cursor_y);
     if (context->have_cursor) {
         out->cursor_dx = out->cursor_x - context->last_cursor_x;
@@ -338,7 +339,8 @@ bool crowd_gpu_window_poll(crowd_gpu_context *context, crowd_window_input *out) 
     out->mouse_right = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
     out->scroll_y = context->scroll_y;
     context->scroll_y = 0.0;
-    out->key_up = glfwGetKey(w, GLFW_KEY_UP) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_W) == GLFW_PRESS;
+    out->key_up =
+        glfwGetKey(w, GLFW_KEY_UP) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_W) == GLFW_PRESS;
     out->key_down =
         glfwGetKey(w, GLFW_KEY_DOWN) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_S) == GLFW_PRESS;
     out->key_left =

@@ -26,8 +26,7 @@ static float srgb_encode(float c) {
  * copy is enough: crowd_renderer_draw waits for the GPU at the end of every
  * frame, so nothing still reads last frame's data when the next one writes. */
 static crowd_result reserve_stream(crowd_renderer *r, GLuint *buffer, uint64_t *bytes,
-                                   void **mapped, uint64_t bytes_per_instance,
-                                   crowd_error *error) {
+                                   void **mapped, uint64_t bytes_per_instance, crowd_error *error) {
     uint64_t needed = bytes_per_instance * r->instance_capacity;
     if (*buffer != 0 && *bytes >= needed) {
         return CROWD_OK;
@@ -100,8 +99,8 @@ static crowd_result draw_cpu(crowd_renderer *r, float now, crowd_error *error) {
         glVertexArrayVertexBuffer(r->vao, GPU_ATTR_NORMAL, r->skinned_buffer,
                                   base + (GLintptr)(12 * vertices), 12);
         /* One instance, its record picked by the base instance. */
-        glDrawElementsInstancedBaseInstance(GL_TRIANGLES, (GLsizei)r->index_count,
-                                            GL_UNSIGNED_INT, NULL, 1, slot);
+        glDrawElementsInstancedBaseInstance(GL_TRIANGLES, (GLsizei)r->index_count, GL_UNSIGNED_INT,
+                                            NULL, 1, slot);
         r->stats.draw_calls++;
     }
     gpu_mesh_bind_pose(r);
@@ -183,8 +182,7 @@ crowd_result crowd_renderer_draw(crowd_renderer *r, const crowd_frame_desc *fram
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "renderer is NULL");
     }
     float view_proj[16];
-    crowd_result result =
-        check_frame(frame, view_proj, (float)r->width / (float)r->height, error);
+    crowd_result result = check_frame(frame, view_proj, (float)r->width / (float)r->height, error);
     if (result != CROWD_OK) {
         return result;
     }

@@ -31,7 +31,8 @@ crowd_result gpu_check(crowd_error *error, const char *what) {
     /* Drain the queue so the next check reports only its own errors. */
     while (glGetError() != GL_NO_ERROR) {
     }
-    return crowd_error_set(error, code == GL_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_GPU,
+    return crowd_error_set(error,
+                           code == GL_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY : CROWD_ERROR_GPU,
                            NULL, "%s: %s (0x%04x)", what, gl_error_name(code), (unsigned)code);
 }
 

@@ -265,8 +265,8 @@ crowd_result crowd_instance_update(crowd_renderer *r, crowd_instance_id id,
 }
 
 crowd_result crowd_instance_set_transform(crowd_renderer *r, crowd_instance_id id,
-                                          const float position[3], float heading_rad,
-                                          float scale, crowd_error *error) {
+                                          const float position[3], float heading_rad, float scale,
+                                          crowd_error *error) {
     uint32_t slot = 0;
     crowd_result found = find(r, id, &slot, error);
     if (found != CROWD_OK) {
@@ -286,8 +286,8 @@ crowd_result crowd_instance_set_transform(crowd_renderer *r, crowd_instance_id i
 }
 
 /* Playback time now, folded into the clip so offsets stay small. */
-static float current_time(const crowd_renderer *r, uint32_t clip, uint32_t loop_mode,
-                          float start_s, float offset_s, float speed) {
+static float current_time(const crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float start_s,
+                          float offset_s, float speed) {
     const gpu_clip *c = clip_of(r, clip);
     float now = (float)r->clock_s;
     if (c == NULL) {

@@ -50,17 +50,17 @@ typedef struct gpu_instance_record {
     float start_s;
     float offset_s;
     float speed;
-    float duration_s;        /* of clip */
+    float duration_s; /* of clip */
     float fade_start_s;
-    float fade_duration_s;   /* > 0 while a crossfade is set */
-    float from_duration_s;   /* of from_clip */
+    float fade_duration_s; /* > 0 while a crossfade is set */
+    float from_duration_s; /* of from_clip */
     float from_start_s;
     float from_offset_s;
     float from_speed;
     float unused;
     uint32_t clip;
-    uint32_t flags;          /* GPU_FLAG_* */
-    uint32_t first_frame;    /* clip's baked frames (bat, vat) */
+    uint32_t flags;       /* GPU_FLAG_* */
+    uint32_t first_frame; /* clip's baked frames (bat, vat) */
     uint32_t frame_count;
     uint32_t from_clip;
     uint32_t from_first_frame;
@@ -86,7 +86,7 @@ _Static_assert(sizeof(gpu_instance_record) == 16 * GPU_INSTANCE_ATTR_COUNT,
 /* One material (`Material` in crowd.frag.glsl). */
 typedef struct gpu_material_record {
     float base_color[4];
-    int32_t texture_layer;   /* -1: none */
+    int32_t texture_layer; /* -1: none */
     int32_t pad[3];
 } gpu_material_record;
 
@@ -94,9 +94,9 @@ typedef struct gpu_clip {
     char *name;
     float duration_s;
     bool loop;
-    uint32_t first_frame;    /* baked frames (bat/vat) */
+    uint32_t first_frame; /* baked frames (bat/vat) */
     uint32_t frame_count;
-    uint32_t source_clip;    /* index into the source asset's clips, UINT32_MAX if none */
+    uint32_t source_clip; /* index into the source asset's clips, UINT32_MAX if none */
 } gpu_clip;
 
 /* Binding points and uniform locations shared with the shaders. */
@@ -141,8 +141,8 @@ enum {
 struct crowd_renderer {
     crowd_gpu_context *context;
     crowd_logger logger;
-    const crowd_asset *source;   /* skeleton and clips for cpu/gpu; NULL for a loaded bake */
-    const crowd_asset *drawn;    /* mesh and materials drawn */
+    const crowd_asset *source; /* skeleton and clips for cpu/gpu; NULL for a loaded bake */
+    const crowd_asset *drawn;  /* mesh and materials drawn */
     const crowd_bake *bake;
     crowd_gpu_mode mode;
     uint32_t max_instances;
@@ -178,12 +178,12 @@ struct crowd_renderer {
     uint32_t instance_capacity;
     uint32_t instance_count;
     gpu_instance_record *records;
-    uint32_t *slot_id;           /* slot -> id */
-    uint32_t *index_slot;        /* id index -> slot, UINT32_MAX when free */
+    uint32_t *slot_id;    /* slot -> id */
+    uint32_t *index_slot; /* id index -> slot, UINT32_MAX when free */
     uint16_t *index_generation;
     uint32_t *free_indices;
     uint32_t free_index_count;
-    uint32_t id_count;           /* id indices handed out so far */
+    uint32_t id_count; /* id indices handed out so far */
     /* Every crossfade ever set ends before this clock time (-INFINITY when
      * none was): from then on each fade weight is exactly 1. */
     double fade_end_s;
@@ -198,7 +198,7 @@ struct crowd_renderer {
     uint32_t *cursor_keys;
     crowd_transform *pose, *from_pose;
     float *models;
-    float *palette;              /* 12 * joints, cpu mode's per-character scratch */
+    float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
     crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
     GLuint palette_buffer, skinned_buffer;
     uint64_t palette_bytes, skinned_bytes;

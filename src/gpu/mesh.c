@@ -13,7 +13,8 @@
  * submeshes keeps the first one's material). */
 static uint16_t *vertex_materials(const crowd_mesh *mesh, uint32_t material_count,
                                   uint32_t *shared_out) {
-    uint16_t *materials = calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, sizeof *materials);
+    uint16_t *materials =
+        calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, sizeof *materials);
     uint8_t *set = calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, 1);
     if (materials == NULL || set == NULL) {
         free(materials);
@@ -79,8 +80,8 @@ static uint32_t mip_levels(uint32_t width, uint32_t height) {
     return levels;
 }
 
-static uint64_t mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels,
-                                uint32_t layers, uint32_t texel_bytes) {
+static uint64_t mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels, uint32_t layers,
+                                uint32_t texel_bytes) {
     uint64_t total = 0;
     for (uint32_t l = 0; l < levels; l++) {
         total += (uint64_t)width * height * layers * texel_bytes;
@@ -178,7 +179,8 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
     uint64_t v = mesh->vertex_count;
     /* Sections: position, normal (3 floats), uv (2 floats), joints (4 u16),
      * weights (4 floats), material (u16, padded to 4 bytes per vertex pair). */
-    const uint64_t sizes[GPU_ATTR_COUNT] = {12 * v, 12 * v, 8 * v, 8 * v, 16 * v, 4 * ((v + 1) / 2)};
+    const uint64_t sizes[GPU_ATTR_COUNT] = {12 * v, 12 * v, 8 * v,
+                                            8 * v,  16 * v, 4 * ((v + 1) / 2)};
     uint64_t total = 0;
     for (int a = 0; a < GPU_ATTR_COUNT; a++) {
         r->attr_offset[a] = (GLintptr)total;
@@ -194,7 +196,8 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
     }
     if (shared > 0) {
         crowd_log(&r->logger, CROWD_LOG_WARNING,
-                  "%u vertex uses are shared between materials; each vertex keeps its first", shared);
+                  "%u vertex uses are shared between materials; each vertex keeps its first",
+                  shared);
     }
     const void *sources[GPU_ATTR_COUNT] = {mesh->positions, mesh->normals, mesh->uv0,
                                            mesh->joints,    mesh->weights, materials};
@@ -205,8 +208,8 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
             memcpy(data + r->attr_offset[a], sources[a], bytes);
         }
     }
-    crowd_result result =
-        gpu_buffer_create(r, &r->mesh_buffer, &r->mesh_bytes, total > 0 ? total : 4, data, 0, error);
+    crowd_result result = gpu_buffer_create(r, &r->mesh_buffer, &r->mesh_bytes,
+                                            total > 0 ? total : 4, data, 0, error);
     free(materials);
     free(data);
     if (result == CROWD_OK) {
@@ -225,7 +228,8 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
     for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
         glEnableVertexArrayAttrib(r->vao, a);
         glVertexArrayAttribBinding(r->vao, a, a);
-        glVertexArrayVertexBuffer(r->vao, a, r->mesh_buffer, r->attr_offset[a], (GLsizei)strides[a]);
+        glVertexArrayVertexBuffer(r->vao, a, r->mesh_buffer, r->attr_offset[a],
+                                  (GLsizei)strides[a]);
     }
     glVertexArrayAttribFormat(r->vao, GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0);
     glVertexArrayAttribFormat(r->vao, GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0);

@@ -48,8 +48,8 @@ crowd_result gpu_pose_reserve(crowd_renderer *r, crowd_error *error) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     r->cursors = p;
-    p = realloc(r->cursor_keys, (cursors * per_cursor > 0 ? cursors * per_cursor : 1) *
-                                    sizeof *r->cursor_keys);
+    p = realloc(r->cursor_keys,
+                (cursors * per_cursor > 0 ? cursors * per_cursor : 1) * sizeof *r->cursor_keys);
     if (p == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -99,9 +99,8 @@ void gpu_pose_move_cursor(crowd_renderer *r, uint32_t from_slot, uint32_t from_w
 
 /* Samples the source clip behind renderer clip `clip` at playback time, or
  * the rest pose when there is none. */
-static void sample(crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float now_s,
-                   float start_s, float offset_s, float speed, crowd_anim_cursor *cursor,
-                   crowd_transform *out) {
+static void sample(crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float now_s, float start_s,
+                   float offset_s, float speed, crowd_anim_cursor *cursor, crowd_transform *out) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     if (clip >= r->clip_count || r->clips[clip].source_clip >= r->source->clip_count) {
         crowd_anim_rest_pose(skeleton, out);

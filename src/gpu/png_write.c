@@ -26,17 +26,19 @@ crowd_result crowd_image_write_png(const char *path, uint32_t width, uint32_t he
     snprintf(temp, length + 32, "%s.tmp%ld", path, (long)getpid());
     FILE *file = fopen(temp, "wb");
     if (file == NULL) {
-        crowd_result result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot create: %s",
-                                              strerror(errno));
+        crowd_result result =
+            crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot create: %s", strerror(errno));
         free(temp);
         return result;
     }
     crowd_result result = png_write_rgba8_srgb(file, path, rgba, width, height, error);
     if ((fflush(file) != 0 || ferror(file)) && result == CROWD_OK) {
-        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s", strerror(errno));
+        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s",
+                                 strerror(errno));
     }
     if (fclose(file) != 0 && result == CROWD_OK) {
-        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s", strerror(errno));
+        result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s",
+                                 strerror(errno));
     }
     if (result == CROWD_OK && rename(temp, path) != 0) {
         result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path,

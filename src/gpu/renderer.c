@@ -7,8 +7,7 @@
 
 #include "gpu/internal.h"
 
-static const char *const mode_names[CROWD_GPU_MODE_COUNT] = {"static", "cpu", "gpu", "bat",
-                                                             "vat"};
+static const char *const mode_names[CROWD_GPU_MODE_COUNT] = {"static", "cpu", "gpu", "bat", "vat"};
 
 const char *crowd_gpu_mode_name(crowd_gpu_mode mode) {
     return (unsigned)mode < CROWD_GPU_MODE_COUNT ? mode_names[mode] : "?";
@@ -58,7 +57,8 @@ static const char *mode_needs(crowd_gpu_mode mode) {
     switch (mode) {
     case CROWD_GPU_MODE_CPU:
     case CROWD_GPU_MODE_GPU:
-        return "the source asset (skeleton and clips); a bake folder alone plays static, bat and vat";
+        return "the source asset (skeleton and clips); a bake folder alone plays static, bat and "
+               "vat";
     case CROWD_GPU_MODE_BAT:
         return "a bake with a BAT texture";
     case CROWD_GPU_MODE_VAT:
@@ -75,17 +75,16 @@ static crowd_result check_layout(const crowd_bake *bake, const crowd_texture *te
                                  crowd_error *error) {
     if (rows_per_frame == 0 || texture->width == 0 ||
         (uint64_t)texture->width * rows_per_frame < elements) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
-                               "%s texture: %u texels x %u rows per frame cannot hold %llu elements",
-                               what, (unsigned)texture->width, (unsigned)rows_per_frame,
-                               (unsigned long long)elements);
+        return crowd_error_set(
+            error, CROWD_ERROR_INVALID_DATA, bake->name,
+            "%s texture: %u texels x %u rows per frame cannot hold %llu elements", what,
+            (unsigned)texture->width, (unsigned)rows_per_frame, (unsigned long long)elements);
     }
     if ((uint64_t)bake->frame_count * rows_per_frame > texture->height) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
-                               "%s texture: %u frames need %llu rows, it has %u", what,
-                               (unsigned)bake->frame_count,
-                               (unsigned long long)bake->frame_count * rows_per_frame,
-                               (unsigned)texture->height);
+        return crowd_error_set(
+            error, CROWD_ERROR_INVALID_DATA, bake->name,
+            "%s texture: %u frames need %llu rows, it has %u", what, (unsigned)bake->frame_count,
+            (unsigned long long)bake->frame_count * rows_per_frame, (unsigned)texture->height);
     }
     return CROWD_OK;
 }
@@ -94,12 +93,12 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
                                crowd_error *error) {
     if (bake->vertex_count != drawn->mesh.vertex_count) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
-                               "the bake has %u vertices, the mesh %u", (unsigned)bake->vertex_count,
-                               (unsigned)drawn->mesh.vertex_count);
+                               "the bake has %u vertices, the mesh %u",
+                               (unsigned)bake->vertex_count, (unsigned)drawn->mesh.vertex_count);
     }
     if (!(bake->fps > 0.0f) || !isfinite(bake->fps)) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name, "fps %g is not positive",
-                               (double)bake->fps);
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
+                               "fps %g is not positive", (double)bake->fps);
     }
     for (uint32_t c = 0; c < bake->clip_count; c++) {
         const crowd_bake_clip *clip = &bake->clips[c];
@@ -107,9 +106,9 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
             (uint64_t)clip->first_frame + clip->frame_count > bake->frame_count ||
             !isfinite(clip->duration_s) || clip->duration_s < 0.0f) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
-                                   "clip %u: frames %u..+%u outside the %u baked frames", (unsigned)c,
-                                   (unsigned)clip->first_frame, (unsigned)clip->frame_count,
-                                   (unsigned)bake->frame_count);
+                                   "clip %u: frames %u..+%u outside the %u baked frames",
+                                   (unsigned)c, (unsigned)clip->first_frame,
+                                   (unsigned)clip->frame_count, (unsigned)bake->frame_count);
         }
         /* The shaders wrap a looping clip's frame by at most two
          * subtractions (frame_pair in crowd.vert.glsl); a bake has round(d *
@@ -128,13 +127,14 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
         if (result == CROWD_OK && bake->vat_encoding != CROWD_VAT_UNORM16_OCT &&
             (bake->vat_normal.width != bake->vat_position.width ||
              bake->vat_normal.height != bake->vat_position.height)) {
-            result = crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
-                                     "the VAT normal texture differs in size from the position one");
+            result =
+                crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
+                                "the VAT normal texture differs in size from the position one");
         }
     }
     if (result == CROWD_OK && has_bat(bake)) {
-        result = check_layout(bake, &bake->bat, bake->bat_rows_per_frame,
-                              3ull * bake->joint_count, "BAT", error);
+        result = check_layout(bake, &bake->bat, bake->bat_rows_per_frame, 3ull * bake->joint_count,
+                              "BAT", error);
         const crowd_mesh *mesh = &drawn->mesh;
         for (uint64_t i = 0; result == CROWD_OK && i < 4ull * mesh->vertex_count; i++) {
             if (mesh->joints[i] >= bake->joint_count && mesh->weights[i] != 0.0f) {
@@ -238,10 +238,10 @@ static crowd_result make_target(crowd_renderer *r, uint32_t width, uint32_t heig
                                 crowd_error *error) {
     GLint max = r->context->max_renderbuffer_size;
     if (width == 0 || height == 0 || width > (uint32_t)max || height > (uint32_t)max) {
-        return crowd_error_set(error, width == 0 || height == 0 ? CROWD_ERROR_INVALID_ARGUMENT
-                                                                : CROWD_ERROR_LIMIT,
-                               NULL, "image size %ux%u: each side must be 1 to %d",
-                               (unsigned)width, (unsigned)height, (int)max);
+        return crowd_error_set(
+            error, width == 0 || height == 0 ? CROWD_ERROR_INVALID_ARGUMENT : CROWD_ERROR_LIMIT,
+            NULL, "image size %ux%u: each side must be 1 to %d", (unsigned)width, (unsigned)height,
+            (int)max);
     }
     release_target(r);
     glCreateFramebuffers(1, &r->framebuffer);
@@ -379,9 +379,9 @@ static crowd_result check_desc(const crowd_renderer_desc *desc, crowd_error *err
                                "crowd_renderer_desc needs an asset or a bake");
     }
     if (desc->max_instances > CROWD_RENDERER_MAX_INSTANCES) {
-        return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL,
-                               "max_instances %u is above the limit of %u",
-                               (unsigned)desc->max_instances, (unsigned)CROWD_RENDERER_MAX_INSTANCES);
+        return crowd_error_set(
+            error, CROWD_ERROR_LIMIT, NULL, "max_instances %u is above the limit of %u",
+            (unsigned)desc->max_instances, (unsigned)CROWD_RENDERER_MAX_INSTANCES);
     }
     if ((unsigned)desc->mode >= CROWD_GPU_MODE_COUNT) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown mode %d",
@@ -429,9 +429,9 @@ crowd_result crowd_renderer_create(const crowd_renderer_desc *desc, crowd_render
         result = make_clips(r, error);
     }
     if (result == CROWD_OK) {
-        result = make_target(r, desc->width != 0 ? desc->width : CROWD_RENDERER_DEFAULT_WIDTH,
-                             desc->height != 0 ? desc->height : CROWD_RENDERER_DEFAULT_HEIGHT,
-                             error);
+        result =
+            make_target(r, desc->width != 0 ? desc->width : CROWD_RENDERER_DEFAULT_WIDTH,
+                        desc->height != 0 ? desc->height : CROWD_RENDERER_DEFAULT_HEIGHT, error);
     }
     if (result == CROWD_OK) {
         result = gpu_mesh_upload(r, error);
@@ -440,8 +440,8 @@ crowd_result crowd_renderer_create(const crowd_renderer_desc *desc, crowd_render
         result = gpu_instances_init(r, error);
     }
     if (result == CROWD_OK) {
-        result = gpu_program_create("ground.vert.glsl", "ground.frag.glsl", NULL, &r->ground_program,
-                                    error);
+        result = gpu_program_create("ground.vert.glsl", "ground.frag.glsl", NULL,
+                                    &r->ground_program, error);
     }
     if (result == CROWD_OK) {
         result = crowd_renderer_set_mode(r, desc->mode, error);

@@ -190,9 +190,9 @@ crowd_result crowd_asset_attach(crowd_asset *asset, const char *socket_name,
     }
 
     crowd_mesh *out = &asset->mesh;
-    merged old = {out->positions, out->normals, out->tangents, out->uv0, out->weights,
-                  out->joints, out->indices, out->submeshes, asset->materials,
-                  asset->material_count};
+    merged old = {out->positions,   out->normals,         out->tangents, out->uv0,
+                  out->weights,     out->joints,          out->indices,  out->submeshes,
+                  asset->materials, asset->material_count};
     out->positions = m.positions;
     out->normals = m.normals;
     out->tangents = m.tangents;

@@ -125,7 +125,8 @@ typedef struct view_range {
     uint64_t offset, length, stride;
 } view_range;
 
-static crowd_result read_view(gltf_document *doc, uint64_t index, view_range *out, const char *what) {
+static crowd_result read_view(gltf_document *doc, uint64_t index, view_range *out,
+                              const char *what) {
     const cJSON *json = gltf_json_element(doc, "bufferViews", index);
     uint64_t buffer = 0;
     if (json == NULL || !gltf_json_uint(json, "buffer", UINT64_MAX, UINT32_MAX, &buffer) ||
@@ -208,7 +209,8 @@ static crowd_result apply_sparse(gltf_document *doc, const gltf_accessor *access
                                "%s: accessor %u: sparse is malformed", what, accessor->index);
     }
     /* Indices decode as floats, exact up to 2^24: more than any count allowed here. */
-    gltf_accessor index_accessor = {accessor->index, (uint32_t)count, 1, (uint32_t)index_type, false};
+    gltf_accessor index_accessor = {accessor->index, (uint32_t)count, 1, (uint32_t)index_type,
+                                    false};
     float *found = malloc((size_t)count * sizeof *found);
     float *replaced = malloc((size_t)count * accessor->components * sizeof *replaced);
     crowd_result result = CROWD_OK;
@@ -225,10 +227,11 @@ static crowd_result apply_sparse(gltf_document *doc, const gltf_accessor *access
     }
     for (uint64_t i = 0; result == CROWD_OK && i < count; i++) {
         if (found[i] >= (float)accessor->count || (i > 0 && found[i] <= found[i - 1])) {
-            result = crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                                     "%s: accessor %u: sparse index %llu (%.0f) is out of range "
-                                     "or not increasing",
-                                     what, accessor->index, (unsigned long long)i, (double)found[i]);
+            result =
+                crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
+                                "%s: accessor %u: sparse index %llu (%.0f) is out of range "
+                                "or not increasing",
+                                what, accessor->index, (unsigned long long)i, (double)found[i]);
             break;
         }
         memcpy(out + (size_t)found[i] * accessor->components, replaced + i * accessor->components,

@@ -66,7 +66,7 @@ const cJSON *gltf_json_element(const gltf_document *doc, const char *key, uint64
         const gltf_array *array = &doc->arrays[a];
         if (strcmp(array->key, key) == 0) {
             return index < array->count && cJSON_IsObject(array->items[index]) ? array->items[index]
-                                                                                 : NULL;
+                                                                               : NULL;
         }
     }
     return NULL;
@@ -142,8 +142,8 @@ static crowd_result parse_glb(gltf_document *doc, const source *src, bool *is_v2
     }
     uint64_t next = json_start + json_length;
     uint8_t chunk[GLB_CHUNK_HEADER_SIZE];
-    if (result != CROWD_OK || total - next < sizeof chunk || !source_read(src, next, sizeof chunk, chunk) ||
-        read_u32(chunk + 4) != GLB_CHUNK_BIN) {
+    if (result != CROWD_OK || total - next < sizeof chunk ||
+        !source_read(src, next, sizeof chunk, chunk) || read_u32(chunk + 4) != GLB_CHUNK_BIN) {
         return result;
     }
     uint64_t bin_length = read_u32(chunk);
@@ -225,8 +225,8 @@ crowd_result gltf_document_open_file(const char *path, const char *dir, gltf_doc
     FILE *stream = fopen(path, "rb");
     struct stat st;
     if (stream == NULL || fstat(fileno(stream), &st) != 0) {
-        crowd_result result = crowd_error_set(error, CROWD_ERROR_IO, path, "cannot open: %s",
-                                              strerror(errno));
+        crowd_result result =
+            crowd_error_set(error, CROWD_ERROR_IO, path, "cannot open: %s", strerror(errno));
         if (stream != NULL) {
             fclose(stream);
         }
@@ -401,8 +401,8 @@ static crowd_result resolve_buffer(gltf_document *doc, uint32_t index) {
     }
     buffer->resolved = true;
     const cJSON *json = gltf_json_element(doc, "buffers", index);
-    if (json == NULL || !gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12,
-                                        &buffer->byte_length)) {
+    if (json == NULL ||
+        !gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, &buffer->byte_length)) {
         return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
                                "buffer %u: no valid byteLength", index);
     }
@@ -417,10 +417,10 @@ static crowd_result resolve_buffer(gltf_document *doc, uint32_t index) {
                                "buffer %u: no uri and no GLB binary chunk", index);
     }
     if (buffer->byte_length > doc->bin_size) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "buffer 0: byteLength %llu exceeds the GLB binary chunk (%llu bytes)",
-                               (unsigned long long)buffer->byte_length,
-                               (unsigned long long)doc->bin_size);
+        return crowd_error_set(
+            doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
+            "buffer 0: byteLength %llu exceeds the GLB binary chunk (%llu bytes)",
+            (unsigned long long)buffer->byte_length, (unsigned long long)doc->bin_size);
     }
     if (doc->bin != NULL) {
         buffer->bytes = doc->bin;

@@ -29,10 +29,10 @@
 /* Where one glTF buffer's bytes are, found on first use. */
 typedef struct gltf_buffer {
     bool resolved;
-    uint64_t byte_length;      /* as declared; every view must fit in it */
-    const uint8_t *bytes;      /* in memory: the GLB chunk, or `decoded` */
-    uint8_t *decoded;          /* a base64 data: URI, owned */
-    FILE *stream;              /* or a file, read from `stream_offset` */
+    uint64_t byte_length; /* as declared; every view must fit in it */
+    const uint8_t *bytes; /* in memory: the GLB chunk, or `decoded` */
+    uint8_t *decoded;     /* a base64 data: URI, owned */
+    FILE *stream;         /* or a file, read from `stream_offset` */
     uint64_t stream_offset;
 } gltf_buffer;
 
@@ -41,7 +41,7 @@ typedef struct gltf_buffer {
 enum { GLTF_ARRAY_COUNT = 6 };
 
 typedef struct gltf_array {
-    const char *key;           /* "accessors", ... */
+    const char *key; /* "accessors", ... */
     const cJSON **items;
     uint32_t count;
 } gltf_array;
@@ -49,8 +49,8 @@ typedef struct gltf_array {
 typedef struct gltf_document {
     cJSON *json;
     gltf_array arrays[GLTF_ARRAY_COUNT];
-    const char *file;          /* for messages */
-    const char *dir;           /* folder of external buffers; NULL from memory */
+    const char *file; /* for messages */
+    const char *dir;  /* folder of external buffers; NULL from memory */
     crowd_error *error;
     /* The GLB binary chunk: in memory (`bin`) or at `bin_offset` of `path`. */
     bool has_bin;
@@ -109,8 +109,8 @@ const cJSON *gltf_json_element(const gltf_document *doc, const char *key, uint64
 typedef struct gltf_accessor {
     uint32_t index;
     uint32_t count;
-    uint32_t components;       /* 1 SCALAR .. 4 VEC4; 0 for the matrix types (not read) */
-    uint32_t component_type;   /* 5120 BYTE ... 5126 FLOAT */
+    uint32_t components;     /* 1 SCALAR .. 4 VEC4; 0 for the matrix types (not read) */
+    uint32_t component_type; /* 5120 BYTE ... 5126 FLOAT */
     bool normalized;
 } gltf_accessor;
 

@@ -75,18 +75,18 @@ typedef struct apply_state {
     import_context *ctx;
     gltf_document *doc;
     const struct aiAnimation *anim;
-    uint32_t index;            /* glTF animation index */
+    uint32_t index; /* glTF animation index */
     uint32_t sampler_count;
     sampler *samplers;
     node_tree tree;
     crowd_clip *clip;
     float *max_time_s;
-    char what[96];             /* "animation A channel C", starts messages */
+    char what[96]; /* "animation A channel C", starts messages */
 } apply_state;
 
 static crowd_result invalid(const apply_state *s, const char *reason) {
-    return crowd_error_set(s->ctx->error, CROWD_ERROR_INVALID_DATA, s->ctx->file, "%s: %s",
-                           s->what, reason);
+    return crowd_error_set(s->ctx->error, CROWD_ERROR_INVALID_DATA, s->ctx->file, "%s: %s", s->what,
+                           reason);
 }
 
 static crowd_result read_samplers(apply_state *s, const cJSON *samplers) {
@@ -115,9 +115,10 @@ static crowd_result read_samplers(apply_state *s, const cJSON *samplers) {
         } else if (name && strcmp(name, "CUBICSPLINE") == 0) {
             out->interpolation = CROWD_INTERP_CUBIC;
         } else {
-            return crowd_error_set(s->ctx->error, CROWD_ERROR_INVALID_DATA, s->ctx->file,
-                                   "%s: unknown interpolation '%.40s' (LINEAR, STEP or CUBICSPLINE)",
-                                   s->what, name ? name : "(not a string)");
+            return crowd_error_set(
+                s->ctx->error, CROWD_ERROR_INVALID_DATA, s->ctx->file,
+                "%s: unknown interpolation '%.40s' (LINEAR, STEP or CUBICSPLINE)", s->what,
+                name ? name : "(not a string)");
         }
     }
     return CROWD_OK;
@@ -160,7 +161,8 @@ static crowd_result build_tree(apply_state *s) {
 
 /* The name assimp 5.2 gives glTF node n. */
 static void assimp_node_name(const gltf_document *doc, uint32_t n, char *out, size_t size) {
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(gltf_json_element(doc, "nodes", n), "name");
+    const cJSON *name =
+        cJSON_GetObjectItemCaseSensitive(gltf_json_element(doc, "nodes", n), "name");
     if (cJSON_IsString(name) && name->valuestring[0] != '\0') {
         snprintf(out, size, "%s", name->valuestring);
     } else {
@@ -190,9 +192,9 @@ static crowd_result find_node(apply_state *s, uint32_t n, int32_t *out) {
     for (int32_t at = (int32_t)n; at >= 0; at = tree->parent[at]) {
         if (depth == tree->count || tree->parent[at] == -2) {
             free(path);
-            return crowd_error_set(s->ctx->error, CROWD_ERROR_INVALID_DATA, s->ctx->file,
-                                   "node %d is %s", at,
-                                   depth == tree->count ? "its own ancestor" : "a child of two nodes");
+            return crowd_error_set(
+                s->ctx->error, CROWD_ERROR_INVALID_DATA, s->ctx->file, "node %d is %s", at,
+                depth == tree->count ? "its own ancestor" : "a child of two nodes");
         }
         path[depth++] = (uint32_t)at;
     }
@@ -207,9 +209,9 @@ static crowd_result find_node(apply_state *s, uint32_t n, int32_t *out) {
          root = root->next, r++) {
         if (cJSON_IsNumber(root) && root->valuedouble == (double)path[depth - 1]) {
             const struct aiNode *top = s->ctx->scene->mRootNode;
-            ai = root_count == 1 ? top
+            ai = root_count == 1                                             ? top
                  : top->mChildren != NULL && (unsigned)r < top->mNumChildren ? top->mChildren[r]
-                                                                              : NULL;
+                                                                             : NULL;
         }
     }
     const char *why = ai == NULL ? "it is not in the scene assimp imported" : NULL;
@@ -383,8 +385,8 @@ static crowd_result rebuild(apply_state *s, const sampler *smp, uint32_t node, c
         crowd_track *track = path == PATH_TRANSLATION ? &tracks->translation
                              : path == PATH_ROTATION  ? &tracks->rotation
                                                       : &tracks->scale;
-        result = fill_track(s, smp->interpolation, output->components, times, values,
-                            input->count, track);
+        result = fill_track(s, smp->interpolation, output->components, times, values, input->count,
+                            track);
         const char *name = target->node->mName.data;
         if (result == CROWD_OK && !assimp_times_agree(s, name, path, times, input->count)) {
             crowd_log(s->ctx->logger, CROWD_LOG_WARNING,
@@ -460,9 +462,8 @@ crowd_result import_gltf_samplers_apply(import_context *ctx, uint32_t index,
     snprintf(s.what, sizeof s.what, "animation %u", index);
     const cJSON *animation = gltf_json_element(s.doc, "animations", index);
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(animation, "name");
-    if (animation == NULL ||
-        (cJSON_IsString(name) && name->valuestring[0] != '\0' &&
-         strcmp(name->valuestring, anim->mName.data) != 0)) {
+    if (animation == NULL || (cJSON_IsString(name) && name->valuestring[0] != '\0' &&
+                              strcmp(name->valuestring, anim->mName.data) != 0)) {
         crowd_log(ctx->logger, CROWD_LOG_WARNING,
                   "%s: assimp's animation %u '%s' is not the file's animation %u; its samplers "
                   "are left as assimp read them",

@@ -27,9 +27,8 @@
 #define LOOP_ROTATION_TOLERANCE 4e-5f
 
 static bool channel_usable(const struct aiNodeAnim *channel) {
-    return channel != NULL && (channel->mNumPositionKeys + channel->mNumRotationKeys +
-                                   channel->mNumScalingKeys >
-                               0);
+    return channel != NULL &&
+           (channel->mNumPositionKeys + channel->mNumRotationKeys + channel->mNumScalingKeys > 0);
 }
 
 bool import_clips_mark(import_context *ctx) {

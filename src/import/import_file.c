@@ -57,7 +57,8 @@ static void watch_log(const char *message, char *user) {
         }
         snprintf(watch->complaint, sizeof watch->complaint, "%s", text);
         size_t length = strlen(watch->complaint);
-        while (length > 0 && (watch->complaint[length - 1] == '\n' || watch->complaint[length - 1] == '.')) {
+        while (length > 0 &&
+               (watch->complaint[length - 1] == '\n' || watch->complaint[length - 1] == '.')) {
             watch->complaint[--length] = '\0';
         }
     }
@@ -67,10 +68,9 @@ static void watch_log(const char *message, char *user) {
  * vertices welded, bones resolved to their nodes (aiBone::mNode), UVs with
  * glTF's top-left origin, and assimp's own consistency checks. Weight
  * limiting and normal generation are done by the importer so it can count them. */
-static const unsigned import_flags = aiProcess_Triangulate | aiProcess_SortByPType |
-                                     aiProcess_JoinIdenticalVertices |
-                                     aiProcess_PopulateArmatureData | aiProcess_FlipUVs |
-                                     aiProcess_ValidateDataStructure;
+static const unsigned import_flags =
+    aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
+    aiProcess_PopulateArmatureData | aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
 
 static struct aiPropertyStore *make_properties(void) {
     struct aiPropertyStore *props = aiCreatePropertyStore();
@@ -120,9 +120,9 @@ static struct aiLogStream start_watch(assimp_log_watch *watch) {
 
 /* The scene when assimp read it without complaint; otherwise NULL (the scene
  * released) with the error set. Runs under assimp_lock. */
-static const struct aiScene *check_import(const struct aiScene *scene, const assimp_log_watch *watch,
-                                          const char *file, crowd_error *error,
-                                          crowd_result *result) {
+static const struct aiScene *check_import(const struct aiScene *scene,
+                                          const assimp_log_watch *watch, const char *file,
+                                          crowd_error *error, crowd_result *result) {
     if (scene == NULL) {
         *result = assimp_failure(aiGetErrorString(), file, error);
         return NULL;

@@ -32,19 +32,19 @@
 
 typedef struct import_node {
     const struct aiNode *node;
-    int32_t parent;        /* index into import_context.nodes, -1 for the tree root */
-    float local[16];       /* column-major, as in the file */
-    float global[16];      /* product of the locals from the tree root down */
-    int32_t joint;         /* joint index, or -1 */
-    bool marked;           /* must be a joint (step 2) */
-    bool is_bone;          /* some aiBone names this node */
+    int32_t parent;   /* index into import_context.nodes, -1 for the tree root */
+    float local[16];  /* column-major, as in the file */
+    float global[16]; /* product of the locals from the tree root down */
+    int32_t joint;    /* joint index, or -1 */
+    bool marked;      /* must be a joint (step 2) */
+    bool is_bone;     /* some aiBone names this node */
 } import_node;
 
 typedef struct import_context {
     const struct aiScene *scene;
-    const char *file;                 /* for messages */
-    const char *dir;                  /* folder of the file (textures next to it); NULL from memory */
-    const crowd_import_desc *desc;    /* never NULL (defaults substituted) */
+    const char *file;              /* for messages */
+    const char *dir;               /* folder of the file (textures next to it); NULL from memory */
+    const crowd_import_desc *desc; /* never NULL (defaults substituted) */
     const crowd_logger *logger;
     crowd_error *error;
     crowd_asset *asset;
@@ -58,9 +58,9 @@ typedef struct import_context {
     /* No bone and no usable animation: the whole file is one rigid joint and
      * every mesh is baked into model space. */
     bool static_only;
-    int32_t *joint_node;              /* joint -> node index (-1 for the static-only joint) */
-    float *joint_global;              /* 16 per joint: rest model matrix from rest TRS */
-    bool *inverse_bind_from_bone;     /* inverse_bind[j] came from a bone's offset matrix */
+    int32_t *joint_node;          /* joint -> node index (-1 for the static-only joint) */
+    float *joint_global;          /* 16 per joint: rest model matrix from rest TRS */
+    bool *inverse_bind_from_bone; /* inverse_bind[j] came from a bone's offset matrix */
 } import_context;
 
 /* Step 1 (import_scene.c). */
@@ -119,6 +119,5 @@ bool import_png_decode(const void *bytes, size_t size, uint32_t max_side, uint32
 
 /* Runs steps 1-6 and crowd_asset_validate() (import_scene.c). */
 crowd_result import_scene_convert(import_context *ctx);
-
 
 #endif

@@ -55,7 +55,8 @@ static bool read_whole_file(const char *path, uint8_t **out_bytes, size_t *out_s
     }
     bool ok = fseek(file, 0, SEEK_END) == 0;
     long size = ok ? ftell(file) : -1;
-    ok = ok && size > 0 && (unsigned long)size <= MAX_TEXTURE_FILE_BYTES && fseek(file, 0, SEEK_SET) == 0;
+    ok = ok && size > 0 && (unsigned long)size <= MAX_TEXTURE_FILE_BYTES &&
+         fseek(file, 0, SEEK_SET) == 0;
     uint8_t *bytes = ok ? malloc((size_t)size) : NULL;
     ok = bytes != NULL && fread(bytes, 1, (size_t)size, file) == (size_t)size;
     fclose(file);
@@ -110,9 +111,9 @@ static void load_texture(import_context *ctx, const char *path, crowd_material *
         if (full != NULL) {
             snprintf(full, size, "%s/%s", ctx->dir, path);
             if (read_whole_file(full, &bytes, &byte_count)) {
-                decoded = import_png_decode(bytes, byte_count, MAX_TEXTURE_SIDE,
-                                            &material->texture_width, &material->texture_height,
-                                            &material->texture_rgba8);
+                decoded =
+                    import_png_decode(bytes, byte_count, MAX_TEXTURE_SIDE, &material->texture_width,
+                                      &material->texture_height, &material->texture_rgba8);
             }
         }
         free(full);
@@ -140,7 +141,8 @@ static crowd_result convert_material(import_context *ctx, const struct aiMateria
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
     struct aiColor4D color = {1.0f, 1.0f, 1.0f, 1.0f};
-    if (source != NULL && aiGetMaterialColor(source, AI_MATKEY_BASE_COLOR, &color) != aiReturn_SUCCESS &&
+    if (source != NULL &&
+        aiGetMaterialColor(source, AI_MATKEY_BASE_COLOR, &color) != aiReturn_SUCCESS &&
         aiGetMaterialColor(source, AI_MATKEY_COLOR_DIFFUSE, &color) != aiReturn_SUCCESS) {
         color = (struct aiColor4D){1.0f, 1.0f, 1.0f, 1.0f};
     }
@@ -179,8 +181,9 @@ crowd_result import_materials_build(import_context *ctx, const uint32_t *scene_m
     asset->material_count = material_count;
     const struct aiScene *scene = ctx->scene;
     for (uint32_t m = 0; m < material_count; m++) {
-        const struct aiMaterial *source =
-            scene->mNumMaterials > 0 && scene->mMaterials ? scene->mMaterials[scene_material_of[m]] : NULL;
+        const struct aiMaterial *source = scene->mNumMaterials > 0 && scene->mMaterials
+                                              ? scene->mMaterials[scene_material_of[m]]
+                                              : NULL;
         crowd_result result = convert_material(ctx, source, &asset->materials[m]);
         if (result != CROWD_OK) {
             return result;

@@ -92,15 +92,15 @@ bool import_m4_normal(const float m[16], const float n[3], float out[3]) {
      * scales (and maybe flips) the result, so cofactors with det's sign do. */
     const float a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6],
                 i = m[10];
-    const float cof[9] = {e * i - f * h, -(d * i - f * g), d * h - e * g,
-                          -(b * i - c * h), a * i - c * g, -(a * h - b * g),
-                          b * f - c * e, -(a * f - c * d), a * e - b * d};
+    const float cof[9] = {e * i - f * h,    -(d * i - f * g), d * h - e * g,
+                          -(b * i - c * h), a * i - c * g,    -(a * h - b * g),
+                          b * f - c * e,    -(a * f - c * d), a * e - b * d};
     const float det = a * cof[0] + b * cof[1] + c * cof[2];
     const float sign = det < 0.0f ? -1.0f : 1.0f;
     float r[3];
     for (int row = 0; row < 3; row++) {
-        r[row] = sign * (cof[row * 3 + 0] * n[0] + cof[row * 3 + 1] * n[1] +
-                         cof[row * 3 + 2] * n[2]);
+        r[row] =
+            sign * (cof[row * 3 + 0] * n[0] + cof[row * 3 + 1] * n[1] + cof[row * 3 + 2] * n[2]);
     }
     float len = sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
     if (!isfinite(len) || len < 1e-20f) {

@@ -208,18 +208,18 @@ crowd_result import_mesh_mark(import_context *ctx, bool *out_has_bones) {
 typedef struct build_state {
     uint64_t vertex_count, index_count;
     uint32_t submesh_count;
-    uint32_t *material_of;      /* scene material -> asset material + 1 (0 = unused) */
-    uint32_t *scene_material;   /* asset material -> scene material */
+    uint32_t *material_of;    /* scene material -> asset material + 1 (0 = unused) */
+    uint32_t *scene_material; /* asset material -> scene material */
     uint32_t material_count;
     uint32_t next_vertex, next_index, next_submesh;
     /* Scratch for one skinned mesh. */
     float bind[16], bind_inverse[16]; /* its bind placement B and B^-1 */
     bool bind_identity;
     influence *influences;
-    uint32_t *influence_first;  /* mNumVertices + 1 prefix sums */
-    float *corrections;         /* 16 per bone: inverse(inverse_bind) * offset * B^-1 */
-    bool *correction_identity;  /* per bone */
-    bool *needs_normal;         /* per vertex of the instance */
+    uint32_t *influence_first; /* mNumVertices + 1 prefix sums */
+    float *corrections;        /* 16 per bone: inverse(inverse_bind) * offset * B^-1 */
+    bool *correction_identity; /* per bone */
+    bool *needs_normal;        /* per vertex of the instance */
 } build_state;
 
 static crowd_result count_instance(import_context *ctx, uint32_t n, const struct aiMesh *mesh,
@@ -283,8 +283,8 @@ static crowd_result gather_influences(import_context *ctx, const struct aiMesh *
     state->influence_first = calloc((size_t)vertex_count + 1, sizeof *state->influence_first);
     state->corrections = malloc((size_t)mesh->mNumBones * 16 * sizeof *state->corrections);
     state->correction_identity = malloc(mesh->mNumBones * sizeof *state->correction_identity);
-    if (state->influences == NULL || state->influence_first == NULL ||
-        state->corrections == NULL || state->correction_identity == NULL) {
+    if (state->influences == NULL || state->influence_first == NULL || state->corrections == NULL ||
+        state->correction_identity == NULL) {
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
     for (uint32_t b = 0; b < mesh->mNumBones; b++) {
@@ -317,7 +317,8 @@ static crowd_result gather_influences(import_context *ctx, const struct aiMesh *
             import_m4_mul(joint_bind, offset, &state->corrections[16 * b]);
             float identity[16];
             import_m4_identity(identity);
-            state->correction_identity[b] = import_m4_near(&state->corrections[16 * b], identity, 1e-5f);
+            state->correction_identity[b] =
+                import_m4_near(&state->corrections[16 * b], identity, 1e-5f);
         }
         for (uint32_t w = 0; w < bone->mNumWeights; w++) {
             const struct aiVertexWeight *vw = &bone->mWeights[w];
@@ -413,7 +414,8 @@ static crowd_result copy_vertex_data(import_context *ctx, const struct aiMesh *m
         float normal[3] = {n->x, n->y, n->z};
         if (!isfinite(normal[0]) || !isfinite(normal[1]) || !isfinite(normal[2])) {
             return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
-                                   "mesh '%s': vertex %u: normal is not finite", mesh->mName.data, v);
+                                   "mesh '%s': vertex %u: normal is not finite", mesh->mName.data,
+                                   v);
         }
         float identity[16];
         import_m4_identity(identity);
@@ -592,8 +594,8 @@ crowd_result import_mesh_build(import_context *ctx) {
         out->submeshes = calloc(state.submesh_count, sizeof(crowd_submesh));
         if (!out->positions || !out->normals || !out->uv0 || !out->joints || !out->weights ||
             !out->indices || !out->submeshes) {
-            result = crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file,
-                                     "out of memory");
+            result =
+                crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
         }
     }
     if (result == CROWD_OK) {

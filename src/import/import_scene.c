@@ -12,7 +12,8 @@
 crowd_result import_nodes_flatten(import_context *ctx) {
     const struct aiNode *root = ctx->scene->mRootNode;
     if (root == NULL) {
-        return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file, "scene has no nodes");
+        return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
+                               "scene has no nodes");
     }
     /* Iterative pre-order walk: parents get lower indices than children, and a
      * deep hostile tree cannot overflow the C stack. The stack holds nodes
@@ -35,8 +36,8 @@ crowd_result import_nodes_flatten(import_context *ctx) {
             free(nodes);
             free(stack);
             free(stack_parent);
-            return crowd_error_set(ctx->error, CROWD_ERROR_LIMIT, ctx->file,
-                                   "more than %u nodes", IMPORT_MAX_NODES);
+            return crowd_error_set(ctx->error, CROWD_ERROR_LIMIT, ctx->file, "more than %u nodes",
+                                   IMPORT_MAX_NODES);
         }
         if (count == capacity) {
             capacity *= 2;

@@ -118,8 +118,8 @@ static crowd_result build_static_only(import_context *ctx) {
     import_m4_identity(ctx->joint_global);
     import_m4_identity(sk->root_transform);
     ctx->joint_node[0] = -1;
-    return set_name(ctx, 0, ctx->nodes[0].node->mName.data[0] ? ctx->nodes[0].node->mName.data
-                                                               : "root");
+    return set_name(ctx, 0,
+                    ctx->nodes[0].node->mName.data[0] ? ctx->nodes[0].node->mName.data : "root");
 }
 
 /* Rest TRS of joint j from its node's matrix. Shear does not survive (no
@@ -223,7 +223,8 @@ crowd_result import_skeleton_build(import_context *ctx) {
     uint32_t joint_count = 0;
     for (uint32_t n = 0; n < ctx->node_count; n++) {
         if (ctx->nodes[n].marked && (int32_t)n != ancestor) {
-            for (int32_t up = ctx->nodes[n].parent; up >= 0 && up != ancestor; up = ctx->nodes[up].parent) {
+            for (int32_t up = ctx->nodes[n].parent; up >= 0 && up != ancestor;
+                 up = ctx->nodes[up].parent) {
                 ctx->nodes[up].marked = true;
             }
         }
@@ -313,8 +314,8 @@ crowd_result import_sockets_build(import_context *ctx) {
         asset->socket_count = s + 1;
         socket->name = core_copy_string(node->node->mName.data);
         if (socket->name == NULL) {
-            result = crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file,
-                                     "out of memory");
+            result =
+                crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
         }
         if (ctx->static_only) {
             socket->joint = 0;

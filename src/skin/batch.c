@@ -20,13 +20,13 @@
 struct crowd_skin_pool {
     skin_kernel kernel;
     uint32_t thread_count;
-    pthread_t *workers;          /* thread_count - 1 */
+    pthread_t *workers; /* thread_count - 1 */
     uint32_t workers_started;
     pthread_mutex_t mutex;
-    pthread_cond_t wake;         /* a batch started, or quit */
-    pthread_cond_t idle;         /* the last worker left the batch */
-    uint64_t generation;         /* batches started so far */
-    uint32_t busy;               /* workers still inside the current batch */
+    pthread_cond_t wake; /* a batch started, or quit */
+    pthread_cond_t idle; /* the last worker left the batch */
+    uint64_t generation; /* batches started so far */
+    uint32_t busy;       /* workers still inside the current batch */
     bool quit;
     /* The current batch, written under the mutex before `generation` moves. */
     const crowd_skin_job *jobs;
@@ -108,7 +108,8 @@ crowd_result crowd_skin_pool_create(const crowd_skin_pool_desc *desc, crowd_skin
     if (!pool) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    pool->kernel = skin_kernel_for(d.path == CROWD_SKIN_PATH_AUTO ? crowd_skin_path_best() : d.path);
+    pool->kernel =
+        skin_kernel_for(d.path == CROWD_SKIN_PATH_AUTO ? crowd_skin_path_best() : d.path);
     pool->thread_count = d.thread_count ? d.thread_count : online_cpus();
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);

@@ -59,8 +59,8 @@ INLINE void store_lanes(float *out, const uint32_t *vertices, uint32_t lanes, __
     __m256 w = _mm256_setzero_ps();
     transpose4x2(&x, &y, &z, &w);
     /* Now x = (lane 0 | lane 4), y = (1 | 5), z = (2 | 6), w = (3 | 7). */
-    __m128 v[8] = {_mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
-                   _mm256_castps256_ps128(z), _mm256_castps256_ps128(w),
+    __m128 v[8] = {_mm256_castps256_ps128(x),   _mm256_castps256_ps128(y),
+                   _mm256_castps256_ps128(z),   _mm256_castps256_ps128(w),
                    _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
                    _mm256_extractf128_ps(z, 1), _mm256_extractf128_ps(w, 1)};
     for (uint32_t k = 0; k < lanes; k++) {

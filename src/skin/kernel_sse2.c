@@ -84,24 +84,28 @@ INLINE void skin_half(const skin_group *group, uint32_t block, uint32_t base, ui
     /* The reference's order of operations, so results agree to the bit:
      * real meshes far from their origin (FBX in centimetres) cancel large
      * terms, and a different order would show as errors of 1e-5 there. */
-    __m128 x = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r0[0], px), _mm_mul_ps(r0[1], py)),
-                                     _mm_mul_ps(r0[2], pz)),
-                          r0[3]);
-    __m128 y = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r1[0], px), _mm_mul_ps(r1[1], py)),
-                                     _mm_mul_ps(r1[2], pz)),
-                          r1[3]);
-    __m128 z = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r2[0], px), _mm_mul_ps(r2[1], py)),
-                                     _mm_mul_ps(r2[2], pz)),
-                          r2[3]);
+    __m128 x = _mm_add_ps(
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0[0], px), _mm_mul_ps(r0[1], py)), _mm_mul_ps(r0[2], pz)),
+        r0[3]);
+    __m128 y = _mm_add_ps(
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(r1[0], px), _mm_mul_ps(r1[1], py)), _mm_mul_ps(r1[2], pz)),
+        r1[3]);
+    __m128 z = _mm_add_ps(
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(r2[0], px), _mm_mul_ps(r2[1], py)), _mm_mul_ps(r2[2], pz)),
+        r2[3]);
     store_lanes(out_positions, vertices, count, x, y, z);
     if (normals) {
         const float *nrm = skin_block_normals(group, block) + base;
         __m128 nx = _mm_load_ps(nrm), ny = _mm_load_ps(nrm + SKIN_LANES),
                nz = _mm_load_ps(nrm + 2 * SKIN_LANES);
-        x = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0[0], nx), _mm_mul_ps(r0[1], ny)), _mm_mul_ps(r0[2], nz));
-        y = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r1[0], nx), _mm_mul_ps(r1[1], ny)), _mm_mul_ps(r1[2], nz));
-        z = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r2[0], nx), _mm_mul_ps(r2[1], ny)), _mm_mul_ps(r2[2], nz));
-        __m128 length2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+        x = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0[0], nx), _mm_mul_ps(r0[1], ny)),
+                       _mm_mul_ps(r0[2], nz));
+        y = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r1[0], nx), _mm_mul_ps(r1[1], ny)),
+                       _mm_mul_ps(r1[2], nz));
+        z = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r2[0], nx), _mm_mul_ps(r2[1], ny)),
+                       _mm_mul_ps(r2[2], nz));
+        __m128 length2 =
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
         /* A zero-length result stays zero instead of 0 * inf = NaN. */
         __m128 scale = _mm_and_ps(_mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(length2)),
                                   _mm_cmpgt_ps(length2, _mm_setzero_ps()));

@@ -142,9 +142,8 @@ crowd_result crowd_skin_prepared_create(const crowd_mesh *mesh, crowd_skin_prepa
         group->vertex_count = group_vertices[g];
         group->block_count = (group_vertices[g] + SKIN_LANES - 1) / SKIN_LANES;
         group->first_block = first_block;
-        group->block_words = (uint32_t)round_up(6 * SKIN_LANES + group->influences * SKIN_LANES * 3 / 2 +
-                                                    SKIN_LANES,
-                                                8);
+        group->block_words = (uint32_t)round_up(
+            6 * SKIN_LANES + group->influences * SKIN_LANES * 3 / 2 + SKIN_LANES, 8);
         first_block += group->block_count;
         total_bytes += (size_t)group->block_count * group->block_words * 4;
     }
@@ -191,7 +190,8 @@ uint32_t crowd_skin_prepared_joint_count(const crowd_skin_prepared *prepared) {
     return prepared->joint_count;
 }
 
-uint32_t crowd_skin_prepared_influence_count(const crowd_skin_prepared *prepared, uint32_t influences) {
+uint32_t crowd_skin_prepared_influence_count(const crowd_skin_prepared *prepared,
+                                             uint32_t influences) {
     if (influences < 1 || influences > CROWD_MAX_INFLUENCES) {
         return 0;
     }

@@ -32,18 +32,18 @@
 #endif
 
 typedef struct skin_group {
-    uint32_t influences;    /* 1..4 */
+    uint32_t influences; /* 1..4 */
     uint32_t vertex_count;
     uint32_t block_count;
-    uint32_t first_block;   /* index of this group's first block over the whole mesh */
-    uint32_t block_words;   /* record stride in 32-bit words */
-    unsigned char *blocks;  /* block_count records, 32-byte aligned */
+    uint32_t first_block;  /* index of this group's first block over the whole mesh */
+    uint32_t block_words;  /* record stride in 32-bit words */
+    unsigned char *blocks; /* block_count records, 32-byte aligned */
 } skin_group;
 
 struct crowd_skin_prepared {
     uint32_t vertex_count;
     uint32_t joint_count;
-    uint32_t block_count;   /* over all groups */
+    uint32_t block_count;                    /* over all groups */
     skin_group groups[CROWD_MAX_INFLUENCES]; /* groups[n - 1] has n influences */
     void *memory;
     size_t size_bytes;

@@ -26,7 +26,8 @@ static void blend_matrix(const crowd_mesh *mesh, const float *skin_matrices, uin
 /* Rows of the 3x4 matrix times (x, y, z, w): w = 1 for points, 0 for directions. */
 static void transform(const float m[12], const float in[3], float w, float out[3]) {
     for (int r = 0; r < 3; r++) {
-        out[r] = m[4 * r + 0] * in[0] + m[4 * r + 1] * in[1] + m[4 * r + 2] * in[2] + m[4 * r + 3] * w;
+        out[r] =
+            m[4 * r + 0] * in[0] + m[4 * r + 1] * in[1] + m[4 * r + 2] * in[2] + m[4 * r + 3] * w;
     }
 }
 

@@ -227,8 +227,8 @@ static void test_cubic(void) {
      * p1 = 1, m1 = 1 (in-tangent of key 0 and out-tangent of key 1 unused). */
     float times[2] = {1, 3};
     float values[18] = {
-        9, 9, 9, 0, 2, 1, 1, 0, -1, /* key 0 */
-        3, 0, 1, 1, -2, 1, 9, 9, 9, /* key 1 */
+        9, 9, 9, 0, 2,  1, 1, 0, -1, /* key 0 */
+        3, 0, 1, 1, -2, 1, 9, 9, 9,  /* key 1 */
     };
     float out[3];
     sample_translation(CROWD_INTERP_CUBIC, times, values, 2, 4, false, 1.0f, out);
@@ -367,7 +367,8 @@ static void test_rotation(void) {
         expected[i] = h[i] / len;
     }
     CHECK(vec_near(out, expected, 4, 1e-6f));
-    CHECK_NEAR(sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]), 1.0, 1e-6);
+    CHECK_NEAR(sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]), 1.0,
+               1e-6);
     sample_rotation(CROWD_INTERP_CUBIC, times, cubic, 2, 1.0f, out);
     CHECK(vec_near(out, cubic + 16, 4, 1e-7f));
 }
@@ -471,7 +472,8 @@ static void test_cursor_matches_search(void) {
     crowd_anim_sample(&k.s, &clip, 2.2f, NULL, a);
     crowd_anim_sample(&k.s, &clip, 2.2f, &cursor, b);
     mismatches += memcmp(a, b, sizeof a) != 0;
-    CHECK_MSG(mismatches == 0, "%d of %d cursor samples differ from binary search", mismatches, samples);
+    CHECK_MSG(mismatches == 0, "%d of %d cursor samples differ from binary search", mismatches,
+              samples);
     CHECK(cursor.clip == &clip);
 }
 
@@ -739,6 +741,7 @@ static void test_identity_clip_is_bind_pose(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_anim");
     test_cursor_and_clip_time();
     test_rest_pose();
     test_step_linear();

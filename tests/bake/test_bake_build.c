@@ -17,14 +17,14 @@ static int test_half(void) {
     CHECK(bake_half_from_float(1.0f) == 0x3c00);
     CHECK(bake_half_from_float(-2.0f) == 0xc000);
     CHECK(bake_half_from_float(65504.0f) == 0x7bff);
-    CHECK(bake_half_from_float(65519.0f) == 0x7bff);   /* below the halfway point */
-    CHECK(bake_half_from_float(65520.0f) == 0x7c00);   /* halfway: to even, i.e. infinity */
+    CHECK(bake_half_from_float(65519.0f) == 0x7bff); /* below the halfway point */
+    CHECK(bake_half_from_float(65520.0f) == 0x7c00); /* halfway: to even, i.e. infinity */
     CHECK(bake_half_from_float(1e9f) == 0x7c00);
-    CHECK(bake_half_from_float(0.1f) == 0x2e66);       /* 0.0999755859375 */
-    CHECK(bake_half_from_float(5.9604645e-8f) == 0x0001); /* smallest subnormal, 2^-24 */
-    CHECK(bake_half_from_float(2.9802322e-8f) == 0x0000); /* 2^-25: halfway, to even (0) */
-    CHECK(bake_half_from_float(4.4703484e-8f) == 0x0001); /* 1.5 * 2^-25 rounds up */
-    CHECK(bake_half_from_float(6.097555e-5f) == 0x03ff);  /* largest subnormal */
+    CHECK(bake_half_from_float(0.1f) == 0x2e66);                  /* 0.0999755859375 */
+    CHECK(bake_half_from_float(5.9604645e-8f) == 0x0001);         /* smallest subnormal, 2^-24 */
+    CHECK(bake_half_from_float(2.9802322e-8f) == 0x0000);         /* 2^-25: halfway, to even (0) */
+    CHECK(bake_half_from_float(4.4703484e-8f) == 0x0001);         /* 1.5 * 2^-25 rounds up */
+    CHECK(bake_half_from_float(6.097555e-5f) == 0x03ff);          /* largest subnormal */
     CHECK(bake_half_from_float(1.0f + 1.0f / 2048.0f) == 0x3c00); /* halfway, to even */
     CHECK(bake_half_from_float(1.0f + 3.0f / 2048.0f) == 0x3c02); /* halfway, to even */
     CHECK(bake_half_from_float(-0.0f) == 0x8000);
@@ -49,15 +49,15 @@ static int test_unorm16(void) {
     CHECK(bake_unorm16_encode(1.0f, -1.0f, 3.0f) == 32768); /* 32767.5 -> the nearer decode */
     CHECK(bake_unorm16_encode(9.0f, -1.0f, 3.0f) == 65535); /* clamped */
     CHECK(bake_unorm16_encode(-9.0f, -1.0f, 3.0f) == 0);
-    CHECK(bake_unorm16_encode(5.0f, 2.0f, 2.0f) == 0);      /* zero extent */
+    CHECK(bake_unorm16_encode(5.0f, 2.0f, 2.0f) == 0); /* zero extent */
     CHECK(bake_unorm16_decode(0, 2.0f, 2.0f) == 2.0f);
     CHECK(bake_unorm16_decode(65535, -1.0f, 3.0f) == 3.0f);
     /* Every value within half a step (plus float rounding) of its decode. */
     float min = -0.731f, max = 1.912f, worst = 0.0f;
     for (int i = 0; i <= 200000; i++) {
         float value = min + (max - min) * (float)i / 200000.0f;
-        float error = fabsf(bake_unorm16_decode(bake_unorm16_encode(value, min, max), min, max) -
-                            value);
+        float error =
+            fabsf(bake_unorm16_decode(bake_unorm16_encode(value, min, max), min, max) - value);
         worst = error > worst ? error : worst;
     }
     CHECK_MSG(worst <= (max - min) / 65535.0f * 0.5f + 4.0f * FLT_EPSILON * 2.0f,
@@ -106,8 +106,8 @@ static int test_octahedral(void) {
             count++;
         }
     }
-    printf("octahedral 8+8: worst %.3f deg, mean %.3f deg over %d directions\n", worst,
-           sum / count, count);
+    printf("octahedral 8+8: worst %.3f deg, mean %.3f deg over %d directions\n", worst, sum / count,
+           count);
     CHECK(worst < 1.0);
     CHECK(sum / count < 0.5);
     return 0;
@@ -163,8 +163,13 @@ static int test_frame_counts(void) {
     const char *clips[] = {"once1s", "loop1s"};
     const char *loops[] = {"once1s"};
     const char *onces[] = {"loop1s"};
-    crowd_bake_desc desc = {.fps = 24.0f, .clips = clips, .clip_count = 2, .loop_clips = loops,
-                            .loop_clip_count = 1, .once_clips = onces, .once_clip_count = 1};
+    crowd_bake_desc desc = {.fps = 24.0f,
+                            .clips = clips,
+                            .clip_count = 2,
+                            .loop_clips = loops,
+                            .loop_clip_count = 1,
+                            .once_clips = onces,
+                            .once_clip_count = 1};
     bake = bake_or_null(asset, &desc, &error);
     REQUIRE(bake != NULL);
     REQUIRE(bake->clip_count == 2);
@@ -456,17 +461,19 @@ static int test_errors(void) {
     expect_invalid(asset, &(crowd_bake_desc){.clips = twice, .clip_count = 2}, "listed twice");
     const char *just_slide[] = {"slide"};
     const char *other[] = {"other"};
-    expect_invalid(asset,
-                   &(crowd_bake_desc){.clips = just_slide, .clip_count = 1, .loop_clips = other,
-                                      .loop_clip_count = 1},
-                   "looping clip 'other' is not among the clips being baked");
+    expect_invalid(
+        asset,
+        &(crowd_bake_desc){
+            .clips = just_slide, .clip_count = 1, .loop_clips = other, .loop_clip_count = 1},
+        "looping clip 'other' is not among the clips being baked");
     const char *nope[] = {"nope"};
     expect_invalid(asset, &(crowd_bake_desc){.once_clips = nope, .once_clip_count = 1},
                    "one-shot clip 'nope' is not a clip");
-    expect_invalid(asset,
-                   &(crowd_bake_desc){.loop_clips = other, .loop_clip_count = 1,
-                                      .once_clips = other, .once_clip_count = 1},
-                   "asked to loop and to play once");
+    expect_invalid(
+        asset,
+        &(crowd_bake_desc){
+            .loop_clips = other, .loop_clip_count = 1, .once_clips = other, .once_clip_count = 1},
+        "asked to loop and to play once");
     crowd_error error = {0};
     CHECK(crowd_bake_build(asset, NULL, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     crowd_bake *bake = NULL;
@@ -568,8 +575,9 @@ static crowd_asset *wavy_asset(void) {
             float a = 0.3f * (float)j + (float)c, s = sinf(a), co = cosf(a);
             float axis[3] = {(float)(j % 2), (float)((j / 2) % 2), 0.5f};
             float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-            float rotations[12] = {0, 0, 0, 1, s * axis[0] / len, s * axis[1] / len,
-                                   s * axis[2] / len, co, 0, 0, 0, 1};
+            float rotations[12] = {
+                0, 0, 0, 1, s * axis[0] / len, s * axis[1] / len, s * axis[2] / len, co,
+                0, 0, 0, 1};
             test_track_set(&clip->tracks[j].rotation, 3, 4, times, rotations);
             float translations[9] = {0, 1, 0, 0.1f * (float)j, 1.2f, 0, 0, 1, 0};
             test_track_set(&clip->tracks[j].translation, 3, 3, times, translations);
@@ -595,8 +603,10 @@ static int test_threads_progress_measure(void) {
     progress_log log = {.monotonic = true};
     const crowd_vat_encoding encodings[] = {CROWD_VAT_UNORM16_OCT, CROWD_VAT_F16, CROWD_VAT_F32};
     for (int e = 0; e < 3; e++) {
-        crowd_bake_desc one = {.vat_encoding = encodings[e], .thread_count = 1,
-                               .progress = on_progress, .progress_user = &log};
+        crowd_bake_desc one = {.vat_encoding = encodings[e],
+                               .thread_count = 1,
+                               .progress = on_progress,
+                               .progress_user = &log};
         crowd_bake_desc many = {.vat_encoding = encodings[e], .thread_count = 5};
         crowd_bake *a = bake_or_null(asset, &one, &error);
         crowd_bake *b = bake_or_null(asset, &many, &error);
@@ -619,10 +629,12 @@ static int test_threads_progress_measure(void) {
         CHECK(report.bat_size_bytes == (uint64_t)a->bat.width * a->bat.height * 16);
         printf("%-12s max %.3g (rel %.3g), mean rel %.3g, normal max %.3f mean %.3f deg, "
                "VAT %llu bytes\n",
-               e == 0 ? "unorm16_oct" : e == 1 ? "f16" : "f32", report.position_error_max,
-               report.position_error_max_rel, report.position_error_mean_rel,
-               report.normal_error_max_deg, report.normal_error_mean_deg,
-               (unsigned long long)report.vat_size_bytes);
+               e == 0   ? "unorm16_oct"
+               : e == 1 ? "f16"
+                        : "f32",
+               report.position_error_max, report.position_error_max_rel,
+               report.position_error_mean_rel, report.normal_error_max_deg,
+               report.normal_error_mean_deg, (unsigned long long)report.vat_size_bytes);
         if (encodings[e] == CROWD_VAT_UNORM16_OCT) {
             CHECK(report.position_error_max_rel <= 0.5 * sqrt(3.0) / 65535.0 * 1.01);
             CHECK(report.normal_error_max_deg < 1.0);
@@ -663,6 +675,7 @@ static int test_threads_progress_measure(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_bake_build");
     test_half();
     test_unorm16();
     test_octahedral();

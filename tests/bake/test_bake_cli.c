@@ -73,8 +73,8 @@ static void snapshot(const char *dir, char *out, size_t size) {
                 snprintf(out + used, size - used, "%s/\n", path);
                 snapshot(path, out, size);
             } else {
-                snprintf(out + used, size - used, "%s %lld %016llx\n", path,
-                         (long long)st.st_size, (unsigned long long)file_hash(path));
+                snprintf(out + used, size - used, "%s %lld %016llx\n", path, (long long)st.st_size,
+                         (unsigned long long)file_hash(path));
             }
         }
         free(entries[i]);
@@ -87,7 +87,7 @@ static void snapshot(const char *dir, char *out, size_t size) {
 typedef struct tolerances {
     double position_rel; /* of the bounds diagonal */
     double normal_deg;
-    double bat_rel;      /* positions skinned with the fetched BAT matrices */
+    double bat_rel; /* positions skinned with the fetched BAT matrices */
 } tolerances;
 
 static double angle_deg(const float a[3], const float b[3]) {
@@ -118,8 +118,8 @@ static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
     const crowd_mesh *baked_mesh = &bake->asset->mesh;
     double mesh_error = 0.0;
     for (uint32_t v = 0; v < vertices; v++) {
-        mesh_error = fmax(mesh_error, distance3(baked_mesh->positions + 3 * v,
-                                                asset->mesh.positions + 3 * v));
+        mesh_error = fmax(mesh_error,
+                          distance3(baked_mesh->positions + 3 * v, asset->mesh.positions + 3 * v));
     }
     CHECK_MSG(mesh_error < 1e-6, "%s: mesh.glb positions differ by %g", label, mesh_error);
     double dx = (double)bake->bounds_max[0] - bake->bounds_min[0];
@@ -163,8 +163,8 @@ static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
                     double slack = 1e-6 * diagonal;
                     for (int a = 0; a < 3; a++) {
                         double q = positions[3 * v + a];
-                        outside_bounds |= q < bake->bounds_min[a] - slack ||
-                                          q > bake->bounds_max[a] + slack;
+                        outside_bounds |=
+                            q < bake->bounds_min[a] - slack || q > bake->bounds_max[a] + slack;
                     }
                     samples++;
                 }
@@ -175,15 +175,16 @@ static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
                 }
                 crowd_skin_reference(&asset->mesh, bat, bat_positions, NULL, NULL);
                 for (uint32_t v = 0; v < vertices; v++) {
-                    worst_bat = fmax(worst_bat, distance3(bat_positions + 3 * v, positions + 3 * v));
+                    worst_bat =
+                        fmax(worst_bat, distance3(bat_positions + 3 * v, positions + 3 * v));
                 }
             }
         }
     }
     printf("  %-34s %6u frames, %10llu vertex-frames: max %.3g (%.3g of diagonal %.4g), "
            "normal %.3f deg, BAT %.3g of diagonal\n",
-           label, bake->frame_count, (unsigned long long)samples, worst, worst / diagonal,
-           diagonal, worst_normal, worst_bat / diagonal);
+           label, bake->frame_count, (unsigned long long)samples, worst, worst / diagonal, diagonal,
+           worst_normal, worst_bat / diagonal);
     CHECK_MSG(worst / diagonal <= tol->position_rel, "%s: position error %.3g of the diagonal",
               label, worst / diagonal);
     CHECK_MSG(worst_normal <= tol->normal_deg, "%s: normal error %.3f deg", label, worst_normal);
@@ -203,9 +204,9 @@ static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
 
 typedef struct model_case {
     const char *label;
-    const char *model;        /* path or builtin: */
+    const char *model; /* path or builtin: */
     const char *attach_socket;
-    const char *attach_file;  /* path or NULL */
+    const char *attach_file; /* path or NULL */
 } model_case;
 
 static crowd_asset *load_case(const model_case *mc) {
@@ -256,8 +257,9 @@ static void bake_and_compare(const model_case *mc) {
         char dir[512], attach[1024], label[128];
         snprintf(dir, sizeof dir, "%s/%s-%s", root, mc->label, encodings[e].vat);
         snprintf(label, sizeof label, "%s %s/%s", mc->label, encodings[e].vat, encodings[e].bat);
-        const char *args[16] = {mc->model, "-o", dir, "--quiet", "--encoding", encodings[e].vat,
-                                "--bat-encoding", encodings[e].bat};
+        const char *args[16] = {
+            mc->model,       "-o", dir, "--quiet", "--encoding", encodings[e].vat, "--bat-encoding",
+            encodings[e].bat};
         int n = 8;
         if (mc->attach_file != NULL) {
             snprintf(attach, sizeof attach, "%s=%s", mc->attach_socket, mc->attach_file);
@@ -309,12 +311,9 @@ static int test_models(void) {
         snprintf(epileptic, sizeof epileptic, "%s", p);
     }
     const model_case cases[] = {
-        {"robot", robot, NULL, NULL},
-        {"greenman+sword", greenman, "socket_hand_R", sword},
-        {"RiggedFigure", figure, NULL, NULL},
-        {"builtin", "builtin:", NULL, NULL},
-        {"Testwuson", wuson, NULL, NULL},
-        {"BCN_Epileptic", epileptic, NULL, NULL},
+        {"robot", robot, NULL, NULL},         {"greenman+sword", greenman, "socket_hand_R", sword},
+        {"RiggedFigure", figure, NULL, NULL}, {"builtin", "builtin:", NULL, NULL},
+        {"Testwuson", wuson, NULL, NULL},     {"BCN_Epileptic", epileptic, NULL, NULL},
     };
     printf("bake folders read back and compared with float32 CPU skinning:\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -333,10 +332,12 @@ static int test_options(void) {
     snprintf(dir, sizeof dir, "%s/options", root);
     crowd_asset *asset = load_case(&(model_case){"builtin", "builtin:", NULL, NULL});
     REQUIRE(asset != NULL);
-    int32_t walk = crowd_asset_find_clip(asset, "walk"), idle = crowd_asset_find_clip(asset, "idle");
+    int32_t walk = crowd_asset_find_clip(asset, "walk"),
+            idle = crowd_asset_find_clip(asset, "idle");
     REQUIRE(walk >= 0 && idle >= 0);
-    const char *args[] = {"builtin:", "-o", dir, "--quiet", "--fps", "24", "--clips", "walk,idle",
-                          "--once", "walk", "--loop", "idle", "--max-width", "1000", NULL};
+    const char *args[] = {"builtin:", "-o",      dir,           "--quiet", "--fps",
+                          "24",       "--clips", "walk,idle",   "--once",  "walk",
+                          "--loop",   "idle",    "--max-width", "1000",    NULL};
     cli_run run;
     run_bake(args, NULL, &run);
     CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
@@ -354,8 +355,8 @@ static int test_options(void) {
     CHECK(bake->clips[1].frame_count == (uint32_t)idle_frames);
     CHECK(bake->clips[1].first_frame == bake->clips[0].frame_count);
     CHECK(bake->vat_position.width <= 1000);
-    CHECK(bake->vat_rows_per_frame == (bake->vertex_count + bake->vat_position.width - 1) /
-                                          bake->vat_position.width);
+    CHECK(bake->vat_rows_per_frame ==
+          (bake->vertex_count + bake->vat_position.width - 1) / bake->vat_position.width);
     compare_with_cpu(bake, asset, &(tolerances){2e-5, 1.0, 1e-6}, "builtin options");
     crowd_bake_destroy(bake);
     test_remove_tree(dir);
@@ -371,8 +372,8 @@ static int test_options(void) {
         CHECK_MSG(false, "BAT-only load: %s", error.reason);
     }
     test_remove_tree(dir);
-    const char *vat_only[] = {"builtin:", "-o", dir, "--quiet", "--what", "vat", "--compat",
-                              "openvat", NULL};
+    const char *vat_only[] = {"builtin:", "-o",       dir,       "--quiet", "--what",
+                              "vat",      "--compat", "openvat", NULL};
     run_bake(vat_only, NULL, &run);
     CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
     if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
@@ -580,6 +581,7 @@ static int test_bad_inputs(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_bake_cli");
     if (!check_path_exists(CROWD_CLI)) {
         printf("SKIP: %s not built\n", CROWD_CLI);
         return 77;

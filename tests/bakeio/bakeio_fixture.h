@@ -140,14 +140,15 @@ static inline crowd_asset *fx_asset_create(uint32_t vertex_count) {
 }
 
 typedef struct fx_bake_options {
-    uint32_t vat_width;             /* 0: no VAT */
+    uint32_t vat_width; /* 0: no VAT */
     crowd_vat_encoding vat_encoding;
-    uint32_t bat_width;             /* 0: no BAT */
+    uint32_t bat_width; /* 0: no BAT */
     crowd_bat_encoding bat_encoding;
     uint32_t seed;
 } fx_bake_options;
 
-static inline void fx_alloc_texture(crowd_texture *t, uint32_t width, uint32_t height, crowd_texel_format format) {
+static inline void fx_alloc_texture(crowd_texture *t, uint32_t width, uint32_t height,
+                                    crowd_texel_format format) {
     t->width = width;
     t->height = height;
     t->format = format;
@@ -196,7 +197,8 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
                 texels[i] = (uint16_t)fx_random(&state);
             }
         } else {
-            crowd_texel_format format = o->vat_encoding == CROWD_VAT_F16 ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
+            crowd_texel_format format =
+                o->vat_encoding == CROWD_VAT_F16 ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
             fx_alloc_texture(&bake->vat_position, o->vat_width, height, format);
             fx_alloc_texture(&bake->vat_normal, o->vat_width, height, format);
             for (size_t i = 0; i < count; i++) {
@@ -215,7 +217,8 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
         uint32_t rows = (3 * bake->joint_count + o->bat_width - 1) / o->bat_width;
         bake->bat_rows_per_frame = rows;
         bake->bat_encoding = o->bat_encoding;
-        crowd_texel_format format = o->bat_encoding == CROWD_BAT_F16 ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
+        crowd_texel_format format =
+            o->bat_encoding == CROWD_BAT_F16 ? CROWD_TEXEL_RGBA16F : CROWD_TEXEL_RGBA32F;
         fx_alloc_texture(&bake->bat, o->bat_width, rows * bake->frame_count, format);
         size_t count = (size_t)o->bat_width * rows * bake->frame_count;
         for (size_t i = 0; i < count; i++) {
@@ -228,11 +231,13 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
 }
 
 /* crowd_bake_write, printing the error when it fails. */
-static inline bool fx_written(const crowd_bake *bake, const char *dir, const crowd_bake_write_desc *desc) {
+static inline bool fx_written(const crowd_bake *bake, const char *dir,
+                              const crowd_bake_write_desc *desc) {
     crowd_error error = {0};
     crowd_result result = crowd_bake_write(bake, dir, desc, &error);
     if (result != CROWD_OK) {
-        fprintf(stderr, "  write %s: %s: %s: %s\n", dir, crowd_result_str(result), error.file, error.reason);
+        fprintf(stderr, "  write %s: %s: %s: %s\n", dir, crowd_result_str(result), error.file,
+                error.reason);
     }
     return result == CROWD_OK;
 }
@@ -341,7 +346,8 @@ static inline void fx_snapshot_free(fx_snapshot *s) {
 /* Same entries, same kinds, same bytes; prints the first difference. */
 static inline bool fx_snapshot_equal(const fx_snapshot *a, const fx_snapshot *b) {
     if (a->exists != b->exists || a->count != b->count) {
-        fprintf(stderr, "  snapshot: exists %d/%d, %d/%d entries\n", a->exists, b->exists, a->count, b->count);
+        fprintf(stderr, "  snapshot: exists %d/%d, %d/%d entries\n", a->exists, b->exists, a->count,
+                b->count);
         for (int i = 0; i < b->count; i++) {
             fprintf(stderr, "    now: %s\n", b->entries[i].path);
         }

@@ -35,8 +35,9 @@ static bool same_floats(const float *a, const float *b, size_t count) {
 }
 
 static void compare_textures(const crowd_texture *a, const crowd_texture *b, const char *what) {
-    CHECK_MSG(a->width == b->width && a->height == b->height && a->format == b->format, "%s: %ux%u/%d vs %ux%u/%d",
-              what, a->width, a->height, a->format, b->width, b->height, b->format);
+    CHECK_MSG(a->width == b->width && a->height == b->height && a->format == b->format,
+              "%s: %ux%u/%d vs %ux%u/%d", what, a->width, a->height, a->format, b->width, b->height,
+              b->format);
     if (a->texels == NULL || b->texels == NULL) {
         CHECK_MSG(a->texels == b->texels, "%s: texels present on one side only", what);
         return;
@@ -66,12 +67,14 @@ static void compare_assets(const crowd_asset *a, const crowd_asset *b) {
     CHECK(a->material_count == b->material_count);
     for (uint32_t i = 0; i < a->material_count && i < b->material_count; i++) {
         const crowd_material *x = &a->materials[i], *y = &b->materials[i];
-        CHECK_MSG(strcmp(x->name, y->name) == 0, "material %u: \"%s\" vs \"%s\"", i, x->name, y->name);
+        CHECK_MSG(strcmp(x->name, y->name) == 0, "material %u: \"%s\" vs \"%s\"", i, x->name,
+                  y->name);
         CHECK(same_floats(x->base_color, y->base_color, 4));
         CHECK(x->texture_width == y->texture_width && x->texture_height == y->texture_height);
-        if (x->texture_rgba8 != NULL && y->texture_rgba8 != NULL && x->texture_width == y->texture_width &&
-            x->texture_height == y->texture_height) {
-            CHECK(memcmp(x->texture_rgba8, y->texture_rgba8, (size_t)x->texture_width * x->texture_height * 4) == 0);
+        if (x->texture_rgba8 != NULL && y->texture_rgba8 != NULL &&
+            x->texture_width == y->texture_width && x->texture_height == y->texture_height) {
+            CHECK(memcmp(x->texture_rgba8, y->texture_rgba8,
+                         (size_t)x->texture_width * x->texture_height * 4) == 0);
         } else {
             CHECK(x->texture_rgba8 == NULL && y->texture_rgba8 == NULL);
         }
@@ -99,7 +102,8 @@ static void compare_bakes(const crowd_bake *a, const crowd_bake *b) {
     CHECK(strcmp(a->source, b->source) == 0);
     CHECK(a->vertex_count == b->vertex_count && a->joint_count == b->joint_count);
     CHECK(a->fps == b->fps);
-    CHECK(same_floats(a->bounds_min, b->bounds_min, 3) && same_floats(a->bounds_max, b->bounds_max, 3));
+    CHECK(same_floats(a->bounds_min, b->bounds_min, 3) &&
+          same_floats(a->bounds_max, b->bounds_max, 3));
     CHECK(a->frame_count == b->frame_count);
     CHECK(a->clip_count == b->clip_count);
     for (uint32_t i = 0; i < a->clip_count && i < b->clip_count; i++) {
@@ -111,12 +115,14 @@ static void compare_bakes(const crowd_bake *a, const crowd_bake *b) {
     }
     bool vat = a->vat_position.texels != NULL, bat = a->bat.texels != NULL;
     if (vat) {
-        crowd_vat_encoding expected = a->vat_encoding == CROWD_VAT_DEFAULT ? CROWD_VAT_UNORM16_OCT : a->vat_encoding;
+        crowd_vat_encoding expected =
+            a->vat_encoding == CROWD_VAT_DEFAULT ? CROWD_VAT_UNORM16_OCT : a->vat_encoding;
         CHECK(b->vat_encoding == expected);
         CHECK(a->vat_rows_per_frame == b->vat_rows_per_frame);
     }
     if (bat) {
-        crowd_bat_encoding expected = a->bat_encoding == CROWD_BAT_DEFAULT ? CROWD_BAT_F32 : a->bat_encoding;
+        crowd_bat_encoding expected =
+            a->bat_encoding == CROWD_BAT_DEFAULT ? CROWD_BAT_F32 : a->bat_encoding;
         CHECK(b->bat_encoding == expected);
         CHECK(a->bat_rows_per_frame == b->bat_rows_per_frame);
     }
@@ -220,12 +226,14 @@ static void round_trip(const char *label, uint32_t vertices, fx_bake_options opt
 
 static void test_round_trips(void) {
     round_trip("unorm16", 10, (fx_bake_options){10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 1});
-    round_trip("unorm16_wrapped", 10, (fx_bake_options){4, CROWD_VAT_UNORM16_OCT, 4, CROWD_BAT_F32, 2});
+    round_trip("unorm16_wrapped", 10,
+               (fx_bake_options){4, CROWD_VAT_UNORM16_OCT, 4, CROWD_BAT_F32, 2});
     round_trip("f16", 37, (fx_bake_options){16, CROWD_VAT_F16, 9, CROWD_BAT_F16, 3});
     round_trip("f32", 37, (fx_bake_options){37, CROWD_VAT_F32, 0, CROWD_BAT_DEFAULT, 4});
     round_trip("f32_wrapped", 37, (fx_bake_options){5, CROWD_VAT_F32, 2, CROWD_BAT_F32, 5});
     round_trip("bat_only", 12, (fx_bake_options){0, CROWD_VAT_DEFAULT, 9, CROWD_BAT_F32, 6});
-    round_trip("vat_default_enum", 12, (fx_bake_options){12, CROWD_VAT_DEFAULT, 9, CROWD_BAT_DEFAULT, 7});
+    round_trip("vat_default_enum", 12,
+               (fx_bake_options){12, CROWD_VAT_DEFAULT, 9, CROWD_BAT_DEFAULT, 7});
 }
 
 /* ---- the manifest, read as plain JSON ------------------------------------------ */
@@ -277,7 +285,8 @@ static void test_manifest_fields(void) {
     CHECK((float)number(wave, "duration_s") == 1.0f / 30.0f);
 
     const cJSON *vat = cJSON_GetObjectItemCaseSensitive(json, "vat");
-    CHECK(number(vat, "width") == 4 && number(vat, "height") == 12 && number(vat, "rows_per_frame") == 3);
+    CHECK(number(vat, "width") == 4 && number(vat, "height") == 12 &&
+          number(vat, "rows_per_frame") == 3);
     CHECK(strcmp(string(vat, "encoding"), "unorm16_oct") == 0);
     CHECK(strcmp(string(vat, "position"), "synth.vat.png") == 0);
     CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(vat, "normal")));
@@ -291,11 +300,14 @@ static void test_manifest_fields(void) {
             lo = texels[4 * i + (size_t)c] < lo ? texels[4 * i + (size_t)c] : lo;
             hi = texels[4 * i + (size_t)c] > hi ? texels[4 * i + (size_t)c] : hi;
         }
-        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(range, "min"), c)->valuedouble == lo);
-        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(range, "max"), c)->valuedouble == hi);
+        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(range, "min"), c)->valuedouble ==
+              lo);
+        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(range, "max"), c)->valuedouble ==
+              hi);
     }
     const cJSON *bat = cJSON_GetObjectItemCaseSensitive(json, "bat");
-    CHECK(number(bat, "width") == 4 && number(bat, "height") == 12 && number(bat, "rows_per_frame") == 3);
+    CHECK(number(bat, "width") == 4 && number(bat, "height") == 12 &&
+          number(bat, "rows_per_frame") == 3);
     CHECK(strcmp(string(bat, "encoding"), "f32") == 0);
     CHECK(strcmp(string(bat, "file"), "synth.bat.exr") == 0);
     cJSON_Delete(json);
@@ -321,15 +333,18 @@ static float *glb_attribute(const char *path, const char *name, uint32_t *count)
     cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
     const uint8_t *bin = data + 20 + json_length + 8;
     const cJSON *primitive = cJSON_GetArrayItem(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0),
-                                         "primitives"),
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0), "primitives"),
         0);
-    const cJSON *index = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name);
+    const cJSON *index = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name);
     float *values = NULL;
     if (cJSON_IsNumber(index)) {
-        const cJSON *accessor = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "accessors"), index->valueint);
-        const cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "bufferViews"),
-                                               (int)number(accessor, "bufferView"));
+        const cJSON *accessor = cJSON_GetArrayItem(
+            cJSON_GetObjectItemCaseSensitive(json, "accessors"), index->valueint);
+        const cJSON *view =
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "bufferViews"),
+                               (int)number(accessor, "bufferView"));
         double offset = number(view, "byteOffset");
         *count = (uint32_t)number(accessor, "count");
         values = malloc(*count * 2 * sizeof *values);
@@ -377,7 +392,8 @@ static void test_openvat_plan(void) {
     /* 7218 x 1564 (robot): width 4096 -> 2 blocks, 2*2*1564 = 6256 -> 8192 rows;
      * width 8192 -> 4096 rows has the same area, the narrower wins. */
     CHECK(openvat_plan(7218, 1564, &layout, &error) == CROWD_OK);
-    CHECK(layout.width == 4096 && layout.height == 8192 && layout.wraps == 2 && layout.frames == 1564);
+    CHECK(layout.width == 4096 && layout.height == 8192 && layout.wraps == 2 &&
+          layout.frames == 1564);
     /* 100 x 3: no size within a factor of two of square; 64 x 16 (2 blocks) and
      * 128 x 8 have the same area, the narrower wins. */
     CHECK(openvat_plan(100, 3, &layout, &error) == CROWD_OK);
@@ -419,7 +435,8 @@ static void test_openvat_set(void) {
         for (uint32_t v = 0; v < 3; v++) {
             float d[3] = {0.1f * (float)f, 0.2f * (float)v, -0.05f * (float)(f * v)};
             for (int a = 0; a < 3; a++) {
-                pos[4 * (f * 3 + v) + (uint32_t)a] = asset->mesh.positions[3 * v + (uint32_t)a] + d[a];
+                pos[4 * (f * 3 + v) + (uint32_t)a] =
+                    asset->mesh.positions[3 * v + (uint32_t)a] + d[a];
                 nrm[4 * (f * 3 + v) + (uint32_t)a] = a == 2 ? 1.0f : 0.0f;
             }
         }
@@ -436,8 +453,10 @@ static void test_openvat_set(void) {
     const double max[3] = {0.3, 0.3, 0.4};
     float min_f[3], max_f[3];
     for (int a = 0; a < 3; a++) {
-        min_f[a] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(remap, "Min"), a)->valuedouble;
-        max_f[a] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(remap, "Max"), a)->valuedouble;
+        min_f[a] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(remap, "Min"), a)
+                       ->valuedouble;
+        max_f[a] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(remap, "Max"), a)
+                       ->valuedouble;
         CHECK_NEAR(min_f[a], 0.0, 1e-6);
         CHECK_NEAR(max_f[a], max[a], 1e-6);
     }
@@ -488,7 +507,8 @@ static void test_openvat_set(void) {
     /* The crowd manifest points at the set. */
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
     json = read_json(path);
-    const cJSON *compat = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(json, "compat"), "openvat");
+    const cJSON *compat = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(json, "compat"), "openvat");
     CHECK(strcmp(string(compat, "texture"), "openvat/synth_vat.png") == 0);
     CHECK(strcmp(string(compat, "remap_info"), "openvat/synth-remap_info.json") == 0);
     CHECK(strcmp(string(compat, "mesh"), "openvat/synth.glb") == 0);
@@ -508,9 +528,10 @@ static void expect_refused(crowd_bake *bake, const char *label, const crowd_bake
     folder(dir, sizeof dir, label);
     crowd_error error = {0};
     crowd_result result = crowd_bake_write(bake, dir, desc, &error);
-    CHECK_MSG(result == CROWD_ERROR_INVALID_ARGUMENT, "%s: result %d (%s)", label, result, error.reason);
-    CHECK_MSG(strstr(error.reason, reason_part) != NULL, "%s: reason \"%s\" lacks \"%s\"", label, error.reason,
-              reason_part);
+    CHECK_MSG(result == CROWD_ERROR_INVALID_ARGUMENT, "%s: result %d (%s)", label, result,
+              error.reason);
+    CHECK_MSG(strstr(error.reason, reason_part) != NULL, "%s: reason \"%s\" lacks \"%s\"", label,
+              error.reason, reason_part);
     CHECK_MSG(!check_path_exists(dir), "%s: the folder was created", label);
 }
 
@@ -608,6 +629,7 @@ static void test_memory_sets(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_bakeio");
     if (mkdtemp(root) == NULL) {
         perror("mkdtemp");
         return 1;

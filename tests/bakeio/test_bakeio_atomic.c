@@ -44,9 +44,11 @@ static bool write_fails(const crowd_bake *bake, const char *dir, const crowd_bak
         }
         crowd_error error = {0};
         crowd_result result = crowd_bake_write(bake, dir, desc, &error);
-        bool ok = result == CROWD_ERROR_OUTPUT && strstr(error.reason, expect) != NULL && error.file[0] != '\0';
+        bool ok = result == CROWD_ERROR_OUTPUT && strstr(error.reason, expect) != NULL &&
+                  error.file[0] != '\0';
         if (!ok) {
-            fprintf(stderr, "  child: %s: %s: %s\n", crowd_result_str(result), error.file, error.reason);
+            fprintf(stderr, "  child: %s: %s: %s\n", crowd_result_str(result), error.file,
+                    error.reason);
         }
         _exit(ok ? 0 : 1); /* no exit handlers: the child's copies are the parent's to free */
     }
@@ -80,9 +82,10 @@ static void test_success_paths(const crowd_asset *asset) {
     CHECK(fx_written(first, dir, &openvat));
     fx_snapshot snapshot;
     fx_snapshot_take(&snapshot, dir);
-    const char *expected_first[] = {"openvat", "openvat/synth-remap_info.json", "openvat/synth.glb",
-                                    "openvat/synth_vat.png", "synth.bat.exr", "synth.crowd.json",
-                                    "synth.mesh.glb", "synth.vat.png"};
+    const char *expected_first[] = {"openvat",           "openvat/synth-remap_info.json",
+                                    "openvat/synth.glb", "openvat/synth_vat.png",
+                                    "synth.bat.exr",     "synth.crowd.json",
+                                    "synth.mesh.glb",    "synth.vat.png"};
     CHECK(snapshot.count == 8);
     for (int i = 0; i < snapshot.count && i < 8; i++) {
         CHECK_MSG(strcmp(snapshot.entries[i].path, expected_first[i]) == 0, "entry %d: %s", i,
@@ -98,8 +101,8 @@ static void test_success_paths(const crowd_asset *asset) {
     test_write_file(notes, "mine\n", 5);
     CHECK(fx_written(second, dir, NULL));
     fx_snapshot_take(&snapshot, dir);
-    const char *expected_second[] = {"notes.txt", "synth.bat.exr", "synth.crowd.json", "synth.mesh.glb",
-                                     "synth.vat.exr", "synth.vat_normal.exr"};
+    const char *expected_second[] = {"notes.txt",      "synth.bat.exr", "synth.crowd.json",
+                                     "synth.mesh.glb", "synth.vat.exr", "synth.vat_normal.exr"};
     CHECK(snapshot.count == 6);
     for (int i = 0; i < snapshot.count && i < 6; i++) {
         CHECK_MSG(strcmp(snapshot.entries[i].path, expected_second[i]) == 0, "entry %d: %s", i,
@@ -111,7 +114,8 @@ static void test_success_paths(const crowd_asset *asset) {
     CHECK(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK);
     if (loaded != NULL) {
         CHECK(loaded->vat_encoding == CROWD_VAT_F16 && loaded->bat_encoding == CROWD_BAT_F16);
-        CHECK(memcmp(loaded->bat.texels, second->bat.texels, (size_t)second->bat.width * second->bat.height * 8) == 0);
+        CHECK(memcmp(loaded->bat.texels, second->bat.texels,
+                     (size_t)second->bat.width * second->bat.height * 8) == 0);
     }
     crowd_bake_destroy(loaded);
     crowd_bake_destroy(first);
@@ -142,9 +146,11 @@ static void test_file_size_limits(const crowd_asset *asset) {
     fx_snapshot_take(&before, dir);
     for (int i = 0; i < count; i++) {
         child_limits limits = {sizes[i] > 1 ? sizes[i] - 1 : 1, false};
-        CHECK_MSG(write_fails(new_bake, dir, &openvat, &limits, "EFBIG"), "limit %zu bytes", (size_t)limits.file_size_bytes);
+        CHECK_MSG(write_fails(new_bake, dir, &openvat, &limits, "EFBIG"), "limit %zu bytes",
+                  (size_t)limits.file_size_bytes);
         fx_snapshot_take(&after, dir);
-        CHECK_MSG(fx_snapshot_equal(&before, &after), "limit %zu bytes", (size_t)limits.file_size_bytes);
+        CHECK_MSG(fx_snapshot_equal(&before, &after), "limit %zu bytes",
+                  (size_t)limits.file_size_bytes);
         fx_snapshot_free(&after);
 
         CHECK(write_fails(new_bake, fresh, &openvat, &limits, "EFBIG"));
@@ -209,6 +215,7 @@ static void test_folder_in_the_way(const crowd_asset *asset) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_bakeio_atomic");
     if (mkdtemp(root) == NULL) {
         perror("mkdtemp");
         return 1;

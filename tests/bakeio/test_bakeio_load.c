@@ -30,17 +30,20 @@ static void copy_case(const char *good, char *out, size_t size) {
 
 /* Loads `dir`; checks the result, that the error names a file ending in
  * `file` and that the reason contains `reason`. */
-static void expect_load(const char *dir, crowd_result expected, const char *file, const char *reason,
-                        const char *what) {
+static void expect_load(const char *dir, crowd_result expected, const char *file,
+                        const char *reason, const char *what) {
     crowd_bake *bake = NULL;
     crowd_error error = {0};
     crowd_result result = crowd_bake_load(dir, NULL, &bake, &error);
     size_t file_length = strlen(error.file), want = strlen(file);
     bool names_file = file_length >= want && strcmp(error.file + file_length - want, file) == 0;
-    printf("  %-24s %s: %s: %s\n", what, crowd_result_str(result), error.file + (strncmp(error.file, root, strlen(root)) == 0 ? strlen(root) + 1 : 0), error.reason);
-    CHECK_MSG(result == expected && names_file && strstr(error.reason, reason) != NULL && bake == NULL,
-              "%s: got %s, \"%s: %s\"; want %s naming %s with \"%s\"", what, crowd_result_str(result),
-              error.file, error.reason, crowd_result_str(expected), file, reason);
+    printf("  %-24s %s: %s: %s\n", what, crowd_result_str(result),
+           error.file + (strncmp(error.file, root, strlen(root)) == 0 ? strlen(root) + 1 : 0),
+           error.reason);
+    CHECK_MSG(
+        result == expected && names_file && strstr(error.reason, reason) != NULL && bake == NULL,
+        "%s: got %s, \"%s: %s\"; want %s naming %s with \"%s\"", what, crowd_result_str(result),
+        error.file, error.reason, crowd_result_str(expected), file, reason);
     crowd_bake_destroy(bake);
 }
 
@@ -62,8 +65,8 @@ static void edit_manifest(const char *dir, json_edit edit) {
     free(text);
 }
 
-static void manifest_case(const char *good, json_edit edit, crowd_result expected, const char *reason,
-                          const char *what) {
+static void manifest_case(const char *good, json_edit edit, crowd_result expected,
+                          const char *reason, const char *what) {
     char dir[1100];
     copy_case(good, dir, sizeof dir);
     edit_manifest(dir, edit);
@@ -83,56 +86,84 @@ static void set_number(cJSON *object, const char *key, double value) {
     cJSON_ReplaceItemInObjectCaseSensitive(object, key, cJSON_CreateNumber(value));
 }
 
-static void edit_version(cJSON *r) { set_number(r, "version", 2); }
-static void edit_format(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "format", cJSON_CreateString("gltf")); }
-static void edit_no_vertex_count(cJSON *r) { cJSON_DeleteItemFromObjectCaseSensitive(r, "vertex_count"); }
-static void edit_fps_string(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "fps", cJSON_CreateString("30")); }
-static void edit_fps_zero(cJSON *r) { set_number(r, "fps", 0); }
-static void edit_joints_fraction(cJSON *r) { set_number(r, "joint_count", 2.5); }
-static void edit_vat_height(cJSON *r) { set_number(vat_of(r), "height", number_of(vat_of(r), "height") + 1); }
-static void edit_rows_per_frame(cJSON *r) { set_number(vat_of(r), "rows_per_frame", 2); }
-static void edit_frame_count(cJSON *r) { set_number(r, "frame_count", 5); }
+static void edit_version(cJSON *r) {
+    set_number(r, "version", 2);
+}
+static void edit_format(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "format", cJSON_CreateString("gltf"));
+}
+static void edit_no_vertex_count(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "vertex_count");
+}
+static void edit_fps_string(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "fps", cJSON_CreateString("30"));
+}
+static void edit_fps_zero(cJSON *r) {
+    set_number(r, "fps", 0);
+}
+static void edit_joints_fraction(cJSON *r) {
+    set_number(r, "joint_count", 2.5);
+}
+static void edit_vat_height(cJSON *r) {
+    set_number(vat_of(r), "height", number_of(vat_of(r), "height") + 1);
+}
+static void edit_rows_per_frame(cJSON *r) {
+    set_number(vat_of(r), "rows_per_frame", 2);
+}
+static void edit_frame_count(cJSON *r) {
+    set_number(r, "frame_count", 5);
+}
 static void edit_clip_gap(cJSON *r) {
-    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1), "first_frame", 3);
+    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1), "first_frame",
+               3);
 }
 static void edit_clip_name(cJSON *r) {
     cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1);
     cJSON_ReplaceItemInObjectCaseSensitive(clip, "name", cJSON_CreateString("walk"));
 }
 static void edit_clip_duration(cJSON *r) {
-    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0), "duration_s", 10.0);
+    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0), "duration_s",
+               10.0);
 }
 static void edit_clip_loop(cJSON *r) {
     cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0);
     cJSON_ReplaceItemInObjectCaseSensitive(clip, "loop", cJSON_CreateString("yes"));
 }
-static void edit_no_clips(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "clips", cJSON_CreateArray()); }
+static void edit_no_clips(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "clips", cJSON_CreateArray());
+}
 static void edit_encoding(cJSON *r) {
     cJSON_ReplaceItemInObjectCaseSensitive(vat_of(r), "encoding", cJSON_CreateString("unorm8"));
 }
 static void edit_coordinates(cJSON *r) {
     cJSON_ReplaceItemInObjectCaseSensitive(r, "coordinate_system", cJSON_CreateString("blender"));
 }
-static void edit_escape(cJSON *r) { cJSON_ReplaceItemInObjectCaseSensitive(r, "mesh", cJSON_CreateString("../x.glb")); }
+static void edit_escape(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "mesh", cJSON_CreateString("../x.glb"));
+}
 static void edit_no_textures(cJSON *r) {
     cJSON_ReplaceItemInObjectCaseSensitive(r, "vat", cJSON_CreateNull());
     cJSON_ReplaceItemInObjectCaseSensitive(r, "bat", cJSON_CreateNull());
 }
 static void edit_bounds(cJSON *r) {
-    cJSON *min = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "bounds"), "min");
+    cJSON *min =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "bounds"), "min");
     cJSON_ReplaceItemInArray(min, 1, cJSON_CreateNumber(5.0));
 }
 static void edit_bounds_short(cJSON *r) {
-    cJSON *min = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "bounds"), "min");
+    cJSON *min =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "bounds"), "min");
     cJSON_DeleteItemFromArray(min, 2);
 }
 static void edit_range_min_above_max(cJSON *r) {
     cJSON *range = cJSON_GetObjectItemCaseSensitive(vat_of(r), "position_range");
-    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(range, "min"), 0, cJSON_CreateNumber(70000));
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(range, "min"), 0,
+                             cJSON_CreateNumber(70000));
 }
 static void edit_float_range_outside_bounds(cJSON *r) {
     cJSON *range = cJSON_GetObjectItemCaseSensitive(vat_of(r), "position_range");
-    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(range, "max"), 0, cJSON_CreateNumber(3.0));
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(range, "max"), 0,
+                             cJSON_CreateNumber(3.0));
 }
 
 static void test_manifests(void) {
@@ -143,34 +174,49 @@ static void test_manifests(void) {
     char *text = test_read_file(path, &size);
     test_write_file(path, text, size / 2);
     free(text);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON", "truncated manifest");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON",
+                "truncated manifest");
     test_write_file(path, "[1, 2]", 6);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not a JSON object", "array manifest");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not a JSON object",
+                "array manifest");
     test_write_file(path, "", 0);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON", "empty manifest");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON",
+                "empty manifest");
 
     manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 2", "unknown version");
-    manifest_case(good_png, edit_format, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest", "format");
-    manifest_case(good_png, edit_no_vertex_count, CROWD_ERROR_INVALID_DATA, "vertex_count is missing", "missing");
-    manifest_case(good_png, edit_fps_string, CROWD_ERROR_INVALID_DATA, "fps must be a finite number", "type");
+    manifest_case(good_png, edit_format, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest",
+                  "format");
+    manifest_case(good_png, edit_no_vertex_count, CROWD_ERROR_INVALID_DATA,
+                  "vertex_count is missing", "missing");
+    manifest_case(good_png, edit_fps_string, CROWD_ERROR_INVALID_DATA,
+                  "fps must be a finite number", "type");
     manifest_case(good_png, edit_fps_zero, CROWD_ERROR_INVALID_DATA, "fps 0", "fps range");
-    manifest_case(good_png, edit_joints_fraction, CROWD_ERROR_INVALID_DATA, "joint_count must be an integer", "fraction");
+    manifest_case(good_png, edit_joints_fraction, CROWD_ERROR_INVALID_DATA,
+                  "joint_count must be an integer", "fraction");
     manifest_case(good_png, edit_vat_height, CROWD_ERROR_INVALID_DATA, "vat.height", "height");
-    manifest_case(good_png, edit_rows_per_frame, CROWD_ERROR_INVALID_DATA, "vat.rows_per_frame", "rows");
+    manifest_case(good_png, edit_rows_per_frame, CROWD_ERROR_INVALID_DATA, "vat.rows_per_frame",
+                  "rows");
     manifest_case(good_png, edit_frame_count, CROWD_ERROR_INVALID_DATA, "frame", "frame total");
-    manifest_case(good_png, edit_clip_gap, CROWD_ERROR_INVALID_DATA, "clips[1].first_frame", "stacking");
-    manifest_case(good_png, edit_clip_name, CROWD_ERROR_INVALID_DATA, "two clips are named \"walk\"", "names");
-    manifest_case(good_png, edit_clip_duration, CROWD_ERROR_INVALID_DATA, "clips[0] has 2 frames", "duration");
+    manifest_case(good_png, edit_clip_gap, CROWD_ERROR_INVALID_DATA, "clips[1].first_frame",
+                  "stacking");
+    manifest_case(good_png, edit_clip_name, CROWD_ERROR_INVALID_DATA,
+                  "two clips are named \"walk\"", "names");
+    manifest_case(good_png, edit_clip_duration, CROWD_ERROR_INVALID_DATA, "clips[0] has 2 frames",
+                  "duration");
     manifest_case(good_png, edit_clip_loop, CROWD_ERROR_INVALID_DATA, "clips[0].loop", "loop type");
     manifest_case(good_png, edit_no_clips, CROWD_ERROR_INVALID_DATA, "clips must be", "no clips");
     manifest_case(good_png, edit_encoding, CROWD_ERROR_UNSUPPORTED, "unorm8", "encoding");
     manifest_case(good_png, edit_coordinates, CROWD_ERROR_UNSUPPORTED, "blender", "coordinates");
-    manifest_case(good_png, edit_escape, CROWD_ERROR_INVALID_DATA, "plain file name", "path escape");
+    manifest_case(good_png, edit_escape, CROWD_ERROR_INVALID_DATA, "plain file name",
+                  "path escape");
     manifest_case(good_png, edit_no_textures, CROWD_ERROR_INVALID_DATA, "neither", "no textures");
     manifest_case(good_png, edit_bounds, CROWD_ERROR_INVALID_DATA, "bounds.min[1]", "bounds order");
-    manifest_case(good_png, edit_bounds_short, CROWD_ERROR_INVALID_DATA, "bounds.min must be an array of 3", "bounds");
-    manifest_case(good_png, edit_range_min_above_max, CROWD_ERROR_INVALID_DATA, "position_range", "range order");
-    manifest_case(good_exr, edit_float_range_outside_bounds, CROWD_ERROR_INVALID_DATA, "outside the bounds", "range");
+    manifest_case(good_png, edit_bounds_short, CROWD_ERROR_INVALID_DATA,
+                  "bounds.min must be an array of 3", "bounds");
+    manifest_case(good_png, edit_range_min_above_max, CROWD_ERROR_INVALID_DATA, "position_range",
+                  "range order");
+    manifest_case(good_exr, edit_float_range_outside_bounds, CROWD_ERROR_INVALID_DATA,
+                  "outside the bounds", "range");
 }
 
 /* ---- textures ---------------------------------------------------------------------- */
@@ -201,8 +247,10 @@ static void write_exr(const char *dir, const char *name, const crowd_texture *te
     atomic_set *set = NULL;
     atomic_file *file = NULL;
     crowd_error error = {0};
-    bool ok = atomic_set_begin(dir, &set, &error) == CROWD_OK && atomic_set_add(set, name, &file, &error) == CROWD_OK &&
-              exr_write_rgba(file, texture, &error) == CROWD_OK && atomic_file_finish(file, &error) == CROWD_OK;
+    bool ok = atomic_set_begin(dir, &set, &error) == CROWD_OK &&
+              atomic_set_add(set, name, &file, &error) == CROWD_OK &&
+              exr_write_rgba(file, texture, &error) == CROWD_OK &&
+              atomic_file_finish(file, &error) == CROWD_OK;
     CHECK_MSG(ok, "writing %s: %s", name, error.reason);
     if (ok) {
         atomic_set_commit(set, &error);
@@ -234,7 +282,8 @@ static void test_textures(const crowd_bake *bake) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "the manifest says", "PNG size");
     write_png(path, bake->vat_position.width, bake->vat_position.height, true);
     /* all-zero codes: valid, but outside the stated minimum of each channel */
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "outside the manifest's range", "PNG range");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "outside the manifest's range",
+                "PNG range");
 
     copy_case(good_png, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/synth.bat.exr", dir);
@@ -243,7 +292,8 @@ static void test_textures(const crowd_bake *bake) {
     truncate_file(path, 0.05);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "EXR", "EXR cut in the header");
     test_write_file(path, "not an exr at all", 17);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "not a readable EXR", "garbage EXR");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "not a readable EXR",
+                "garbage EXR");
 
     /* a NaN, and the same texels as half floats where the manifest says f32 */
     crowd_texture copy = bake->bat;
@@ -319,14 +369,17 @@ static size_t attribute_offset(const char *path, const char *name) {
     uint32_t json_length = le32(data + 12);
     cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
     cJSON *primitive = cJSON_GetArrayItem(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0),
-                                         "primitives"),
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0), "primitives"),
         0);
-    int accessor = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name)->valueint;
+    int accessor = cJSON_GetObjectItemCaseSensitive(
+                       cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name)
+                       ->valueint;
     cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "accessors"), accessor);
     cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "bufferViews"),
                                      cJSON_GetObjectItemCaseSensitive(a, "bufferView")->valueint);
-    size_t offset = 20 + json_length + 8 + (size_t)cJSON_GetObjectItemCaseSensitive(view, "byteOffset")->valuedouble;
+    size_t offset = 20 + json_length + 8 +
+                    (size_t)cJSON_GetObjectItemCaseSensitive(view, "byteOffset")->valuedouble;
     cJSON_Delete(json);
     free(data);
     return offset;
@@ -343,24 +396,38 @@ static void patch_bytes(const char *path, size_t offset, const void *bytes, size
 static cJSON *accessor_of(cJSON *r, int index) {
     return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "accessors"), index);
 }
-static void glb_count_beyond(cJSON *r) { set_number(accessor_of(r, 0), "count", 100000); }
-static void glb_component_type(cJSON *r) { set_number(accessor_of(r, 1), "componentType", 5121); }
+static void glb_count_beyond(cJSON *r) {
+    set_number(accessor_of(r, 0), "count", 100000);
+}
+static void glb_component_type(cJSON *r) {
+    set_number(accessor_of(r, 1), "componentType", 5121);
+}
 static void glb_element_type(cJSON *r) {
     cJSON_ReplaceItemInObjectCaseSensitive(accessor_of(r, 0), "type", cJSON_CreateString("VEC2"));
 }
-static void glb_view_missing(cJSON *r) { set_number(accessor_of(r, 0), "bufferView", 999); }
+static void glb_view_missing(cJSON *r) {
+    set_number(accessor_of(r, 0), "bufferView", 999);
+}
 static void glb_uv1_is_uv0(cJSON *r) {
     cJSON *attributes = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "meshes"), 0), "primitives"), 0),
+        cJSON_GetArrayItem(
+            cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "meshes"), 0), "primitives"),
+            0),
         "attributes");
-    cJSON_ReplaceItemInObjectCaseSensitive(attributes, "TEXCOORD_1",
-                                           cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_0"), true));
+    cJSON_ReplaceItemInObjectCaseSensitive(
+        attributes, "TEXCOORD_1",
+        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_0"), true));
     /* the second primitive must share the vertex buffer; give it the same */
     cJSON *second = cJSON_GetArrayItem(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "meshes"), 0), "primitives"), 1);
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "meshes"), 0), "primitives"),
+        1);
     cJSON_ReplaceItemInObjectCaseSensitive(second, "attributes", cJSON_Duplicate(attributes, true));
 }
-static void glb_no_skin(cJSON *r) { cJSON_DeleteItemFromObjectCaseSensitive(r, "skins"); }
+static void glb_no_skin(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "skins");
+}
 static void glb_joint_cycle(cJSON *r) {
     /* joint 2 (node 4) made the parent of joint 0 (node 2): node 2 gets a second parent */
     cJSON *node = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "nodes"), 4);
@@ -368,13 +435,16 @@ static void glb_joint_cycle(cJSON *r) {
     cJSON_AddItemToArray(children, cJSON_CreateNumber(2));
     cJSON_AddItemToObject(node, "children", children);
 }
-static void glb_sparse(cJSON *r) { cJSON_AddItemToObject(accessor_of(r, 0), "sparse", cJSON_CreateObject()); }
+static void glb_sparse(cJSON *r) {
+    cJSON_AddItemToObject(accessor_of(r, 0), "sparse", cJSON_CreateObject());
+}
 static void glb_external_buffer(cJSON *r) {
-    cJSON_AddItemToObject(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "buffers"), 0), "uri",
-                          cJSON_CreateString("synth.bin"));
+    cJSON_AddItemToObject(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "buffers"), 0),
+                          "uri", cJSON_CreateString("synth.bin"));
 }
 
-static void mesh_json_case(json_edit edit, crowd_result expected, const char *reason, const char *what) {
+static void mesh_json_case(json_edit edit, crowd_result expected, const char *reason,
+                           const char *what) {
     char dir[1100], path[1200];
     copy_case(good_png, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
@@ -389,9 +459,11 @@ static void test_mesh(void) {
     truncate_file(path, 0.8);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "truncated", "truncated mesh");
     truncate_file(path, 0.001);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF", "mesh cut in the header");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF",
+                "mesh cut in the header");
     test_write_file(path, "this is no binary glTF, just some text..", 40);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF", "garbage mesh");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF",
+                "garbage mesh");
 
     copy_case(good_png, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
@@ -402,12 +474,14 @@ static void test_mesh(void) {
     mesh_json_case(glb_count_beyond, CROWD_ERROR_INVALID_DATA, "reaches beyond", "accessor bounds");
     mesh_json_case(glb_component_type, CROWD_ERROR_UNSUPPORTED, "not float", "component type");
     mesh_json_case(glb_element_type, CROWD_ERROR_INVALID_DATA, "is not a VEC3", "element type");
-    mesh_json_case(glb_view_missing, CROWD_ERROR_INVALID_DATA, "does not exist", "missing bufferView");
+    mesh_json_case(glb_view_missing, CROWD_ERROR_INVALID_DATA, "does not exist",
+                   "missing bufferView");
     mesh_json_case(glb_uv1_is_uv0, CROWD_ERROR_INVALID_DATA, "TEXCOORD_1 of vertex 0", "lookup");
     mesh_json_case(glb_no_skin, CROWD_ERROR_INVALID_DATA, "exactly one skin", "no skin");
     mesh_json_case(glb_joint_cycle, CROWD_ERROR_INVALID_DATA, "second parent", "node graph");
     mesh_json_case(glb_sparse, CROWD_ERROR_UNSUPPORTED, "sparse", "sparse accessor");
-    mesh_json_case(glb_external_buffer, CROWD_ERROR_UNSUPPORTED, "external file", "external buffer");
+    mesh_json_case(glb_external_buffer, CROWD_ERROR_UNSUPPORTED, "external file",
+                   "external buffer");
 
     /* the data itself: weights that do not sum to 1, a joint index past the skeleton */
     copy_case(good_png, dir, sizeof dir);
@@ -422,7 +496,9 @@ static void test_mesh(void) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "joint", "joint index");
 }
 
-static void edit_vertex_count(cJSON *r) { set_number(r, "vertex_count", number_of(r, "vertex_count") - 1); }
+static void edit_vertex_count(cJSON *r) {
+    set_number(r, "vertex_count", number_of(r, "vertex_count") - 1);
+}
 
 /* ---- folders and arguments ------------------------------------------------------------ */
 
@@ -459,10 +535,12 @@ static void test_folders(void) {
     /* counts the mesh disagrees with: one vertex fewer still fits the VAT width */
     copy_case(good_png, dir, sizeof dir);
     edit_manifest(dir, edit_vertex_count);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "the manifest says", "vertex count vs mesh");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "the manifest says",
+                "vertex count vs mesh");
 }
 
 int main(void) {
+    check_enter_temp_dir("test_bakeio_load");
     if (mkdtemp(root) == NULL) {
         perror("mkdtemp");
         return 1;

@@ -34,31 +34,36 @@ static bool same_bytes(const void *a, const void *b, size_t size) {
 }
 
 static void compare_texture(const crowd_texture *a, const crowd_texture *b, const char *what) {
-    CHECK_MSG(a->width == b->width && a->height == b->height && a->format == b->format, "%s: layout", what);
+    CHECK_MSG(a->width == b->width && a->height == b->height && a->format == b->format,
+              "%s: layout", what);
     size_t bytes = (size_t)a->width * a->height * bake_texel_size_bytes(a->format);
     CHECK_MSG(same_bytes(a->texels, b->texels, bytes), "%s: texels differ", what);
 }
 
 /* The loaded bake against the one built in memory: every texel, and the
  * mesh, skeleton and materials against the asset it was built from. */
-static void compare_loaded(const crowd_bake *built, const crowd_bake *loaded, const crowd_asset *asset) {
+static void compare_loaded(const crowd_bake *built, const crowd_bake *loaded,
+                           const crowd_asset *asset) {
     CHECK(loaded->clip_count == built->clip_count && loaded->frame_count == built->frame_count);
     for (uint32_t i = 0; i < built->clip_count && i < loaded->clip_count; i++) {
         CHECK(strcmp(built->clips[i].name, loaded->clips[i].name) == 0);
         CHECK(built->clips[i].first_frame == loaded->clips[i].first_frame);
         CHECK(built->clips[i].frame_count == loaded->clips[i].frame_count);
-        CHECK(built->clips[i].loop == loaded->clips[i].loop && built->clips[i].duration_s == loaded->clips[i].duration_s);
+        CHECK(built->clips[i].loop == loaded->clips[i].loop &&
+              built->clips[i].duration_s == loaded->clips[i].duration_s);
     }
     CHECK(same_bytes(built->bounds_min, loaded->bounds_min, sizeof built->bounds_min));
     CHECK(same_bytes(built->bounds_max, loaded->bounds_max, sizeof built->bounds_max));
-    CHECK(loaded->vat_rows_per_frame == built->vat_rows_per_frame && loaded->bat_rows_per_frame == built->bat_rows_per_frame);
+    CHECK(loaded->vat_rows_per_frame == built->vat_rows_per_frame &&
+          loaded->bat_rows_per_frame == built->bat_rows_per_frame);
     compare_texture(&built->vat_position, &loaded->vat_position, "VAT position");
     compare_texture(&built->vat_normal, &loaded->vat_normal, "VAT normal");
     compare_texture(&built->bat, &loaded->bat, "BAT");
     const crowd_mesh *m = &asset->mesh, *n = &loaded->asset->mesh;
     REQUIRE_VOID(m->vertex_count == n->vertex_count && m->index_count == n->index_count);
     size_t v = m->vertex_count;
-    CHECK(same_bytes(m->positions, n->positions, 12 * v) && same_bytes(m->normals, n->normals, 12 * v));
+    CHECK(same_bytes(m->positions, n->positions, 12 * v) &&
+          same_bytes(m->normals, n->normals, 12 * v));
     CHECK(same_bytes(m->uv0, n->uv0, 8 * v) && same_bytes(m->joints, n->joints, 8 * v));
     CHECK(same_bytes(m->weights, n->weights, 16 * v));
     CHECK(same_bytes(m->indices, n->indices, 4 * (size_t)m->index_count));
@@ -85,15 +90,19 @@ static void compare_loaded(const crowd_bake *built, const crowd_bake *loaded, co
         const crowd_material *x = &asset->materials[i], *y = &loaded->asset->materials[i];
         CHECK(strcmp(x->name, y->name) == 0);
         for (int c = 0; c < 4; c++) {
-            float clamped = x->base_color[c] < 0.0f ? 0.0f : x->base_color[c] > 1.0f ? 1.0f : x->base_color[c];
+            float clamped = x->base_color[c] < 0.0f   ? 0.0f
+                            : x->base_color[c] > 1.0f ? 1.0f
+                                                      : x->base_color[c];
             CHECK(clamped == y->base_color[c]);
         }
         CHECK(x->texture_width == y->texture_width && x->texture_height == y->texture_height);
-        CHECK(same_bytes(x->texture_rgba8, y->texture_rgba8, (size_t)x->texture_width * x->texture_height * 4));
+        CHECK(same_bytes(x->texture_rgba8, y->texture_rgba8,
+                         (size_t)x->texture_width * x->texture_height * 4));
     }
 }
 
-static void bake_model(const char *label, crowd_asset *asset, crowd_vat_encoding encoding, bool expect_texture) {
+static void bake_model(const char *label, crowd_asset *asset, crowd_vat_encoding encoding,
+                       bool expect_texture) {
     crowd_bake_desc desc = {.vat_encoding = encoding};
     crowd_bake *bake = NULL;
     crowd_error error = {0};
@@ -146,7 +155,8 @@ static void test_models(void) {
         }
         crowd_asset *asset = NULL;
         crowd_error error = {0};
-        CHECK_MSG(crowd_import_file(path, NULL, &asset, &error) == CROWD_OK, "%s: %s", path, error.reason);
+        CHECK_MSG(crowd_import_file(path, NULL, &asset, &error) == CROWD_OK, "%s: %s", path,
+                  error.reason);
         if (asset != NULL) {
             bake_model(models[i].label, asset, models[i].encoding, models[i].textured);
         }
@@ -190,10 +200,12 @@ static void test_validator(void) {
         return;
     }
     char package[1200], command[8192];
-    snprintf(package, sizeof package, "%s/node_modules/gltf-validator/package.json", CROWD_BAKEIO_NPM_DIR);
+    snprintf(package, sizeof package, "%s/node_modules/gltf-validator/package.json",
+             CROWD_BAKEIO_NPM_DIR);
     if (!check_path_exists(package)) {
         snprintf(command, sizeof command,
-                 "timeout 300 npm install --prefix '%s' --no-audit --no-fund --loglevel=error gltf-validator >/dev/null 2>&1",
+                 "timeout 300 npm install --prefix '%s' --no-audit --no-fund --loglevel=error "
+                 "gltf-validator >/dev/null 2>&1",
                  CROWD_BAKEIO_NPM_DIR);
         if (run(command) != 0 || !check_path_exists(package)) {
             printf("SKIP: gltf-validator: npm could not install it (no registry?)\n");
@@ -201,10 +213,12 @@ static void test_validator(void) {
             return;
         }
     }
-    int length = snprintf(command, sizeof command, "NODE_PATH='%s/node_modules' node '%s/tests/bakeio/validate_gltf.js'",
+    int length = snprintf(command, sizeof command,
+                          "NODE_PATH='%s/node_modules' node '%s/tests/bakeio/validate_gltf.js'",
                           CROWD_BAKEIO_NPM_DIR, CROWD_SOURCE_DIR);
     for (int i = 0; i < glb_count && length > 0 && (size_t)length < sizeof command; i++) {
-        length += snprintf(command + length, sizeof command - (size_t)length, " '%s'", glb_files[i]);
+        length +=
+            snprintf(command + length, sizeof command - (size_t)length, " '%s'", glb_files[i]);
     }
     CHECK(glb_count >= 2);
     int status = run(command);
@@ -212,6 +226,7 @@ static void test_validator(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_bakeio_models");
     if (mkdtemp(root) == NULL) {
         perror("mkdtemp");
         return 1;

@@ -643,6 +643,7 @@ static int test_skinned(const crowd_asset *a) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_builtin");
     crowd_asset *a = NULL;
     crowd_error err = {0};
     crowd_result r = crowd_builtin_create(&a, &err);

@@ -63,8 +63,8 @@ static bool png_size(const char *path, uint32_t *width, uint32_t *height) {
     }
     *width = (uint32_t)header[16] << 24 | (uint32_t)header[17] << 16 | (uint32_t)header[18] << 8 |
              header[19];
-    *height = (uint32_t)header[20] << 24 | (uint32_t)header[21] << 16 |
-              (uint32_t)header[22] << 8 | header[23];
+    *height = (uint32_t)header[20] << 24 | (uint32_t)header[21] << 16 | (uint32_t)header[22] << 8 |
+              header[23];
     return true;
 }
 
@@ -108,8 +108,8 @@ static double summary_median(const cJSON *cell, const char *name) {
     double median = number(s, "median"), p10 = number(s, "p10"), p90 = number(s, "p90");
     double min = number(s, "min"), max = number(s, "max"), mean = number(s, "mean");
     CHECK_MSG(min >= 0.0 && min <= p10 && p10 <= median && median <= p90 && p90 <= max,
-              "%s: min %g p10 %g median %g p90 %g max %g out of order", name, min, p10, median,
-              p90, max);
+              "%s: min %g p10 %g median %g p90 %g max %g out of order", name, min, p10, median, p90,
+              max);
     CHECK_MSG(min <= mean && mean <= max, "%s: mean %g outside [%g, %g]", name, mean, min, max);
     return median;
 }
@@ -181,8 +181,8 @@ static int check_results(const cJSON *root, const crowd_asset *builtin) {
             }
             cell_view v = read_cell(cell);
             bool cpu = mi == 1, gpu = mi == 2;
-            CHECK_MSG(v.draw_calls == (cpu ? counts[ci] : 1.0), "%s at %g: %g draw calls",
-                      v.mode, v.count, v.draw_calls);
+            CHECK_MSG(v.draw_calls == (cpu ? counts[ci] : 1.0), "%s at %g: %g draw calls", v.mode,
+                      v.count, v.draw_calls);
             CHECK(v.extra_draw_calls == 0.0);
             CHECK_MSG(v.vertices == (double)builtin->mesh.index_count * counts[ci],
                       "%s at %g: %g vertices", v.mode, v.count, v.vertices);
@@ -201,8 +201,7 @@ static int check_results(const cJSON *root, const crowd_asset *builtin) {
             check_ratio(&v, "cpu_ms", v.cpu_ms, base.cpu_ms);
             check_ratio(&v, "frame_ms", v.frame_ms, base.frame_ms);
             check_ratio(&v, "draw_calls", v.draw_calls, base.draw_calls);
-            check_ratio(&v, "gpu_memory_bytes", v.gpu_memory_bytes,
-                        base.gpu_memory_bytes);
+            check_ratio(&v, "gpu_memory_bytes", v.gpu_memory_bytes, base.gpu_memory_bytes);
         }
     }
     return 0;
@@ -283,9 +282,9 @@ static int group_bench(void) {
     REQUIRE(crowd_builtin_create(&builtin, NULL) == CROWD_OK);
     remove("bench.json");
     remove("bench.csv");
-    const cli_run *r = run("bench", "builtin:", "--counts", "1,2", "--frames", "3", "--warmup",
-                              "1", "--size", "64x48", "--json", "bench.json", "--csv",
-                              "bench.csv", "--chart", "bench.png", "--quiet", NULL);
+    const cli_run *r = run("bench", "builtin:", "--counts", "1,2", "--frames", "3", "--warmup", "1",
+                           "--size", "64x48", "--json", "bench.json", "--csv", "bench.csv",
+                           "--chart", "bench.png", "--quiet", NULL);
     if (no_gl) {
         crowd_asset_destroy(builtin);
         check_finish();
@@ -300,8 +299,7 @@ static int group_bench(void) {
     mode_t mask = umask(0);
     umask(mask);
     struct stat report_stat;
-    CHECK(stat("bench.json", &report_stat) == 0 &&
-          (report_stat.st_mode & 0777) == (0666 & ~mask));
+    CHECK(stat("bench.json", &report_stat) == 0 && (report_stat.st_mode & 0777) == (0666 & ~mask));
     uint32_t width, height;
     CHECK_MSG(png_size("bench.png", &width, &height) ||
                   strstr(r->err, "gnuplot is not installed") != NULL,
@@ -362,8 +360,8 @@ static int group_play(void) {
     remove("play.png");
     /* vat, + (x2), m (next mode: static), c (new clips), 3 (gpu), - (/2),
      * space (pause), 2 (cpu). */
-    const cli_run *r = run("play", "builtin:", "--count", "3", "--size", "160x90", "--frames",
-                              "10", "--keys", "5+mc3- 2", "--screenshot", "play.png", NULL);
+    const cli_run *r = run("play", "builtin:", "--count", "3", "--size", "160x90", "--frames", "10",
+                           "--keys", "5+mc3- 2", "--screenshot", "play.png", NULL);
     if (no_gl) {
         check_finish();
         return 77;
@@ -375,6 +373,7 @@ static int group_play(void) {
 }
 
 int main(int argc, char **argv) {
+    check_enter_temp_dir("test_cli_bench");
     const char *group = argc > 1 ? argv[1] : "bench";
     if (strcmp(group, "bench") == 0) {
         return group_bench();

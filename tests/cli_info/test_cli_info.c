@@ -31,8 +31,8 @@ static void check_bad(const char *path) {
     const cli_run *r = run(path, NULL);
     char prefix[1200];
     snprintf(prefix, sizeof prefix, "crowd: error: %s: ", path);
-    CHECK_MSG(r->exit_code == 2 || r->exit_code == 3, "%s: exit %d (128 + N: signal N), stderr: %s", path,
-              r->exit_code, r->err);
+    CHECK_MSG(r->exit_code == 2 || r->exit_code == 3, "%s: exit %d (128 + N: signal N), stderr: %s",
+              path, r->exit_code, r->err);
     CHECK_MSG(cli_line_count(r->err) == 1 && strncmp(r->err, prefix, strlen(prefix)) == 0 &&
                   strlen(r->err) > strlen(prefix) + 1,
               "%s: stderr is not one error line: '%s'", path, r->err);
@@ -142,13 +142,14 @@ static void check_good(void) {
         cJSON_Delete(json);
         snprintf(sword, sizeof sword, "socket_tail=%s", sword_path);
         r = run(man_path, "--attach", sword, NULL);
-        CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1 && strstr(r->err, "crowd: error: ") == r->err &&
-              strstr(r->err, "socket_tail") != NULL);
+        CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1 &&
+              strstr(r->err, "crowd: error: ") == r->err && strstr(r->err, "socket_tail") != NULL);
         r = run(man_path, "--attach", "socket_hand_R", NULL);
         CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1);
         r = run(sword_path, NULL);
         CHECK(r->exit_code == 0 && strstr(r->out, "skin        no") != NULL &&
-              strstr(r->out, "joints      1\n") != NULL && strstr(r->out, "clips       0 (no animation)") != NULL);
+              strstr(r->out, "joints      1\n") != NULL &&
+              strstr(r->out, "clips       0 (no animation)") != NULL);
     }
     const cli_run *r = run("builtin:", NULL);
     CHECK_MSG(r->exit_code == 0, "builtin: exit %d: %s", r->exit_code, r->err);
@@ -161,6 +162,7 @@ static void check_good(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_cli_info");
     check_bad_inputs();
     check_good();
     return check_finish();

@@ -3,7 +3,11 @@
  * CHECK(cond) records a failure and goes on; REQUIRE(cond) returns from the
  * enclosing function returning int (1) on failure, REQUIRE_VOID(cond) from
  * one returning void. A test program ends with
- * `return check_finish();`, which prints the tally and returns 0 or 1.
+ * `return check_finish();`, which prints the tally and returns 0 (passed),
+ * 1 (a check failed) or 77 (skipped: no check ran, e.g. every group needed
+ * models that are absent; CTest's SKIP_RETURN_CODE). A test main begins with
+ * check_enter_temp_dir (check_temp_dir.c), so whatever it writes goes to a
+ * folder of its own.
  * Helpers find the test characters and skip with a message when they are
  * absent (a fresh machine has no ../shared/models).
  */
@@ -25,7 +29,7 @@ static int check_skips;
         check_count++;                                                                             \
         if (!(cond)) {                                                                             \
             check_failures++;                                                                      \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
         }                                                                                          \
     } while (0)
 
@@ -47,7 +51,7 @@ static int check_skips;
         if (!(fabs(check_a_ - check_b_) <= (double)(tol))) {                                       \
             check_failures++;                                                                      \
             fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g, tol %g\n", __FILE__,  \
-                    __LINE__, #a, check_a_, #b, check_b_, (double)(tol));                         \
+                    __LINE__, #a, check_a_, #b, check_b_, (double)(tol));                          \
         }                                                                                          \
     } while (0)
 
@@ -71,9 +75,21 @@ static int check_skips;
         }                                                                                          \
     } while (0)
 
+/* Makes a fresh folder under $TMPDIR (or /tmp) named after `name`, enters
+ * it, and removes it at exit (kept when CROWD_KEEP_TEST_DIR is set). Exits
+ * the test with 1 when the folder cannot be made. */
+void check_enter_temp_dir(const char *name);
+
 static inline int check_finish(void) {
     printf("%d checks, %d failed, %d skipped groups\n", check_count, check_failures, check_skips);
-    return check_failures ? 1 : 0;
+    if (check_failures > 0) {
+        return 1;
+    }
+    if (check_count == 0) {
+        printf("SKIP: nothing was checked\n");
+        return 77;
+    }
+    return 0;
 }
 
 static inline int check_path_exists(const char *path) {

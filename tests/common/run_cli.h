@@ -26,7 +26,7 @@
 #define CLI_RUN_MAX_ARGS 63
 
 typedef struct cli_run {
-    int exit_code;      /* 128 + signal when a signal ended it */
+    int exit_code; /* 128 + signal when a signal ended it */
     char out[1 << 16];
     char err[1 << 14];
 } cli_run;
@@ -103,13 +103,15 @@ static inline void cli_run_argv(const char *const *args, const cli_limits *limit
 
 /* Same for `crowd [command] first ...`: `command` (when not NULL), then
  * `first` and the NULL-terminated list `rest`, in the working folder. */
-static inline void cli_run_list(const char *command, const char *first, va_list rest, cli_run *run) {
+static inline void cli_run_list(const char *command, const char *first, va_list rest,
+                                cli_run *run) {
     const char *args[CLI_RUN_MAX_ARGS + 1];
     int count = 0;
     if (command != NULL) {
         args[count++] = command;
     }
-    for (const char *a = first; a != NULL && count < CLI_RUN_MAX_ARGS; a = va_arg(rest, const char *)) {
+    for (const char *a = first; a != NULL && count < CLI_RUN_MAX_ARGS;
+         a = va_arg(rest, const char *)) {
         args[count++] = a;
     }
     args[count] = NULL;

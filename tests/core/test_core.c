@@ -396,6 +396,7 @@ static int test_logger(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_core");
     test_valid_assets();
     test_invalid_skeleton();
     test_invalid_materials();

@@ -64,7 +64,8 @@ static void test_file_read(void) {
     free(data);
 
     /* The cap: exactly the file's size passes, one byte less is refused. */
-    CHECK(core_file_read(path, sizeof bytes, &data, &size, &error) == CROWD_OK && size == sizeof bytes);
+    CHECK(core_file_read(path, sizeof bytes, &data, &size, &error) == CROWD_OK &&
+          size == sizeof bytes);
     free(data);
     uint8_t sentinel = 0;
     data = &sentinel;
@@ -75,14 +76,17 @@ static void test_file_read(void) {
     /* An empty file is a buffer of size 0 that can still be freed. */
     const char *empty = "core_file_read_empty.bin";
     CHECK(write_bytes(empty, bytes, 0));
-    CHECK(core_file_read(empty, SIZE_MAX, &data, &size, &error) == CROWD_OK && data != NULL && size == 0);
+    CHECK(core_file_read(empty, SIZE_MAX, &data, &size, &error) == CROWD_OK && data != NULL &&
+          size == 0);
     free(data);
 
     error = (crowd_error){0};
-    CHECK(core_file_read("core_file_read_missing.bin", SIZE_MAX, &data, &size, &error) == CROWD_ERROR_IO);
+    CHECK(core_file_read("core_file_read_missing.bin", SIZE_MAX, &data, &size, &error) ==
+          CROWD_ERROR_IO);
     CHECK(data == NULL);
     CHECK(strcmp(error.file, "core_file_read_missing.bin") == 0);
-    CHECK_MSG(strncmp(error.reason, "missing: ", 9) == 0 && strstr(error.reason, "(ENOENT)") != NULL,
+    CHECK_MSG(strncmp(error.reason, "missing: ", 9) == 0 &&
+                  strstr(error.reason, "(ENOENT)") != NULL,
               "reason '%s'", error.reason);
 
     CHECK(core_file_read(".", SIZE_MAX, &data, &size, &error) == CROWD_ERROR_IO);
@@ -94,6 +98,7 @@ static void test_file_read(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_core_internal");
     test_copy_string();
     test_system_errors();
     test_file_read();

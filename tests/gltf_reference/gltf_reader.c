@@ -47,11 +47,16 @@ static int read_whole(const char *path, blob *out) {
 }
 
 static int base64_value(char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
     return -1;
 }
 
@@ -90,8 +95,10 @@ static cJSON *array_item(const reader *r, const char *array, int index) {
 }
 
 static int components_of(const char *type) {
-    static const struct { const char *name; int n; } types[] = {
-        {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT4", 16}};
+    static const struct {
+        const char *name;
+        int n;
+    } types[] = {{"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT4", 16}};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         if (strcmp(type, types[i].name) == 0) {
             return types[i].n;
@@ -120,9 +127,10 @@ static double *read_accessor(reader *r, int index, int expect_components, uint32
         return NULL;
     }
     int component_type = get_int(accessor, "componentType", 0);
-    int size = component_type == 5126 || component_type == 5125 ? 4
+    int size = component_type == 5126 || component_type == 5125   ? 4
                : component_type == 5122 || component_type == 5123 ? 2
-               : component_type == 5120 || component_type == 5121 ? 1 : 0;
+               : component_type == 5120 || component_type == 5121 ? 1
+                                                                  : 0;
     if (size == 0) {
         fail(r, "accessor %d: component type %d", index, component_type);
         return NULL;
@@ -156,9 +164,12 @@ static double *read_accessor(reader *r, int index, int expect_components, uint32
     if (stride == 0) {
         stride = element;
     }
-    size_t start = (size_t)get_int(view, "byteOffset", 0) + (size_t)get_int(accessor, "byteOffset", 0);
-    size_t view_end = (size_t)get_int(view, "byteOffset", 0) + (size_t)get_int(view, "byteLength", 0);
-    if (*count > 0 && (start + (*count - 1) * stride + element > view_end || view_end > r->buffers[buffer].size)) {
+    size_t start =
+        (size_t)get_int(view, "byteOffset", 0) + (size_t)get_int(accessor, "byteOffset", 0);
+    size_t view_end =
+        (size_t)get_int(view, "byteOffset", 0) + (size_t)get_int(view, "byteLength", 0);
+    if (*count > 0 && (start + (*count - 1) * stride + element > view_end ||
+                       view_end > r->buffers[buffer].size)) {
         free(out);
         fail(r, "accessor %d runs past its buffer", index);
         return NULL;
@@ -169,12 +180,38 @@ static double *read_accessor(reader *r, int index, int expect_components, uint32
             const uint8_t *p = base + i * stride + (size_t)c * (size_t)size;
             double v = 0;
             switch (component_type) {
-            case 5126: { float f; memcpy(&f, p, 4); v = f; break; }
-            case 5125: { uint32_t u; memcpy(&u, p, 4); v = u; break; }
-            case 5123: { uint16_t u; memcpy(&u, p, 2); v = normalized ? u / 65535.0 : u; break; }
-            case 5122: { int16_t s; memcpy(&s, p, 2); v = normalized ? (s / 32767.0 < -1 ? -1 : s / 32767.0) : s; break; }
-            case 5121: v = normalized ? p[0] / 255.0 : p[0]; break;
-            case 5120: { int8_t s = (int8_t)p[0]; v = normalized ? (s / 127.0 < -1 ? -1 : s / 127.0) : s; break; }
+            case 5126: {
+                float f;
+                memcpy(&f, p, 4);
+                v = f;
+                break;
+            }
+            case 5125: {
+                uint32_t u;
+                memcpy(&u, p, 4);
+                v = u;
+                break;
+            }
+            case 5123: {
+                uint16_t u;
+                memcpy(&u, p, 2);
+                v = normalized ? u / 65535.0 : u;
+                break;
+            }
+            case 5122: {
+                int16_t s;
+                memcpy(&s, p, 2);
+                v = normalized ? (s / 32767.0 < -1 ? -1 : s / 32767.0) : s;
+                break;
+            }
+            case 5121:
+                v = normalized ? p[0] / 255.0 : p[0];
+                break;
+            case 5120: {
+                int8_t s = (int8_t)p[0];
+                v = normalized ? (s / 127.0 < -1 ? -1 : s / 127.0) : s;
+                break;
+            }
             }
             out[(size_t)i * (size_t)components + (size_t)c] = v;
         }
@@ -220,7 +257,8 @@ static void visit(gltf_file *file, const cJSON *nodes, int node, int parent, int
     file->nodes[node].parent = parent;
     file->order[file->order_count++] = node;
     const cJSON *child;
-    cJSON_ArrayForEach(child, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, node), "children")) {
+    cJSON_ArrayForEach(
+        child, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, node), "children")) {
         visit(file, nodes, child->valueint, node, depth + 1);
     }
 }
@@ -270,8 +308,10 @@ static int read_nodes(reader *r, gltf_file *file) {
  * importers may drop (assimp's FindDegenerates), so their vertices need no
  * counterpart. */
 static double triangle_area2(const double *positions, const uint32_t tri[3]) {
-    const double *a = positions + 3 * tri[0], *b = positions + 3 * tri[1], *c = positions + 3 * tri[2];
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const double *a = positions + 3 * tri[0], *b = positions + 3 * tri[1],
+                 *c = positions + 3 * tri[2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+           v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
     double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
     return n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
 }
@@ -281,7 +321,8 @@ static int read_meshes(reader *r, gltf_file *file) {
     file->mesh_count = cJSON_GetArraySize(meshes);
     file->meshes = calloc((size_t)file->mesh_count + 1, sizeof *file->meshes);
     for (int m = 0; m < file->mesh_count; m++) {
-        const cJSON *primitives = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(meshes, m), "primitives");
+        const cJSON *primitives =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(meshes, m), "primitives");
         gltf_mesh *mesh = &file->meshes[m];
         mesh->primitive_count = cJSON_GetArraySize(primitives);
         mesh->primitives = calloc((size_t)mesh->primitive_count + 1, sizeof *mesh->primitives);
@@ -292,16 +333,19 @@ static int read_meshes(reader *r, gltf_file *file) {
                 return fail(r, "mesh %d primitive %d: only triangles are supported", m, p);
             }
             const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
-            out->positions = read_accessor(r, get_int(attributes, "POSITION", -1), 3, &out->vertex_count);
+            out->positions =
+                read_accessor(r, get_int(attributes, "POSITION", -1), 3, &out->vertex_count);
             if (out->positions == NULL) {
                 return 0;
             }
-            int joints = get_int(attributes, "JOINTS_0", -1), weights = get_int(attributes, "WEIGHTS_0", -1);
+            int joints = get_int(attributes, "JOINTS_0", -1),
+                weights = get_int(attributes, "WEIGHTS_0", -1);
             if (joints >= 0 && weights >= 0) {
                 uint32_t jc = 0, wc = 0;
                 double *j = read_accessor(r, joints, 4, &jc);
                 out->weights = read_accessor(r, weights, 4, &wc);
-                if (j == NULL || out->weights == NULL || jc != out->vertex_count || wc != out->vertex_count) {
+                if (j == NULL || out->weights == NULL || jc != out->vertex_count ||
+                    wc != out->vertex_count) {
                     free(j);
                     return fail(r, "mesh %d primitive %d: bad joints/weights", m, p);
                 }
@@ -328,9 +372,11 @@ static int read_meshes(reader *r, gltf_file *file) {
                     }
                 }
                 for (uint32_t i = 0; i + 2 < ic; i += 3) {
-                    uint32_t tri[3] = {(uint32_t)idx[i], (uint32_t)idx[i + 1], (uint32_t)idx[i + 2]};
+                    uint32_t tri[3] = {(uint32_t)idx[i], (uint32_t)idx[i + 1],
+                                       (uint32_t)idx[i + 2]};
                     if (triangle_area2(out->positions, tri) > 0) {
-                        out->referenced[tri[0]] = out->referenced[tri[1]] = out->referenced[tri[2]] = 1;
+                        out->referenced[tri[0]] = out->referenced[tri[1]] =
+                            out->referenced[tri[2]] = 1;
                     }
                 }
                 free(idx);
@@ -396,7 +442,8 @@ static int read_animations(reader *r, gltf_file *file) {
             const cJSON *sampler = cJSON_GetArrayItem(samplers, get_int(channel, "sampler", -1));
             gltf_channel *c = &out->channels[out->channel_count];
             c->node = get_int(target, "node", -1);
-            if (!cJSON_IsString(path) || sampler == NULL || c->node < 0 || c->node >= file->node_count) {
+            if (!cJSON_IsString(path) || sampler == NULL || c->node < 0 ||
+                c->node >= file->node_count) {
                 return fail(r, "animation %d: malformed channel", a);
             }
             int components;
@@ -410,7 +457,8 @@ static int read_animations(reader *r, gltf_file *file) {
                 c->path = GLTF_SCALE;
                 components = 3;
             } else {
-                return fail(r, "animation %d: path %s not supported by the reference", a, path->valuestring);
+                return fail(r, "animation %d: path %s not supported by the reference", a,
+                            path->valuestring);
             }
             const cJSON *interp = cJSON_GetObjectItemCaseSensitive(sampler, "interpolation");
             const char *interp_name = cJSON_IsString(interp) ? interp->valuestring : "LINEAR";
@@ -422,7 +470,8 @@ static int read_animations(reader *r, gltf_file *file) {
             c->values = read_accessor(r, get_int(sampler, "output", -1), components, &value_count);
             uint32_t expected = c->interpolation == GLTF_CUBIC ? 3 * c->key_count : c->key_count;
             out->channel_count++;
-            if (c->times == NULL || c->values == NULL || value_count != expected || c->key_count == 0) {
+            if (c->times == NULL || c->values == NULL || value_count != expected ||
+                c->key_count == 0) {
                 return fail(r, "animation %d: sampler input/output mismatch", a);
             }
             /* Rotation keys must be unit quaternions (3.11); some files
@@ -440,7 +489,8 @@ static int read_animations(reader *r, gltf_file *file) {
     return 1;
 }
 
-gltf_file *gltf_read(const uint8_t *bytes, size_t size, const char *dir, char *reason, size_t reason_size) {
+gltf_file *gltf_read(const uint8_t *bytes, size_t size, const char *dir, char *reason,
+                     size_t reason_size) {
     reader r = {0};
     r.reason = reason;
     r.reason_size = reason_size;
@@ -481,8 +531,9 @@ gltf_file *gltf_read(const uint8_t *bytes, size_t size, const char *dir, char *r
         return NULL;
     }
     gltf_file *file = calloc(1, sizeof *file);
-    int ok = file != NULL && load_buffers(&r, dir, have_bin ? &bin : NULL) && read_nodes(&r, file) &&
-             read_meshes(&r, file) && read_skins(&r, file) && read_animations(&r, file);
+    int ok = file != NULL && load_buffers(&r, dir, have_bin ? &bin : NULL) &&
+             read_nodes(&r, file) && read_meshes(&r, file) && read_skins(&r, file) &&
+             read_animations(&r, file);
     for (int i = 0; i < r.buffer_count; i++) {
         free(r.buffers[i].data);
     }

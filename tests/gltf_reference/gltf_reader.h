@@ -13,21 +13,21 @@
 #include <stdint.h>
 
 typedef struct gltf_node {
-    int parent;              /* -1 for scene roots and nodes outside the scene */
-    int in_scene;            /* reached from the default scene */
-    int mesh, skin;          /* -1 when absent */
+    int parent;     /* -1 for scene roots and nodes outside the scene */
+    int in_scene;   /* reached from the default scene */
+    int mesh, skin; /* -1 when absent */
     double translation[3], rotation[4], scale[3];
     int has_matrix;
-    double matrix[16];       /* column-major, when has_matrix */
+    double matrix[16]; /* column-major, when has_matrix */
     char name[128];
 } gltf_node;
 
 typedef struct gltf_primitive {
     uint32_t vertex_count;
-    double *positions;       /* 3 per vertex */
-    uint32_t *joints;        /* 4 per vertex, or NULL */
-    double *weights;         /* 4 per vertex, or NULL */
-    uint8_t *referenced;     /* 1 where a triangle of nonzero area uses the vertex */
+    double *positions;   /* 3 per vertex */
+    uint32_t *joints;    /* 4 per vertex, or NULL */
+    double *weights;     /* 4 per vertex, or NULL */
+    uint8_t *referenced; /* 1 where a triangle of nonzero area uses the vertex */
 } gltf_primitive;
 
 typedef struct gltf_mesh {
@@ -37,8 +37,8 @@ typedef struct gltf_mesh {
 
 typedef struct gltf_skin {
     int joint_count;
-    int *joints;             /* node indices */
-    double *inverse_bind;    /* 16 per joint, column-major; identity when absent */
+    int *joints;          /* node indices */
+    double *inverse_bind; /* 16 per joint, column-major; identity when absent */
 } gltf_skin;
 
 typedef enum gltf_path { GLTF_TRANSLATION, GLTF_ROTATION, GLTF_SCALE } gltf_path;
@@ -50,7 +50,7 @@ typedef struct gltf_channel {
     gltf_interp interpolation;
     uint32_t key_count;
     double *times;
-    double *values;          /* components per key, x3 for cubic (in, value, out) */
+    double *values; /* components per key, x3 for cubic (in, value, out) */
 } gltf_channel;
 
 typedef struct gltf_animation {
@@ -65,13 +65,14 @@ typedef struct gltf_file {
     gltf_mesh *meshes;
     gltf_skin *skins;
     gltf_animation *animations;
-    int *order;              /* scene nodes, parents before children */
+    int *order; /* scene nodes, parents before children */
     int order_count;
 } gltf_file;
 
 /* Reads a .gltf or .glb from memory; `dir` resolves relative buffer URIs
  * (may be NULL for .glb). Returns NULL and fills `reason` on failure. */
-gltf_file *gltf_read(const uint8_t *bytes, size_t size, const char *dir, char *reason, size_t reason_size);
+gltf_file *gltf_read(const uint8_t *bytes, size_t size, const char *dir, char *reason,
+                     size_t reason_size);
 gltf_file *gltf_read_file(const char *path, char *reason, size_t reason_size);
 void gltf_free(gltf_file *file);
 

@@ -7,8 +7,8 @@ static void mat4_mul(const double *a, const double *b, double *out) {
     double r[16];
     for (int c = 0; c < 4; c++) {
         for (int row = 0; row < 4; row++) {
-            r[4 * c + row] = a[row] * b[4 * c] + a[4 + row] * b[4 * c + 1] + a[8 + row] * b[4 * c + 2] +
-                             a[12 + row] * b[4 * c + 3];
+            r[4 * c + row] = a[row] * b[4 * c] + a[4 + row] * b[4 * c + 1] +
+                             a[8 + row] * b[4 * c + 2] + a[12 + row] * b[4 * c + 3];
         }
     }
     memcpy(out, r, sizeof r);
@@ -100,7 +100,8 @@ static void sample_channel(const gltf_channel *c, double t, double *out) {
     }
 }
 
-void gltf_globals(const gltf_file *file, const gltf_animation *animation, double time_s, double *globals) {
+void gltf_globals(const gltf_file *file, const gltf_animation *animation, double time_s,
+                  double *globals) {
     for (int o = 0; o < file->order_count; o++) {
         int i = file->order[o];
         const gltf_node *node = &file->nodes[i];
@@ -115,7 +116,10 @@ void gltf_globals(const gltf_file *file, const gltf_animation *animation, double
                 continue;
             }
             animated = 1;
-            sample_channel(ch, time_s, ch->path == GLTF_TRANSLATION ? t : ch->path == GLTF_ROTATION ? r : s);
+            sample_channel(ch, time_s,
+                           ch->path == GLTF_TRANSLATION ? t
+                           : ch->path == GLTF_ROTATION  ? r
+                                                        : s);
         }
         /* A node with a matrix is never animated (3.5.2). */
         if (node->has_matrix && !animated) {
@@ -131,10 +135,12 @@ void gltf_globals(const gltf_file *file, const gltf_animation *animation, double
     }
 }
 
-void gltf_vertices(const gltf_file *file, const double *globals, int node_index, int primitive, double *out) {
+void gltf_vertices(const gltf_file *file, const double *globals, int node_index, int primitive,
+                   double *out) {
     const gltf_node *node = &file->nodes[node_index];
     const gltf_primitive *prim = &file->meshes[node->mesh].primitives[primitive];
-    const gltf_skin *skin = node->skin >= 0 && prim->joints != NULL ? &file->skins[node->skin] : NULL;
+    const gltf_skin *skin =
+        node->skin >= 0 && prim->joints != NULL ? &file->skins[node->skin] : NULL;
     for (uint32_t v = 0; v < prim->vertex_count; v++) {
         const double *p = prim->positions + 3 * v;
         double m[16] = {0};

@@ -41,12 +41,12 @@ typedef struct reference {
     int instance_count;
     instance *instances;
     uint32_t vertex_count;
-    double *bind_keys;    /* 3 per vertex: what crowd's bind position should be */
-    double *weights;      /* 4 per vertex, normalized and sorted descending */
+    double *bind_keys; /* 3 per vertex: what crowd's bind position should be */
+    double *weights;   /* 4 per vertex, normalized and sorted descending */
     uint8_t *referenced;
-    double *scratch;      /* 3 per vertex */
-    double *globals;      /* 16 per node */
-    uint32_t *by_x;       /* vertices sorted by bind_keys x */
+    double *scratch; /* 3 per vertex */
+    double *globals; /* 16 per node */
+    uint32_t *by_x;  /* vertices sorted by bind_keys x */
 } reference;
 
 static const double *sort_keys;
@@ -84,7 +84,8 @@ static void reference_pose(reference *ref, const gltf_animation *animation, doub
     gltf_globals(ref->file, animation, time_s, ref->globals);
     for (int i = 0; i < ref->instance_count; i++) {
         const instance *in = &ref->instances[i];
-        gltf_vertices(ref->file, ref->globals, in->node, in->primitive, ref->scratch + 3 * in->first);
+        gltf_vertices(ref->file, ref->globals, in->node, in->primitive,
+                      ref->scratch + 3 * in->first);
     }
 }
 
@@ -101,7 +102,8 @@ static int reference_build(reference *ref, const char *path) {
     for (int m = 0; m < f->mesh_count; m++) {
         total_primitives += f->meshes[m].primitive_count;
     }
-    ref->instances = calloc((size_t)f->node_count * (size_t)total_primitives + 1, sizeof *ref->instances);
+    ref->instances =
+        calloc((size_t)f->node_count * (size_t)total_primitives + 1, sizeof *ref->instances);
     for (int o = 0; o < f->order_count; o++) {
         const gltf_node *node = &f->nodes[f->order[o]];
         for (int p = 0; node->mesh >= 0 && p < f->meshes[node->mesh].primitive_count; p++) {
@@ -236,9 +238,10 @@ static uint32_t match_vertices(const reference *ref, const crowd_mesh *mesh, dou
     for (uint32_t r = 0; r < ref->vertex_count; r++) {
         if (ref->referenced[r] && !covered[r] && (*uncovered)++ < 5) {
             const double *k = ref->bind_keys + 3 * r;
-            printf("  uncovered glTF vertex %u: bind (%.6g, %.6g, %.6g), weights %.3g %.3g %.3g %.3g\n", r, k[0],
-                   k[1], k[2], ref->weights[4 * r], ref->weights[4 * r + 1], ref->weights[4 * r + 2],
-                   ref->weights[4 * r + 3]);
+            printf("  uncovered glTF vertex %u: bind (%.6g, %.6g, %.6g), weights %.3g %.3g %.3g "
+                   "%.3g\n",
+                   r, k[0], k[1], k[2], ref->weights[4 * r], ref->weights[4 * r + 1],
+                   ref->weights[4 * r + 2], ref->weights[4 * r + 3]);
         }
     }
     free(covered);
@@ -247,7 +250,8 @@ static uint32_t match_vertices(const reference *ref, const crowd_mesh *mesh, dou
 
 /* Largest distance between crowd's positions and the nearest candidate. */
 static double pose_error(const reference *ref, const float *positions, uint32_t vertex_count,
-                         const uint32_t *candidates, const uint8_t *counts, uint32_t *worst_vertex) {
+                         const uint32_t *candidates, const uint8_t *counts,
+                         uint32_t *worst_vertex) {
     double worst = 0;
     for (uint32_t v = 0; v < vertex_count; v++) {
         double best = INFINITY;
@@ -271,7 +275,8 @@ static double pose_error(const reference *ref, const float *positions, uint32_t 
  * names its animations, else by position. */
 static int animation_of_clip(const reference *ref, const crowd_asset *asset, uint32_t c) {
     for (int a = 0; a < ref->file->animation_count; a++) {
-        if (ref->file->animations[a].name[0] != '\0' && strcmp(ref->file->animations[a].name, asset->clips[c].name) == 0) {
+        if (ref->file->animations[a].name[0] != '\0' &&
+            strcmp(ref->file->animations[a].name, asset->clips[c].name) == 0) {
             return a;
         }
     }
@@ -297,7 +302,8 @@ static int clip_times(const gltf_animation *animation, double duration, bool loo
     for (int c = 0; c < animation->channel_count; c++) {
         for (uint32_t k = 0; k < animation->channels[c].key_count; k++, seen++) {
             double t = animation->channels[c].times[k];
-            if (seen % step == 0 && count < TIMES_PER_CLIP + KEY_TIMES_PER_CLIP && (t < duration || !loop)) {
+            if (seen % step == 0 && count < TIMES_PER_CLIP + KEY_TIMES_PER_CLIP &&
+                (t < duration || !loop)) {
                 times[count++] = (float)t;
             }
         }
@@ -310,8 +316,8 @@ static int clip_times(const gltf_animation *animation, double duration, bool loo
  * aiNodeAnim has no interpolation mode (it keeps the values of cubic keys,
  * drops their tangents and reads STEP as linear), so the importer reads the
  * samplers from the file itself; a lost mode is a failure. */
-static int interpolation_lost(const reference *ref, const gltf_animation *animation, const crowd_asset *asset,
-                              const crowd_clip *clip) {
+static int interpolation_lost(const reference *ref, const gltf_animation *animation,
+                              const crowd_asset *asset, const crowd_clip *clip) {
     int lost = 0;
     for (int c = 0; c < animation->channel_count; c++) {
         const gltf_channel *ch = &animation->channels[c];
@@ -326,7 +332,8 @@ static int interpolation_lost(const reference *ref, const gltf_animation *animat
         const crowd_track *track = ch->path == GLTF_TRANSLATION ? &tracks->translation
                                    : ch->path == GLTF_ROTATION  ? &tracks->rotation
                                                                 : &tracks->scale;
-        crowd_interpolation expected = ch->interpolation == GLTF_STEP ? CROWD_INTERP_STEP : CROWD_INTERP_CUBIC;
+        crowd_interpolation expected =
+            ch->interpolation == GLTF_STEP ? CROWD_INTERP_STEP : CROWD_INTERP_CUBIC;
         lost += track->interpolation != expected;
     }
     return lost;
@@ -354,11 +361,12 @@ static void crowd_positions(comparison *cmp) {
     crowd_skin_reference(&cmp->asset->mesh, cmp->skin, cmp->positions, NULL, NULL);
 }
 
-static void compare_clip(comparison *cmp, const gltf_animation *animation, const crowd_clip *clip, const char *label) {
+static void compare_clip(comparison *cmp, const gltf_animation *animation, const crowd_clip *clip,
+                         const char *label) {
     const crowd_skeleton *skeleton = &cmp->asset->skeleton;
     double duration = gltf_animation_duration(animation);
-    CHECK_MSG(fabs(clip->duration_s - duration) <= 1e-4 * fmax(1, duration), "%s %s: duration %g, file says %g",
-              cmp->path, label, clip->duration_s, duration);
+    CHECK_MSG(fabs(clip->duration_s - duration) <= 1e-4 * fmax(1, duration),
+              "%s %s: duration %g, file says %g", cmp->path, label, clip->duration_s, duration);
     crowd_anim_cursor cursor = {0};
     cursor.keys = cmp->hints;
     cursor.key_count = crowd_anim_cursor_size(skeleton);
@@ -374,20 +382,22 @@ static void compare_clip(comparison *cmp, const gltf_animation *animation, const
         reference_pose(cmp->ref, animation, t);
         crowd_anim_sample(skeleton, clip, t, &cursor, cmp->pose_cursor);
         crowd_anim_sample(skeleton, clip, t, NULL, cmp->pose);
-        cursor_differs += memcmp(cmp->pose, cmp->pose_cursor, skeleton->joint_count * sizeof *cmp->pose) != 0;
+        cursor_differs +=
+            memcmp(cmp->pose, cmp->pose_cursor, skeleton->joint_count * sizeof *cmp->pose) != 0;
         crowd_positions(cmp);
-        double e = pose_error(cmp->ref, cmp->positions, cmp->asset->mesh.vertex_count, cmp->candidates, cmp->counts,
-                              &worst_vertex);
-        CHECK_MSG(e <= cmp->tolerance, "%s %s t=%g: error %g > %g at crowd vertex %u", cmp->path, label, (double)t, e,
-                  cmp->tolerance, worst_vertex);
+        double e = pose_error(cmp->ref, cmp->positions, cmp->asset->mesh.vertex_count,
+                              cmp->candidates, cmp->counts, &worst_vertex);
+        CHECK_MSG(e <= cmp->tolerance, "%s %s t=%g: error %g > %g at crowd vertex %u", cmp->path,
+                  label, (double)t, e, cmp->tolerance, worst_vertex);
         if (e >= worst) {
             worst = e;
             worst_time = t;
         }
     }
-    CHECK_MSG(cursor_differs == 0, "%s %s: %d poses sampled with a cursor differ", cmp->path, label, cursor_differs);
-    printf("  %-24s max error %.3g (%.2g of diagonal) at t=%.3f over %d times\n", label, worst, worst / cmp->diagonal,
-           (double)worst_time, time_count);
+    CHECK_MSG(cursor_differs == 0, "%s %s: %d poses sampled with a cursor differ", cmp->path, label,
+              cursor_differs);
+    printf("  %-24s max error %.3g (%.2g of diagonal) at t=%.3f over %d times\n", label, worst,
+           worst / cmp->diagonal, (double)worst_time, time_count);
 }
 
 static void free_clip(crowd_clip *clip, uint32_t joint_count) {
@@ -425,7 +435,8 @@ static crowd_clip *clip_from_reference(const reference *ref, const gltf_animatio
         crowd_track *track = ch->path == GLTF_TRANSLATION ? &tracks->translation
                              : ch->path == GLTF_ROTATION  ? &tracks->rotation
                                                           : &tracks->scale;
-        size_t per_key = (ch->path == GLTF_ROTATION ? 4u : 3u) * (ch->interpolation == GLTF_CUBIC ? 3u : 1u);
+        size_t per_key =
+            (ch->path == GLTF_ROTATION ? 4u : 3u) * (ch->interpolation == GLTF_CUBIC ? 3u : 1u);
         track->key_count = ch->key_count;
         track->interpolation = ch->interpolation == GLTF_STEP    ? CROWD_INTERP_STEP
                                : ch->interpolation == GLTF_CUBIC ? CROWD_INTERP_CUBIC
@@ -469,7 +480,8 @@ static void check_model(const char *path) {
     cmp.asset = asset;
     cmp.diagonal = diagonal(ref.scratch, ref.vertex_count);
     cmp.tolerance = 1e-5 * cmp.diagonal;
-    uint32_t *candidates = calloc((size_t)mesh->vertex_count * MAX_CANDIDATES + 1, sizeof *candidates);
+    uint32_t *candidates =
+        calloc((size_t)mesh->vertex_count * MAX_CANDIDATES + 1, sizeof *candidates);
     uint8_t *counts = calloc(mesh->vertex_count + 1u, 1);
     cmp.candidates = candidates;
     cmp.counts = counts;
@@ -477,12 +489,16 @@ static void check_model(const char *path) {
     uint32_t unmatched = match_vertices(&ref, mesh, 1e-6 * cmp.diagonal + 1e-6, candidates, counts,
                                         &weight_mismatches, &uncovered);
     printf("%s: %u crowd vertices, %u glTF vertices, %u joints, %u clips, diagonal %.4g\n", path,
-           mesh->vertex_count, ref.vertex_count, skeleton->joint_count, asset->clip_count, cmp.diagonal);
-    printf("  matching: %u unmatched, %u matched by position only (weights differ), %u used glTF vertices uncovered\n",
+           mesh->vertex_count, ref.vertex_count, skeleton->joint_count, asset->clip_count,
+           cmp.diagonal);
+    printf("  matching: %u unmatched, %u matched by position only (weights differ), %u used glTF "
+           "vertices uncovered\n",
            unmatched, weight_mismatches, uncovered);
-    CHECK_MSG(unmatched == 0, "%s: %u crowd vertices have no glTF vertex at their bind position", path, unmatched);
+    CHECK_MSG(unmatched == 0, "%s: %u crowd vertices have no glTF vertex at their bind position",
+              path, unmatched);
     CHECK_MSG(uncovered == 0, "%s: %u glTF vertices have no crowd vertex", path, uncovered);
-    CHECK_MSG(weight_mismatches == 0, "%s: %u vertices' weights differ from the file's", path, weight_mismatches);
+    CHECK_MSG(weight_mismatches == 0, "%s: %u vertices' weights differ from the file's", path,
+              weight_mismatches);
 
     cmp.pose = malloc(skeleton->joint_count * sizeof *cmp.pose);
     cmp.pose_cursor = malloc(skeleton->joint_count * sizeof *cmp.pose_cursor);
@@ -495,13 +511,15 @@ static void check_model(const char *path) {
     uint32_t worst_vertex = 0;
     crowd_anim_rest_pose(skeleton, cmp.pose);
     crowd_positions(&cmp);
-    double rest_error = pose_error(&ref, cmp.positions, mesh->vertex_count, candidates, counts, &worst_vertex);
-    printf("  %-24s max error %.3g (%.2g of diagonal)\n", "rest pose", rest_error, rest_error / cmp.diagonal);
-    CHECK_MSG(rest_error <= cmp.tolerance, "%s rest pose: error %g > %g at vertex %u", path, rest_error,
-              cmp.tolerance, worst_vertex);
+    double rest_error =
+        pose_error(&ref, cmp.positions, mesh->vertex_count, candidates, counts, &worst_vertex);
+    printf("  %-24s max error %.3g (%.2g of diagonal)\n", "rest pose", rest_error,
+           rest_error / cmp.diagonal);
+    CHECK_MSG(rest_error <= cmp.tolerance, "%s rest pose: error %g > %g at vertex %u", path,
+              rest_error, cmp.tolerance, worst_vertex);
 
-    CHECK_MSG((int)asset->clip_count == ref.file->animation_count, "%s: %u clips, %d animations", path,
-              asset->clip_count, ref.file->animation_count);
+    CHECK_MSG((int)asset->clip_count == ref.file->animation_count, "%s: %u clips, %d animations",
+              path, asset->clip_count, ref.file->animation_count);
     for (uint32_t c = 0; c < asset->clip_count; c++) {
         const crowd_clip *clip = &asset->clips[c];
         int a = animation_of_clip(&ref, asset, c);
@@ -515,8 +533,9 @@ static void check_model(const char *path) {
             compare_clip(&cmp, animation, clip, clip->name);
             continue;
         }
-        CHECK_MSG(lost == 0, "%s %s: the importer turned %d STEP/CUBICSPLINE channels into linear ones",
-                  path, clip->name, lost);
+        CHECK_MSG(lost == 0,
+                  "%s %s: the importer turned %d STEP/CUBICSPLINE channels into linear ones", path,
+                  clip->name, lost);
         /* Tells the importer's fault from the sampler's: crowd's sampler is
          * still held to the specification with the keys as the file has them. */
         crowd_clip *exact = clip_from_reference(&ref, animation, asset);
@@ -539,7 +558,8 @@ static void check_model(const char *path) {
 }
 
 int main(void) {
-    /* Written into the test's working directory (the build tree). */
+    check_enter_temp_dir("test_gltf_reference");
+    /* Written into the test's own folder (check_enter_temp_dir). */
     const char *synthetic = "synthetic_every_interpolation.glb";
     CHECK(synthetic_glb_write(synthetic));
     check_model(synthetic);

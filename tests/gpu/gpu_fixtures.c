@@ -166,7 +166,8 @@ static bool build_materials(crowd_asset *asset) {
     if (red->name == NULL || checker->name == NULL || checker->texture_rgba8 == NULL) {
         return false;
     }
-    const uint8_t texels[16] = {40, 80, 220, 255, 230, 200, 40, 255, 230, 200, 40, 255, 40, 80, 220, 255};
+    const uint8_t texels[16] = {40,  80,  220, 255, 230, 200, 40,  255,
+                                230, 200, 40,  255, 40,  80,  220, 255};
     memcpy(checker->texture_rgba8, texels, sizeof texels);
     return true;
 }
@@ -247,8 +248,8 @@ crowd_asset *fixture_bar_create(void) {
 
 static bool copy_materials(crowd_asset *dst, const crowd_asset *src) {
     dst->material_count = src->material_count;
-    dst->materials = calloc(src->material_count > 0 ? src->material_count : 1,
-                            sizeof *dst->materials);
+    dst->materials =
+        calloc(src->material_count > 0 ? src->material_count : 1, sizeof *dst->materials);
     if (dst->materials == NULL) {
         return false;
     }
@@ -325,8 +326,8 @@ crowd_asset *fixture_posed_copy(const crowd_asset *asset, const float *skin_matr
     return copy;
 }
 
-void fixture_pose(const crowd_asset *asset, int clip, float t_s, int clip_b, float t_b_s,
-                  float w_b, float *out) {
+void fixture_pose(const crowd_asset *asset, int clip, float t_s, int clip_b, float t_b_s, float w_b,
+                  float *out) {
     const crowd_skeleton *sk = &asset->skeleton;
     crowd_transform *a = malloc(sk->joint_count * sizeof *a);
     crowd_transform *b = malloc(sk->joint_count * sizeof *b);

@@ -31,14 +31,14 @@ crowd_asset *fixture_posed_copy(const crowd_asset *asset, const float *skin_matr
 /* Skinning matrices of `asset` (12 * joints floats into out) with clip
  * `clip` sampled at clip time t_s, optionally blended with clip `clip_b` at
  * t_b_s with weight w_b of the second (clip_b < 0: no blend). */
-void fixture_pose(const crowd_asset *asset, int clip, float t_s, int clip_b, float t_b_s,
-                  float w_b, float *out);
+void fixture_pose(const crowd_asset *asset, int clip, float t_s, int clip_b, float t_b_s, float w_b,
+                  float *out);
 
 typedef struct image_diff {
-    uint32_t differing;     /* pixels whose largest channel difference exceeds the threshold */
-    uint32_t foreground;    /* pixels differing from the background colour in either image */
-    int max_channel;        /* largest channel difference of any pixel */
-    double mean_abs;        /* mean absolute channel difference over all pixels */
+    uint32_t differing;  /* pixels whose largest channel difference exceeds the threshold */
+    uint32_t foreground; /* pixels differing from the background colour in either image */
+    int max_channel;     /* largest channel difference of any pixel */
+    double mean_abs;     /* mean absolute channel difference over all pixels */
 } image_diff;
 
 image_diff image_compare(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height,

@@ -77,7 +77,8 @@ uint8_t *gpu_test_render(crowd_renderer *r, double time_s, const crowd_camera *c
 uint8_t *gpu_test_reference(const crowd_asset *asset, const float *skin_matrices,
                             const crowd_camera *camera) {
     crowd_asset *posed = fixture_posed_copy(asset, skin_matrices);
-    crowd_renderer *r = posed != NULL ? gpu_test_renderer(posed, NULL, CROWD_GPU_MODE_STATIC) : NULL;
+    crowd_renderer *r =
+        posed != NULL ? gpu_test_renderer(posed, NULL, CROWD_GPU_MODE_STATIC) : NULL;
     uint8_t *pixels = NULL;
     crowd_instance_id id;
     if (r != NULL && crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK) {
@@ -112,6 +113,7 @@ static int run_group(const char *group, const char *which) {
 }
 
 int main(int argc, char **argv) {
+    check_enter_temp_dir("test_gpu");
     const char *which = argc > 1 ? argv[1] : NULL;
     int failed = 0;
     if (run_group("cli", which)) {

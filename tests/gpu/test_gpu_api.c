@@ -61,8 +61,8 @@ static void test_create_errors(const crowd_asset *bar, crowd_bake *bake) {
     CHECK(make(bad, &r, &error) == CROWD_ERROR_LIMIT && r == NULL);
     CHECK(strstr(error.reason, "100000") != NULL);
     /* An asset alone cannot play baked modes. */
-    bad = (crowd_renderer_desc){.context = gpu_test_context, .asset = bar,
-                                .mode = CROWD_GPU_MODE_VAT};
+    bad = (crowd_renderer_desc){
+        .context = gpu_test_context, .asset = bar, .mode = CROWD_GPU_MODE_VAT};
     CHECK(make(bad, &r, &error) == CROWD_ERROR_UNSUPPORTED);
     CHECK(strstr(error.reason, "vat") != NULL);
     /* A bake of another mesh. */
@@ -113,8 +113,9 @@ static void test_create_errors(const crowd_asset *bar, crowd_bake *bake) {
 static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_renderer *r = NULL, *asset_only = NULL;
     crowd_error error;
-    REQUIRE_VOID(make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar, .bake = bake},
-                      &r, &error) == CROWD_OK);
+    REQUIRE_VOID(
+        make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar, .bake = bake}, &r,
+             &error) == CROWD_OK);
     CHECK(make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar}, &asset_only,
                &error) == CROWD_OK);
     CHECK(crowd_renderer_clip_count(r) == 3);
@@ -129,10 +130,12 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
         CHECK(crowd_renderer_has_mode(r, (crowd_gpu_mode)m));
         CHECK(crowd_renderer_has_mode(asset_only, (crowd_gpu_mode)m) == (m <= CROWD_GPU_MODE_GPU));
     }
-    CHECK(crowd_renderer_set_mode(asset_only, CROWD_GPU_MODE_BAT, &error) == CROWD_ERROR_UNSUPPORTED);
+    CHECK(crowd_renderer_set_mode(asset_only, CROWD_GPU_MODE_BAT, &error) ==
+          CROWD_ERROR_UNSUPPORTED);
     CHECK(crowd_renderer_mode(asset_only) == CROWD_GPU_MODE_STATIC);
     CHECK(crowd_renderer_set_mode(r, (crowd_gpu_mode)9, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_set_mode(NULL, CROWD_GPU_MODE_GPU, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_renderer_set_mode(NULL, CROWD_GPU_MODE_GPU, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
     float min[3], max[3];
     crowd_renderer_bind_bounds(r, min, max);
     CHECK_NEAR(min[0], -0.25, 1e-6);
@@ -157,8 +160,10 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
 static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_renderer *r = NULL;
     crowd_error error;
-    REQUIRE_VOID(make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar,
-                                             .bake = bake, .max_instances = 2},
+    REQUIRE_VOID(make((crowd_renderer_desc){.context = gpu_test_context,
+                                            .asset = bar,
+                                            .bake = bake,
+                                            .max_instances = 2},
                       &r, &error) == CROWD_OK);
     crowd_instance_id a = 0, b = 0, c = 0;
     crowd_instance_desc desc = {0};
@@ -209,7 +214,8 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
     /* The slot is reused with a new generation: the old id stays dead. */
     CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &c, &error) == CROWD_OK && c != a);
     CHECK(crowd_instance_remove(r, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_remove(r, b, &error) == CROWD_OK && crowd_instance_remove(r, c, &error) == CROWD_OK);
+    CHECK(crowd_instance_remove(r, b, &error) == CROWD_OK &&
+          crowd_instance_remove(r, c, &error) == CROWD_OK);
     CHECK(crowd_renderer_instance_count(r) == 0);
     /* Frames and pixels. */
     crowd_frame_desc frame = {.time_s = 0.0, .camera = {.eye = {0, 1, 5}, .target = {0, 1, 5}}};
@@ -225,7 +231,8 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
     frame.camera.fov_y_rad = 0.0f;
     CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_OK);
     uint8_t small[16];
-    CHECK(crowd_renderer_read_pixels(r, small, sizeof small, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_renderer_read_pixels(r, small, sizeof small, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_renderer_read_pixels(r, NULL, 1u << 20, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_renderer_present(r, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     /* Resizing: 0 and 100000 refused, the old target kept. */
@@ -257,13 +264,14 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
 static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_renderer *r = NULL;
     crowd_error error;
-    REQUIRE_VOID(make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar, .bake = bake},
-                      &r, &error) == CROWD_OK);
+    REQUIRE_VOID(
+        make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar, .bake = bake}, &r,
+             &error) == CROWD_OK);
     uint64_t v = bar->mesh.vertex_count, j = bar->skeleton.joint_count;
     uint64_t mesh = v * (12 + 12 + 8 + 8 + 16) + 4 * ((v + 1) / 2) + 4ull * bar->mesh.index_count;
     uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
     uint64_t target = 8ull * GPU_TEST_WIDTH * GPU_TEST_HEIGHT;
-    uint64_t instances = 64 * 112;                       /* first capacity: 64 records */
+    uint64_t instances = 64 * 112; /* first capacity: 64 records */
     uint64_t base = mesh + materials + target + instances;
     crowd_renderer_stats stats;
     crowd_renderer_get_stats(r, &stats);
@@ -286,8 +294,9 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
         CHECK(crowd_renderer_set_mode(r, expected[e].mode, &error) == CROWD_OK);
         CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_OK);
         crowd_renderer_get_stats(r, &stats);
-        CHECK_MSG(stats.gpu_memory_bytes == base + expected[e].extra, "%s: %llu bytes, expected %llu",
-                  crowd_gpu_mode_name(expected[e].mode), (unsigned long long)stats.gpu_memory_bytes,
+        CHECK_MSG(stats.gpu_memory_bytes == base + expected[e].extra,
+                  "%s: %llu bytes, expected %llu", crowd_gpu_mode_name(expected[e].mode),
+                  (unsigned long long)stats.gpu_memory_bytes,
                   (unsigned long long)(base + expected[e].extra));
     }
     /* 65 instances double the record buffer to 128. */
@@ -304,8 +313,8 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
 
 /* PNG round trip through libpng, and the failure paths. */
 static void test_png(void) {
-    const uint8_t pixels[2 * 3 * 4] = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255,
-                                       1, 2, 3, 4, 10, 20, 30, 40, 200, 201, 202, 203};
+    const uint8_t pixels[2 * 3 * 4] = {255, 0, 0, 255, 0,  255, 0,  255, 0,   0,   255, 255,
+                                       1,   2, 3, 4,   10, 20,  30, 40,  200, 201, 202, 203};
     crowd_error error;
     CHECK(crowd_image_write_png("gpu_api_roundtrip.png", 3, 2, pixels, &error) == CROWD_OK);
     png_image image;
@@ -317,7 +326,8 @@ static void test_png(void) {
     CHECK(image.width == 3 && image.height == 2);
     CHECK(png_image_finish_read(&image, NULL, back, 0, NULL));
     CHECK(memcmp(back, pixels, sizeof back) == 0);
-    CHECK(crowd_image_write_png("/nonexistent-dir/x.png", 3, 2, pixels, &error) == CROWD_ERROR_OUTPUT);
+    CHECK(crowd_image_write_png("/nonexistent-dir/x.png", 3, 2, pixels, &error) ==
+          CROWD_ERROR_OUTPUT);
     CHECK(strstr(error.file, "/nonexistent-dir/x.png") != NULL);
     CHECK(crowd_image_write_png("gpu_api_zero.png", 0, 2, pixels, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
@@ -387,8 +397,8 @@ static void test_window(crowd_gpu_context *window) {
     crowd_gpu_window_size(window, &w, &h);
     CHECK(w == 64 && h == 64);
     crowd_asset *bar = fixture_bar_create();
-    crowd_renderer_desc desc = {.context = window, .asset = bar, .mode = CROWD_GPU_MODE_GPU,
-                                .width = 64, .height = 64};
+    crowd_renderer_desc desc = {
+        .context = window, .asset = bar, .mode = CROWD_GPU_MODE_GPU, .width = 64, .height = 64};
     crowd_renderer *r = NULL;
     crowd_error error;
     CHECK(bar != NULL && crowd_renderer_create(&desc, &r, &error) == CROWD_OK);
@@ -405,7 +415,8 @@ static void test_window(crowd_gpu_context *window) {
         glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, shown);
         int mismatched = 0;
         for (int y = 0; y < 64; y++) {
-            mismatched += memcmp(offscreen + (size_t)y * 256, shown + (size_t)(63 - y) * 256, 256) != 0;
+            mismatched +=
+                memcmp(offscreen + (size_t)y * 256, shown + (size_t)(63 - y) * 256, 256) != 0;
         }
         CHECK_MSG(mismatched == 0, "%d window rows differ from the offscreen frame", mismatched);
         crowd_gpu_window_swap(window);

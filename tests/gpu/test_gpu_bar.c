@@ -77,7 +77,8 @@ static void test_poses(const crowd_asset *bar, const crowd_bake *bake) {
             }
             for (int m = CROWD_GPU_MODE_GPU; m < CROWD_GPU_MODE_COUNT; m++) {
                 char what[96];
-                snprintf(what, sizeof what, "%s %s vs cpu", stem, crowd_gpu_mode_name((crowd_gpu_mode)m));
+                snprintf(what, sizeof what, "%s %s vs cpu", stem,
+                         crowd_gpu_mode_name((crowd_gpu_mode)m));
                 if (images[m] != NULL && images[CROWD_GPU_MODE_CPU] != NULL) {
                     CHECK(gpu_test_close(what, images[CROWD_GPU_MODE_CPU], images[m],
                                          tolerance((crowd_gpu_mode)m)));
@@ -107,8 +108,8 @@ static void test_crossfade(const crowd_asset *bar, const crowd_bake *bake) {
     for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
         crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
         crowd_instance_id id;
-        CHECK(r != NULL && crowd_instance_add(r, &(crowd_instance_desc){.clip = BEND}, &id, NULL) ==
-                               CROWD_OK);
+        CHECK(r != NULL &&
+              crowd_instance_add(r, &(crowd_instance_desc){.clip = BEND}, &id, NULL) == CROWD_OK);
         if (r == NULL) {
             continue;
         }
@@ -122,7 +123,7 @@ static void test_crossfade(const crowd_asset *bar, const crowd_bake *bake) {
             snprintf(what, sizeof what, "fade %s vs blended reference", name);
             CHECK(gpu_test_close(what, reference, image,
                                  m == CROWD_GPU_MODE_BAT || m == CROWD_GPU_MODE_VAT ? FADE_BAKED
-                                                                                     : EXACT));
+                                                                                    : EXACT));
             snprintf(what, sizeof what, "fade %s vs slide alone", name);
             CHECK(gpu_test_different(what, unfaded, image, 0.05));
         }
@@ -197,8 +198,7 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
             r->fade_end_s = INFINITY;
             uint8_t *forced = gpu_test_render(r, times[k], &camera);
             r->fade_end_s = end;
-            snprintf(what, sizeof what, "%s at %.9f s: plain build vs fade build", name,
-                     times[k]);
+            snprintf(what, sizeof what, "%s at %.9f s: plain build vs fade build", name, times[k]);
             CHECK(same_pixels(what, automatic, forced));
             free(automatic);
             free(forced);
@@ -242,7 +242,8 @@ static uint8_t *reference_at(const crowd_asset *bar, int clip, float t, float x,
     float palette[24];
     fixture_pose(bar, clip, t, -1, 0.0f, 0.0f, palette);
     crowd_asset *posed = fixture_posed_copy(bar, palette);
-    crowd_renderer *r = posed != NULL ? gpu_test_renderer(posed, NULL, CROWD_GPU_MODE_STATIC) : NULL;
+    crowd_renderer *r =
+        posed != NULL ? gpu_test_renderer(posed, NULL, CROWD_GPU_MODE_STATIC) : NULL;
     uint8_t *pixels = NULL;
     crowd_instance_id id;
     crowd_instance_desc desc = {.position = {x, 0.0f, 0.0f}, .heading_rad = heading};
@@ -282,8 +283,8 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
         }
         crowd_instance_id a, b;
         crowd_instance_desc left_desc = {.position = {-0.6f, 0, 0}};
-        crowd_instance_desc right_desc = {.position = {0.6f, 0, 0}, .heading_rad = pi,
-                                          .time_offset_s = 0.3f};
+        crowd_instance_desc right_desc = {
+            .position = {0.6f, 0, 0}, .heading_rad = pi, .time_offset_s = 0.3f};
         CHECK(crowd_instance_add(r, &left_desc, &a, NULL) == CROWD_OK);
         CHECK(crowd_instance_add(r, &right_desc, &b, NULL) == CROWD_OK);
         uint8_t *image = gpu_test_render(r, 0.2, &camera);
@@ -372,7 +373,8 @@ static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *ba
     for (int c = 0; c < 3; c++) {
         for (; added < counts[c]; added++) {
             crowd_instance_desc desc = {.position = {(float)added * 0.3f - 1.2f, 0, 0},
-                                        .clip = added % 3, .time_offset_s = 0.1f * (float)added};
+                                        .clip = added % 3,
+                                        .time_offset_s = 0.1f * (float)added};
             crowd_instance_id id;
             CHECK(crowd_instance_add(r, &desc, &id, NULL) == CROWD_OK);
             first = first != 0 ? first : id;
@@ -393,12 +395,13 @@ static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *ba
             CHECK(stats.mode == (crowd_gpu_mode)m);
             CHECK(stats.vertices_drawn == (uint64_t)counts[c] * bar->mesh.index_count);
             CHECK(stats.frame_time_s > 0.0 && stats.cpu_time_s >= 0.0);
-            uint64_t per_frame = m == CROWD_GPU_MODE_CPU ? 24ull * bar->mesh.vertex_count
+            uint64_t per_frame = m == CROWD_GPU_MODE_CPU   ? 24ull * bar->mesh.vertex_count
                                  : m == CROWD_GPU_MODE_GPU ? 48ull * bar->skeleton.joint_count
                                                            : 0;
             CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c],
                       "%s: %llu bytes uploaded in a frame without changes",
-                      crowd_gpu_mode_name((crowd_gpu_mode)m), (unsigned long long)stats.uploaded_bytes);
+                      crowd_gpu_mode_name((crowd_gpu_mode)m),
+                      (unsigned long long)stats.uploaded_bytes);
             const float moved[3] = {0.1f, 0.0f, 0.2f};
             CHECK(crowd_instance_set_transform(r, first, moved, 0.5f, 1.0f, NULL) == CROWD_OK);
             crowd_renderer_draw(r, &frame, NULL);
@@ -431,7 +434,8 @@ static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
      * on draw order. */
     const float xs[3] = {-1.0f, 0.0f, 1.0f}, zs[3] = {0.0f, -0.6f, 0.6f};
     for (int i = 0; i < 3; i++) {
-        crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]}, .clip = (uint32_t)i % 2,
+        crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]},
+                                    .clip = (uint32_t)i % 2,
                                     .time_offset_s = 0.2f * (float)i};
         CHECK(crowd_instance_add(r, &desc, &ids[i], NULL) == CROWD_OK);
         if (i > 0) {
@@ -517,8 +521,8 @@ static void test_encodings(const crowd_asset *bar) {
                                         CROWD_VAT_UNORM16_OCT};
     const crowd_bat_encoding bats[4] = {CROWD_BAT_F32, CROWD_BAT_F16, CROWD_BAT_F32, CROWD_BAT_F32};
     for (int e = 0; e < 4; e++) {
-        crowd_bake_desc desc = {.vat_encoding = vats[e], .bat_encoding = bats[e],
-                                .max_width = e == 3 ? 4 : 0};
+        crowd_bake_desc desc = {
+            .vat_encoding = vats[e], .bat_encoding = bats[e], .max_width = e == 3 ? 4 : 0};
         crowd_bake *bake = NULL;
         crowd_error error;
         CHECK(crowd_bake_build(bar, &desc, &bake, &error) == CROWD_OK);
@@ -529,7 +533,8 @@ static void test_encodings(const crowd_asset *bar) {
             crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
             crowd_instance_id id;
             uint8_t *image = NULL;
-            if (r != NULL && crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK) {
+            if (r != NULL &&
+                crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK) {
                 image = gpu_test_render(r, 0.4, &camera);
             }
             CHECK(image != NULL);

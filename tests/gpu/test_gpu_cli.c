@@ -25,7 +25,8 @@ static int crowd(const char *env, const char *format, ...) {
     va_start(list, format);
     vsnprintf(args, sizeof args, format, list);
     va_end(list);
-    snprintf(command, sizeof command, "%s '%s' %s >cli_out.txt 2>cli_err.txt", env, CROWD_CLI, args);
+    snprintf(command, sizeof command, "%s '%s' %s >cli_out.txt 2>cli_err.txt", env, CROWD_CLI,
+             args);
     int status = system(command);
     cli_read_text("cli_out.txt", out_text, sizeof out_text);
     cli_read_text("cli_err.txt", err_text, sizeof err_text);
@@ -56,7 +57,8 @@ static void expect_fail(int code, const char *needle, const char *env, const cha
     CHECK_MSG(got == code, "crowd %s: exit %d, expected %d (%s)", args, got, code, err_text);
     CHECK_MSG(strstr(err_text, "crowd: error: ") != NULL && strstr(err_text, needle) != NULL,
               "crowd %s: stderr '%s' lacks '%s'", args, err_text, needle);
-    CHECK_MSG(strstr(err_text, "AddressSanitizer") == NULL && strstr(err_text, "runtime error") == NULL,
+    CHECK_MSG(strstr(err_text, "AddressSanitizer") == NULL &&
+                  strstr(err_text, "runtime error") == NULL,
               "crowd %s: %s", args, err_text);
 }
 
@@ -80,7 +82,8 @@ static void render_modes(const char *input, const char *stem, const char *extra,
         const char *frame = strstr(out_text, "frame time");
         printf("  %s %s: %.*s\n", stem, modes[m], frame != NULL ? (int)strcspn(frame, "(") : 0,
                frame != NULL ? frame : "");
-        CHECK(strstr(out_text, "draw calls") != NULL && strstr(out_text, "application CPU") != NULL);
+        CHECK(strstr(out_text, "draw calls") != NULL &&
+              strstr(out_text, "application CPU") != NULL);
     }
 }
 
@@ -123,7 +126,8 @@ int test_gpu_cli(void) {
     CHECK(system("cp -r cli_bake cli_no_texture && rm cli_no_texture/builtin.vat.png") == 0);
     expect_fail(2, "vat.png", "", "render cli_no_texture -o x.png --mode vat");
     expect_fail(3, "needs the source asset", "", "render cli_bake -o x.png --mode gpu");
-    expect_fail(4, "/nonexistent-dir/x.png", "", "render builtin: -o /nonexistent-dir/x.png --size 16x16");
+    expect_fail(4, "/nonexistent-dir/x.png", "",
+                "render builtin: -o /nonexistent-dir/x.png --size 16x16");
     /* No EGL vendor at all (glvnd finds none): exit 5 naming the attempts. */
     expect_fail(5, "EGL", "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json",
                 "render builtin: -o x.png --size 16x16");

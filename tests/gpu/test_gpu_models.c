@@ -56,7 +56,8 @@ static void compare_modes(crowd_renderer *r, const char *stem, double time_s,
     }
     for (int m = CROWD_GPU_MODE_GPU; m < CROWD_GPU_MODE_COUNT; m++) {
         if (images[m] != NULL && images[CROWD_GPU_MODE_CPU] != NULL) {
-            snprintf(name, sizeof name, "%s %s vs cpu", stem, crowd_gpu_mode_name((crowd_gpu_mode)m));
+            snprintf(name, sizeof name, "%s %s vs cpu", stem,
+                     crowd_gpu_mode_name((crowd_gpu_mode)m));
             CHECK(gpu_test_close(name, images[CROWD_GPU_MODE_CPU], images[m],
                                  baked_mode(m) ? baked : exact));
         }
@@ -69,7 +70,8 @@ static void compare_modes(crowd_renderer *r, const char *stem, double time_s,
 static void test_model(const char *label, const crowd_asset *asset, const char *clip_a,
                        const char *clip_b) {
     printf("%s: %s and %s\n", label, clip_a, clip_b);
-    int32_t source[2] = {crowd_asset_find_clip(asset, clip_a), crowd_asset_find_clip(asset, clip_b)};
+    int32_t source[2] = {crowd_asset_find_clip(asset, clip_a),
+                         crowd_asset_find_clip(asset, clip_b)};
     REQUIRE_VOID(source[0] >= 0 && source[1] >= 0);
     /* Only the two clips are baked: renderer clips 0 and 1. */
     const char *names[2] = {clip_a, clip_b};
@@ -84,7 +86,8 @@ static void test_model(const char *label, const crowd_asset *asset, const char *
     crowd_renderer *r = gpu_test_renderer(asset, bake, CROWD_GPU_MODE_STATIC);
     crowd_instance_id id;
     CHECK(r != NULL && crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK);
-    CHECK(r != NULL && crowd_renderer_clip_count(r) == 2 && crowd_renderer_find_clip(r, clip_b) == 1);
+    CHECK(r != NULL && crowd_renderer_clip_count(r) == 2 &&
+          crowd_renderer_find_clip(r, clip_b) == 1);
     float *palette = malloc(12 * sizeof(float) * asset->skeleton.joint_count);
     const float times[3] = {0.2f, 0.55f, 1.1f};
     for (int c = 0; r != NULL && palette != NULL && c < 2; c++) {

@@ -39,7 +39,8 @@ static int item_int(const cJSON *object, const char *key, int fallback) {
 }
 
 static int accessor_count(const cJSON *root, int accessor) {
-    return item_int(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "accessors"), accessor), "count", 0);
+    return item_int(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "accessors"), accessor), "count",
+                    0);
 }
 
 /* The parent of every node (-1 for roots). */
@@ -68,8 +69,10 @@ static int depth_of(const int *parent, int n) {
 
 static int ancestor_of(const int *parent, int a, int b) {
     int da = depth_of(parent, a), db = depth_of(parent, b);
-    for (; da > db; da--) a = parent[a];
-    for (; db > da; db--) b = parent[b];
+    for (; da > db; da--)
+        a = parent[a];
+    for (; db > da; db--)
+        b = parent[b];
     while (a != b) {
         a = parent[a];
         b = parent[b];
@@ -77,20 +80,22 @@ static int ancestor_of(const int *parent, int a, int b) {
     return a;
 }
 
-static void count_primitives(const cJSON *root, const cJSON *mesh, gltf_expect *out, bool *material_used,
-                             int material_slots) {
+static void count_primitives(const cJSON *root, const cJSON *mesh, gltf_expect *out,
+                             bool *material_used, int material_slots) {
     const cJSON *primitive;
     cJSON_ArrayForEach(primitive, cJSON_GetObjectItem(mesh, "primitives")) {
         if (item_int(primitive, "mode", 4) != 4) {
             continue;
         }
-        int positions = accessor_count(root, item_int(cJSON_GetObjectItem(primitive, "attributes"), "POSITION", -1));
+        int positions = accessor_count(
+            root, item_int(cJSON_GetObjectItem(primitive, "attributes"), "POSITION", -1));
         int indices = item_int(primitive, "indices", -1);
         out->mesh_instances++;
         out->positions += (uint32_t)positions;
         out->triangles += (uint32_t)(indices >= 0 ? accessor_count(root, indices) : positions) / 3;
         int material = item_int(primitive, "material", material_slots - 1);
-        material_used[material >= 0 && material < material_slots ? material : material_slots - 1] = true;
+        material_used[material >= 0 && material < material_slots ? material : material_slots - 1] =
+            true;
     }
 }
 
@@ -127,7 +132,8 @@ bool gltf_expect_read(const char *path, gltf_expect *out) {
         int mesh = item_int(node, "mesh", -1);
         bool skinned = item_int(node, "skin", -1) >= 0;
         if (mesh >= 0 && (!skinned || !mesh_done[mesh])) {
-            count_primitives(root, cJSON_GetArrayItem(meshes, mesh), out, material_used, material_slots);
+            count_primitives(root, cJSON_GetArrayItem(meshes, mesh), out, material_used,
+                             material_slots);
             mesh_done[mesh] = mesh_done[mesh] || skinned;
             selected[n] = selected[n] || (!skinned && out->has_skin);
         }
@@ -146,11 +152,13 @@ bool gltf_expect_read(const char *path, gltf_expect *out) {
             selected[item_int(cJSON_GetObjectItem(channel, "target"), "node", 0)] = true;
         }
         const cJSON *name = cJSON_GetObjectItem(animation, "name");
-        snprintf(out->clip_names[out->clips], 64, "%s", cJSON_IsString(name) ? name->valuestring : "");
+        snprintf(out->clip_names[out->clips], 64, "%s",
+                 cJSON_IsString(name) ? name->valuestring : "");
         double duration = 0.0;
         const cJSON *sampler;
         cJSON_ArrayForEach(sampler, cJSON_GetObjectItem(animation, "samplers")) {
-            const cJSON *input = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "accessors"), item_int(sampler, "input", 0));
+            const cJSON *input = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "accessors"),
+                                                    item_int(sampler, "input", 0));
             const cJSON *max = cJSON_GetArrayItem(cJSON_GetObjectItem(input, "max"), 0);
             if (cJSON_IsNumber(max) && max->valuedouble > duration) {
                 duration = max->valuedouble;

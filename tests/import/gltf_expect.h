@@ -10,10 +10,10 @@
 #define GLTF_EXPECT_MAX 256
 
 typedef struct gltf_expect {
-    uint32_t mesh_instances;   /* triangle primitives merged: skinned meshes once, static per node */
-    uint32_t triangles;        /* index count / 3 (or POSITION count / 3 without indices) */
-    uint32_t positions;        /* sum of POSITION counts: an upper bound on vertices */
-    uint32_t materials;        /* distinct materials those primitives use (none = one default) */
+    uint32_t mesh_instances; /* triangle primitives merged: skinned meshes once, static per node */
+    uint32_t triangles;      /* index count / 3 (or POSITION count / 3 without indices) */
+    uint32_t positions;      /* sum of POSITION counts: an upper bound on vertices */
+    uint32_t materials;      /* distinct materials those primitives use (none = one default) */
     bool has_skin;
     /* Joint rule of DESIGN.md: skin joints + animated nodes + socket_* nodes
      * (+ static mesh nodes when there is a skin), closed up to their lowest
@@ -24,7 +24,7 @@ typedef struct gltf_expect {
     uint32_t clips;
     char clip_names[GLTF_EXPECT_MAX][64];   /* "" when the file gives none */
     double clip_durations[GLTF_EXPECT_MAX]; /* largest sampler input "max" */
-    uint32_t sockets;          /* nodes named socket_* */
+    uint32_t sockets;                       /* nodes named socket_* */
 } gltf_expect;
 
 /* Fills `out` from a .gltf or .glb file; false when it cannot be read. */

@@ -18,13 +18,15 @@ static void rest_model(const crowd_skeleton *sk, int32_t j, double out[16]) {
         return;
     }
     rest_model(sk, sk->parents[j], m);
-    const float *t = &sk->rest_translation[3 * j], *q = &sk->rest_rotation[4 * j], *s = &sk->rest_scale[3 * j];
+    const float *t = &sk->rest_translation[3 * j], *q = &sk->rest_rotation[4 * j],
+                *s = &sk->rest_scale[3 * j];
     double x = q[0], y = q[1], z = q[2], w = q[3];
-    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                   2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                   2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
-    double local[16] = {r[0] * s[0], r[1] * s[0], r[2] * s[0], 0, r[3] * s[1], r[4] * s[1], r[5] * s[1], 0,
-                        r[6] * s[2], r[7] * s[2], r[8] * s[2], 0, t[0], t[1], t[2], 1};
+    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
+                   2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                   2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
+    double local[16] = {
+        r[0] * s[0], r[1] * s[0], r[2] * s[0], 0, r[3] * s[1], r[4] * s[1], r[5] * s[1], 0,
+        r[6] * s[2], r[7] * s[2], r[8] * s[2], 0, t[0],        t[1],        t[2],        1};
     for (int c = 0; c < 4; c++) {
         for (int row = 0; row < 4; row++) {
             double sum = 0;
@@ -44,7 +46,8 @@ static void transform(const double *m, const float *p, double out[3]) {
 
 static void transform_f(const float *m, const float *p, double out[3]) {
     for (int r = 0; r < 3; r++) {
-        out[r] = (double)m[r] * p[0] + (double)m[4 + r] * p[1] + (double)m[8 + r] * p[2] + m[12 + r];
+        out[r] =
+            (double)m[r] * p[0] + (double)m[4 + r] * p[1] + (double)m[8 + r] * p[2] + m[12 + r];
     }
 }
 
@@ -64,7 +67,8 @@ int test_import_attach(void) {
 
     /* Unknown socket: a clear error naming it, and the asset untouched. */
     CHECK(crowd_asset_attach(man, "socket_tail", sword, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(strstr(error.reason, "socket_tail") != NULL && strstr(error.reason, "socket_hand_R") != NULL);
+    CHECK(strstr(error.reason, "socket_tail") != NULL &&
+          strstr(error.reason, "socket_hand_R") != NULL);
     CHECK(man->mesh.vertex_count == man_vertices && man->material_count == man_materials);
     CHECK(crowd_asset_attach(NULL, "socket_hand_R", sword, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_asset_attach(man, "socket_hand_R", NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);

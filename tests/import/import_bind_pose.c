@@ -330,6 +330,7 @@ static void check_mdl_hierarchy(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("import_bind_pose");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check_case(&cases[i]);
     }

@@ -18,7 +18,8 @@ static crowd_result import_path(const char *path, crowd_error *error) {
     return result;
 }
 
-static crowd_result import_bytes(const void *bytes, size_t size, const char *name, crowd_error *error) {
+static crowd_result import_bytes(const void *bytes, size_t size, const char *name,
+                                 crowd_error *error) {
     crowd_asset *asset = NULL;
     memset(error, 0, sizeof *error);
     crowd_result result = crowd_import_memory(bytes, size, name, NULL, &asset, error);
@@ -30,7 +31,8 @@ static crowd_result import_bytes(const void *bytes, size_t size, const char *nam
 static void check_files(void) {
     crowd_error error;
     CHECK(import_path("/nonexistent/robot.glb", &error) == CROWD_ERROR_IO);
-    CHECK(strcmp(error.file, "/nonexistent/robot.glb") == 0 && strstr(error.reason, "No such file") != NULL);
+    CHECK(strcmp(error.file, "/nonexistent/robot.glb") == 0 &&
+          strstr(error.reason, "No such file") != NULL);
     CHECK(import_path(".", &error) == CROWD_ERROR_IO);
     CHECK(strstr(error.reason, "directory") != NULL);
     FILE *empty = fopen("empty.glb", "wb");
@@ -76,12 +78,14 @@ static void check_memory(void) {
     result = import_bytes("glTF\x02\0\0\0\xff\xff\xff\xff", 12, "bad.glb", &error);
     CHECK(result == CROWD_ERROR_UNSUPPORTED || result == CROWD_ERROR_INVALID_DATA);
     /* A scene with no mesh: nothing to play. */
-    static const char no_mesh[] = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
-                                  "\"nodes\":[{\"name\":\"lonely\"}]}";
+    static const char no_mesh[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+        "\"nodes\":[{\"name\":\"lonely\"}]}";
     result = import_bytes(no_mesh, strlen(no_mesh), "no_mesh.gltf", &error);
     CHECK(result == CROWD_ERROR_UNSUPPORTED || result == CROWD_ERROR_INVALID_DATA);
     crowd_asset *asset = NULL;
-    CHECK(crowd_import_memory(NULL, 4, "x.glb", NULL, &asset, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_import_memory(NULL, 4, "x.glb", NULL, &asset, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
 }
 
 static void check_sockets_desc(void) {
@@ -113,7 +117,8 @@ static void check_model_load(void) {
     CHECK(asset && crowd_asset_validate(asset, &invalid) == CROWD_OK);
     crowd_asset_destroy(asset);
     asset = NULL;
-    CHECK(crowd_model_load("/nonexistent.glb", NULL, &asset, &error) == CROWD_ERROR_IO && asset == NULL);
+    CHECK(crowd_model_load("/nonexistent.glb", NULL, &asset, &error) == CROWD_ERROR_IO &&
+          asset == NULL);
 }
 
 int test_import_errors(void) {

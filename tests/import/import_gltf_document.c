@@ -46,12 +46,13 @@ static size_t make_glb(const char *json, const void *bin, uint32_t bin_size) {
 
 static crowd_error error;
 
-static gltf_document *open_memory(const void *bytes, size_t size, const char *name, crowd_result expected) {
+static gltf_document *open_memory(const void *bytes, size_t size, const char *name,
+                                  crowd_result expected) {
     gltf_document *doc = NULL;
     memset(&error, 0, sizeof error);
     crowd_result result = gltf_document_open_memory(bytes, size, name, &doc, &error);
-    CHECK_MSG(result == expected, "%s: %s (%s), expected %s", name, crowd_result_str(result), error.reason,
-              crowd_result_str(expected));
+    CHECK_MSG(result == expected, "%s: %s (%s), expected %s", name, crowd_result_str(result),
+              error.reason, crowd_result_str(expected));
     return doc;
 }
 
@@ -72,7 +73,8 @@ static void check_container(void) {
     const float values[2] = {1.5f, -2.0f};
     static const char json[] = HEAD "\"buffers\":[{\"byteLength\":8}],"
                                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
-                                    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}]}";
+                                    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+                                    "\"count\":2,\"type\":\"SCALAR\"}]}";
     size_t size = make_glb(json, values, sizeof values);
     gltf_document *doc = open_memory(glb, size, "ok.glb", CROWD_OK);
     float out[2] = {0, 0};
@@ -117,7 +119,8 @@ static void check_container(void) {
     /* A buffer longer than the BIN chunk, and a GLB without one. */
     static const char long_buffer[] = HEAD "\"buffers\":[{\"byteLength\":12}],"
                                            "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
-                                           "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}]}";
+                                           "\"accessors\":[{\"bufferView\":0,\"componentType\":"
+                                           "5126,\"count\":2,\"type\":\"SCALAR\"}]}";
     size = make_glb(long_buffer, values, sizeof values);
     doc = open_memory(glb, size, "long_buffer.glb", CROWD_OK);
     CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_ERROR_INVALID_DATA);
@@ -137,7 +140,8 @@ static gltf_document *open_with_uri(const char *uri, const char *name, crowd_res
     snprintf(json, sizeof json,
              HEAD "\"buffers\":[{\"byteLength\":8,\"uri\":\"%s\"}],"
                   "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
-                  "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}]}",
+                  "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":"
+                  "\"SCALAR\"}]}",
              uri);
     gltf_document *doc = open_memory(json, strlen(json), name, CROWD_OK);
     float out[2];
@@ -151,13 +155,14 @@ static gltf_document *open_with_uri(const char *uri, const char *name, crowd_res
 
 static void check_buffers(void) {
     /* 1.5f, -2.0f little-endian: 00 00 c0 3f 00 00 00 c0 */
-    gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAPwAAAMA=", "b64.gltf", CROWD_OK));
+    gltf_document_close(
+        open_with_uri("data:application/octet-stream;base64,AADAPwAAAMA=", "b64.gltf", CROWD_OK));
     gltf_document_close(open_with_uri("data:;base64,AADAPwAAAMA", "b64_unpadded.gltf", CROWD_OK));
-    gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAP*AAAMA=", "b64_bad.gltf",
-                                      CROWD_ERROR_INVALID_DATA));
+    gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAP*AAAMA=",
+                                      "b64_bad.gltf", CROWD_ERROR_INVALID_DATA));
     CHECK(strstr(error.reason, "not valid base64") != NULL);
-    gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAPwAA", "b64_short.gltf",
-                                      CROWD_ERROR_INVALID_DATA));
+    gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAPwAA",
+                                      "b64_short.gltf", CROWD_ERROR_INVALID_DATA));
     CHECK(strstr(error.reason, "holds 6 bytes, byteLength says 8") != NULL);
     gltf_document_close(open_with_uri("data:application/octet-stream,%00%00", "not_b64.gltf",
                                       CROWD_ERROR_UNSUPPORTED));
@@ -168,7 +173,8 @@ static void check_buffers(void) {
      * whose binary chunk is read from the file. */
     static const char json[] = HEAD "\"buffers\":[{\"byteLength\":8,\"uri\":\"doc_floats.bin\"}],"
                                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
-                                    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}]}";
+                                    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+                                    "\"count\":2,\"type\":\"SCALAR\"}]}";
     const float values[2] = {1.5f, -2.0f};
     FILE *f = fopen("doc_test.gltf", "wb");
     FILE *b = fopen("doc_floats.bin", "wb");
@@ -202,7 +208,8 @@ static void check_buffers(void) {
 
     static const char glb_json[] = HEAD "\"buffers\":[{\"byteLength\":8}],"
                                         "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
-                                        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}]}";
+                                        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+                                        "\"count\":2,\"type\":\"SCALAR\"}]}";
     size_t size = make_glb(glb_json, values, sizeof values);
     f = fopen("doc_test.glb", "wb");
     CHECK(f && fwrite(glb, 1, size, f) == size);
@@ -215,27 +222,29 @@ static void check_buffers(void) {
     CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
     gltf_document_close(doc);
     doc = (gltf_document *)&doc;
-    CHECK(gltf_document_open_file("doc_missing.glb", ".", &doc, &error) == CROWD_ERROR_IO && doc == NULL);
+    CHECK(gltf_document_open_file("doc_missing.glb", ".", &doc, &error) == CROWD_ERROR_IO &&
+          doc == NULL);
 }
 
 /* Bytes of the accessor tests: a 24-byte view read with every layout. */
 typedef struct layout_bytes {
-    int8_t bytes[4];         /* 0: -128, -127, 0, 127 */
-    uint8_t ubytes[4];       /* 4: 0, 1, 254, 255 */
-    int16_t shorts[2];       /* 8: -32768, 32767 */
-    uint16_t ushorts[2];     /* 12: 0, 65535 */
-    float floats[2];         /* 16: 0.25, 8 */
-    uint8_t indices[2];      /* 24: sparse indices 1, 3 */
-    uint8_t bad_indices[2];  /* 26: 3, 1 (not increasing) */
-    float sparse_values[2];  /* 28: 10, 30 */
+    int8_t bytes[4];        /* 0: -128, -127, 0, 127 */
+    uint8_t ubytes[4];      /* 4: 0, 1, 254, 255 */
+    int16_t shorts[2];      /* 8: -32768, 32767 */
+    uint16_t ushorts[2];    /* 12: 0, 65535 */
+    float floats[2];        /* 16: 0.25, 8 */
+    uint8_t indices[2];     /* 24: sparse indices 1, 3 */
+    uint8_t bad_indices[2]; /* 26: 3, 1 (not increasing) */
+    float sparse_values[2]; /* 28: 10, 30 */
 } layout_bytes;
 
 static void check_accessors(void) {
     layout_bytes bytes = {{-128, -127, 0, 127}, {0, 1, 254, 255}, {-32768, 32767}, {0, 65535},
-                          {0.25f, 8.0f}, {1, 3}, {3, 1}, {10.0f, 30.0f}};
+                          {0.25f, 8.0f},        {1, 3},           {3, 1},          {10.0f, 30.0f}};
     char *encoded = NULL;
     {
-        static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        static const char alphabet[] =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         const uint8_t *in = (const uint8_t *)&bytes;
         size_t size = sizeof bytes, n = 0;
         encoded = malloc(size / 3 * 4 + 5);
@@ -262,17 +271,23 @@ static void check_accessors(void) {
                   "{\"buffer\":0,\"byteOffset\":26,\"byteLength\":2}],"
                   "\"accessors\":["
                   /* 0-3: normalized BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT */
-                  "{\"bufferView\":0,\"componentType\":5120,\"normalized\":true,\"count\":1,\"type\":\"VEC4\"},"
-                  "{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5121,\"normalized\":true,\"count\":1,\"type\":\"VEC4\"},"
-                  "{\"bufferView\":0,\"byteOffset\":8,\"componentType\":5122,\"normalized\":true,\"count\":2,\"type\":\"SCALAR\"},"
-                  "{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5123,\"normalized\":true,\"count\":2,\"type\":\"SCALAR\"},"
+                  "{\"bufferView\":0,\"componentType\":5120,\"normalized\":true,\"count\":1,"
+                  "\"type\":\"VEC4\"},"
+                  "{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5121,\"normalized\":true,"
+                  "\"count\":1,\"type\":\"VEC4\"},"
+                  "{\"bufferView\":0,\"byteOffset\":8,\"componentType\":5122,\"normalized\":true,"
+                  "\"count\":2,\"type\":\"SCALAR\"},"
+                  "{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5123,\"normalized\":true,"
+                  "\"count\":2,\"type\":\"SCALAR\"},"
                   /* 4-5: the same bytes as plain integers (KHR_mesh_quantization) */
                   "{\"bufferView\":0,\"componentType\":5120,\"count\":1,\"type\":\"VEC4\"},"
-                  "{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5123,\"count\":2,\"type\":\"SCALAR\"},"
+                  "{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5123,\"count\":2,\"type\":"
+                  "\"SCALAR\"},"
                   /* 6: two UNSIGNED_BYTE VEC4 8 bytes apart (view 5: byteStride 8 from byte 4) */
                   "{\"bufferView\":5,\"componentType\":5121,\"count\":2,\"type\":\"VEC4\"},"
                   /* 7: sparse over floats: [0.25, 8] with index 1 -> 10 */
-                  "{\"bufferView\":0,\"byteOffset\":16,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
+                  "{\"bufferView\":0,\"byteOffset\":16,\"componentType\":5126,\"count\":2,\"type\":"
+                  "\"SCALAR\","
                   "\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5121},"
                   "\"values\":{\"bufferView\":2}}},"
                   /* 8: sparse without bufferView: zeros, indices 1 and 3 -> 10, 30 */
@@ -296,12 +311,14 @@ static void check_accessors(void) {
                   /* 14: a bufferView that does not exist */
                   "{\"bufferView\":70,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
                   /* 15: normalized floats, 16: unknown componentType, 17: count 0, 18: a MAT4 */
-                  "{\"bufferView\":0,\"componentType\":5126,\"normalized\":true,\"count\":1,\"type\":\"SCALAR\"},"
+                  "{\"bufferView\":0,\"componentType\":5126,\"normalized\":true,\"count\":1,"
+                  "\"type\":\"SCALAR\"},"
                   "{\"bufferView\":0,\"componentType\":5124,\"count\":1,\"type\":\"SCALAR\"},"
                   "{\"bufferView\":0,\"componentType\":5126,\"count\":0,\"type\":\"SCALAR\"},"
                   "{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"},"
                   /* 19: 3 floats from offset 16: one past the 24-byte view */
-                  "{\"bufferView\":0,\"byteOffset\":16,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"}]}",
+                  "{\"bufferView\":0,\"byteOffset\":16,\"componentType\":5126,\"count\":3,\"type\":"
+                  "\"SCALAR\"}]}",
              sizeof bytes, encoded);
     free(encoded);
     gltf_document *doc = open_memory(json, strlen(json), "accessors.gltf", CROWD_OK);
@@ -310,35 +327,46 @@ static void check_accessors(void) {
     }
     float out[8];
     /* Normalized: signed max(c / (2^(b-1) - 1), -1), unsigned c / (2^b - 1). */
-    CHECK(read(doc, 0, out, 16) == CROWD_OK && out[0] == -1.0f && out[1] == -1.0f && out[2] == 0.0f &&
-          out[3] == 1.0f);
+    CHECK(read(doc, 0, out, 16) == CROWD_OK && out[0] == -1.0f && out[1] == -1.0f &&
+          out[2] == 0.0f && out[3] == 1.0f);
     CHECK(read(doc, 1, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == (float)(1 / 255.0) &&
           out[2] == (float)(254 / 255.0) && out[3] == 1.0f);
     CHECK(read(doc, 2, out, 16) == CROWD_OK && out[0] == -1.0f && out[1] == 1.0f);
     CHECK(read(doc, 3, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 1.0f);
-    CHECK(read(doc, 4, out, 16) == CROWD_OK && out[0] == -128.0f && out[1] == -127.0f && out[3] == 127.0f);
+    CHECK(read(doc, 4, out, 16) == CROWD_OK && out[0] == -128.0f && out[1] == -127.0f &&
+          out[3] == 127.0f);
     CHECK(read(doc, 5, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 65535.0f);
-    CHECK(read(doc, 6, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 1.0f && out[2] == 254.0f &&
-          out[3] == 255.0f && out[4] == 0.0f && out[5] == 0.0f && out[6] == 255.0f && out[7] == 255.0f);
+    CHECK(read(doc, 6, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 1.0f &&
+          out[2] == 254.0f && out[3] == 255.0f && out[4] == 0.0f && out[5] == 0.0f &&
+          out[6] == 255.0f && out[7] == 255.0f);
     CHECK(read(doc, 7, out, 16) == CROWD_OK && out[0] == 0.25f && out[1] == 10.0f);
-    CHECK(read(doc, 8, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 10.0f && out[2] == 0.0f &&
-          out[3] == 30.0f);
-    CHECK(read(doc, 9, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "sparse index 1") != NULL);
-    CHECK(read(doc, 10, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "not increasing") != NULL);
+    CHECK(read(doc, 8, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 10.0f &&
+          out[2] == 0.0f && out[3] == 30.0f);
+    CHECK(read(doc, 9, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "sparse index 1") != NULL);
+    CHECK(read(doc, 10, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "not increasing") != NULL);
     CHECK(read(doc, 11, out, 16) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason, "byteStride 2 is smaller than an element") != NULL);
     CHECK(read(doc, 12, out, 16) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason, "bytes [0, 40) are outside buffer 0 (36 bytes)") != NULL);
-    CHECK(read(doc, 13, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "buffer 1 does not exist") != NULL);
-    CHECK(read(doc, 14, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "bufferView 70") != NULL);
-    CHECK(read(doc, 15, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "normalized") != NULL);
-    CHECK(read(doc, 16, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "componentType") != NULL);
-    CHECK(read(doc, 17, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "count") != NULL);
+    CHECK(read(doc, 13, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "buffer 1 does not exist") != NULL);
+    CHECK(read(doc, 14, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "bufferView 70") != NULL);
+    CHECK(read(doc, 15, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "normalized") != NULL);
+    CHECK(read(doc, 16, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "componentType") != NULL);
+    CHECK(read(doc, 17, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "count") != NULL);
     gltf_accessor matrix;
-    CHECK(gltf_accessor_describe(doc, 18, 16, &matrix, "test") == CROWD_OK && matrix.components == 0);
+    CHECK(gltf_accessor_describe(doc, 18, 16, &matrix, "test") == CROWD_OK &&
+          matrix.components == 0);
     CHECK(read(doc, 19, out, 16) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason, "needs bytes [16, 28) of bufferView 0, which has 24") != NULL);
-    CHECK(read(doc, 20, out, 16) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "accessor 20 does not exist") != NULL);
+    CHECK(read(doc, 20, out, 16) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "accessor 20 does not exist") != NULL);
     CHECK(read(doc, 8, out, 3) == CROWD_ERROR_LIMIT);
     gltf_document_close(doc);
 }

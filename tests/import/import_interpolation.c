@@ -62,7 +62,8 @@ static int add_view(builder *b, const void *data, uint32_t size, uint32_t stride
 static int add_accessor(builder *b, int view, uint32_t offset, int component_type, int normalized,
                         uint32_t count, const char *type, const char *extra) {
     appendf(b->accessors, sizeof b->accessors,
-            "%s{\"bufferView\":%d,\"byteOffset\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"%s%s}",
+            "%s{\"bufferView\":%d,\"byteOffset\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%"
+            "s\"%s%s}",
             b->accessor_count ? "," : "", view, offset, component_type, count, type,
             normalized ? ",\"normalized\":true" : "", extra ? extra : "");
     return b->accessor_count++;
@@ -113,7 +114,8 @@ typedef struct breakage {
 
 /* Writes the JSON (with `buffer` as the buffers entry) into json and the
  * binary chunk into b. */
-static void build_model(builder *b, const breakage *x, const char *buffer, char *json, size_t size) {
+static void build_model(builder *b, const breakage *x, const char *buffer, char *json,
+                        size_t size) {
     memset(b, 0, sizeof *b);
     /* Mesh: a strip of 3 rows, bottom on the root, middle half/half, top on the tip. */
     float positions[6][3];
@@ -136,14 +138,18 @@ static void build_model(builder *b, const breakage *x, const char *buffer, char 
                                  {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1}};
     int a_pos = add_accessor(b, add_view(b, positions, sizeof positions, 0), 0, 5126, 0, 6, "VEC3",
                              ",\"min\":[-0.5,0,0],\"max\":[0.5,2,0]");
-    int a_joints = add_accessor(b, add_view(b, joints, sizeof joints, 0), 0, 5123, 0, 6, "VEC4", NULL);
-    int a_weights = add_accessor(b, add_view(b, weights, sizeof weights, 0), 0, 5126, 0, 6, "VEC4", NULL);
-    int a_indices = add_accessor(b, add_view(b, indices, sizeof indices, 0), 0, 5123, 0, 12, "SCALAR", NULL);
-    int a_ibm = add_accessor(b, add_view(b, inverse_bind, sizeof inverse_bind, 0), 0, 5126, 0, 2, "MAT4", NULL);
+    int a_joints =
+        add_accessor(b, add_view(b, joints, sizeof joints, 0), 0, 5123, 0, 6, "VEC4", NULL);
+    int a_weights =
+        add_accessor(b, add_view(b, weights, sizeof weights, 0), 0, 5126, 0, 6, "VEC4", NULL);
+    int a_indices =
+        add_accessor(b, add_view(b, indices, sizeof indices, 0), 0, 5123, 0, 12, "SCALAR", NULL);
+    int a_ibm = add_accessor(b, add_view(b, inverse_bind, sizeof inverse_bind, 0), 0, 5126, 0, 2,
+                             "MAT4", NULL);
 
     float times3[3] = {key_times[0], key_times[1], key_times[2]};
-    int a_times = add_accessor(b, add_view(b, times3, sizeof times3, 0), 0, 5126, x->input_normalized, 3,
-                               "SCALAR", ",\"min\":[0],\"max\":[3]");
+    int a_times = add_accessor(b, add_view(b, times3, sizeof times3, 0), 0, 5126,
+                               x->input_normalized, 3, "SCALAR", ",\"min\":[0],\"max\":[3]");
     float step_times[3] = {key_times[0], x->nan_step_time ? NAN : key_times[1], key_times[2]};
     int a_step_times = add_accessor(b, add_view(b, step_times, sizeof step_times, 0), 0, 5126, 0, 3,
                                     "SCALAR", ",\"min\":[0],\"max\":[3]");
@@ -156,8 +162,10 @@ static void build_model(builder *b, const breakage *x, const char *buffer, char 
         memcpy(interleaved[k][1], p_keys[k], sizeof p_keys[k]);
     }
     int v_interleaved = add_view(b, interleaved, sizeof interleaved, 24);
-    int a_p_linear = add_accessor(b, v_interleaved, 0, 5126, 0, 3 + x->linear_extra_element, "VEC3", NULL);
-    int a_p_step = add_accessor(b, v_interleaved, 12, 5126, 0, 3 + x->step_extra_element, "VEC3", NULL);
+    int a_p_linear =
+        add_accessor(b, v_interleaved, 0, 5126, 0, 3 + x->linear_extra_element, "VEC3", NULL);
+    int a_p_step =
+        add_accessor(b, v_interleaved, 12, 5126, 0, 3 + x->step_extra_element, "VEC3", NULL);
     int a_q = add_accessor(b, add_view(b, q_keys, sizeof q_keys, 0), 0, 5126, 0, 3, "VEC4", NULL);
     /* Cubic translation: 16-byte stride after 4 bytes of offset, NaN in the gaps. */
     float strided[12][4];
@@ -168,61 +176,70 @@ static void build_model(builder *b, const breakage *x, const char *buffer, char 
     for (int i = 0; i < 9; i++) {
         memcpy(&strided[i][1], cubic_elements + 3 * i, 3 * sizeof(float));
     }
-    int a_p_cubic = add_accessor(b, add_view(b, strided, sizeof strided, 16), 4 + x->cubic_extra_offset,
-                                 5126, 0, 9 + x->cubic_extra_elements, "VEC3", NULL);
-    int a_q_cubic = add_accessor(b, add_view(b, q_cubic, sizeof q_cubic, 0), 0, 5126, 0, 9, "VEC4", NULL);
+    int a_p_cubic =
+        add_accessor(b, add_view(b, strided, sizeof strided, 16), 4 + x->cubic_extra_offset, 5126,
+                     0, 9 + x->cubic_extra_elements, "VEC3", NULL);
+    int a_q_cubic =
+        add_accessor(b, add_view(b, q_cubic, sizeof q_cubic, 0), 0, 5126, 0, 9, "VEC4", NULL);
 
-    int a_qtimes = add_accessor(b, add_view(b, quantized_times, sizeof quantized_times, 0), 0, 5126, 0, 2,
-                                "SCALAR", ",\"min\":[0.1],\"max\":[0.7]");
-    int a_root_q = add_accessor(b, add_view(b, root_rotation_i16, sizeof root_rotation_i16, 0), 0, 5122,
-                                !x->rotation_not_normalized, 6, "VEC4", NULL);
-    int a_tip_q = add_accessor(b, add_view(b, tip_rotation_i8, sizeof tip_rotation_i8, 0), 0, 5120, 1, 2,
-                               "VEC4", NULL);
-    int a_tip_p = add_accessor(b, add_view(b, tip_translation_u8, sizeof tip_translation_u8, 0), 0, 5121, 0,
-                               2, "VEC3", NULL);
-    int a_root_p = add_accessor(b, add_view(b, root_translation, sizeof root_translation, 0), 0, 5126, 0, 2,
-                                "VEC3", NULL);
+    int a_qtimes = add_accessor(b, add_view(b, quantized_times, sizeof quantized_times, 0), 0, 5126,
+                                0, 2, "SCALAR", ",\"min\":[0.1],\"max\":[0.7]");
+    int a_root_q = add_accessor(b, add_view(b, root_rotation_i16, sizeof root_rotation_i16, 0), 0,
+                                5122, !x->rotation_not_normalized, 6, "VEC4", NULL);
+    int a_tip_q = add_accessor(b, add_view(b, tip_rotation_i8, sizeof tip_rotation_i8, 0), 0, 5120,
+                               1, 2, "VEC4", NULL);
+    int a_tip_p = add_accessor(b, add_view(b, tip_translation_u8, sizeof tip_translation_u8, 0), 0,
+                               5121, 0, 2, "VEC3", NULL);
+    int a_root_p = add_accessor(b, add_view(b, root_translation, sizeof root_translation, 0), 0,
+                                5126, 0, 2, "VEC3", NULL);
     const float morph_weights[2] = {0, 1};
-    int a_weights_out = add_accessor(b, add_view(b, morph_weights, sizeof morph_weights, 0), 0, 5126, 0, 2,
-                                     "SCALAR", NULL);
+    int a_weights_out = add_accessor(b, add_view(b, morph_weights, sizeof morph_weights, 0), 0,
+                                     5126, 0, 2, "SCALAR", NULL);
 
     json[0] = '\0';
     appendf(json, size,
             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":%s}],"
             "\"nodes\":[{\"children\":[1]},{\"name\":\"tip\",\"translation\":[0,1,0]},"
             "{\"name\":\"tip\",\"mesh\":0,\"skin\":0}%s%s],",
-            x->single_root ? "[3]" : "[0,2]", x->single_root ? ",{\"name\":\"character\",\"children\":[0,2]}" : "",
+            x->single_root ? "[3]" : "[0,2]",
+            x->single_root ? ",{\"name\":\"character\",\"children\":[0,2]}" : "",
             x->orphan_channel ? ",{\"name\":\"orphan\"}" : "");
     appendf(json, size,
-            "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},"
+            "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,"
+            "\"WEIGHTS_0\":%d},"
             "\"indices\":%d}]}],\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":%d}],",
             a_pos, a_joints, a_weights, a_indices, a_ibm);
     appendf(json, size,
             "\"animations\":["
-            "{\"name\":\"step\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
+            "{\"name\":\"step\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+            "\"translation\"}},"
             "{\"sampler\":%d,\"target\":{\"node\":1,\"path\":\"rotation\"}}%s],"
             "\"samplers\":[{\"input\":%d,\"output\":%d,\"interpolation\":\"STEP\"},"
             "{\"input\":%d,\"output\":%d,\"interpolation\":\"STEP\"}]},",
             x->sampler_missing ? 9 : 1,
-            x->orphan_channel ? (x->single_root ? ",{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"scale\"}}"
-                                                : ",{\"sampler\":0,\"target\":{\"node\":3,\"path\":\"scale\"}}")
-                              : "",
+            x->orphan_channel
+                ? (x->single_root ? ",{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"scale\"}}"
+                                  : ",{\"sampler\":0,\"target\":{\"node\":3,\"path\":\"scale\"}}")
+                : "",
             a_step_times, a_p_step, a_step_times, a_q);
     appendf(json, size,
-            "{\"name\":\"linear\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
+            "{\"name\":\"linear\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+            "\"translation\"}},"
             "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
             "\"samplers\":[{\"input\":%d,\"output\":%d},"
             "{\"input\":%d,\"output\":%d,\"interpolation\":\"LINEAR\"}]},",
             a_times, a_p_linear, a_times, a_q);
     appendf(json, size,
-            "{\"name\":\"cubic\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
+            "{\"name\":\"cubic\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+            "\"translation\"}},"
             "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
             "\"samplers\":[{\"input\":%d,\"output\":%d,\"interpolation\":\"%s\"},"
             "{\"input\":%d,\"output\":%d,\"interpolation\":\"CUBICSPLINE\"}]},",
             a_times, x->cubic_output_missing ? 99 : a_p_cubic,
             x->cubic_interpolation ? x->cubic_interpolation : "CUBICSPLINE", a_times, a_q_cubic);
     appendf(json, size,
-            "{\"name\":\"quantized\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}},"
+            "{\"name\":\"quantized\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+            "\"rotation\"}},"
             "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"rotation\"}},"
             "{\"sampler\":2,\"target\":{\"node\":1,\"path\":\"translation\"}},"
             "{\"sampler\":3,\"target\":{\"node\":0,\"path\":\"translation\"}},"
@@ -232,14 +249,15 @@ static void build_model(builder *b, const breakage *x, const char *buffer, char 
             "{\"input\":%d,\"output\":%d},{\"input\":%d,\"output\":%d}]}],",
             a_qtimes, a_root_q, a_qtimes, a_tip_q, a_qtimes, a_tip_p, a_qtimes, a_root_p, a_qtimes,
             a_weights_out);
-    appendf(json, size, "\"buffers\":[%s],\"bufferViews\":[%s],\"accessors\":[%s]}", buffer, b->views,
-            b->accessors);
+    appendf(json, size, "\"buffers\":[%s],\"bufferViews\":[%s],\"accessors\":[%s]}", buffer,
+            b->views, b->accessors);
 }
 
 /* ---- containers ---- */
 
 static char *base64(const uint8_t *bytes, size_t size) {
-    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char *out = malloc(size / 3 * 4 + 5);
     size_t n = 0;
     for (size_t i = 0; i < size; i += 3) {
@@ -262,8 +280,9 @@ static size_t make_gltf(const breakage *x, char *out, size_t size) {
     build_model(&b, x, "{\"byteLength\":0}", json_text, sizeof json_text);
     char *encoded = base64(b.bin, b.bin_size);
     char buffer[16384];
-    snprintf(buffer, sizeof buffer, "{\"byteLength\":%u,\"uri\":\"data:application/octet-stream;base64,%s\"}",
-             b.bin_size, encoded);
+    snprintf(buffer, sizeof buffer,
+             "{\"byteLength\":%u,\"uri\":\"data:application/octet-stream;base64,%s\"}", b.bin_size,
+             encoded);
     free(encoded);
     build_model(&b, x, buffer, out, size);
     return strlen(out);
@@ -310,7 +329,8 @@ static int write_gltf_and_bin(const breakage *x, const char *gltf_path, const ch
     build_model(&b, x, buffer, json_text, sizeof json_text);
     FILE *json = fopen(gltf_path, "wb");
     FILE *bin = fopen(bin_name, "wb");
-    int ok = json && bin && fputs(json_text, json) >= 0 && fwrite(b.bin, 1, b.bin_size, bin) == b.bin_size;
+    int ok = json && bin && fputs(json_text, json) >= 0 &&
+             fwrite(b.bin, 1, b.bin_size, bin) == b.bin_size;
     ok = (json && fclose(json) == 0) && ok;
     ok = (bin && fclose(bin) == 0) && ok;
     return ok;
@@ -346,16 +366,19 @@ static void quat_z(double degrees, double *q) {
 /* Hermite with the basis weights given by hand:
  * h00 p0 + h10 dt m0 + h01 p1 + h11 dt m1 (m0 = out-tangent of the first
  * key, m1 = in-tangent of the second). */
-static void hermite(int n, double h00, double h10, double h01, double h11, double dt, const float *p0,
-                    const float *m0, const float *p1, const float *m1, double *out) {
+static void hermite(int n, double h00, double h10, double h01, double h11, double dt,
+                    const float *p0, const float *m0, const float *p1, const float *m1,
+                    double *out) {
     for (int i = 0; i < n; i++) {
         out[i] = h00 * p0[i] + h10 * dt * m0[i] + h01 * p1[i] + h11 * dt * m1[i];
     }
 }
 
-static void check_pose(const crowd_asset *asset, const char *clip_name, const char *joint_name, float time_s,
-                       const double *translation, const double *rotation, const char *label) {
-    int32_t c = crowd_asset_find_clip(asset, clip_name), j = crowd_asset_find_joint(asset, joint_name);
+static void check_pose(const crowd_asset *asset, const char *clip_name, const char *joint_name,
+                       float time_s, const double *translation, const double *rotation,
+                       const char *label) {
+    int32_t c = crowd_asset_find_clip(asset, clip_name),
+            j = crowd_asset_find_joint(asset, joint_name);
     CHECK_MSG(c >= 0 && j >= 0, "%s: clip %s / joint %s missing", label, clip_name, joint_name);
     if (c < 0 || j < 0) {
         return;
@@ -369,12 +392,14 @@ static void check_pose(const crowd_asset *asset, const char *clip_name, const ch
     if (translation != NULL) {
         for (int i = 0; i < 3; i++) {
             CHECK_MSG(fabs(pose[j].translation[i] - translation[i]) <= 1e-5,
-                      "%s %s %s t=%g translation[%d] = %.7g, expected %.7g", label, clip_name, joint_name,
-                      (double)time_s, i, (double)pose[j].translation[i], translation[i]);
+                      "%s %s %s t=%g translation[%d] = %.7g, expected %.7g", label, clip_name,
+                      joint_name, (double)time_s, i, (double)pose[j].translation[i],
+                      translation[i]);
         }
     }
     if (rotation != NULL) {
-        double q[4] = {pose[j].rotation[0], pose[j].rotation[1], pose[j].rotation[2], pose[j].rotation[3]};
+        double q[4] = {pose[j].rotation[0], pose[j].rotation[1], pose[j].rotation[2],
+                       pose[j].rotation[3]};
         normalize4(q);
         /* q and -q are the same rotation. */
         double same = 0, flipped = 0;
@@ -383,15 +408,16 @@ static void check_pose(const crowd_asset *asset, const char *clip_name, const ch
             flipped = fmax(flipped, fabs(q[i] + rotation[i]));
         }
         CHECK_MSG(fmin(same, flipped) <= 1e-5,
-                  "%s %s %s t=%g rotation (%.6f %.6f %.6f %.6f), expected (%.6f %.6f %.6f %.6f)", label,
-                  clip_name, joint_name, (double)time_s, q[0], q[1], q[2], q[3], rotation[0], rotation[1],
-                  rotation[2], rotation[3]);
+                  "%s %s %s t=%g rotation (%.6f %.6f %.6f %.6f), expected (%.6f %.6f %.6f %.6f)",
+                  label, clip_name, joint_name, (double)time_s, q[0], q[1], q[2], q[3], rotation[0],
+                  rotation[1], rotation[2], rotation[3]);
     }
 }
 
-static const crowd_track *track_of(const crowd_asset *asset, const char *clip_name, const char *joint_name,
-                                   int path) {
-    int32_t c = crowd_asset_find_clip(asset, clip_name), j = crowd_asset_find_joint(asset, joint_name);
+static const crowd_track *track_of(const crowd_asset *asset, const char *clip_name,
+                                   const char *joint_name, int path) {
+    int32_t c = crowd_asset_find_clip(asset, clip_name),
+            j = crowd_asset_find_joint(asset, joint_name);
     if (c < 0 || j < 0) {
         return NULL;
     }
@@ -400,15 +426,19 @@ static const crowd_track *track_of(const crowd_asset *asset, const char *clip_na
 }
 
 static void check_tracks(const crowd_asset *asset, const char *label) {
-    const crowd_track *step_p = track_of(asset, "step", "tip", 0), *step_q = track_of(asset, "step", "tip", 1);
-    const crowd_track *lin_p = track_of(asset, "linear", "tip", 0), *lin_q = track_of(asset, "linear", "tip", 1);
-    const crowd_track *cub_p = track_of(asset, "cubic", "tip", 0), *cub_q = track_of(asset, "cubic", "tip", 1);
+    const crowd_track *step_p = track_of(asset, "step", "tip", 0),
+                      *step_q = track_of(asset, "step", "tip", 1);
+    const crowd_track *lin_p = track_of(asset, "linear", "tip", 0),
+                      *lin_q = track_of(asset, "linear", "tip", 1);
+    const crowd_track *cub_p = track_of(asset, "cubic", "tip", 0),
+                      *cub_q = track_of(asset, "cubic", "tip", 1);
     CHECK_MSG(step_p && step_q && lin_p && lin_q && cub_p && cub_q, "%s: tracks missing", label);
     if (!(step_p && step_q && lin_p && lin_q && cub_p && cub_q)) {
         return;
     }
     CHECK(step_p->interpolation == CROWD_INTERP_STEP && step_q->interpolation == CROWD_INTERP_STEP);
-    CHECK(lin_p->interpolation == CROWD_INTERP_LINEAR && lin_q->interpolation == CROWD_INTERP_LINEAR);
+    CHECK(lin_p->interpolation == CROWD_INTERP_LINEAR &&
+          lin_q->interpolation == CROWD_INTERP_LINEAR);
     CHECK(cub_p->interpolation == CROWD_INTERP_CUBIC && cub_q->interpolation == CROWD_INTERP_CUBIC);
     const crowd_track *all[6] = {step_p, step_q, lin_p, lin_q, cub_p, cub_q};
     for (int t = 0; t < 6; t++) {
@@ -419,7 +449,8 @@ static void check_tracks(const crowd_asset *asset, const char *label) {
                       "%s: track %d key %u at %.9g s", label, t, k, (double)all[t]->times_s[k]);
         }
     }
-    if (cub_p->key_count == 3 && cub_q->key_count == 3 && step_p->key_count == 3 && step_q->key_count == 3) {
+    if (cub_p->key_count == 3 && cub_q->key_count == 3 && step_p->key_count == 3 &&
+        step_q->key_count == 3) {
         CHECK(memcmp(cub_p->values, p_cubic, sizeof p_cubic) == 0);
         CHECK(memcmp(cub_q->values, q_cubic, sizeof q_cubic) == 0);
         CHECK(memcmp(step_p->values, p_keys, sizeof p_keys) == 0);
@@ -445,7 +476,8 @@ static void check_tracks(const crowd_asset *asset, const char *label) {
         const int16_t *raw = &root_rotation_i16[0][0][0];
         for (int i = 0; i < 24; i++) {
             float expected = raw[i] == -32768 ? -1.0f : (float)(raw[i] / 32767.0);
-            CHECK_MSG(root_q->values[i] == expected, "%s: root rotation value %d = %.9g, expected %.9g", label, i,
+            CHECK_MSG(root_q->values[i] == expected,
+                      "%s: root rotation value %d = %.9g, expected %.9g", label, i,
                       (double)root_q->values[i], (double)expected);
         }
     }
@@ -461,7 +493,8 @@ static void check_tracks(const crowd_asset *asset, const char *label) {
     }
     if (root_p->key_count == 2) {
         for (int k = 0; k < 2; k++) {
-            CHECK_MSG(root_q->times_s[k] == root_p->times_s[k] && tip_q->times_s[k] == root_p->times_s[k] &&
+            CHECK_MSG(root_q->times_s[k] == root_p->times_s[k] &&
+                          tip_q->times_s[k] == root_p->times_s[k] &&
                           tip_p->times_s[k] == root_p->times_s[k],
                       "%s: quantized key %d times differ from assimp's", label, k);
         }
@@ -500,9 +533,10 @@ static void check_poses(const crowd_asset *asset, const char *label) {
     check_pose(asset, "linear", "tip", 2.0f, lp3, q, label);
     /* CUBICSPLINE. u = 1/4: h00 = 27/32, h10 = 9/64, h01 = 5/32, h11 = -3/64;
      * u = 1/2: h00 = h01 = 1/2, h10 = 1/8, h11 = -1/8. dt = 1 on [0, 1], 2 on [1, 3]. */
-    double cp[3] = {0.875, 0.90625, 0}; /* (0,1,0) 27/32 + (4,0,0) 9/64 + (2,1,0) 5/32 - (0,2,0) 3/64 */
-    hermite(4, 27.0 / 32, 9.0 / 64, 5.0 / 32, -3.0 / 64, 1, q_cubic[0][1], q_cubic[0][2], q_cubic[1][1],
-            q_cubic[1][0], q);
+    double cp[3] = {0.875, 0.90625,
+                    0}; /* (0,1,0) 27/32 + (4,0,0) 9/64 + (2,1,0) 5/32 - (0,2,0) 3/64 */
+    hermite(4, 27.0 / 32, 9.0 / 64, 5.0 / 32, -3.0 / 64, 1, q_cubic[0][1], q_cubic[0][2],
+            q_cubic[1][1], q_cubic[1][0], q);
     normalize4(q);
     check_pose(asset, "cubic", "tip", 0.25f, cp, q, label);
     double cp2[3] = {1.5, 0.75, 0}; /* (0,1,0)/2 + (4,0,0)/8 + (2,1,0)/2 - (0,2,0)/8 */
@@ -521,8 +555,8 @@ static void check_poses(const crowd_asset *asset, const char *label) {
         int16_t c = (&root_rotation_i16[0][0][0])[i];
         (&root_keys[0][0][0])[i] = c == -32768 ? -1.0f : (float)(c / 32767.0);
     }
-    hermite(4, 0.5, 0.125, 0.5, -0.125, 0.7 - 0.1, root_keys[0][1], root_keys[0][2], root_keys[1][1],
-            root_keys[1][0], q);
+    hermite(4, 0.5, 0.125, 0.5, -0.125, 0.7 - 0.1, root_keys[0][1], root_keys[0][2],
+            root_keys[1][1], root_keys[1][0], q);
     normalize4(q);
     double half_up[3] = {0, 0.25, 0};
     check_pose(asset, "quantized", "nodes[0]", 0.4f, half_up, q, label);
@@ -541,8 +575,8 @@ static void check_asset(const crowd_asset *asset, const char *label) {
     }
     crowd_error invalid;
     CHECK_MSG(crowd_asset_validate(asset, &invalid) == CROWD_OK, "%s: %s", label, invalid.reason);
-    CHECK_MSG(asset->clip_count == 4 && asset->skeleton.joint_count == 2, "%s: %u clips, %u joints", label,
-              asset->clip_count, asset->skeleton.joint_count);
+    CHECK_MSG(asset->clip_count == 4 && asset->skeleton.joint_count == 2, "%s: %u clips, %u joints",
+              label, asset->clip_count, asset->skeleton.joint_count);
     CHECK(asset->repairs.keys_dropped == 0);
     int32_t cubic = crowd_asset_find_clip(asset, "cubic");
     CHECK(cubic >= 0 && asset->clips[cubic].duration_s == 3.0f && !asset->clips[cubic].loop);
@@ -550,7 +584,8 @@ static void check_asset(const crowd_asset *asset, const char *label) {
     check_poses(asset, label);
 }
 
-static crowd_asset *import_bytes(const void *bytes, size_t size, const char *name, crowd_error *error) {
+static crowd_asset *import_bytes(const void *bytes, size_t size, const char *name,
+                                 crowd_error *error) {
     crowd_import_desc desc = {0};
     desc.logger.fn = count_warnings;
     crowd_asset *asset = NULL;
@@ -620,12 +655,15 @@ static void check_dropped_key(void) {
     if (asset == NULL) {
         return;
     }
-    const crowd_track *p = track_of(asset, "step", "tip", 0), *q = track_of(asset, "step", "tip", 1);
-    CHECK(p && q && p->key_count == 2 && q->key_count == 2 && p->interpolation == CROWD_INTERP_STEP);
+    const crowd_track *p = track_of(asset, "step", "tip", 0),
+                      *q = track_of(asset, "step", "tip", 1);
+    CHECK(p && q && p->key_count == 2 && q->key_count == 2 &&
+          p->interpolation == CROWD_INTERP_STEP);
     CHECK_MSG(asset->repairs.keys_dropped == 2, "keys_dropped %u, expected 2 (one per track)",
               asset->repairs.keys_dropped);
     if (p && p->key_count == 2) {
-        CHECK(p->times_s[0] == 0.0f && p->times_s[1] == 3.0f && p->values[3] == 2.0f && p->values[4] == 3.0f);
+        CHECK(p->times_s[0] == 0.0f && p->times_s[1] == 3.0f && p->values[3] == 2.0f &&
+              p->values[4] == 3.0f);
     }
     crowd_asset_destroy(asset);
 }
@@ -635,15 +673,15 @@ static void expect_invalid(const breakage *x, const char *name, const char *reas
     crowd_error error;
     for (int container = 0; container < 2; container++) {
         size_t size = container == 0 ? make_gltf(x, text, sizeof text)
-                                      : make_glb(x, (uint8_t *)text, sizeof text);
+                                     : make_glb(x, (uint8_t *)text, sizeof text);
         char file[64];
         snprintf(file, sizeof file, "%s.%s", name, container == 0 ? "gltf" : "glb");
         crowd_asset *asset = import_bytes(text, size, file, &error);
-        CHECK_MSG(asset == NULL && error.result == CROWD_ERROR_INVALID_DATA, "%s: imported or wrong error (%s)",
-                  file, crowd_result_str(error.result));
+        CHECK_MSG(asset == NULL && error.result == CROWD_ERROR_INVALID_DATA,
+                  "%s: imported or wrong error (%s)", file, crowd_result_str(error.result));
         CHECK_MSG(strcmp(error.file, file) == 0, "%s: error names '%s'", file, error.file);
-        CHECK_MSG(strstr(error.reason, reason_part) != NULL, "%s: reason '%s' lacks '%s'", file, error.reason,
-                  reason_part);
+        CHECK_MSG(strstr(error.reason, reason_part) != NULL, "%s: reason '%s' lacks '%s'", file,
+                  error.reason, reason_part);
         printf("  %-28s %s\n", file, error.reason);
         crowd_asset_destroy(asset);
     }
@@ -674,7 +712,8 @@ static void check_malformed(void) {
     expect_invalid(&x, "input_normalized", "accessor 5: normalized with componentType 5126");
     memset(&x, 0, sizeof x);
     x.sampler_missing = true;
-    expect_invalid(&x, "sampler_missing", "channel 1: sampler is missing or not one of the animation's 2");
+    expect_invalid(&x, "sampler_missing",
+                   "channel 1: sampler is missing or not one of the animation's 2");
     memset(&x, 0, sizeof x);
     x.rotation_not_normalized = true;
     expect_invalid(&x, "rotation_raw_int", "not VEC4 of floats or normalized integers");
@@ -683,6 +722,7 @@ static void check_malformed(void) {
 int test_gltf_document(void); /* import_gltf_document.c */
 
 int main(void) {
+    check_enter_temp_dir("import_interpolation");
     check_valid_files();
     check_dropped_key();
     check_orphan_channel();

@@ -18,7 +18,8 @@ static uint32_t triangles(const crowd_asset *asset) {
     return asset->mesh.index_count / 3;
 }
 
-static void check_clip(const crowd_asset *asset, const char *name, double duration_s, double tolerance) {
+static void check_clip(const crowd_asset *asset, const char *name, double duration_s,
+                       double tolerance) {
     int32_t clip = crowd_asset_find_clip(asset, name);
     CHECK_MSG(clip >= 0, "%s: no clip '%s'", asset->source, name);
     if (clip >= 0) {
@@ -37,8 +38,8 @@ static void check_gltf(const char *path) {
         return;
     }
     printf("%s: %u meshes, %u vertices (<= %u), %u triangles, %u materials, %u joints, %u clips\n",
-           path, asset->source_mesh_count, asset->mesh.vertex_count, expect.positions, triangles(asset),
-           asset->material_count, asset->skeleton.joint_count, asset->clip_count);
+           path, asset->source_mesh_count, asset->mesh.vertex_count, expect.positions,
+           triangles(asset), asset->material_count, asset->skeleton.joint_count, asset->clip_count);
     CHECK_MSG(asset->source_mesh_count == expect.mesh_instances, "%s: %u meshes, file has %u", path,
               asset->source_mesh_count, expect.mesh_instances);
     CHECK(asset->mesh.submesh_count == expect.mesh_instances);
@@ -50,8 +51,8 @@ static void check_gltf(const char *path) {
     CHECK_MSG(asset->skeleton.joint_count == expect.joints, "%s: %u joints, file says %u", path,
               asset->skeleton.joint_count, expect.joints);
     for (uint32_t j = 0; j < expect.named_joint_count; j++) {
-        CHECK_MSG(crowd_asset_find_joint(asset, expect.named_joints[j]) >= 0, "%s: no joint '%s'", path,
-                  expect.named_joints[j]);
+        CHECK_MSG(crowd_asset_find_joint(asset, expect.named_joints[j]) >= 0, "%s: no joint '%s'",
+                  path, expect.named_joints[j]);
     }
     CHECK(asset->clip_count == expect.clips);
     for (uint32_t c = 0; c < expect.clips && c < asset->clip_count; c++) {
@@ -62,8 +63,8 @@ static void check_gltf(const char *path) {
         } else {
             snprintf(name, sizeof name, "%s", expect.clip_names[c]);
         }
-        CHECK_MSG(strcmp(asset->clips[c].name, name) == 0, "%s: clip %u is '%s', expected '%s'", path, c,
-                  asset->clips[c].name, name);
+        CHECK_MSG(strcmp(asset->clips[c].name, name) == 0, "%s: clip %u is '%s', expected '%s'",
+                  path, c, asset->clips[c].name, name);
         CHECK_NEAR(asset->clips[c].duration_s, expect.clip_durations[c], 1e-4);
     }
     CHECK(asset->socket_count == expect.sockets);

@@ -793,6 +793,7 @@ static void check_good_files(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("import_precheck");
     check_off();
     check_ply();
     check_stl();

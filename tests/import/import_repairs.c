@@ -28,15 +28,16 @@ typedef struct gltf_builder {
     int count;
 } gltf_builder;
 
-static int add(gltf_builder *b, const void *bytes, size_t n, int component, int count, const char *type,
-               const char *extra) {
+static int add(gltf_builder *b, const void *bytes, size_t n, int component, int count,
+               const char *type, const char *extra) {
     memcpy(b->data + b->size, bytes, n);
     size_t vl = strlen(b->views), al = strlen(b->accessors);
-    snprintf(b->views + vl, sizeof b->views - vl, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}",
-             b->count ? "," : "", b->size, n);
+    snprintf(b->views + vl, sizeof b->views - vl,
+             "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}", b->count ? "," : "", b->size,
+             n);
     snprintf(b->accessors + al, sizeof b->accessors - al,
-             "%s{\"bufferView\":%d,\"componentType\":%d,\"count\":%d,\"type\":\"%s\"%s}", b->count ? "," : "",
-             b->count, component, count, type, extra);
+             "%s{\"bufferView\":%d,\"componentType\":%d,\"count\":%d,\"type\":\"%s\"%s}",
+             b->count ? "," : "", b->count, component, count, type, extra);
     b->size += (n + 3) & ~(size_t)3;
     return b->count++;
 }
@@ -45,7 +46,8 @@ static char *base64(const unsigned char *data, size_t size) {
     static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char *out = malloc(4 * ((size + 2) / 3) + 1), *o = out;
     for (size_t i = 0; i < size; i += 3) {
-        uint32_t v = (uint32_t)data[i] << 16 | (i + 1 < size ? data[i + 1] << 8 : 0) | (i + 2 < size ? data[i + 2] : 0);
+        uint32_t v = (uint32_t)data[i] << 16 | (i + 1 < size ? data[i + 1] << 8 : 0) |
+                     (i + 2 < size ? data[i + 2] : 0);
         *o++ = table[v >> 18 & 63];
         *o++ = table[v >> 12 & 63];
         *o++ = i + 1 < size ? table[v >> 6 & 63] : '=';
@@ -77,7 +79,8 @@ static char *repair_scene(void) {
     const float rot_wave[12] = {0, 0, 0, 1, 0, 0, s, s, 0, 0, 0, 1};
     const float rot_turn[8] = {0, 0, 0, 1, 0, 0, s, s};
     const float trans_bad[9] = {0, 0, 0, NAN, 0, 0, 2, 0, 0};
-    int pos = add(&b, positions, sizeof positions, FLOAT, 3, "VEC3", ",\"min\":[0,0,0],\"max\":[1,1,0]");
+    int pos =
+        add(&b, positions, sizeof positions, FLOAT, 3, "VEC3", ",\"min\":[0,0,0],\"max\":[1,1,0]");
     int j0 = add(&b, joints0, sizeof joints0, USHORT, 3, "VEC4", "");
     int w0 = add(&b, weights0, sizeof weights0, FLOAT, 3, "VEC4", "");
     int j1 = add(&b, joints1, sizeof joints1, USHORT, 3, "VEC4", "");
@@ -91,31 +94,37 @@ static char *repair_scene(void) {
     char *data = base64(b.data, b.size);
     size_t size = strlen(data) + 16384;
     char *json = malloc(size);
-    snprintf(json, size,
-             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
-             "\"nodes\":[{\"name\":\"root\",\"children\":[1,2,3,4,5,6,7]},"
-             "{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[1,0,0]},"
-             "{\"name\":\"j2\",\"translation\":[2,0,0],\"children\":[8]},"
-             "{\"name\":\"j3\",\"translation\":[3,0,0]},{\"name\":\"j4\",\"translation\":[4,0,0]},"
-             "{\"name\":\"j5\",\"translation\":[5,0,0]},"
-             "{\"name\":\"skinned\",\"mesh\":0,\"skin\":0,\"translation\":[0,0,5]},"
-             "{\"name\":\"prop\",\"mesh\":1,\"translation\":[0,0,1]}],"
-             "\"skins\":[{\"joints\":[1,2,3,4,5,6],\"inverseBindMatrices\":%d}],"
-             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,"
-             "\"WEIGHTS_0\":%d,\"JOINTS_1\":%d,\"WEIGHTS_1\":%d}}]},"
-             "{\"primitives\":[{\"attributes\":{\"POSITION\":%d}}]}],"
-             "\"animations\":["
-             "{\"name\":\"wave\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
-             "\"samplers\":[{\"input\":%d,\"output\":%d}]},"
-             "{\"name\":\"turn\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
-             "\"samplers\":[{\"input\":%d,\"output\":%d}]},"
-             "{\"name\":\"wave\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
-             "\"samplers\":[{\"input\":%d,\"output\":%d}]},"
-             "{\"name\":\"bad\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\"}}],"
-             "\"samplers\":[{\"input\":%d,\"output\":%d}]}],"
-             "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
-             "\"bufferViews\":[%s],\"accessors\":[%s]}",
-             inv, pos, j0, w0, j1, w1, pos, tw, rw, tt, rt, tw, rw, tw, vb, b.size, data, b.views, b.accessors);
+    snprintf(
+        json, size,
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+        "\"nodes\":[{\"name\":\"root\",\"children\":[1,2,3,4,5,6,7]},"
+        "{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[1,0,0]},"
+        "{\"name\":\"j2\",\"translation\":[2,0,0],\"children\":[8]},"
+        "{\"name\":\"j3\",\"translation\":[3,0,0]},{\"name\":\"j4\",\"translation\":[4,0,0]},"
+        "{\"name\":\"j5\",\"translation\":[5,0,0]},"
+        "{\"name\":\"skinned\",\"mesh\":0,\"skin\":0,\"translation\":[0,0,5]},"
+        "{\"name\":\"prop\",\"mesh\":1,\"translation\":[0,0,1]}],"
+        "\"skins\":[{\"joints\":[1,2,3,4,5,6],\"inverseBindMatrices\":%d}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,"
+        "\"WEIGHTS_0\":%d,\"JOINTS_1\":%d,\"WEIGHTS_1\":%d}}]},"
+        "{\"primitives\":[{\"attributes\":{\"POSITION\":%d}}]}],"
+        "\"animations\":["
+        "{\"name\":\"wave\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+        "\"rotation\"}}],"
+        "\"samplers\":[{\"input\":%d,\"output\":%d}]},"
+        "{\"name\":\"turn\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+        "\"rotation\"}}],"
+        "\"samplers\":[{\"input\":%d,\"output\":%d}]},"
+        "{\"name\":\"wave\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+        "\"rotation\"}}],"
+        "\"samplers\":[{\"input\":%d,\"output\":%d}]},"
+        "{\"name\":\"bad\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":"
+        "\"translation\"}}],"
+        "\"samplers\":[{\"input\":%d,\"output\":%d}]}],"
+        "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+        "\"bufferViews\":[%s],\"accessors\":[%s]}",
+        inv, pos, j0, w0, j1, w1, pos, tw, rw, tt, rt, tw, rw, tw, vb, b.size, data, b.views,
+        b.accessors);
     free(data);
     return json;
 }
@@ -145,7 +154,8 @@ static void check_gltf_repairs(void) {
     char *json = repair_scene();
     crowd_asset *asset = NULL;
     crowd_error error = {0};
-    crowd_result result = crowd_import_memory(json, strlen(json), "repairs.gltf", NULL, &asset, &error);
+    crowd_result result =
+        crowd_import_memory(json, strlen(json), "repairs.gltf", NULL, &asset, &error);
     free(json);
     CHECK_MSG(result == CROWD_OK, "repairs.gltf: %s", error.reason);
     if (asset == NULL) {
@@ -194,7 +204,8 @@ static void check_gltf_repairs(void) {
     }
     /* The prop's triangle: rigid on "prop", placed by j2 (x = 2) and prop (z = 1). */
     CHECK(r->static_meshes_rigid == 1);
-    int32_t p0 = vertex_at(mesh, 2, 0, 1), p1 = vertex_at(mesh, 3, 0, 1), p2 = vertex_at(mesh, 2, 1, 1);
+    int32_t p0 = vertex_at(mesh, 2, 0, 1), p1 = vertex_at(mesh, 3, 0, 1),
+            p2 = vertex_at(mesh, 2, 1, 1);
     CHECK(p0 >= 0 && p1 >= 0 && p2 >= 0);
     if (p0 >= 0) {
         CHECK(weight_of(mesh, p0, prop) == 1.0f);
@@ -225,7 +236,8 @@ static void check_gltf_repairs(void) {
 static const char x_without_ticks[] =
     "xof 0303txt 0032\n"
     "Frame Root {\n"
-    " FrameTransformMatrix { 1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0, 0.0,0.0,0.0,1.0;; }\n"
+    " FrameTransformMatrix { 1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0, 0.0,0.0,0.0,1.0;; "
+    "}\n"
     " Mesh tri {\n"
     "  3;\n  0.0;0.0;0.0;,\n  1.0;0.0;0.0;,\n  0.0;1.0;0.0;;\n"
     "  1;\n  3;0,1,2;;\n"
@@ -240,8 +252,8 @@ static const char x_without_ticks[] =
 static void check_ticks_per_second_zero(void) {
     crowd_asset *asset = NULL;
     crowd_error error = {0};
-    crowd_result result = crowd_import_memory(x_without_ticks, strlen(x_without_ticks), "ticks.x", NULL,
-                                              &asset, &error);
+    crowd_result result = crowd_import_memory(x_without_ticks, strlen(x_without_ticks), "ticks.x",
+                                              NULL, &asset, &error);
     CHECK_MSG(result == CROWD_OK, "ticks.x: %s", error.reason);
     if (asset == NULL) {
         return;

@@ -12,14 +12,16 @@ crowd_asset *import_or_fail(const char *path) {
     CHECK_MSG(result == CROWD_OK, "%s: %s: %s", path, crowd_result_str(result), error.reason);
     if (asset != NULL) {
         crowd_error invalid;
-        CHECK_MSG(crowd_asset_validate(asset, &invalid) == CROWD_OK, "%s: %s", path, invalid.reason);
+        CHECK_MSG(crowd_asset_validate(asset, &invalid) == CROWD_OK, "%s: %s", path,
+                  invalid.reason);
     }
     return asset;
 }
 
 int main(void) {
-    int failures = test_import_models() + test_import_repairs() + test_import_attach() +
-                   test_import_errors();
+    check_enter_temp_dir("test_import");
+    int failures =
+        test_import_models() + test_import_repairs() + test_import_attach() + test_import_errors();
     failures += CHECK_REPORT("import_or_fail");
     printf("test_import: %d failed\n", failures);
     return failures ? 1 : 0;

@@ -73,8 +73,9 @@ static inline crowd_mesh synth_mesh(uint32_t vertex_count, uint32_t influences,
             float w = used[i] ? synth_range(&rng, 0.05f, 1.0f) : 0.0f;
             mesh.weights[4 * v + i] = w;
             mesh.joints[4 * v + i] =
-                used[i] ? (uint16_t)((uint32_t)(synth_uniform(&rng) * (float)joint_count) % joint_count)
-                        : 60000;
+                used[i]
+                    ? (uint16_t)((uint32_t)(synth_uniform(&rng) * (float)joint_count) % joint_count)
+                    : 60000;
             sum += w;
         }
         for (int i = 0; i < 4; i++) {

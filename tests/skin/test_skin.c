@@ -42,8 +42,8 @@ static void one_vertex_init(one_vertex *o, const float p[3], const float n[3], c
 
 static void check_vec(const float *got, const float *want, int n, double tol, const char *what) {
     for (int i = 0; i < n; i++) {
-        CHECK_MSG(fabs((double)got[i] - (double)want[i]) <= tol, "%s[%d] = %.9g, want %.9g", what, i,
-                  (double)got[i], (double)want[i]);
+        CHECK_MSG(fabs((double)got[i] - (double)want[i]) <= tol, "%s[%d] = %.9g, want %.9g", what,
+                  i, (double)got[i], (double)want[i]);
     }
 }
 
@@ -195,7 +195,8 @@ static void check_fast_mesh(uint32_t vertex_count, uint32_t influences, uint64_t
     float *matrices = malloc(12 * joints * sizeof(float));
     synth_matrices(matrices, joints, seed + 1);
     size_t n3 = 3 * (size_t)vertex_count;
-    float *ref_p = malloc((n3 + GUARD) * sizeof(float)), *ref_n = malloc((n3 + GUARD) * sizeof(float));
+    float *ref_p = malloc((n3 + GUARD) * sizeof(float)),
+          *ref_n = malloc((n3 + GUARD) * sizeof(float));
     float *p = malloc((n3 + GUARD) * sizeof(float)), *n = malloc((n3 + GUARD) * sizeof(float));
     crowd_skin_reference(&mesh, matrices, ref_p, ref_n, NULL);
     /* Tiny meshes have a (near) zero diagonal; their coordinates are O(1). */
@@ -226,8 +227,10 @@ static void check_fast_mesh(uint32_t vertex_count, uint32_t influences, uint64_t
                 CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)path, matrices, p,
                                             with_normals ? n : NULL) == CROWD_OK);
                 float dp = compare_max_abs_diff(p, ref_p, n3);
-                CHECK_MSG(dp <= tolerance, "%s, %u vertices, %u influences, normals %d: position "
-                          "error %g > %g", name, vertex_count, influences, with_normals, (double)dp,
+                CHECK_MSG(dp <= tolerance,
+                          "%s, %u vertices, %u influences, normals %d: position "
+                          "error %g > %g",
+                          name, vertex_count, influences, with_normals, (double)dp,
                           (double)tolerance);
                 CHECK_MSG(guard_intact(p, n3), "%s wrote past %u positions", name, vertex_count);
                 if (with_normals) {
@@ -258,13 +261,15 @@ static void test_fast_matches_reference(void) {
     printf("fast paths == reference within 1e-5 of the bounds diagonal:");
     for (int path = CROWD_SKIN_PATH_SCALAR; path < CROWD_SKIN_PATH_COUNT; path++) {
         printf(" %s%s", crowd_skin_path_name((crowd_skin_path)path),
-               crowd_skin_path_supported((crowd_skin_path)path) ? "" : " (not on this CPU, skipped)");
+               crowd_skin_path_supported((crowd_skin_path)path) ? ""
+                                                                : " (not on this CPU, skipped)");
     }
     printf("\n");
     if (!crowd_skin_path_supported(CROWD_SKIN_PATH_AVX2)) {
         check_skips++;
     }
-    static const uint32_t counts[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 1001, 4099};
+    static const uint32_t counts[] = {0,  1,  2,  3,  4,  5,  7,    8,   9,
+                                      12, 15, 16, 17, 31, 33, 1001, 4099};
     uint64_t seed = 100;
     for (uint32_t influences = 0; influences <= 4; influences++) {
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
@@ -289,7 +294,8 @@ static void test_fast_unweighted(void) {
     if (prepared) {
         for (int path = CROWD_SKIN_PATH_SCALAR; path < CROWD_SKIN_PATH_COUNT; path++) {
             if (crowd_skin_path_supported((crowd_skin_path)path)) {
-                CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)path, matrices, p, n) == CROWD_OK);
+                CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)path, matrices, p, n) ==
+                      CROWD_OK);
                 CHECK(compare_max_abs_diff(p, ref_p, 63) <= 1e-5f);
                 CHECK(compare_max_abs_diff(n, ref_n, 63) <= 1e-5f);
                 CHECK(p[0] == 0.0f && p[1] == 0.0f && p[2] == 0.0f);
@@ -304,11 +310,12 @@ static void test_fast_unweighted(void) {
 /* ---- batch -------------------------------------------------------------- */
 
 /* Batch results must be bit-identical to one call per job on the same path. */
-static void check_batch(crowd_skin_pool *pool, crowd_skin_path path, crowd_skin_prepared *const *meshes,
-                        uint32_t mesh_count, uint32_t job_count, const float *matrices,
-                        uint32_t matrix_sets, const char *what) {
+static void check_batch(crowd_skin_pool *pool, crowd_skin_path path,
+                        crowd_skin_prepared *const *meshes, uint32_t mesh_count, uint32_t job_count,
+                        const float *matrices, uint32_t matrix_sets, const char *what) {
     crowd_skin_job *jobs = calloc(job_count, sizeof *jobs);
-    float **want_p = calloc(job_count, sizeof *want_p), **want_n = calloc(job_count, sizeof *want_n);
+    float **want_p = calloc(job_count, sizeof *want_p),
+          **want_n = calloc(job_count, sizeof *want_n);
     for (uint32_t j = 0; j < job_count; j++) {
         const crowd_skin_prepared *prepared = meshes[j % mesh_count];
         size_t n3 = 3 * (size_t)crowd_skin_prepared_vertex_count(prepared);
@@ -489,6 +496,7 @@ static void test_errors(void) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_skin");
     test_reference_golden();
     test_reference_optional_outputs();
     test_fast_matches_reference();

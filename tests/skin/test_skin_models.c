@@ -83,8 +83,10 @@ static void check_model(const model *m) {
                 if (!crowd_skin_path_supported((crowd_skin_path)s)) {
                     continue;
                 }
-                CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)s, matrices, p, n) == CROWD_OK);
-                float dp = compare_max_abs_diff(p, ref_p, n3) / diagonal, dn = compare_max_abs_diff(n, ref_n, n3);
+                CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)s, matrices, p, n) ==
+                      CROWD_OK);
+                float dp = compare_max_abs_diff(p, ref_p, n3) / diagonal,
+                      dn = compare_max_abs_diff(n, ref_n, n3);
                 worst_p[s] = dp > worst_p[s] || dp != dp ? dp : worst_p[s];
                 worst_n[s] = dn > worst_n[s] || dn != dn ? dn : worst_n[s];
             }
@@ -112,13 +114,15 @@ static void check_model(const model *m) {
 
     /* The last pose once more through a 2-thread batch of 3 characters. */
     crowd_skin_pool *pool = NULL;
-    CHECK(crowd_skin_pool_create(&(crowd_skin_pool_desc){.thread_count = 2}, &pool, NULL) == CROWD_OK);
+    CHECK(crowd_skin_pool_create(&(crowd_skin_pool_desc){.thread_count = 2}, &pool, NULL) ==
+          CROWD_OK);
     if (pool) {
         crowd_skin_job jobs[3];
         float *outputs = malloc(6 * n3 * sizeof(float));
         crowd_skin_apply(prepared, matrices, p, n);
         for (int j = 0; j < 3; j++) {
-            jobs[j] = (crowd_skin_job){prepared, matrices, outputs + 2 * j * n3, outputs + (2 * j + 1) * n3};
+            jobs[j] = (crowd_skin_job){prepared, matrices, outputs + 2 * j * n3,
+                                       outputs + (2 * j + 1) * n3};
         }
         crowd_skin_batch(pool, jobs, 3);
         for (int j = 0; j < 3; j++) {
@@ -140,6 +144,7 @@ static void check_model(const model *m) {
 }
 
 int main(void) {
+    check_enter_temp_dir("test_skin_models");
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         check_model(&models[i]);
     }
