@@ -1,10 +1,15 @@
-// crowd.frag.glsl - base colour (material factor x texture x instance tint)
-// under a sky/ground hemisphere light and one sun, written sRGB-encoded.
+// crowd.frag.glsl - the colour pass: the surface of one fragment (base
+// colour = material factor x texture x instance tint), shaded by
+// crowd_shade, which the world appends after this file: the caller's own
+// function or crowd_shade_default.glsl. Written sRGB-encoded unless the
+// caller asked for linear output.
 
+in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 in vec4 v_tint;
 flat in uint v_material;
+flat in uint v_instance;
 
 struct Material {
     vec4 base_color;
@@ -15,17 +20,36 @@ struct Material {
 };
 layout(std430, binding = 3) readonly buffer Materials { Material materials[]; };
 layout(binding = 0) uniform sampler2DArray u_textures;
-layout(location = 9) uniform vec3 u_sun_dir;
+layout(location = 9) uniform vec3 u_light_dir;
+layout(location = 13) uniform vec3 u_light_color;
+layout(location = 14) uniform vec3 u_ambient_sky;
+layout(location = 15) uniform vec3 u_ambient_ground;
+layout(location = 16) uniform bool u_linear_output;
+layout(location = 17) uniform uint u_archetype;
 
 out vec4 o_color;
 
-vec3 lit(vec3 base, vec3 n) {
-    vec3 sky = vec3(0.55, 0.62, 0.72);
-    vec3 ground = vec3(0.22, 0.19, 0.16);
-    vec3 hemisphere = mix(ground, sky, n.y * 0.5 + 0.5);
-    vec3 sun = vec3(1.0, 0.95, 0.85) * max(dot(n, u_sun_dir), 0.0);
-    return base * (hemisphere + sun);
+// What crowd_shade receives (documented in include/crowd/gpu.h).
+struct crowd_surface {
+    vec3 world_position;
+    vec3 normal;
+    vec2 uv;
+    uint material;
+    vec4 base_color;
+    vec4 tint;
+    uint instance;
+    uint archetype;
+};
+
+// Sky/ground hemisphere ambient plus one directional light.
+vec3 crowd_default_lighting(crowd_surface s) {
+    vec3 hemisphere = mix(u_ambient_ground, u_ambient_sky, s.normal.y * 0.5 + 0.5);
+    vec3 light_dir = dot(u_light_dir, u_light_dir) > 0.0 ? normalize(u_light_dir) : vec3(0.0);
+    vec3 direct = u_light_color * max(dot(s.normal, light_dir), 0.0);
+    return s.base_color.rgb * (hemisphere + direct);
 }
+
+vec4 crowd_shade(crowd_surface s);
 
 vec3 srgb_encode(vec3 c) {
     c = clamp(c, 0.0, 1.0);
@@ -43,5 +67,8 @@ void main() {
     if (!gl_FrontFacing) {
         n = -n;
     }
-    o_color = vec4(srgb_encode(lit(base.rgb, n)), 1.0);
+    crowd_surface s =
+        crowd_surface(v_world, n, v_uv, v_material, base, v_tint, v_instance, u_archetype);
+    vec4 color = crowd_shade(s);
+    o_color = u_linear_output ? color : vec4(srgb_encode(color.rgb), color.a);
 }

@@ -1,9 +1,9 @@
 // crowd.vert.glsl - one vertex of one instance, in every playback mode.
-// The renderer prepends "#version 450 core" and one of MODE_STATIC,
+// The world prepends "#version 450 core" and one of MODE_STATIC,
 // MODE_CPU, MODE_GPU, MODE_BAT, MODE_VAT (plus VAT_OCT for the unorm16_oct
 // encoding). bat and vat are built twice, with and without CROSSFADE: a
 // software rasterizer runs both sides of an `if` with lanes masked, so the
-// second clip's fetches would cost every vertex of every frame; the renderer
+// second clip's fetches would cost every vertex of every frame; the world
 // draws with the CROSSFADE build only while some crossfade may be running.
 // With every fade weight 1 both builds compute the same values.
 // Record layouts mirror src/gpu/internal.h.
@@ -23,15 +23,18 @@ layout(location = 9) in vec4 i_fade;       // duration_s, fade_start_s, fade_dur
                                            // from_duration_s
 layout(location = 10) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed
 layout(location = 11) in uvec4 i_clip;     // clip, flags, first_frame, frame_count
-layout(location = 12) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count
+layout(location = 12) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count,
+                                           // instance handle
 
 layout(location = 0) uniform mat4 u_view_proj;
 layout(location = 1) uniform float u_time;
 
+out vec3 v_world;
 out vec3 v_normal;
 out vec2 v_uv;
 out vec4 v_tint;
 flat out uint v_material;
+flat out uint v_instance;
 
 const uint FLAG_LOOP_MASK = 3u;
 const uint FLAG_FROM_LOOP_SHIFT = 2u;
@@ -89,7 +92,7 @@ float clip_time(Playing c) {
 // last frame to frame 0, a one-shot clip holds its last frame. No integer
 // division: a software rasterizer divides one lane at a time. A looping
 // clip's t is below its duration, or equal to it when played once, and the
-// renderer checks duration * fps <= frame_count + 1, so k <= frame_count + 1
+// archetype checks duration * fps <= frame_count + 1, so k <= frame_count + 1
 // and two subtractions are k % frame_count.
 void frame_pair(Playing c, float t, out uint f0, out uint f1, out float alpha) {
     float f = max(t * u_fps, 0.0);
@@ -214,7 +217,7 @@ void vat_clip(Playing c, float t, ivec2 at, out vec3 position, out vec3 normal) 
 #if defined(CROSSFADE)
 // Weight of the new clip. Exactly 1 once fade_duration_s has passed since
 // fade_start_s (a subtraction rounds correctly, a division need not): the
-// renderer leaves this build once its clock is past every fade's end, and
+// world leaves this build once its clock is past every fade's end, and
 // the other build must then draw the same.
 float fade_weight() {
     float fade_start_s = i_fade.y, fade_duration_s = i_fade.z;
@@ -324,8 +327,10 @@ void main() {
     mat3 rotation = mat3(c, 0.0, -s, 0.0, 1.0, 0.0, s, 0.0, c);
     vec3 world = i_position_heading.xyz + rotation * (scale * position);
     gl_Position = u_view_proj * vec4(world, 1.0);
+    v_world = world;
     v_normal = rotation * normal;
     v_uv = a_uv;
     v_tint = i_tint;
     v_material = a_material;
+    v_instance = i_from.w;
 }

@@ -1,62 +1,92 @@
-/* crowd/gpu.h - OpenGL 4.5 playback of a crowd: a context, a renderer for
- * one character, its instances, five playback modes, per-frame statistics.
+/* crowd/gpu.h - a crowd world drawn into the application's own frame:
+ * archetypes (character types), their instances, five playback modes,
+ * colour and depth-only passes, the game's own shading.
  *
- * A crowd_gpu_context is an OpenGL 4.5 core context: headless through EGL
- * (the EGL device platform, then Mesa's surfaceless platform, then the
- * default display; rendering goes to framebuffer objects, no pbuffer) or a
- * GLFW window for interactive use. A crowd_renderer draws many instances of
- * one character into its own offscreen colour + depth target of a given size;
- * pixels are read back as RGBA8, or blitted to the window.
+ * The application owns the OpenGL context, the framebuffer, the camera and
+ * the frame loop; crowd owns its buffers, textures and shaders and records
+ * its draws into whatever draw framebuffer and viewport the application has
+ * bound, depth-tested against what the application already drew there. crowd
+ * never creates a context, never reads pixels back, never waits for the GPU
+ * (no glFinish, no glGetError in release builds on the per-frame path) and
+ * never changes the framebuffer, viewport, depth function or mask, scissor,
+ * stencil or pixel store state. Every other piece of GL state it touches it
+ * restores before returning (see "GL state" below).
  *
- * Playback modes (DESIGN.md, "GPU playback modes"):
- *   static  bind pose, instance transform only: the floor. 1 draw.
+ * A world needs an OpenGL 4.5 core context current on the calling thread,
+ * from any source (EGL, GLX, WGL, GLFW, SDL, a game engine); GL entry points
+ * are resolved through libepoxy from whatever is current.
+ *
+ * Archetypes. Each character type is an archetype made from an asset, a
+ * bake, or both (crowd_archetype_desc), with its own playback mode that can
+ * change at run time (instances keep their state):
+ *   static  bind pose, instance transform only: the floor. 1 draw per pass.
  *   cpu     the CPU samples, blends and skins every character every frame and
  *           uploads its vertices; one draw per character (the skinned-mesh
  *           renderer baseline).
  *   gpu     the CPU samples, blends and builds skinning matrices; palettes go
- *           to a shader storage buffer; the vertex shader skins. 1 draw.
+ *           to a storage buffer; the vertex shader skins. 1 draw per pass.
  *   bat     the vertex shader fetches skinning matrices from the baked
- *           bone-matrix texture. 1 draw.
+ *           bone-matrix texture. 1 draw per pass.
  *   vat     the vertex shader fetches positions and normals from the baked
- *           vertex animation texture. 1 draw.
+ *           vertex animation texture. 1 draw per pass.
  * cpu and gpu need the source asset (skeleton and clips); bat and vat need a
  * crowd_bake (built in memory with crowd_bake_build or loaded from a folder
- * with crowd_bake_load). A renderer made from a loaded bake alone plays
+ * with crowd_bake_load). An archetype made from a loaded bake alone plays
  * static, bat and vat.
+ *
+ * A frame. Once per frame call crowd_world_update(time) (sets the clock;
+ * cpu and gpu modes sample and upload here), then crowd_world_draw once per
+ * pass and view: a depth-only pass into a shadow map, a colour pass into the
+ * application's framebuffer, in any order and as often as needed.
  *
  * Time. Each instance plays its clip at clip time
  *     t = (now - start) * speed + time_offset_s
  * wrapped into [0, duration) when looping, clamped to [0, duration] when not,
- * where `now` is the global time of the frame and `start` the renderer's
- * clock when the instance was added or last changed clip. The renderer's
- * clock is the time of the last frame drawn, or what crowd_renderer_set_time
- * set. bat and vat interpolate linearly between the two baked frames around
- * t (never across a clip boundary: a looping clip wraps from its last frame
- * to its frame 0, a one-shot clip holds its last frame), exactly as the bake
- * stores them (frame k of a clip at time k / fps). Times are 32-bit floats
- * on the GPU: past 16384 s (4.5 hours) of clock a frame's time moves in
- * 2 ms steps, so long sessions should restart the clock (set_time, update).
+ * where `now` is the world's clock (the time of the last update, or what
+ * crowd_world_set_time set) and `start` the clock when the instance was
+ * added or last changed clip. bat and vat interpolate linearly between the
+ * two baked frames around t (never across a clip boundary: a looping clip
+ * wraps from its last frame to its frame 0, a one-shot clip holds its last
+ * frame), exactly as the bake stores them (frame k of a clip at time
+ * k / fps). Times are 32-bit floats on the GPU: past 16384 s (4.5 hours) of
+ * clock a frame's time moves in 2 ms steps, so long sessions should restart
+ * the clock (set_time, update).
  *
- * Crossfade. crowd_instance_play(id, clip, crossfade_s) keeps the old clip
- * running on its own clock and fades to the new one, started at time 0, with
- * weight w = (now - start) / crossfade_s. cpu and gpu blend the two sampled
- * local poses (crowd_anim_blend, exact); bat blends the two clips' skinning
- * matrices per influence and vat the two skinned positions and normals: both
- * are linear in model space, which differs from blending local rotations when
- * the clips' joint rotations differ a lot (a limb swinging through a large
- * angle cuts the chord instead of the arc and shortens slightly at mid-fade).
+ * Crossfade. crowd_instance_play(instance, clip, crossfade_s) keeps the old
+ * clip running on its own clock and fades to the new one, started at time 0,
+ * with weight w = (now - start) / crossfade_s. cpu and gpu blend the two
+ * sampled local poses (crowd_anim_blend, exact); bat blends the two clips'
+ * skinning matrices per influence and vat the two skinned positions and
+ * normals: both are linear in model space, which differs from blending
+ * local rotations when the clips' joint rotations differ a lot (a limb
+ * swinging through a large angle cuts the chord instead of the arc).
  *
- * Every instance's state lives in one GPU buffer that persists across frames;
- * adding, changing or removing one instance writes one record. A frame where
- * nobody changes state uploads nothing in static, bat and vat modes.
+ * Every instance's state lives in one GPU buffer per archetype that persists
+ * across frames; adding, changing or removing one instance writes one
+ * record. A frame where nobody changes state uploads nothing in static, bat
+ * and vat modes. cpu and gpu modes write each frame's vertices or palettes
+ * into one of CROWD_WORLD_STREAM_FRAMES sections of a persistently mapped
+ * buffer, each guarded by a fence: the CPU only waits when the GPU is that
+ * many frames behind, never for the frame the GPU is drawing.
  *
- * Ownership: create/destroy pairs, destroy(NULL) is a no-op. The renderer
- * borrows the asset and the bake: cpu and gpu modes read the skeleton and
- * clips every frame, and switching to bat or vat uploads the bake's textures
- * then, so both must outlive the renderer.
- * Threading: a context and everything made with it belong to the thread on
- * which the context is current; functions taking a renderer require its
- * context to be current. No global state besides what EGL/GLFW keep.
+ * GL state. crowd_world_draw leaves untouched: the bound draw and read
+ * framebuffers, viewport, depth function, depth mask, depth range and clip
+ * control, scissor, stencil, polygon offset, pixel store, clear values. It
+ * changes and restores: the current program, the vertex array binding, the
+ * active texture unit and the 2D / 2D-array texture bindings of units 0-3,
+ * the generic and indexed (1, 3) shader storage buffer bindings, the
+ * GL_DEPTH_TEST, GL_CULL_FACE and GL_BLEND enables (crowd draws depth-tested,
+ * without culling or blending) and, in the depth pass, the colour write mask.
+ * World creation, archetype creation, mode changes and instance edits may
+ * bind crowd's own objects; they restore the same state.
+ *
+ * Ownership: create/destroy pairs, destroy(NULL) is a no-op. An archetype
+ * borrows its asset and bake: cpu and gpu modes read the skeleton and clips
+ * every frame, and switching to bat or vat uploads the bake's textures then,
+ * so both must outlive the archetype (or the world).
+ * Threading: a world belongs to the thread on which its context is current;
+ * every function taking a world requires that context to be current. No
+ * global state.
  */
 #ifndef CROWD_GPU_H
 #define CROWD_GPU_H
@@ -72,59 +102,7 @@
 extern "C" {
 #endif
 
-/* ---- context ------------------------------------------------------------ */
-
-typedef struct crowd_gpu_context crowd_gpu_context;
-
-typedef struct crowd_gpu_context_desc {
-    bool window;            /* false: headless EGL; true: a GLFW window */
-    uint32_t width, height; /* window size; 0 = 1280 x 720 */
-    const char *title;      /* window title; NULL = "crowd" */
-    bool vsync;             /* window: swap on vertical blank */
-    crowd_logger logger;
-} crowd_gpu_context_desc;
-
-/* Makes an OpenGL 4.5 core context and makes it current on this thread.
- * desc may be NULL (headless). On failure CROWD_ERROR_GPU with a reason that
- * names every way that was tried and how each failed. */
-crowd_result crowd_gpu_context_create(const crowd_gpu_context_desc *desc,
-                                      crowd_gpu_context **out_context, crowd_error *error);
-void crowd_gpu_context_destroy(crowd_gpu_context *context);
-
-typedef struct crowd_gpu_context_info {
-    const char *platform; /* "EGL device", "EGL surfaceless", "EGL default display", "GLFW" */
-    const char *vendor;   /* GL_VENDOR */
-    const char *renderer; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
-    const char *version;  /* GL_VERSION */
-    bool software;        /* a CPU rasterizer (llvmpipe, softpipe, swrast) */
-} crowd_gpu_context_info;
-
-/* Strings owned by the context, valid until it is destroyed. */
-void crowd_gpu_context_get_info(const crowd_gpu_context *context, crowd_gpu_context_info *out);
-
-/* Makes the context current on the calling thread again. */
-crowd_result crowd_gpu_context_make_current(crowd_gpu_context *context, crowd_error *error);
-
-/* Window input gathered by crowd_gpu_window_poll since the previous poll. */
-typedef struct crowd_window_input {
-    bool close_requested;      /* window closed or Escape pressed */
-    double cursor_x, cursor_y; /* pixels from the top left */
-    double cursor_dx, cursor_dy;
-    bool mouse_left, mouse_right;               /* held */
-    double scroll_y;                            /* wheel steps */
-    bool key_up, key_down, key_left, key_right; /* arrows or W S A D, held */
-    bool key_shift;                             /* held */
-    uint32_t chars[32];                         /* Unicode code points typed, in order */
-    uint32_t char_count;
-} crowd_window_input;
-
-/* Window contexts only (no-ops returning false / zeros otherwise). */
-bool crowd_gpu_window_poll(crowd_gpu_context *context, crowd_window_input *out);
-void crowd_gpu_window_swap(crowd_gpu_context *context);
-void crowd_gpu_window_size(const crowd_gpu_context *context, uint32_t *width, uint32_t *height);
-void crowd_gpu_window_set_title(crowd_gpu_context *context, const char *title);
-
-/* ---- renderer ----------------------------------------------------------- */
+/* ---- modes -------------------------------------------------------------- */
 
 typedef enum crowd_gpu_mode {
     CROWD_GPU_MODE_STATIC = 0,
@@ -140,79 +118,135 @@ const char *crowd_gpu_mode_name(crowd_gpu_mode mode);
 /* Parses a mode name; false when unknown. */
 bool crowd_gpu_mode_parse(const char *name, crowd_gpu_mode *out);
 
-#define CROWD_RENDERER_DEFAULT_MAX_INSTANCES 65536u
-#define CROWD_RENDERER_MAX_INSTANCES (1u << 22)
-#define CROWD_RENDERER_DEFAULT_WIDTH 640u
-#define CROWD_RENDERER_DEFAULT_HEIGHT 480u
-/* Base-colour textures are resized to one common size, at most this. */
-#define CROWD_RENDERER_MAX_MATERIAL_TEXTURE 1024u
+/* ---- world -------------------------------------------------------------- */
 
-typedef struct crowd_renderer crowd_renderer;
+#define CROWD_WORLD_DEFAULT_MAX_INSTANCES 65536u
+#define CROWD_WORLD_MAX_INSTANCES (1u << 22)
+#define CROWD_WORLD_MAX_ARCHETYPES 256u
+/* Sections of the cpu and gpu modes' per-frame streams (see above). */
+#define CROWD_WORLD_STREAM_FRAMES 3u
+/* Base-colour textures of an archetype are resized to one common size, at
+ * most this. */
+#define CROWD_WORLD_MAX_MATERIAL_TEXTURE 1024u
 
-typedef struct crowd_renderer_desc {
-    crowd_gpu_context *context; /* required, current on this thread */
+typedef struct crowd_world crowd_world;
+
+/* Handles: non-zero ids, an index plus a generation, so the handle of a
+ * removed archetype or instance stays invalid (CROWD_ERROR_INVALID_ARGUMENT)
+ * when its index is reused, until the generation wraps (1023 reuses of one
+ * instance index, 255 of an archetype index). Zero is never valid. */
+typedef struct crowd_archetype {
+    uint32_t id;
+} crowd_archetype;
+typedef struct crowd_instance {
+    uint32_t id;
+} crowd_instance;
+
+typedef struct crowd_world_desc {
+    /* Instances of all archetypes together; 0 = CROWD_WORLD_DEFAULT_MAX_INSTANCES,
+     * at most CROWD_WORLD_MAX_INSTANCES. Memory grows with use, not with this. */
+    uint32_t max_instances;
+    /* Gather CPU and GPU times (crowd_world_stats): clock reads around the
+     * frame's work, and GL_TIME_ELAPSED queries around each draw whose
+     * results are collected frames later, when the GPU has them (never by
+     * waiting). While timing is on, the application must not have a
+     * GL_TIME_ELAPSED query of its own running across crowd's draws. */
+    bool timing;
+    crowd_logger logger;
+} crowd_world_desc;
+
+/* Makes a world on the current context. desc may be NULL. Errors:
+ * CROWD_ERROR_GPU (no current context, or not OpenGL 4.5 core),
+ * CROWD_ERROR_INVALID_ARGUMENT (max_instances above the limit). */
+crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
+                                crowd_error *error);
+/* Deletes every GL object of the world; its context must be current. */
+void crowd_world_destroy(crowd_world *world);
+
+/* ---- archetypes --------------------------------------------------------- */
+
+typedef struct crowd_archetype_desc {
     /* The character. asset alone: static, cpu, gpu. bake alone (a loaded
      * folder): static, bat, vat on bake->asset's mesh. Both (bake built from
      * this asset): every mode. Clips are the bake's when a bake is given,
      * else the asset's. */
     const crowd_asset *asset;
     const crowd_bake *bake;
-    crowd_gpu_mode mode;    /* initial mode; 0 = static */
-    uint32_t max_instances; /* 0 = CROWD_RENDERER_DEFAULT_MAX_INSTANCES */
-    uint32_t width, height; /* offscreen target; 0 = 640 x 480 */
-    crowd_logger logger;
-} crowd_renderer_desc;
+    crowd_gpu_mode mode; /* initial mode; 0 = static */
+    /* Optional GLSL (4.50 core) defining the game's own shading,
+     *     vec4 crowd_shade(crowd_surface s);
+     * returning a linear RGBA colour, which replaces crowd's default shading
+     * in the colour pass while every mode's vertex work stays crowd's. It
+     * may declare its own uniforms (locations 32 and up, bindings 8 and up
+     * are never used by crowd). The inputs:
+     *     struct crowd_surface {
+     *         vec3 world_position;  // metres
+     *         vec3 normal;          // world space, unit, facing the viewer
+     *         vec2 uv;              // uv0
+     *         uint material;        // index into the asset's materials
+     *         vec4 base_color;      // material factor x base-colour texture x tint
+     *         vec4 tint;            // the instance's tint
+     *         uint instance;        // the instance's handle id (crowd_instance.id)
+     *         uint archetype;       // the archetype's handle id
+     *     };
+     * and, callable from it, `vec3 crowd_default_lighting(crowd_surface s)`,
+     * crowd's own shading under the frame's crowd_light. NULL = crowd's
+     * default shading. A function that does not compile or link makes
+     * crowd_world_add_archetype fail with CROWD_ERROR_GPU, the compiler's log
+     * in the error's reason. */
+    const char *fragment_source;
+    const char *name; /* for messages and stats; NULL = the bake's or asset's name */
+} crowd_archetype_desc;
 
-/* Uploads the mesh, materials and (when given) the baked textures, compiles
- * the mode's shaders. Errors: CROWD_ERROR_INVALID_ARGUMENT (no context, no
- * asset or bake, bake and asset of different vertex counts, mode not playable
- * with what was given), CROWD_ERROR_LIMIT (size or a texture beyond what the
- * GL implementation allows), CROWD_ERROR_GPU (a shader failed to compile or a
- * GL call failed; the reason carries the GL log). */
-crowd_result crowd_renderer_create(const crowd_renderer_desc *desc, crowd_renderer **out_renderer,
-                                   crowd_error *error);
-void crowd_renderer_destroy(crowd_renderer *renderer);
+/* Uploads the mesh, materials and (when the mode needs them) the baked
+ * textures, and compiles the mode's shaders. Errors:
+ * CROWD_ERROR_INVALID_ARGUMENT (no asset or bake, bake and asset of
+ * different vertex counts, mode not playable with what was given),
+ * CROWD_ERROR_INVALID_DATA (a loaded bake whose layout does not hold),
+ * CROWD_ERROR_LIMIT (too many archetypes, a texture beyond what the GL
+ * implementation allows), CROWD_ERROR_GPU (a shader failed to compile, with
+ * the GL log, or a GL call failed). Nothing is left behind on failure. */
+crowd_result crowd_world_add_archetype(crowd_world *world, const crowd_archetype_desc *desc,
+                                       crowd_archetype *out_archetype, crowd_error *error);
+/* Removes an archetype, its instances and GL objects. */
+crowd_result crowd_world_remove_archetype(crowd_world *world, crowd_archetype archetype,
+                                          crowd_error *error);
+uint32_t crowd_world_archetype_count(const crowd_world *world);
 
-/* Whether `mode` can play with what the renderer was given. */
-bool crowd_renderer_has_mode(const crowd_renderer *renderer, crowd_gpu_mode mode);
-/* Switches mode; the previous mode's buffers and textures are released and
- * the new mode's created (nothing else changes: instances keep their state).
+/* Whether `mode` can play with what the archetype was given (false for an
+ * invalid handle). */
+bool crowd_archetype_has_mode(const crowd_world *world, crowd_archetype archetype,
+                              crowd_gpu_mode mode);
+/* Switches mode; the previous mode's per-mode buffers and textures are
+ * released and the new mode's created (instances keep their state).
  * CROWD_ERROR_UNSUPPORTED when !has_mode. */
-crowd_result crowd_renderer_set_mode(crowd_renderer *renderer, crowd_gpu_mode mode,
-                                     crowd_error *error);
-crowd_gpu_mode crowd_renderer_mode(const crowd_renderer *renderer);
+crowd_result crowd_archetype_set_mode(crowd_world *world, crowd_archetype archetype,
+                                      crowd_gpu_mode mode, crowd_error *error);
+/* The archetype's mode; CROWD_GPU_MODE_COUNT for an invalid handle. */
+crowd_gpu_mode crowd_archetype_mode(const crowd_world *world, crowd_archetype archetype);
+/* The desc's name (or the bake's or asset's); "" for an invalid handle. */
+const char *crowd_archetype_name(const crowd_world *world, crowd_archetype archetype);
 
-/* Changes the offscreen target size (1 .. GL_MAX_RENDERBUFFER_SIZE). */
-crowd_result crowd_renderer_resize(crowd_renderer *renderer, uint32_t width, uint32_t height,
-                                   crowd_error *error);
-void crowd_renderer_size(const crowd_renderer *renderer, uint32_t *width, uint32_t *height);
-
-/* Clips the instances can play. */
-typedef struct crowd_renderer_clip {
+/* Clips the archetype's instances can play. */
+typedef struct crowd_clip_info {
     const char *name;
     float duration_s;
     bool loop; /* what an instance with CROWD_LOOP_CLIP does */
-} crowd_renderer_clip;
-uint32_t crowd_renderer_clip_count(const crowd_renderer *renderer);
-/* False when clip >= clip_count. Strings owned by the renderer. */
-bool crowd_renderer_get_clip(const crowd_renderer *renderer, uint32_t clip,
-                             crowd_renderer_clip *out);
+} crowd_clip_info;
+uint32_t crowd_archetype_clip_count(const crowd_world *world, crowd_archetype archetype);
+/* False when clip >= clip_count or the handle is invalid. Strings owned by
+ * the world, valid while the archetype lives. */
+bool crowd_archetype_get_clip(const crowd_world *world, crowd_archetype archetype, uint32_t clip,
+                              crowd_clip_info *out);
 /* Index of the clip with that name, or -1. */
-int32_t crowd_renderer_find_clip(const crowd_renderer *renderer, const char *name);
-
-/* Bind-pose bounds of the character (object space, before instance transforms). */
-void crowd_renderer_bind_bounds(const crowd_renderer *renderer, float min[3], float max[3]);
-
-/* The renderer's clock, in seconds: see "Time" above. */
-void crowd_renderer_set_time(crowd_renderer *renderer, double time_s);
-double crowd_renderer_time(const crowd_renderer *renderer);
+int32_t crowd_archetype_find_clip(const crowd_world *world, crowd_archetype archetype,
+                                  const char *name);
+/* Bind-pose bounds of the character (object space, before instance
+ * transforms); false for an invalid handle. */
+bool crowd_archetype_bind_bounds(const crowd_world *world, crowd_archetype archetype,
+                                 float min[3], float max[3]);
 
 /* ---- instances ---------------------------------------------------------- */
-
-/* Non-zero handle: a slot index plus a generation, so the id of a removed
- * instance stays invalid (CROWD_ERROR_INVALID_ARGUMENT) when its slot is
- * reused, until the generation wraps after 1023 reuses of that slot. */
-typedef uint32_t crowd_instance_id;
 
 typedef enum crowd_loop_mode {
     CROWD_LOOP_CLIP = 0, /* the clip's own flag */
@@ -224,46 +258,135 @@ typedef struct crowd_instance_desc {
     float position[3];   /* world, metres */
     float heading_rad;   /* rotation about +Y */
     float scale;         /* uniform; 0 = 1 */
-    uint32_t clip;       /* < crowd_renderer_clip_count (0 when there are none) */
-    float time_offset_s; /* clip time at the renderer's clock now */
+    uint32_t clip;       /* < the archetype's clip count (0 when there are none) */
+    float time_offset_s; /* clip time at the world's clock now */
     float speed;         /* playback rate; 0 = 1; negative plays backwards */
     bool paused;         /* speed 0: holds clip time time_offset_s */
     crowd_loop_mode loop;
     float tint[4]; /* multiplies the base colour; all zero = (1, 1, 1, 1) */
 } crowd_instance_desc;
 
-/* Adds an instance; its record is written to the GPU at once. Errors:
- * CROWD_ERROR_INVALID_ARGUMENT (clip out of range, non-finite values),
- * CROWD_ERROR_LIMIT (max_instances reached), CROWD_ERROR_GPU. */
-crowd_result crowd_instance_add(crowd_renderer *renderer, const crowd_instance_desc *desc,
-                                crowd_instance_id *out_id, crowd_error *error);
+/* Adds an instance of `archetype`; its record is written to the GPU at once.
+ * Errors: CROWD_ERROR_INVALID_ARGUMENT (invalid archetype, clip out of range,
+ * non-finite values), CROWD_ERROR_LIMIT (max_instances reached). */
+crowd_result crowd_instance_add(crowd_world *world, crowd_archetype archetype,
+                                const crowd_instance_desc *desc, crowd_instance *out_instance,
+                                crowd_error *error);
 /* Replaces an instance's whole state (any crossfade ends). */
-crowd_result crowd_instance_update(crowd_renderer *renderer, crowd_instance_id id,
+crowd_result crowd_instance_update(crowd_world *world, crowd_instance instance,
                                    const crowd_instance_desc *desc, crowd_error *error);
 /* Moves an instance, keeping its playback state. scale 0 = 1. */
-crowd_result crowd_instance_set_transform(crowd_renderer *renderer, crowd_instance_id id,
+crowd_result crowd_instance_set_transform(crowd_world *world, crowd_instance instance,
                                           const float position[3], float heading_rad, float scale,
                                           crowd_error *error);
-/* Changes the playback rate at the renderer's clock without a jump in pose
+/* Changes the playback rate at the world's clock without a jump in pose
  * (literal: 0 holds the current frame). */
-crowd_result crowd_instance_set_speed(crowd_renderer *renderer, crowd_instance_id id, float speed,
+crowd_result crowd_instance_set_speed(crowd_world *world, crowd_instance instance, float speed,
                                       crowd_error *error);
-/* Starts `clip` from time 0 at the renderer's clock, crossfading from the
+/* Starts `clip` from time 0 at the world's clock, crossfading from the
  * current pose's clip over crossfade_s seconds (0 = cut). The old clip keeps
  * playing during the fade. Speed and loop mode carry over. */
-crowd_result crowd_instance_play(crowd_renderer *renderer, crowd_instance_id id, uint32_t clip,
+crowd_result crowd_instance_play(crowd_world *world, crowd_instance instance, uint32_t clip,
                                  float crossfade_s, crowd_error *error);
-/* Removes an instance (the last record moves into its slot). */
-crowd_result crowd_instance_remove(crowd_renderer *renderer, crowd_instance_id id,
+/* Removes an instance. */
+crowd_result crowd_instance_remove(crowd_world *world, crowd_instance instance,
                                    crowd_error *error);
-void crowd_renderer_clear_instances(crowd_renderer *renderer);
-uint32_t crowd_renderer_instance_count(const crowd_renderer *renderer);
+/* The instance's archetype; {0} for an invalid handle. */
+crowd_archetype crowd_instance_archetype(const crowd_world *world, crowd_instance instance);
+/* Removes every instance of every archetype. */
+void crowd_world_clear_instances(crowd_world *world);
+uint32_t crowd_world_instance_count(const crowd_world *world);
 /* Axis-aligned world bounds of every instance's bind-pose box; false when
  * there are no instances. */
-bool crowd_renderer_instance_bounds(const crowd_renderer *renderer, float min[3], float max[3]);
+bool crowd_world_instance_bounds(const crowd_world *world, float min[3], float max[3]);
 
 /* ---- frames ------------------------------------------------------------- */
 
+/* The world's clock, in seconds: see "Time" above. */
+void crowd_world_set_time(crowd_world *world, double time_s);
+double crowd_world_time(const crowd_world *world);
+
+/* Starts a frame at global time time_s (also the world's clock): cpu and
+ * gpu archetypes sample, blend and skin (or build palettes) for every
+ * instance and write them into this frame's stream section. Call once per
+ * frame, before the frame's draws. CROWD_ERROR_INVALID_ARGUMENT for a
+ * non-finite time, CROWD_ERROR_GPU when a stream cannot be made. */
+crowd_result crowd_world_update(crowd_world *world, double time_s, crowd_error *error);
+
+typedef enum crowd_pass {
+    CROWD_PASS_COLOR = 0, /* shaded colour + depth */
+    CROWD_PASS_DEPTH,     /* depth only (shadow maps, depth pre-pass): no colour writes */
+} crowd_pass;
+
+/* Light of the colour pass, in linear RGB. Nothing is assumed: a zeroed
+ * light is black (crowd_light_default gives crowd's usual daylight). */
+typedef struct crowd_light {
+    float direction[3];      /* towards the light, world space; need not be unit */
+    float color[3];          /* of the directional light */
+    float ambient_sky[3];    /* hemisphere ambient for normals pointing up */
+    float ambient_ground[3]; /* ... and down */
+} crowd_light;
+
+/* A sun from the upper right front with a sky/ground hemisphere. */
+void crowd_light_default(crowd_light *out);
+
+typedef struct crowd_draw_desc {
+    crowd_pass pass;
+    /* Column-major 4x4 matrices as OpenGL takes them (clip = projection x
+     * view x world). Any projection works: perspective, orthographic,
+     * reversed-Z (with the application's glClipControl and depth function),
+     * infinite far plane. */
+    float view[16];
+    float projection[16];
+    crowd_light light; /* colour pass */
+    /* The colour pass writes sRGB-encoded values (for an RGBA8 target
+     * without GL_FRAMEBUFFER_SRGB); true writes linear values (sRGB
+     * framebuffers with GL_FRAMEBUFFER_SRGB on, HDR targets). */
+    bool linear_output;
+} crowd_draw_desc;
+
+/* Draws every instance of every archetype, each in its archetype's mode,
+ * into the bound draw framebuffer and viewport: one draw per archetype with
+ * instances (cpu mode: one per instance). Never waits for the GPU.
+ * CROWD_ERROR_INVALID_ARGUMENT for a bad desc (unknown pass, non-finite
+ * matrices); GL errors are only checked in debug builds (CROWD_ERROR_GPU). */
+crowd_result crowd_world_draw(crowd_world *world, const crowd_draw_desc *desc,
+                              crowd_error *error);
+
+/* What the frames cost. Counts are always kept (they cost nothing); times
+ * only when crowd_world_desc.timing is set. */
+typedef struct crowd_world_stats {
+    uint32_t archetype_count;
+    uint32_t instance_count;
+    /* Since the last crowd_world_update: */
+    uint32_t passes;         /* crowd_world_draw calls */
+    uint32_t draw_calls;     /* GL draw calls, all passes */
+    uint64_t vertices_drawn; /* vertices submitted, all passes */
+    /* Bytes sent to GPU buffers: instance records written by add, update and
+     * remove since the update before, plus this frame's palettes or vertices. */
+    uint64_t uploaded_bytes;
+    /* Thread CPU time (CLOCK_THREAD_CPUTIME_ID) of crowd's calls since the
+     * last update began (the update and every draw): animation work, uploads
+     * and GL submission. A software rasterizer without a GL thread shades
+     * vertices inside the draw calls, so there it includes vertex shading. */
+    double cpu_time_s;
+    /* The part of it spent on crowd's own per-frame CPU animation (sampling,
+     * blending, skinning matrices and cpu mode's skinning); 0 in static, bat
+     * and vat. Means the same on every driver. */
+    double cpu_animation_time_s;
+    /* GPU time of the draws of the newest frame whose timer results have
+     * arrived, and how many frames ago that was (0 = none yet). */
+    double gpu_time_s;
+    uint32_t gpu_time_frames_ago;
+    /* Bytes of every buffer and texture the world holds (mip chains included). */
+    uint64_t gpu_memory_bytes;
+} crowd_world_stats;
+
+void crowd_world_get_stats(const crowd_world *world, crowd_world_stats *out);
+
+/* ---- cameras ------------------------------------------------------------ */
+
+/* A look-at camera, turned into matrices by crowd_camera_matrices. */
 typedef struct crowd_camera {
     float eye[3];
     float target[3];
@@ -278,62 +401,11 @@ typedef struct crowd_camera {
 void crowd_camera_frame_box(const float min[3], const float max[3], float aspect,
                             crowd_camera *out);
 
-typedef struct crowd_frame_desc {
-    double time_s; /* global time; also sets the renderer's clock */
-    crowd_camera camera;
-    bool ground;          /* a ground plane under the crowd's feet (one extra draw) */
-    float clear_color[4]; /* linear RGB(A); all zero = a light grey-blue */
-} crowd_frame_desc;
-
-/* Renders every instance in the current mode into the offscreen target and
- * waits until the GPU has finished (so the frame time is complete). */
-crowd_result crowd_renderer_draw(crowd_renderer *renderer, const crowd_frame_desc *frame,
-                                 crowd_error *error);
-
-/* RGBA8 pixels of the last frame, sRGB-encoded, rows top first:
- * size_bytes >= width * height * 4. */
-crowd_result crowd_renderer_read_pixels(crowd_renderer *renderer, uint8_t *rgba, size_t size_bytes,
-                                        crowd_error *error);
-
-/* Window contexts: scales the last frame onto the window's framebuffer
- * (then call crowd_gpu_window_swap). */
-crowd_result crowd_renderer_present(crowd_renderer *renderer, crowd_error *error);
-
-typedef struct crowd_renderer_stats {
-    crowd_gpu_mode mode;
-    uint32_t instance_count;
-    uint32_t draw_calls;       /* crowd draw calls in the last frame */
-    uint32_t extra_draw_calls; /* other draws of the frame (ground) */
-    uint64_t vertices_drawn;   /* crowd vertices submitted in the last frame */
-    /* Thread CPU time (CLOCK_THREAD_CPUTIME_ID) the last frame spent on the
-     * calling thread before waiting for the GPU: animation work, uploads and
-     * every GL call. A software rasterizer (llvmpipe) shades vertices inside
-     * the draw calls on this thread, so there it includes vertex shading. */
-    double cpu_time_s;
-    /* The part of cpu_time_s spent on crowd's own per-frame CPU animation:
-     * sampling, blending, skinning matrices and (cpu mode) skinning, written
-     * into mapped buffers. GL submission is not in it, so it means the same
-     * on every driver. 0 in static, bat and vat modes. */
-    double cpu_animation_time_s;
-    /* Wall time from the start of the last draw until the GPU finished it. */
-    double frame_time_s;
-    /* Bytes sent to GPU buffers since the frame before: instance records
-     * written by add/update/remove and per-frame palettes or vertices. */
-    uint64_t uploaded_bytes;
-    /* Bytes of every buffer, texture and render target the renderer holds
-     * (texture mip chains included). */
-    uint64_t gpu_memory_bytes;
-} crowd_renderer_stats;
-
-void crowd_renderer_get_stats(const crowd_renderer *renderer, crowd_renderer_stats *out);
-
-/* ---- images ------------------------------------------------------------- */
-
-/* Writes RGBA8 pixels (rows top first) as an 8-bit RGBA PNG, atomically (a
- * temporary file in the same folder renamed into place). CROWD_ERROR_OUTPUT
- * on failure, leaving no file behind. */
-crowd_result crowd_image_write_png(const char *path, uint32_t width, uint32_t height,
-                                   const uint8_t *rgba, crowd_error *error);
+/* Right-handed view and OpenGL perspective projection (clip z in [-w, w])
+ * matrices of `camera` for an image of aspect width / height; false when the
+ * camera is degenerate (eye on target, bad field of view or planes). */
+bool crowd_camera_matrices(const crowd_camera *camera, float aspect, float view[16],
+                           float projection[16]);
 
 #ifdef __cplusplus
 }

@@ -25,16 +25,15 @@ static bool gl_format(crowd_texel_format format, texel_format *out) {
     return false;
 }
 
-static crowd_result upload_texture(crowd_renderer *r, const crowd_texture *texture,
-                                   const char *what, GLuint *out, uint64_t *bytes_out,
-                                   crowd_error *error) {
+static crowd_result upload_texture(gpu_archetype *r, const crowd_texture *texture, const char *what,
+                                   GLuint *out, uint64_t *bytes_out, crowd_error *error) {
     texel_format f;
     if (!gl_format(texture->format, &f) || texture->texels == NULL || texture->width == 0 ||
         texture->height == 0) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, r->bake->name,
                                "the bake has no usable %s texture", what);
     }
-    GLint max = r->context->max_texture_size;
+    GLint max = r->world->max_texture_size;
     if (texture->width > (uint32_t)max || texture->height > (uint32_t)max) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, r->bake->name,
                                "%s texture is %ux%u, this GL implementation allows %dx%d", what,
@@ -45,9 +44,11 @@ static crowd_result upload_texture(crowd_renderer *r, const crowd_texture *textu
     glTextureStorage2D(*out, 1, f.internal, (GLsizei)texture->width, (GLsizei)texture->height);
     *bytes_out = (uint64_t)texture->width * texture->height * f.bytes;
     r->gpu_memory_bytes += *bytes_out;
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    gpu_unpack_state unpack;
+    gpu_unpack_begin(&unpack);
     glTextureSubImage2D(*out, 0, 0, 0, (GLsizei)texture->width, (GLsizei)texture->height, f.format,
                         f.type, texture->texels);
+    gpu_unpack_end(&unpack);
     /* texelFetch ignores filtering, but the default mipmapped minification
      * filter would leave a one-level texture incomplete on some drivers. */
     glTextureParameteri(*out, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -55,7 +56,7 @@ static crowd_result upload_texture(crowd_renderer *r, const crowd_texture *textu
     return gpu_check(error, "uploading a baked texture");
 }
 
-crowd_result gpu_baked_upload(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error) {
+crowd_result gpu_baked_upload(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     if (mode == CROWD_GPU_MODE_BAT) {
         return upload_texture(r, &r->bake->bat, "BAT", &r->bat_texture, &r->bat_bytes, error);
     }
@@ -69,7 +70,7 @@ crowd_result gpu_baked_upload(crowd_renderer *r, crowd_gpu_mode mode, crowd_erro
     return result;
 }
 
-void gpu_baked_release(crowd_renderer *r) {
+void gpu_baked_release(gpu_archetype *r) {
     gpu_texture_delete(r, &r->bat_texture, &r->bat_bytes);
     gpu_texture_delete(r, &r->vat_position_texture, &r->vat_position_bytes);
     gpu_texture_delete(r, &r->vat_normal_texture, &r->vat_normal_bytes);

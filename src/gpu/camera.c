@@ -58,15 +58,19 @@ static bool basis(const float forward_in[3], const float up_hint[3], float forwa
     return true;
 }
 
-float gpu_camera_fov(const crowd_camera *camera) {
+static float camera_fov(const crowd_camera *camera) {
     return camera->fov_y_rad > 0.0f ? camera->fov_y_rad : DEFAULT_FOV_Y_RAD;
 }
 
-bool gpu_camera_view_proj(const crowd_camera *camera, float aspect, float out[16]) {
+bool crowd_camera_matrices(const crowd_camera *camera, float aspect, float view[16],
+                           float projection[16]) {
     float forward[3], right[3], up[3], dir[3];
+    if (camera == NULL || view == NULL || projection == NULL) {
+        return false;
+    }
     sub3(camera->target, camera->eye, dir);
     float distance = sqrtf(dot3(dir, dir));
-    float fov = gpu_camera_fov(camera);
+    float fov = camera_fov(camera);
     if (!isfinite(distance) || !(fov < 3.1f) || !(aspect > 0.0f) ||
         !basis(dir, camera->up, forward, right, up)) {
         return false;
@@ -77,38 +81,30 @@ bool gpu_camera_view_proj(const crowd_camera *camera, float aspect, float out[16
         return false;
     }
     /* view = rows right, up, -forward, translated by -eye (column-major). */
-    float view[16] = {right[0],
-                      up[0],
-                      -forward[0],
-                      0.0f,
-                      right[1],
-                      up[1],
-                      -forward[1],
-                      0.0f,
-                      right[2],
-                      up[2],
-                      -forward[2],
-                      0.0f,
-                      -dot3(right, camera->eye),
-                      -dot3(up, camera->eye),
-                      dot3(forward, camera->eye),
-                      1.0f};
+    const float v[16] = {right[0],
+                         up[0],
+                         -forward[0],
+                         0.0f,
+                         right[1],
+                         up[1],
+                         -forward[1],
+                         0.0f,
+                         right[2],
+                         up[2],
+                         -forward[2],
+                         0.0f,
+                         -dot3(right, camera->eye),
+                         -dot3(up, camera->eye),
+                         dot3(forward, camera->eye),
+                         1.0f};
+    memcpy(view, v, sizeof v);
     float f = 1.0f / tanf(fov * 0.5f);
-    float proj[16] = {0};
-    proj[0] = f / aspect;
-    proj[5] = f;
-    proj[10] = (far + near) / (near - far);
-    proj[11] = -1.0f;
-    proj[14] = 2.0f * far * near / (near - far);
-    for (int c = 0; c < 4; c++) {
-        for (int r = 0; r < 4; r++) {
-            float sum = 0.0f;
-            for (int k = 0; k < 4; k++) {
-                sum += proj[k * 4 + r] * view[c * 4 + k];
-            }
-            out[c * 4 + r] = sum;
-        }
-    }
+    memset(projection, 0, 16 * sizeof(float));
+    projection[0] = f / aspect;
+    projection[5] = f;
+    projection[10] = (far + near) / (near - far);
+    projection[11] = -1.0f;
+    projection[14] = 2.0f * far * near / (near - far);
     return true;
 }
 

@@ -36,7 +36,7 @@ crowd_result gpu_check(crowd_error *error, const char *what) {
                            NULL, "%s: %s (0x%04x)", what, gl_error_name(code), (unsigned)code);
 }
 
-crowd_result gpu_buffer_create(crowd_renderer *r, GLuint *buffer, uint64_t *size_field,
+crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_field,
                                uint64_t size_bytes, const void *data, GLbitfield flags,
                                crowd_error *error) {
     if (size_bytes > (uint64_t)PTRDIFF_MAX) {
@@ -56,7 +56,7 @@ crowd_result gpu_buffer_create(crowd_renderer *r, GLuint *buffer, uint64_t *size
     return CROWD_OK;
 }
 
-void gpu_buffer_delete(crowd_renderer *r, GLuint *buffer, uint64_t *size_field) {
+void gpu_buffer_delete(gpu_archetype *r, GLuint *buffer, uint64_t *size_field) {
     if (*buffer != 0) {
         glDeleteBuffers(1, buffer);
         r->gpu_memory_bytes -= *size_field;
@@ -65,7 +65,7 @@ void gpu_buffer_delete(crowd_renderer *r, GLuint *buffer, uint64_t *size_field) 
     *size_field = 0;
 }
 
-void gpu_texture_delete(crowd_renderer *r, GLuint *texture, uint64_t *size_field) {
+void gpu_texture_delete(gpu_archetype *r, GLuint *texture, uint64_t *size_field) {
     if (*texture != 0) {
         glDeleteTextures(1, texture);
         r->gpu_memory_bytes -= *size_field;
@@ -74,23 +74,36 @@ void gpu_texture_delete(crowd_renderer *r, GLuint *texture, uint64_t *size_field
     *size_field = 0;
 }
 
-static crowd_result compile(GLenum stage, const char *name, const char *defines, GLuint *out,
-                            crowd_error *error) {
+/* A GL info log on one line (the error's reason is one line). */
+static void one_line(char *log) {
+    size_t n = strlen(log);
+    while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' ')) {
+        log[--n] = '\0';
+    }
+    for (char *c = log; *c != '\0'; c++) {
+        *c = *c == '\n' ? '|' : *c;
+    }
+}
+
+static crowd_result compile(GLenum stage, const char *name, const char *defines, const char *tail,
+                            GLuint *out, crowd_error *error) {
     const char *body = crowd_gpu_shader_source(name);
     if (body == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, name, "shader not embedded in the binary");
     }
-    const char *parts[3] = {"#version 450 core\n", defines != NULL ? defines : "", body};
+    /* The tail's own line numbers in the log: source string 1 from line 1. */
+    const char *parts[5] = {"#version 450 core\n", defines != NULL ? defines : "", body,
+                            "\n#line 1 1\n", tail};
     GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, 3, parts, NULL);
+    glShaderSource(shader, tail != NULL ? 5 : 3, parts, NULL);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
     if (ok != GL_TRUE) {
-        char log[400];
+        char log[480];
         glGetShaderInfoLog(shader, sizeof log, NULL, log);
         glDeleteShader(shader);
-        log[strcspn(log, "\n")] = '\0';
+        one_line(log);
         return crowd_error_set(error, CROWD_ERROR_GPU, name, "shader does not compile: %s", log);
     }
     *out = shader;
@@ -98,11 +111,12 @@ static crowd_result compile(GLenum stage, const char *name, const char *defines,
 }
 
 crowd_result gpu_program_create(const char *vertex_name, const char *fragment_name,
-                                const char *defines, GLuint *out_program, crowd_error *error) {
+                                const char *defines, const char *fragment_tail, GLuint *out_program,
+                                crowd_error *error) {
     GLuint vs = 0, fs = 0;
-    crowd_result result = compile(GL_VERTEX_SHADER, vertex_name, defines, &vs, error);
+    crowd_result result = compile(GL_VERTEX_SHADER, vertex_name, defines, NULL, &vs, error);
     if (result == CROWD_OK) {
-        result = compile(GL_FRAGMENT_SHADER, fragment_name, defines, &fs, error);
+        result = compile(GL_FRAGMENT_SHADER, fragment_name, defines, fragment_tail, &fs, error);
     }
     if (result != CROWD_OK) {
         if (vs != 0) {
@@ -119,13 +133,38 @@ crowd_result gpu_program_create(const char *vertex_name, const char *fragment_na
     GLint ok = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
     if (ok != GL_TRUE) {
-        char log[400];
+        char log[480];
         glGetProgramInfoLog(program, sizeof log, NULL, log);
         glDeleteProgram(program);
-        log[strcspn(log, "\n")] = '\0';
+        one_line(log);
         return crowd_error_set(error, CROWD_ERROR_GPU, vertex_name, "program does not link: %s",
                                log);
     }
     *out_program = program;
     return CROWD_OK;
+}
+
+/* Texture uploads read client memory tightly packed: the application's
+ * pixel-store settings and a pixel unpack buffer it left bound would change
+ * what is read, so they are set aside for the upload and put back. */
+static const GLenum unpack_names[GPU_UNPACK_STATE_COUNT] = {
+    GL_UNPACK_ALIGNMENT,  GL_UNPACK_ROW_LENGTH,  GL_UNPACK_IMAGE_HEIGHT,
+    GL_UNPACK_SKIP_ROWS,  GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_IMAGES,
+    GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,   GL_PIXEL_UNPACK_BUFFER_BINDING};
+
+void gpu_unpack_begin(gpu_unpack_state *saved) {
+    for (int i = 0; i < GPU_UNPACK_STATE_COUNT; i++) {
+        glGetIntegerv(unpack_names[i], &saved->values[i]);
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    for (int i = 0; i < GPU_UNPACK_STATE_COUNT - 1; i++) {
+        glPixelStorei(unpack_names[i], unpack_names[i] == GL_UNPACK_ALIGNMENT ? 1 : 0);
+    }
+}
+
+void gpu_unpack_end(const gpu_unpack_state *saved) {
+    for (int i = 0; i < GPU_UNPACK_STATE_COUNT - 1; i++) {
+        glPixelStorei(unpack_names[i], saved->values[i]);
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->values[GPU_UNPACK_STATE_COUNT - 1]);
 }

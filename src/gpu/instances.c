@@ -1,19 +1,15 @@
-/* Instances: a dense array of records mirrored in one GPU buffer that lives
- * across frames. Every change writes exactly the one record it touches
- * (removal moves the last record into the hole: one write). Ids are an index
- * into a slot table plus a generation, so a stale id is refused. */
+/* One archetype's instances: a dense array of records mirrored in one GPU
+ * buffer that lives across frames. Every change writes exactly the one
+ * record it touches (removal moves the last record into the hole: one
+ * write). Handles are the world's (world.c); here an instance is its slot. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/internal.h"
 
-#define INDEX_BITS 22u
-#define INDEX_MASK ((1u << INDEX_BITS) - 1u)
-#define GENERATION_LIMIT (1u << (32u - INDEX_BITS))
-
-static uint32_t initial_capacity(const crowd_renderer *r) {
-    return r->max_instances < 64 ? r->max_instances : 64;
+static uint32_t initial_capacity(const gpu_archetype *r) {
+    return r->world->max_instances < 64 ? r->world->max_instances : 64;
 }
 
 static crowd_result oom(crowd_error *error) {
@@ -22,28 +18,16 @@ static crowd_result oom(crowd_error *error) {
 
 /* Resizes every per-slot array to `capacity` and moves the GPU buffer's
  * records into a new buffer of that size. */
-static crowd_result reserve(crowd_renderer *r, uint32_t capacity, crowd_error *error) {
+static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error) {
     void *p;
     if ((p = realloc(r->records, capacity * sizeof *r->records)) == NULL) {
         return oom(error);
     }
     r->records = p;
-    if ((p = realloc(r->slot_id, capacity * sizeof *r->slot_id)) == NULL) {
+    if ((p = realloc(r->slot_handle, capacity * sizeof *r->slot_handle)) == NULL) {
         return oom(error);
     }
-    r->slot_id = p;
-    if ((p = realloc(r->index_slot, capacity * sizeof *r->index_slot)) == NULL) {
-        return oom(error);
-    }
-    r->index_slot = p;
-    if ((p = realloc(r->index_generation, capacity * sizeof *r->index_generation)) == NULL) {
-        return oom(error);
-    }
-    r->index_generation = p;
-    if ((p = realloc(r->free_indices, capacity * sizeof *r->free_indices)) == NULL) {
-        return oom(error);
-    }
-    r->free_indices = p;
+    r->slot_handle = p;
 
     GLuint buffer = 0;
     uint64_t bytes = 0;
@@ -70,12 +54,12 @@ static crowd_result reserve(crowd_renderer *r, uint32_t capacity, crowd_error *e
     return gpu_check(error, "growing the instance buffer");
 }
 
-crowd_result gpu_instances_init(crowd_renderer *r, crowd_error *error) {
+crowd_result gpu_instances_init(gpu_archetype *r, crowd_error *error) {
     r->fade_end_s = -INFINITY;
     return reserve(r, initial_capacity(r), error);
 }
 
-bool gpu_crossfade_running(const crowd_renderer *r, float now_s) {
+bool gpu_crossfade_running(const gpu_archetype *r, float now_s) {
     return (double)now_s < r->fade_end_s;
 }
 
@@ -85,45 +69,25 @@ bool gpu_crossfade_running(const crowd_renderer *r, float now_s) {
  * sum) qualifies, as rounding cannot take the difference below the float
  * duration_s; the double sum rounds to nearest, one step up makes it an
  * upper bound. */
-static void note_fade_end(crowd_renderer *r, float start_s, float duration_s) {
+static void note_fade_end(gpu_archetype *r, float start_s, float duration_s) {
     double end = nextafter((double)start_s + (double)duration_s, INFINITY);
     r->fade_end_s = end > r->fade_end_s ? end : r->fade_end_s;
 }
 
-void gpu_instances_release(crowd_renderer *r) {
+void gpu_instances_release(gpu_archetype *r) {
     uint64_t bytes = (uint64_t)r->instance_capacity * sizeof(gpu_instance_record);
     gpu_buffer_delete(r, &r->instance_buffer, &bytes);
     free(r->records);
-    free(r->slot_id);
-    free(r->index_slot);
-    free(r->index_generation);
-    free(r->free_indices);
+    free(r->slot_handle);
     r->records = NULL;
-    r->slot_id = r->index_slot = r->free_indices = NULL;
-    r->index_generation = NULL;
+    r->slot_handle = NULL;
     r->instance_capacity = r->instance_count = 0;
 }
 
-static void write_record(crowd_renderer *r, uint32_t slot) {
+static void write_record(gpu_archetype *r, uint32_t slot) {
     glNamedBufferSubData(r->instance_buffer, (GLintptr)(slot * sizeof(gpu_instance_record)),
                          sizeof(gpu_instance_record), &r->records[slot]);
-    r->pending_upload_bytes += sizeof(gpu_instance_record);
-}
-
-static crowd_result find(const crowd_renderer *r, crowd_instance_id id, uint32_t *slot,
-                         crowd_error *error) {
-    if (r == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "renderer is NULL");
-    }
-    uint32_t index = id & INDEX_MASK;
-    uint32_t generation = id >> INDEX_BITS;
-    if (id == 0 || index >= r->id_count || r->index_slot[index] == UINT32_MAX ||
-        r->index_generation[index] != generation) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
-                               "instance %u does not exist", (unsigned)id);
-    }
-    *slot = r->index_slot[index];
-    return CROWD_OK;
+    r->world->pending_upload_bytes += sizeof(gpu_instance_record);
 }
 
 static bool finite_all(const float *values, int count) {
@@ -135,22 +99,22 @@ static bool finite_all(const float *values, int count) {
     return true;
 }
 
-static crowd_result check_clip(const crowd_renderer *r, uint32_t clip, crowd_error *error) {
+static crowd_result check_clip(const gpu_archetype *r, uint32_t clip, crowd_error *error) {
     if (clip >= r->clip_count && !(r->clip_count == 0 && clip == 0)) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
                                "clip %u out of range (%u clips)", (unsigned)clip,
                                (unsigned)r->clip_count);
     }
     return CROWD_OK;
 }
 
-static const gpu_clip *clip_of(const crowd_renderer *r, uint32_t clip) {
+static const gpu_clip *clip_of(const gpu_archetype *r, uint32_t clip) {
     return clip < r->clip_count ? &r->clips[clip] : NULL;
 }
 
 /* Sets the record's clip with what the shaders need of it: baked frames,
  * duration and whether it loops (zeros for an asset without clips). */
-static void set_clip(const crowd_renderer *r, gpu_instance_record *rec, uint32_t clip) {
+static void set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip) {
     const gpu_clip *c = clip_of(r, clip);
     rec->clip = clip;
     rec->first_frame = c != NULL ? c->first_frame : 0;
@@ -160,7 +124,7 @@ static void set_clip(const crowd_renderer *r, gpu_instance_record *rec, uint32_t
     rec->flags |= c != NULL && c->loop ? GPU_FLAG_CLIP_LOOPS : 0u;
 }
 
-static crowd_result record_from_desc(const crowd_renderer *r, const crowd_instance_desc *desc,
+static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instance_desc *desc,
                                      gpu_instance_record *out, crowd_error *error) {
     if (desc == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "desc is NULL");
@@ -193,64 +157,43 @@ static crowd_result record_from_desc(const crowd_renderer *r, const crowd_instan
     out->scale = desc->scale == 0.0f ? 1.0f : desc->scale;
     out->flags = (uint32_t)desc->loop;
     set_clip(r, out, desc->clip);
-    out->start_s = (float)r->clock_s;
+    out->start_s = (float)r->world->clock_s;
     out->offset_s = desc->time_offset_s;
     out->speed = desc->paused ? 0.0f : (desc->speed == 0.0f ? 1.0f : desc->speed);
     return CROWD_OK;
 }
 
-crowd_result crowd_instance_add(crowd_renderer *r, const crowd_instance_desc *desc,
-                                crowd_instance_id *out_id, crowd_error *error) {
-    if (r == NULL || out_id == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
-                               "renderer or out_id is NULL");
-    }
-    *out_id = 0;
+crowd_result gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
+                              uint32_t handle_index, uint32_t handle, uint32_t *out_slot,
+                              crowd_error *error) {
     gpu_instance_record record;
     crowd_result result = record_from_desc(r, desc, &record, error);
     if (result != CROWD_OK) {
         return result;
     }
-    if (r->instance_count >= r->max_instances) {
-        return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL,
-                               "instance limit of %u reached (crowd_renderer_desc.max_instances)",
-                               (unsigned)r->max_instances);
-    }
     if (r->instance_count == r->instance_capacity) {
         uint32_t capacity = r->instance_capacity * 2;
-        capacity = capacity < r->max_instances ? capacity : r->max_instances;
+        capacity = capacity < r->world->max_instances ? capacity : r->world->max_instances;
         result = reserve(r, capacity, error);
         if (result != CROWD_OK) {
             return result;
         }
     }
-    uint32_t index;
-    if (r->free_index_count > 0) {
-        index = r->free_indices[--r->free_index_count];
-    } else {
-        index = r->id_count++;
-        r->index_generation[index] = 1;
-    }
     uint32_t slot = r->instance_count++;
-    r->index_slot[index] = slot;
-    r->slot_id[slot] = index | ((uint32_t)r->index_generation[index] << INDEX_BITS);
+    record.handle = handle;
+    r->slot_handle[slot] = handle_index;
     r->records[slot] = record;
     if (r->source != NULL) {
         gpu_pose_reset_cursor(r, slot, 0);
         gpu_pose_reset_cursor(r, slot, 1);
     }
     write_record(r, slot);
-    *out_id = r->slot_id[slot];
-    return gpu_check(error, "writing an instance");
+    *out_slot = slot;
+    return CROWD_OK;
 }
 
-crowd_result crowd_instance_update(crowd_renderer *r, crowd_instance_id id,
-                                   const crowd_instance_desc *desc, crowd_error *error) {
-    uint32_t slot = 0;
-    crowd_result found = find(r, id, &slot, error);
-    if (found != CROWD_OK) {
-        return found;
-    }
+crowd_result gpu_instance_update(gpu_archetype *r, uint32_t slot, const crowd_instance_desc *desc,
+                                 crowd_error *error) {
     gpu_instance_record record;
     crowd_result result = record_from_desc(r, desc, &record, error);
     if (result != CROWD_OK) {
@@ -259,19 +202,14 @@ crowd_result crowd_instance_update(crowd_renderer *r, crowd_instance_id id,
     if (r->source != NULL && record.clip != r->records[slot].clip) {
         gpu_pose_reset_cursor(r, slot, 0);
     }
+    record.handle = r->records[slot].handle;
     r->records[slot] = record;
     write_record(r, slot);
     return CROWD_OK;
 }
 
-crowd_result crowd_instance_set_transform(crowd_renderer *r, crowd_instance_id id,
-                                          const float position[3], float heading_rad, float scale,
-                                          crowd_error *error) {
-    uint32_t slot = 0;
-    crowd_result found = find(r, id, &slot, error);
-    if (found != CROWD_OK) {
-        return found;
-    }
+crowd_result gpu_instance_set_transform(gpu_archetype *r, uint32_t slot, const float position[3],
+                                        float heading_rad, float scale, crowd_error *error) {
     float scalars[2] = {heading_rad, scale};
     if (position == NULL || !finite_all(position, 3) || !finite_all(scalars, 2) || scale < 0.0f) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
@@ -286,28 +224,23 @@ crowd_result crowd_instance_set_transform(crowd_renderer *r, crowd_instance_id i
 }
 
 /* Playback time now, folded into the clip so offsets stay small. */
-static float current_time(const crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float start_s,
+static float current_time(const gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float start_s,
                           float offset_s, float speed) {
     const gpu_clip *c = clip_of(r, clip);
-    float now = (float)r->clock_s;
+    float now = (float)r->world->clock_s;
     if (c == NULL) {
         return (now - start_s) * speed + offset_s;
     }
     return gpu_clip_time(c, loop_mode, now, start_s, offset_s, speed);
 }
 
-crowd_result crowd_instance_set_speed(crowd_renderer *r, crowd_instance_id id, float speed,
-                                      crowd_error *error) {
-    uint32_t slot = 0;
-    crowd_result found = find(r, id, &slot, error);
-    if (found != CROWD_OK) {
-        return found;
-    }
+crowd_result gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed,
+                                    crowd_error *error) {
     if (!isfinite(speed)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "speed must be finite");
     }
     gpu_instance_record *rec = &r->records[slot];
-    float now = (float)r->clock_s;
+    float now = (float)r->world->clock_s;
     rec->offset_s = current_time(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, rec->start_s,
                                  rec->offset_s, rec->speed);
     rec->start_s = now;
@@ -323,13 +256,8 @@ crowd_result crowd_instance_set_speed(crowd_renderer *r, crowd_instance_id id, f
     return CROWD_OK;
 }
 
-crowd_result crowd_instance_play(crowd_renderer *r, crowd_instance_id id, uint32_t clip,
-                                 float crossfade_s, crowd_error *error) {
-    uint32_t slot = 0;
-    crowd_result found = find(r, id, &slot, error);
-    if (found != CROWD_OK) {
-        return found;
-    }
+crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, float crossfade_s,
+                               crowd_error *error) {
     if (!isfinite(crossfade_s) || crossfade_s < 0.0f) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "crossfade %g s must be finite and >= 0", (double)crossfade_s);
@@ -340,7 +268,7 @@ crowd_result crowd_instance_play(crowd_renderer *r, crowd_instance_id id, uint32
     }
     gpu_instance_record *rec = &r->records[slot];
     uint32_t loop_mode = rec->flags & GPU_FLAG_LOOP_MASK;
-    float now = (float)r->clock_s;
+    float now = (float)r->world->clock_s;
     if (crossfade_s > 0.0f) {
         /* The pose being left is the current clip's; a fade already running
          * is cut short (its source clip drops out). */
@@ -373,26 +301,13 @@ crowd_result crowd_instance_play(crowd_renderer *r, crowd_instance_id id, uint32
     return CROWD_OK;
 }
 
-static void release_index(crowd_renderer *r, uint32_t id) {
-    uint32_t index = id & INDEX_MASK;
-    r->index_slot[index] = UINT32_MAX;
-    uint32_t generation = r->index_generation[index] + 1u;
-    r->index_generation[index] = (uint16_t)(generation < GENERATION_LIMIT ? generation : 1u);
-    r->free_indices[r->free_index_count++] = index;
-}
-
-crowd_result crowd_instance_remove(crowd_renderer *r, crowd_instance_id id, crowd_error *error) {
-    uint32_t slot = 0;
-    crowd_result found = find(r, id, &slot, error);
-    if (found != CROWD_OK) {
-        return found;
-    }
-    release_index(r, id);
+uint32_t gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     uint32_t last = r->instance_count - 1;
+    uint32_t moved = UINT32_MAX;
     if (slot != last) {
         r->records[slot] = r->records[last];
-        r->slot_id[slot] = r->slot_id[last];
-        r->index_slot[r->slot_id[slot] & INDEX_MASK] = slot;
+        r->slot_handle[slot] = r->slot_handle[last];
+        moved = r->slot_handle[slot];
         if (r->source != NULL) {
             gpu_pose_move_cursor(r, last, 0, slot, 0);
             gpu_pose_move_cursor(r, last, 1, slot, 1);
@@ -403,32 +318,15 @@ crowd_result crowd_instance_remove(crowd_renderer *r, crowd_instance_id id, crow
     if (last == 0) {
         r->fade_end_s = -INFINITY;
     }
-    return CROWD_OK;
+    return moved;
 }
 
-void crowd_renderer_clear_instances(crowd_renderer *r) {
-    if (r == NULL) {
-        return;
-    }
-    for (uint32_t slot = 0; slot < r->instance_count; slot++) {
-        release_index(r, r->slot_id[slot]);
-    }
+void gpu_instances_clear(gpu_archetype *r) {
     r->instance_count = 0;
     r->fade_end_s = -INFINITY;
 }
 
-uint32_t crowd_renderer_instance_count(const crowd_renderer *r) {
-    return r != NULL ? r->instance_count : 0;
-}
-
-bool crowd_renderer_instance_bounds(const crowd_renderer *r, float min[3], float max[3]) {
-    if (r == NULL || r->instance_count == 0) {
-        return false;
-    }
-    for (int a = 0; a < 3; a++) {
-        min[a] = INFINITY;
-        max[a] = -INFINITY;
-    }
+void gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]) {
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         const gpu_instance_record *rec = &r->records[slot];
         float c = cosf(rec->heading_rad), s = sinf(rec->heading_rad);
@@ -445,5 +343,4 @@ bool crowd_renderer_instance_bounds(const crowd_renderer *r, float min[3], float
             }
         }
     }
-    return true;
 }

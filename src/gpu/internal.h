@@ -1,39 +1,17 @@
-/* gpu/internal.h - what the files of the gpu module share: the context and
- * renderer structs, the GPU record layouts (mirrored in shaders/crowd.vert.glsl)
+/* gpu/internal.h - what the files of the gpu module share: the world and
+ * archetype structs, the GPU record layouts (mirrored in shaders/crowd.vert.glsl)
  * and the helpers that keep GPU memory accounted.
  */
 #ifndef CROWD_GPU_INTERNAL_H
 #define CROWD_GPU_INTERNAL_H
 
-#include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
 #include "crowd/anim.h"
 #include "crowd/gpu.h"
 #include "crowd/skin.h"
 
-typedef struct GLFWwindow GLFWwindow;
-
-struct crowd_gpu_context {
-    crowd_logger logger;
-    EGLDisplay display;
-    EGLContext egl_context;
-    GLFWwindow *window;
-    char platform[32];
-    char vendor[128];
-    char renderer[256];
-    char version[128];
-    bool software;
-    GLint max_texture_size;
-    GLint max_renderbuffer_size;
-    GLint max_texture_layers;
-    /* Window input accumulated by GLFW callbacks between polls. */
-    double scroll_y;
-    uint32_t chars[32];
-    uint32_t char_count;
-    double last_cursor_x, last_cursor_y;
-    bool have_cursor;
-};
+typedef struct gpu_archetype gpu_archetype;
 
 /* One instance on the GPU, read by the vertex shader as seven per-instance
  * vertex attributes (`i_*` in crowd.vert.glsl), attribute GPU_INSTANCE_ATTR
@@ -65,7 +43,7 @@ typedef struct gpu_instance_record {
     uint32_t from_clip;
     uint32_t from_first_frame;
     uint32_t from_frame_count;
-    uint32_t unused_uint;
+    uint32_t handle; /* the instance's crowd_instance.id, for custom shading */
 } gpu_instance_record;
 
 #define GPU_INSTANCE_ATTR_COUNT 7
@@ -119,10 +97,13 @@ enum {
     GPU_UNIFORM_JOINT_COUNT = 6,
     GPU_UNIFORM_BOUNDS_MIN = 7,
     GPU_UNIFORM_BOUNDS_EXTENT = 8,
-    GPU_UNIFORM_SUN_DIR = 9,
-    GPU_UNIFORM_GROUND_EXTENT = 10,
-    GPU_UNIFORM_EYE = 11,
+    GPU_UNIFORM_LIGHT_DIR = 9,
     GPU_UNIFORM_INV_TEX_WIDTH = 12,
+    GPU_UNIFORM_LIGHT_COLOR = 13,
+    GPU_UNIFORM_AMBIENT_SKY = 14,
+    GPU_UNIFORM_AMBIENT_GROUND = 15,
+    GPU_UNIFORM_LINEAR_OUTPUT = 16,
+    GPU_UNIFORM_ARCHETYPE = 17,
 };
 /* Vertex attribute locations = buffer binding indices; the per-instance
  * attributes follow, all from binding GPU_BINDING_INSTANCES. */
@@ -138,27 +119,31 @@ enum {
     GPU_BINDING_INSTANCES = GPU_ATTR_COUNT,
 };
 
-struct crowd_renderer {
-    crowd_gpu_context *context;
-    crowd_logger logger;
+/* The programs of one mode: colour and depth-only passes, each built
+ * without and (bat, vat) with the crossfade code, the latter drawn with only
+ * while a fade may be running: before fade_end_s on the clock. */
+typedef struct gpu_mode_programs {
+    GLuint color, color_fade, depth, depth_fade;
+} gpu_mode_programs;
+
+/* One character type: its mesh, materials, clips, baked textures, programs
+ * and the dense array of its instances' records. */
+struct gpu_archetype {
+    crowd_world *world;
+    uint32_t handle; /* crowd_archetype.id */
+    char *name;
     const crowd_asset *source; /* skeleton and clips for cpu/gpu; NULL for a loaded bake */
     const crowd_asset *drawn;  /* mesh and materials drawn */
     const crowd_bake *bake;
+    char *fragment_source; /* the caller's crowd_shade, or NULL */
     crowd_gpu_mode mode;
-    uint32_t max_instances;
-    uint32_t width, height;
-    double clock_s;
     float bind_min[3], bind_max[3];
 
     uint32_t clip_count;
     gpu_clip *clips;
 
-    /* Render target. */
-    GLuint framebuffer, color_renderbuffer, depth_renderbuffer;
-    uint64_t target_bytes;
-
     /* Mesh, shared by every mode. */
-    GLuint vao, empty_vao;
+    GLuint vao;
     GLuint mesh_buffer, index_buffer;
     GLintptr attr_offset[GPU_ATTR_COUNT];
     uint64_t mesh_bytes, index_bytes;
@@ -166,24 +151,16 @@ struct crowd_renderer {
     GLuint material_buffer, material_textures;
     uint64_t material_bytes, material_texture_bytes;
 
-    /* Programs, compiled when a mode is first used and kept. bat and vat
-     * also have a build with the crossfade code, drawn with only while a
-     * fade may be running: before fade_end_s on the clock. */
-    GLuint programs[CROWD_GPU_MODE_COUNT];
-    GLuint fade_programs[CROWD_GPU_MODE_COUNT];
-    GLuint ground_program;
+    /* Compiled when a mode is first used, and kept. */
+    gpu_mode_programs programs[CROWD_GPU_MODE_COUNT];
 
-    /* Instances: CPU shadow of the GPU records, dense in slots [0, count). */
+    /* Instances: CPU shadow of the GPU records, dense in slots [0, count);
+     * slot_handle maps a slot to its index in the world's handle table. */
     GLuint instance_buffer;
     uint32_t instance_capacity;
     uint32_t instance_count;
     gpu_instance_record *records;
-    uint32_t *slot_id;    /* slot -> id */
-    uint32_t *index_slot; /* id index -> slot, UINT32_MAX when free */
-    uint16_t *index_generation;
-    uint32_t *free_indices;
-    uint32_t free_index_count;
-    uint32_t id_count; /* id indices handed out so far */
+    uint32_t *slot_handle;
     /* Every crossfade ever set ends before this clock time (-INFINITY when
      * none was): from then on each fade weight is exactly 1. */
     double fade_end_s;
@@ -200,70 +177,184 @@ struct crowd_renderer {
     float *models;
     float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
     crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
+    /* Per-frame streams: CROWD_WORLD_STREAM_FRAMES sections of section_bytes,
+     * mapped for as long as they live; this frame's is the world's
+     * stream_section. */
     GLuint palette_buffer, skinned_buffer;
     uint64_t palette_bytes, skinned_bytes;
-    void *palette_mapped, *skinned_mapped; /* mapped for as long as they live */
+    uint64_t palette_section_bytes, skinned_section_bytes;
+    void *palette_mapped, *skinned_mapped;
 
     uint64_t gpu_memory_bytes;
+};
+
+/* GL_TIME_ELAPSED queries of the last GPU_TIMING_FRAMES frames, at most
+ * GPU_TIMING_DRAWS draws each. */
+#define GPU_TIMING_FRAMES 4u
+#define GPU_TIMING_DRAWS 16u
+typedef struct gpu_timing {
+    GLuint queries[GPU_TIMING_FRAMES][GPU_TIMING_DRAWS];
+    uint32_t used[GPU_TIMING_FRAMES];
+    uint64_t frame_of[GPU_TIMING_FRAMES];
+} gpu_timing;
+
+struct crowd_world {
+    crowd_logger logger;
+    uint32_t max_instances;
+    bool timing;
+    GLint max_texture_size;
+    GLint max_texture_layers;
+    double clock_s;
+
+    /* Archetypes by index (NULL when free), handle = index + 1 | generation << 8. */
+    gpu_archetype *archetypes[CROWD_WORLD_MAX_ARCHETYPES];
+    uint8_t archetype_generation[CROWD_WORLD_MAX_ARCHETYPES];
+    uint32_t archetype_count;
+
+    /* Instance handles: index | generation << 22, index < handle_count;
+     * handle_archetype is UINT32_MAX when the index is free. */
+    uint32_t *handle_archetype;
+    uint32_t *handle_slot;
+    uint16_t *handle_generation;
+    uint32_t *free_handles;
+    uint32_t free_handle_count;
+    uint32_t handle_count, handle_capacity;
+    uint32_t instance_count;
+
+    /* Frames: streams' sections are guarded by a fence each. */
+    uint64_t frame;
+    uint32_t stream_section;
+    GLsync section_fence[CROWD_WORLD_STREAM_FRAMES];
+
+    gpu_timing timing_queries;
+    double frame_cpu_start_s; /* thread CPU clock when the frame's update began */
     uint64_t pending_upload_bytes;
-    crowd_renderer_stats stats;
+    crowd_world_stats stats;
 };
 
 /* glutil.c */
 crowd_result gpu_check(crowd_error *error, const char *what);
-crowd_result gpu_buffer_create(crowd_renderer *r, GLuint *buffer, uint64_t *size_field,
+crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_field,
                                uint64_t size_bytes, const void *data, GLbitfield flags,
                                crowd_error *error);
-void gpu_buffer_delete(crowd_renderer *r, GLuint *buffer, uint64_t *size_field);
-void gpu_texture_delete(crowd_renderer *r, GLuint *texture, uint64_t *size_field);
+void gpu_buffer_delete(gpu_archetype *r, GLuint *buffer, uint64_t *size_field);
+void gpu_texture_delete(gpu_archetype *r, GLuint *texture, uint64_t *size_field);
 /* Builds a program from embedded shader files, each prefixed with
- * `#version 450 core` and `defines` (lines of #define). */
+ * `#version 450 core` and `defines` (lines of #define); `fragment_tail`
+ * (may be NULL) is appended to the fragment shader. */
 crowd_result gpu_program_create(const char *vertex_name, const char *fragment_name,
-                                const char *defines, GLuint *out_program, crowd_error *error);
+                                const char *defines, const char *fragment_tail, GLuint *out_program,
+                                crowd_error *error);
 /* Embedded shader text by file name (generated at build time), or NULL. */
 const char *crowd_gpu_shader_source(const char *name);
 
+/* Pixel-store state and unpack buffer set aside around texture uploads. */
+#define GPU_UNPACK_STATE_COUNT 9
+typedef struct gpu_unpack_state {
+    GLint values[GPU_UNPACK_STATE_COUNT];
+} gpu_unpack_state;
+void gpu_unpack_begin(gpu_unpack_state *saved);
+void gpu_unpack_end(const gpu_unpack_state *saved);
+
 /* mesh.c */
-crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error);
-void gpu_mesh_release(crowd_renderer *r);
-void gpu_mesh_bind_pose(crowd_renderer *r);
+crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error);
+void gpu_mesh_release(gpu_archetype *r);
+void gpu_mesh_bind_pose(gpu_archetype *r);
 
 /* baked.c */
-crowd_result gpu_baked_upload(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error);
-void gpu_baked_release(crowd_renderer *r);
+crowd_result gpu_baked_upload(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error);
+void gpu_baked_release(gpu_archetype *r);
 
-/* instances.c */
-crowd_result gpu_instances_init(crowd_renderer *r, crowd_error *error);
-void gpu_instances_release(crowd_renderer *r);
+/* world.c, world_instances.c */
+/* The live archetype of a handle, or NULL. */
+gpu_archetype *gpu_world_archetype(const crowd_world *world, crowd_archetype handle);
+/* Same, as a result with the error message. */
+crowd_result gpu_world_find_archetype(const crowd_world *world, crowd_archetype handle,
+                                      gpu_archetype **out, crowd_error *error);
+/* Frees the handles of every instance of `archetype` and empties it. */
+void gpu_world_release_handles(crowd_world *world, gpu_archetype *archetype);
+
+/* archetype.c */
+crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc *desc,
+                                  gpu_archetype **out, crowd_error *error);
+void gpu_archetype_destroy(gpu_archetype *r);
+bool gpu_archetype_has_mode(const gpu_archetype *r, crowd_gpu_mode mode);
+crowd_result gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error);
+
+/* instances.c: one archetype's records, by slot */
+crowd_result gpu_instances_init(gpu_archetype *r, crowd_error *error);
+void gpu_instances_release(gpu_archetype *r);
 /* Whether some instance's fade weight may be below 1 at global time now_s
  * (the float the shaders get): O(1), from fade_end_s. */
-bool gpu_crossfade_running(const crowd_renderer *r, float now_s);
+bool gpu_crossfade_running(const gpu_archetype *r, float now_s);
+/* Appends a record for world handle index `handle_index` (id `handle`). */
+crowd_result gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
+                              uint32_t handle_index, uint32_t handle, uint32_t *out_slot,
+                              crowd_error *error);
+crowd_result gpu_instance_update(gpu_archetype *r, uint32_t slot, const crowd_instance_desc *desc,
+                                 crowd_error *error);
+crowd_result gpu_instance_set_transform(gpu_archetype *r, uint32_t slot, const float position[3],
+                                        float heading_rad, float scale, crowd_error *error);
+crowd_result gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed,
+                                    crowd_error *error);
+crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, float crossfade_s,
+                               crowd_error *error);
+/* Removes the record in `slot`; the last record moves into it. Returns the
+ * handle index of the moved record (UINT32_MAX when none moved). */
+uint32_t gpu_instance_remove(gpu_archetype *r, uint32_t slot);
+void gpu_instances_clear(gpu_archetype *r);
+/* Grows [min, max] by every instance's bind-pose box in world space. */
+void gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]);
 
 /* playback.c */
 float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                     float offset_s, float speed);
 float gpu_fade_weight(const gpu_instance_record *record, float now_s);
-crowd_result gpu_pose_reserve(crowd_renderer *r, crowd_error *error);
-void gpu_pose_release(crowd_renderer *r);
-void gpu_pose_reset_cursor(crowd_renderer *r, uint32_t slot, uint32_t which);
-void gpu_pose_move_cursor(crowd_renderer *r, uint32_t from_slot, uint32_t from_which,
+crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error);
+void gpu_pose_release(gpu_archetype *r);
+void gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which);
+void gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
                           uint32_t to_slot, uint32_t to_which);
 /* Skinning matrices (12 floats per joint) of the instance in `slot` at
  * global time now_s, crossfade included. */
-void gpu_pose_palette(crowd_renderer *r, uint32_t slot, float now_s, float *out_palette);
+void gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette);
 /* Prepares the fast skinning path for cpu mode (once). */
-crowd_result gpu_pose_prepare_skinning(crowd_renderer *r, crowd_error *error);
+crowd_result gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error);
 /* Skins the instance in `slot` into out (positions, then normals: 6 floats
  * per vertex). */
-void gpu_pose_skin(crowd_renderer *r, uint32_t slot, float now_s, float *out);
+void gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out);
 
-/* frame.c */
+/* streams.c: the cpu and gpu modes' per-frame data */
+/* Samples and writes this frame's palettes (gpu) or skinned vertices (cpu)
+ * into the world's current stream section. */
+crowd_result gpu_streams_update(gpu_archetype *r, float now_s, crowd_error *error);
 /* Deletes the per-frame palette and skinned-vertex buffers (gpu, cpu). */
-void gpu_streams_release(crowd_renderer *r);
+void gpu_streams_release(gpu_archetype *r);
 
-/* camera.c */
-float gpu_camera_fov(const crowd_camera *camera);
-/* False when the camera is degenerate (eye on target, bad planes). */
-bool gpu_camera_view_proj(const crowd_camera *camera, float aspect, float out[16]);
+/* draw.c */
+/* Draws the archetype's instances in `pass` with the given uniforms. */
+void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                        float now_s);
+
+/* state.c: the GL state crowd_world_draw changes, saved and put back */
+typedef struct gpu_saved_state {
+    GLint program, vertex_array, active_texture;
+    GLint texture_2d[4], texture_2d_array[4], sampler[4];
+    GLint storage_buffer, storage_indexed[2];
+    GLint64 storage_start[2], storage_size[2];
+    GLboolean depth_test, cull_face, blend;
+    GLboolean color_mask[4];
+} gpu_saved_state;
+void gpu_state_save(gpu_saved_state *saved);
+void gpu_state_restore(const gpu_saved_state *saved);
+
+/* timing.c */
+void gpu_timing_init(crowd_world *world);
+void gpu_timing_release(crowd_world *world);
+/* Collects what has arrived, starts the frame's query set. */
+void gpu_timing_frame(crowd_world *world);
+/* Brackets one draw call set of a pass. */
+void gpu_timing_begin(crowd_world *world);
+void gpu_timing_end(crowd_world *world);
 
 #endif

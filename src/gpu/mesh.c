@@ -91,7 +91,7 @@ static uint64_t mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels
     return total;
 }
 
-static crowd_result upload_materials(crowd_renderer *r, crowd_error *error) {
+static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
     const crowd_asset *asset = r->drawn;
     uint32_t count = asset->material_count > 0 ? asset->material_count : 1;
     gpu_material_record *records = calloc(count, sizeof *records);
@@ -114,16 +114,16 @@ static crowd_result upload_materials(crowd_renderer *r, crowd_error *error) {
             size = big > size ? big : size;
         }
     }
-    uint32_t cap = CROWD_RENDERER_MAX_MATERIAL_TEXTURE;
-    if ((uint32_t)r->context->max_texture_size < cap) {
-        cap = (uint32_t)r->context->max_texture_size;
+    uint32_t cap = CROWD_WORLD_MAX_MATERIAL_TEXTURE;
+    if ((uint32_t)r->world->max_texture_size < cap) {
+        cap = (uint32_t)r->world->max_texture_size;
     }
     size = size < cap ? size : cap;
-    if (layers > (uint32_t)r->context->max_texture_layers) {
+    if (layers > (uint32_t)r->world->max_texture_layers) {
         free(records);
         return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL,
                                "%u textured materials, the GL implementation allows %d", layers,
-                               r->context->max_texture_layers);
+                               r->world->max_texture_layers);
     }
     crowd_result result = gpu_buffer_create(r, &r->material_buffer, &r->material_bytes,
                                             (uint64_t)count * sizeof *records, records, 0, error);
@@ -144,12 +144,13 @@ static crowd_result upload_materials(crowd_renderer *r, crowd_error *error) {
     if (pixels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
+    gpu_unpack_state unpack;
+    gpu_unpack_begin(&unpack);
     if (layers == 0) {
         memset(pixels, 255, (size_t)size * size * 4);
         glTextureSubImage3D(r->material_textures, 0, 0, 0, 0, (GLsizei)size, (GLsizei)size, 1,
                             GL_RGBA, GL_UNSIGNED_BYTE, pixels);
     }
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     for (uint32_t m = 0, layer = 0; m < asset->material_count; m++) {
         const crowd_material *mat = &asset->materials[m];
         if (mat->texture_rgba8 == NULL || mat->texture_width == 0 || mat->texture_height == 0) {
@@ -165,6 +166,7 @@ static crowd_result upload_materials(crowd_renderer *r, crowd_error *error) {
                             (GLsizei)size, 1, GL_RGBA, GL_UNSIGNED_BYTE, src);
         layer++;
     }
+    gpu_unpack_end(&unpack);
     free(pixels);
     glGenerateTextureMipmap(r->material_textures);
     glTextureParameteri(r->material_textures, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
@@ -174,7 +176,7 @@ static crowd_result upload_materials(crowd_renderer *r, crowd_error *error) {
     return gpu_check(error, "uploading material textures");
 }
 
-crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
+crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     const crowd_mesh *mesh = &r->drawn->mesh;
     uint64_t v = mesh->vertex_count;
     /* Sections: position, normal (3 floats), uv (2 floats), joints (4 u16),
@@ -195,7 +197,7 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     if (shared > 0) {
-        crowd_log(&r->logger, CROWD_LOG_WARNING,
+        crowd_log(&r->world->logger, CROWD_LOG_WARNING,
                   "%u vertex uses are shared between materials; each vertex keeps its first",
                   shared);
     }
@@ -223,7 +225,6 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
     r->index_count = mesh->index_count;
 
     glCreateVertexArrays(1, &r->vao);
-    glCreateVertexArrays(1, &r->empty_vao);
     const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2};
     for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
         glEnableVertexArrayAttrib(r->vao, a);
@@ -260,21 +261,17 @@ crowd_result gpu_mesh_upload(crowd_renderer *r, crowd_error *error) {
 
 /* Points the position and normal attributes back at the bind-pose mesh
  * (cpu mode points them at each character's skinned vertices). */
-void gpu_mesh_bind_pose(crowd_renderer *r) {
+void gpu_mesh_bind_pose(gpu_archetype *r) {
     glVertexArrayVertexBuffer(r->vao, GPU_ATTR_POSITION, r->mesh_buffer,
                               r->attr_offset[GPU_ATTR_POSITION], 12);
     glVertexArrayVertexBuffer(r->vao, GPU_ATTR_NORMAL, r->mesh_buffer,
                               r->attr_offset[GPU_ATTR_NORMAL], 12);
 }
 
-void gpu_mesh_release(crowd_renderer *r) {
+void gpu_mesh_release(gpu_archetype *r) {
     if (r->vao != 0) {
         glDeleteVertexArrays(1, &r->vao);
         r->vao = 0;
-    }
-    if (r->empty_vao != 0) {
-        glDeleteVertexArrays(1, &r->empty_vao);
-        r->empty_vao = 0;
     }
     gpu_buffer_delete(r, &r->mesh_buffer, &r->mesh_bytes);
     gpu_buffer_delete(r, &r->index_buffer, &r->index_bytes);

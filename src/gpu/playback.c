@@ -34,11 +34,11 @@ float gpu_fade_weight(const gpu_instance_record *record, float now_s) {
     return w < 0.0f ? 0.0f : (w > 1.0f ? 1.0f : w);
 }
 
-static uint32_t keys_per_cursor(const crowd_renderer *r) {
+static uint32_t keys_per_cursor(const gpu_archetype *r) {
     return crowd_anim_cursor_size(&r->source->skeleton);
 }
 
-crowd_result gpu_pose_reserve(crowd_renderer *r, crowd_error *error) {
+crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     uint32_t joints = skeleton->joint_count;
     uint32_t per_cursor = keys_per_cursor(r);
@@ -70,7 +70,7 @@ crowd_result gpu_pose_reserve(crowd_renderer *r, crowd_error *error) {
     return CROWD_OK;
 }
 
-void gpu_pose_release(crowd_renderer *r) {
+void gpu_pose_release(gpu_archetype *r) {
     free(r->cursors);
     free(r->cursor_keys);
     free(r->pose);
@@ -85,11 +85,11 @@ void gpu_pose_release(crowd_renderer *r) {
     r->models = r->palette = NULL;
 }
 
-void gpu_pose_reset_cursor(crowd_renderer *r, uint32_t slot, uint32_t which) {
+void gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which) {
     crowd_anim_cursor_reset(&r->cursors[2 * slot + which]);
 }
 
-void gpu_pose_move_cursor(crowd_renderer *r, uint32_t from_slot, uint32_t from_which,
+void gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
                           uint32_t to_slot, uint32_t to_which) {
     crowd_anim_cursor *from = &r->cursors[2 * from_slot + from_which];
     crowd_anim_cursor *to = &r->cursors[2 * to_slot + to_which];
@@ -99,7 +99,7 @@ void gpu_pose_move_cursor(crowd_renderer *r, uint32_t from_slot, uint32_t from_w
 
 /* Samples the source clip behind renderer clip `clip` at playback time, or
  * the rest pose when there is none. */
-static void sample(crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float now_s, float start_s,
+static void sample(gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float now_s, float start_s,
                    float offset_s, float speed, crowd_anim_cursor *cursor, crowd_transform *out) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     if (clip >= r->clip_count || r->clips[clip].source_clip >= r->source->clip_count) {
@@ -112,7 +112,7 @@ static void sample(crowd_renderer *r, uint32_t clip, uint32_t loop_mode, float n
     crowd_anim_sample(skeleton, source, t, cursor, out);
 }
 
-void gpu_pose_palette(crowd_renderer *r, uint32_t slot, float now_s, float *out_palette) {
+void gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     const gpu_instance_record *rec = &r->records[slot];
     sample(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, now_s, rec->start_s, rec->offset_s,
@@ -130,7 +130,7 @@ void gpu_pose_palette(crowd_renderer *r, uint32_t slot, float now_s, float *out_
     crowd_anim_skin_matrices(skeleton, r->models, NULL, out_palette);
 }
 
-crowd_result gpu_pose_prepare_skinning(crowd_renderer *r, crowd_error *error) {
+crowd_result gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error) {
     if (r->skin_prepared != NULL) {
         return CROWD_OK;
     }
@@ -140,7 +140,7 @@ crowd_result gpu_pose_prepare_skinning(crowd_renderer *r, crowd_error *error) {
 /* On the calling thread, one character at a time, as a skinned-mesh
  * renderer without worker threads does: the application CPU time of the
  * frame then holds all of it. */
-void gpu_pose_skin(crowd_renderer *r, uint32_t slot, float now_s, float *out) {
+void gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out) {
     gpu_pose_palette(r, slot, now_s, r->palette);
     crowd_skin_apply(r->skin_prepared, r->palette, out,
                      out + 3 * (size_t)r->source->mesh.vertex_count);

@@ -1,10 +1,12 @@
-/* The renderer: creation from an asset and/or a bake, the offscreen target,
- * mode switching, clips, and the accessors. Drawing is in frame.c. */
+/* An archetype: creation from an asset and/or a bake (checked: a loaded bake
+ * is untrusted input for the GPU), its clips, its programs and mode
+ * switching. Drawing is in draw.c, the world's handles in world.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 static const char *const mode_names[CROWD_GPU_MODE_COUNT] = {"static", "cpu", "gpu", "bat", "vat"};
@@ -32,10 +34,7 @@ static bool has_vat(const crowd_bake *bake) {
            bake->vat_position.format != CROWD_TEXEL_NONE && bake->vat_encoding != CROWD_VAT_DEFAULT;
 }
 
-bool crowd_renderer_has_mode(const crowd_renderer *r, crowd_gpu_mode mode) {
-    if (r == NULL) {
-        return false;
-    }
+bool gpu_archetype_has_mode(const gpu_archetype *r, crowd_gpu_mode mode) {
     switch (mode) {
     case CROWD_GPU_MODE_STATIC:
         return true;
@@ -150,16 +149,7 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
 
 /* ---- clips -------------------------------------------------------------- */
 
-static char *copy_string(const char *text) {
-    size_t length = strlen(text != NULL ? text : "");
-    char *copy = malloc(length + 1);
-    if (copy != NULL) {
-        memcpy(copy, text != NULL ? text : "", length + 1);
-    }
-    return copy;
-}
-
-static crowd_result make_clips(crowd_renderer *r, crowd_error *error) {
+static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
     const crowd_bake *bake = r->bake;
     r->clip_count = bake != NULL ? bake->clip_count : r->source->clip_count;
     r->clips = calloc(r->clip_count > 0 ? r->clip_count : 1, sizeof *r->clips);
@@ -170,7 +160,7 @@ static crowd_result make_clips(crowd_renderer *r, crowd_error *error) {
         gpu_clip *clip = &r->clips[c];
         if (bake != NULL) {
             const crowd_bake_clip *baked = &bake->clips[c];
-            clip->name = copy_string(baked->name);
+            clip->name = core_copy_string(baked->name);
             clip->duration_s = baked->duration_s;
             clip->loop = baked->loop;
             clip->first_frame = baked->first_frame;
@@ -186,7 +176,7 @@ static crowd_result make_clips(crowd_renderer *r, crowd_error *error) {
             }
         } else {
             const crowd_clip *source = &r->source->clips[c];
-            clip->name = copy_string(source->name);
+            clip->name = core_copy_string(source->name);
             clip->duration_s = source->duration_s;
             clip->loop = source->loop;
             clip->source_clip = c;
@@ -198,130 +188,71 @@ static crowd_result make_clips(crowd_renderer *r, crowd_error *error) {
     return CROWD_OK;
 }
 
-uint32_t crowd_renderer_clip_count(const crowd_renderer *r) {
-    return r != NULL ? r->clip_count : 0;
-}
-
-bool crowd_renderer_get_clip(const crowd_renderer *r, uint32_t clip, crowd_renderer_clip *out) {
-    if (r == NULL || clip >= r->clip_count) {
-        return false;
-    }
-    out->name = r->clips[clip].name;
-    out->duration_s = r->clips[clip].duration_s;
-    out->loop = r->clips[clip].loop;
-    return true;
-}
-
-int32_t crowd_renderer_find_clip(const crowd_renderer *r, const char *name) {
-    for (uint32_t c = 0; r != NULL && name != NULL && c < r->clip_count; c++) {
-        if (strcmp(r->clips[c].name, name) == 0) {
-            return (int32_t)c;
-        }
-    }
-    return -1;
-}
-
-/* ---- render target ------------------------------------------------------ */
-
-static void release_target(crowd_renderer *r) {
-    if (r->framebuffer != 0) {
-        glDeleteFramebuffers(1, &r->framebuffer);
-        glDeleteRenderbuffers(1, &r->color_renderbuffer);
-        glDeleteRenderbuffers(1, &r->depth_renderbuffer);
-        r->gpu_memory_bytes -= r->target_bytes;
-    }
-    r->framebuffer = r->color_renderbuffer = r->depth_renderbuffer = 0;
-    r->target_bytes = 0;
-}
-
-static crowd_result make_target(crowd_renderer *r, uint32_t width, uint32_t height,
-                                crowd_error *error) {
-    GLint max = r->context->max_renderbuffer_size;
-    if (width == 0 || height == 0 || width > (uint32_t)max || height > (uint32_t)max) {
-        return crowd_error_set(
-            error, width == 0 || height == 0 ? CROWD_ERROR_INVALID_ARGUMENT : CROWD_ERROR_LIMIT,
-            NULL, "image size %ux%u: each side must be 1 to %d", (unsigned)width, (unsigned)height,
-            (int)max);
-    }
-    release_target(r);
-    glCreateFramebuffers(1, &r->framebuffer);
-    glCreateRenderbuffers(1, &r->color_renderbuffer);
-    glCreateRenderbuffers(1, &r->depth_renderbuffer);
-    glNamedRenderbufferStorage(r->color_renderbuffer, GL_RGBA8, (GLsizei)width, (GLsizei)height);
-    glNamedRenderbufferStorage(r->depth_renderbuffer, GL_DEPTH_COMPONENT32F, (GLsizei)width,
-                               (GLsizei)height);
-    glNamedFramebufferRenderbuffer(r->framebuffer, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-                                   r->color_renderbuffer);
-    glNamedFramebufferRenderbuffer(r->framebuffer, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
-                                   r->depth_renderbuffer);
-    r->target_bytes = 8ull * width * height;
-    r->gpu_memory_bytes += r->target_bytes;
-    crowd_result result = gpu_check(error, "creating the render target");
-    if (result != CROWD_OK) {
-        return result;
-    }
-    GLenum status = glCheckNamedFramebufferStatus(r->framebuffer, GL_FRAMEBUFFER);
-    if (status != GL_FRAMEBUFFER_COMPLETE) {
-        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
-                               "the %ux%u render target is incomplete (0x%04x)", (unsigned)width,
-                               (unsigned)height, (unsigned)status);
-    }
-    /* Pixels read before the first frame are black, not leftovers. */
-    const float black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    glClearNamedFramebufferfv(r->framebuffer, GL_COLOR, 0, black);
-    r->width = width;
-    r->height = height;
-    return CROWD_OK;
-}
-
-crowd_result crowd_renderer_resize(crowd_renderer *r, uint32_t width, uint32_t height,
-                                   crowd_error *error) {
-    if (r == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "renderer is NULL");
-    }
-    if (width == r->width && height == r->height) {
-        return CROWD_OK;
-    }
-    return make_target(r, width, height, error);
-}
-
-void crowd_renderer_size(const crowd_renderer *r, uint32_t *width, uint32_t *height) {
-    *width = r != NULL ? r->width : 0;
-    *height = r != NULL ? r->height : 0;
-}
-
 /* ---- modes -------------------------------------------------------------- */
 
-/* The mode's program, and for bat and vat the build with the crossfade
- * code too (crowd.vert.glsl says why there are two). */
-static crowd_result program_for(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error) {
+static void delete_program(GLuint *program) {
+    if (*program != 0) {
+        glDeleteProgram(*program);
+        *program = 0;
+    }
+}
+
+static void delete_mode_programs(gpu_mode_programs *p) {
+    delete_program(&p->color);
+    delete_program(&p->color_fade);
+    delete_program(&p->depth);
+    delete_program(&p->depth_fade);
+}
+
+/* The colour and depth programs of a mode, and for bat and vat the builds
+ * with the crossfade code too (crowd.vert.glsl says why there are two). The
+ * colour pass ends with the caller's crowd_shade or crowd's default one. */
+static crowd_result programs_for(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     static const char *const defines[CROWD_GPU_MODE_COUNT] = {
         "#define MODE_STATIC 1\n", "#define MODE_CPU 1\n", "#define MODE_GPU 1\n",
         "#define MODE_BAT 1\n", "#define MODE_VAT 1\n"};
-    char text[128];
-    bool oct = mode == CROWD_GPU_MODE_VAT && r->bake->vat_encoding == CROWD_VAT_UNORM16_OCT;
-    snprintf(text, sizeof text, "%s%s", defines[mode], oct ? "#define VAT_OCT 1\n" : "");
-    crowd_result result = CROWD_OK;
-    if (r->programs[mode] == 0) {
-        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text, &r->programs[mode],
-                                    error);
+    gpu_mode_programs *p = &r->programs[mode];
+    if (p->color != 0) {
+        return CROWD_OK;
     }
+    bool oct = mode == CROWD_GPU_MODE_VAT && r->bake->vat_encoding == CROWD_VAT_UNORM16_OCT;
     bool fades = mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT;
-    if (result == CROWD_OK && fades && r->fade_programs[mode] == 0) {
-        char fade_text[sizeof text + 32];
-        snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
-        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text,
-                                    &r->fade_programs[mode], error);
+    const char *shade = r->fragment_source != NULL
+                            ? r->fragment_source
+                            : crowd_gpu_shader_source("crowd_shade_default.glsl");
+    char text[128], fade_text[160];
+    snprintf(text, sizeof text, "%s%s", defines[mode], oct ? "#define VAT_OCT 1\n" : "");
+    snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
+    crowd_result result =
+        gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text, shade, &p->color, error);
+    if (result == CROWD_OK) {
+        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", text, NULL,
+                                    &p->depth, error);
+    }
+    if (result == CROWD_OK && fades) {
+        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text, shade,
+                                    &p->color_fade, error);
+    }
+    if (result == CROWD_OK && fades) {
+        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", fade_text, NULL,
+                                    &p->depth_fade, error);
+    }
+    if (result != CROWD_OK) {
+        delete_mode_programs(p);
+        if (error != NULL && r->fragment_source != NULL &&
+            strcmp(error->file, "crowd.frag.glsl") == 0) {
+            snprintf(error->file, sizeof error->file, "%s: fragment_source", r->name);
+        }
     }
     return result;
 }
 
-static void release_mode_resources(crowd_renderer *r) {
+static void release_mode_resources(gpu_archetype *r) {
     gpu_baked_release(r);
     gpu_streams_release(r);
 }
 
-static crowd_result enter_mode(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error) {
+static crowd_result enter_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     if (mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT) {
         return gpu_baked_upload(r, mode, error);
     }
@@ -331,22 +262,19 @@ static crowd_result enter_mode(crowd_renderer *r, crowd_gpu_mode mode, crowd_err
     return CROWD_OK;
 }
 
-crowd_result crowd_renderer_set_mode(crowd_renderer *r, crowd_gpu_mode mode, crowd_error *error) {
-    if (r == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "renderer is NULL");
-    }
+crowd_result gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     if ((unsigned)mode >= CROWD_GPU_MODE_COUNT) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown mode %d",
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name, "unknown mode %d",
                                (int)mode);
     }
-    if (!crowd_renderer_has_mode(r, mode)) {
-        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, NULL, "mode '%s' needs %s",
+    if (!gpu_archetype_has_mode(r, mode)) {
+        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name, "mode '%s' needs %s",
                                crowd_gpu_mode_name(mode), mode_needs(mode));
     }
-    if (mode == r->mode && r->programs[mode] != 0) {
+    if (mode == r->mode && r->programs[mode].color != 0) {
         return CROWD_OK;
     }
-    crowd_result result = program_for(r, mode, error);
+    crowd_result result = programs_for(r, mode, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -358,30 +286,18 @@ crowd_result crowd_renderer_set_mode(crowd_renderer *r, crowd_gpu_mode mode, cro
         release_mode_resources(r);
         r->mode = CROWD_GPU_MODE_STATIC;
         crowd_error ignored;
-        program_for(r, CROWD_GPU_MODE_STATIC, &ignored);
+        programs_for(r, CROWD_GPU_MODE_STATIC, &ignored);
     }
     return result;
 }
 
-crowd_gpu_mode crowd_renderer_mode(const crowd_renderer *r) {
-    return r != NULL ? r->mode : CROWD_GPU_MODE_STATIC;
-}
-
 /* ---- create / destroy --------------------------------------------------- */
 
-static crowd_result check_desc(const crowd_renderer_desc *desc, crowd_error *error) {
-    if (desc == NULL || desc->context == NULL) {
+static crowd_result check_desc(const crowd_archetype_desc *desc, crowd_error *error) {
+    if (desc == NULL ||
+        (desc->asset == NULL && (desc->bake == NULL || desc->bake->asset == NULL))) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
-                               "crowd_renderer_desc.context is required");
-    }
-    if (desc->asset == NULL && (desc->bake == NULL || desc->bake->asset == NULL)) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
-                               "crowd_renderer_desc needs an asset or a bake");
-    }
-    if (desc->max_instances > CROWD_RENDERER_MAX_INSTANCES) {
-        return crowd_error_set(
-            error, CROWD_ERROR_LIMIT, NULL, "max_instances %u is above the limit of %u",
-            (unsigned)desc->max_instances, (unsigned)CROWD_RENDERER_MAX_INSTANCES);
+                               "crowd_archetype_desc needs an asset or a bake");
     }
     if ((unsigned)desc->mode >= CROWD_GPU_MODE_COUNT) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown mode %d",
@@ -390,34 +306,45 @@ static crowd_result check_desc(const crowd_renderer_desc *desc, crowd_error *err
     return CROWD_OK;
 }
 
-crowd_result crowd_renderer_create(const crowd_renderer_desc *desc, crowd_renderer **out_renderer,
-                                   crowd_error *error) {
-    if (out_renderer == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "out_renderer is NULL");
+static const char *default_name(const crowd_archetype_desc *desc) {
+    if (desc->name != NULL) {
+        return desc->name;
     }
-    *out_renderer = NULL;
+    if (desc->bake != NULL && desc->bake->name != NULL) {
+        return desc->bake->name;
+    }
+    return desc->asset != NULL && desc->asset->name != NULL ? desc->asset->name : "archetype";
+}
+
+crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc *desc,
+                                  gpu_archetype **out, crowd_error *error) {
+    *out = NULL;
     crowd_result result = check_desc(desc, error);
     if (result != CROWD_OK) {
         return result;
     }
-    crowd_renderer *r = calloc(1, sizeof *r);
+    gpu_archetype *r = calloc(1, sizeof *r);
     if (r == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    r->context = desc->context;
-    r->logger = desc->logger;
+    r->world = world;
     r->bake = desc->bake;
     /* A loaded bake's asset has no clips to sample: it is drawn, not played
      * on the CPU. */
     r->source = desc->asset != NULL ? desc->asset
                                     : (desc->bake->owned_asset == NULL ? desc->bake->asset : NULL);
     r->drawn = desc->bake != NULL ? desc->bake->asset : desc->asset;
-    r->max_instances =
-        desc->max_instances != 0 ? desc->max_instances : CROWD_RENDERER_DEFAULT_MAX_INSTANCES;
+    r->name = core_copy_string(default_name(desc));
+    r->fragment_source =
+        desc->fragment_source != NULL ? core_copy_string(desc->fragment_source) : NULL;
+    if (r->name == NULL || (desc->fragment_source != NULL && r->fragment_source == NULL)) {
+        gpu_archetype_destroy(r);
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
     crowd_asset_bind_bounds(r->drawn, r->bind_min, r->bind_max);
 
     if (r->source != NULL && r->source->mesh.vertex_count != r->drawn->mesh.vertex_count) {
-        result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+        result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
                                  "the asset has %u vertices, the bake's mesh %u",
                                  (unsigned)r->source->mesh.vertex_count,
                                  (unsigned)r->drawn->mesh.vertex_count);
@@ -429,78 +356,38 @@ crowd_result crowd_renderer_create(const crowd_renderer_desc *desc, crowd_render
         result = make_clips(r, error);
     }
     if (result == CROWD_OK) {
-        result =
-            make_target(r, desc->width != 0 ? desc->width : CROWD_RENDERER_DEFAULT_WIDTH,
-                        desc->height != 0 ? desc->height : CROWD_RENDERER_DEFAULT_HEIGHT, error);
-    }
-    if (result == CROWD_OK) {
         result = gpu_mesh_upload(r, error);
     }
     if (result == CROWD_OK) {
         result = gpu_instances_init(r, error);
     }
     if (result == CROWD_OK) {
-        result = gpu_program_create("ground.vert.glsl", "ground.frag.glsl", NULL,
-                                    &r->ground_program, error);
-    }
-    if (result == CROWD_OK) {
-        result = crowd_renderer_set_mode(r, desc->mode, error);
+        result = gpu_archetype_set_mode(r, desc->mode, error);
     }
     if (result != CROWD_OK) {
-        crowd_renderer_destroy(r);
+        gpu_archetype_destroy(r);
         return result;
     }
-    *out_renderer = r;
+    *out = r;
     return CROWD_OK;
 }
 
-void crowd_renderer_destroy(crowd_renderer *r) {
+void gpu_archetype_destroy(gpu_archetype *r) {
     if (r == NULL) {
         return;
     }
     release_mode_resources(r);
     gpu_instances_release(r);
     gpu_mesh_release(r);
-    release_target(r);
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
-        if (r->programs[m] != 0) {
-            glDeleteProgram(r->programs[m]);
-        }
-        if (r->fade_programs[m] != 0) {
-            glDeleteProgram(r->fade_programs[m]);
-        }
-    }
-    if (r->ground_program != 0) {
-        glDeleteProgram(r->ground_program);
+        delete_mode_programs(&r->programs[m]);
     }
     gpu_pose_release(r);
     for (uint32_t c = 0; r->clips != NULL && c < r->clip_count; c++) {
         free(r->clips[c].name);
     }
     free(r->clips);
+    free(r->fragment_source);
+    free(r->name);
     free(r);
-}
-
-/* ---- accessors ---------------------------------------------------------- */
-
-void crowd_renderer_bind_bounds(const crowd_renderer *r, float min[3], float max[3]) {
-    memcpy(min, r->bind_min, sizeof r->bind_min);
-    memcpy(max, r->bind_max, sizeof r->bind_max);
-}
-
-void crowd_renderer_set_time(crowd_renderer *r, double time_s) {
-    if (r != NULL && isfinite(time_s)) {
-        r->clock_s = time_s;
-    }
-}
-
-double crowd_renderer_time(const crowd_renderer *r) {
-    return r != NULL ? r->clock_s : 0.0;
-}
-
-void crowd_renderer_get_stats(const crowd_renderer *r, crowd_renderer_stats *out) {
-    *out = r->stats;
-    out->mode = r->mode;
-    out->instance_count = r->instance_count;
-    out->gpu_memory_bytes = r->gpu_memory_bytes;
 }

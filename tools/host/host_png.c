@@ -1,6 +1,6 @@
 /* RGBA8 PNG output for rendered frames, written atomically: a temporary file
  * in the destination folder, renamed into place once complete. The encoding
- * itself is the bake module's PNG writer (bake/png_io.h). */
+ * itself is the bake module's PNG writer (bake/png_write.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bake/png_io.h"
-#include "crowd/gpu.h"
+#include "bake/png_write.h"
+#include "host.h"
 
-crowd_result crowd_image_write_png(const char *path, uint32_t width, uint32_t height,
-                                   const uint8_t *rgba, crowd_error *error) {
+crowd_result host_write_png(const char *path, uint32_t width, uint32_t height, const uint8_t *rgba,
+                            crowd_error *error) {
     if (path == NULL || rgba == NULL || width == 0 || height == 0 || width > 0x7fffffffu ||
         height > 0x7fffffffu) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, path,

@@ -5,7 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/internal.h"
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+
+#include "host.h"
+
+typedef struct GLFWwindow GLFWwindow;
+
+struct host_context {
+    crowd_logger logger;
+    EGLDisplay display;
+    EGLContext egl_context;
+    GLFWwindow *window;
+    char platform[32];
+    char vendor[128];
+    char renderer[256];
+    char version[128];
+    bool software;
+    GLint max_renderbuffer_size;
+    /* Window input accumulated by GLFW callbacks between polls. */
+    double scroll_y;
+    uint32_t chars[32];
+    uint32_t char_count;
+    double last_cursor_x, last_cursor_y;
+    bool have_cursor;
+};
 
 /* epoxy supplies the GL declarations; GLFW must not pull in GL/gl.h. */
 #define GLFW_INCLUDE_NONE
@@ -61,7 +85,7 @@ static void release_glfw_current(void) {
 /* Tries one EGL display: initialize, bind the GL API, create a 4.5 core
  * context and make it current without a surface. A display that fails is
  * left initialized: it may be shared with other users in this process. */
-static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const char *what, char *log,
+static bool try_egl_display(host_context *ctx, EGLDisplay display, const char *what, char *log,
                             size_t log_size) {
     char why[160];
     if (display == EGL_NO_DISPLAY) {
@@ -116,7 +140,7 @@ static bool try_egl_display(crowd_gpu_context *ctx, EGLDisplay display, const ch
 }
 
 /* EGL devices, hardware ones first (Mesa also lists a software device). */
-static bool try_egl_devices(crowd_gpu_context *ctx, char *log, size_t log_size) {
+static bool try_egl_devices(host_context *ctx, char *log, size_t log_size) {
     const char *what = "EGL device";
     if (!epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device") ||
         !epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_device_enumeration")) {
@@ -150,7 +174,7 @@ static bool try_egl_devices(crowd_gpu_context *ctx, char *log, size_t log_size) 
     return false;
 }
 
-static bool try_egl(crowd_gpu_context *ctx, char *log, size_t log_size) {
+static bool try_egl(host_context *ctx, char *log, size_t log_size) {
     if (try_egl_devices(ctx, log, log_size)) {
         return true;
     }
@@ -169,19 +193,18 @@ static bool try_egl(crowd_gpu_context *ctx, char *log, size_t log_size) {
 
 static void on_scroll(GLFWwindow *window, double dx, double dy) {
     (void)dx;
-    crowd_gpu_context *ctx = glfwGetWindowUserPointer(window);
+    host_context *ctx = glfwGetWindowUserPointer(window);
     ctx->scroll_y += dy;
 }
 
 static void on_char(GLFWwindow *window, unsigned int codepoint) {
-    crowd_gpu_context *ctx = glfwGetWindowUserPointer(window);
+    host_context *ctx = glfwGetWindowUserPointer(window);
     if (ctx->char_count < sizeof ctx->chars / sizeof ctx->chars[0]) {
         ctx->chars[ctx->char_count++] = codepoint;
     }
 }
 
-static bool try_glfw(crowd_gpu_context *ctx, const crowd_gpu_context_desc *desc, char *log,
-                     size_t log_size) {
+static bool try_glfw(host_context *ctx, const host_context_desc *desc, char *log, size_t log_size) {
     const char *what = "GLFW window";
     const char *message = NULL;
     if (!glfwInit()) {
@@ -226,9 +249,9 @@ static void copy_gl_string(char *out, size_t size, GLenum name) {
     snprintf(out, size, "%s", text != NULL ? (const char *)text : "?");
 }
 
-crowd_result crowd_gpu_context_create(const crowd_gpu_context_desc *desc,
-                                      crowd_gpu_context **out_context, crowd_error *error) {
-    const crowd_gpu_context_desc defaults = {0};
+crowd_result host_context_create(const host_context_desc *desc, host_context **out_context,
+                                 crowd_error *error) {
+    const host_context_desc defaults = {0};
     if (desc == NULL) {
         desc = &defaults;
     }
@@ -236,7 +259,7 @@ crowd_result crowd_gpu_context_create(const crowd_gpu_context_desc *desc,
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "out_context is NULL");
     }
     *out_context = NULL;
-    crowd_gpu_context *ctx = calloc(1, sizeof *ctx);
+    host_context *ctx = calloc(1, sizeof *ctx);
     if (ctx == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -251,7 +274,7 @@ crowd_result crowd_gpu_context_create(const crowd_gpu_context_desc *desc,
     }
     if (epoxy_gl_version() < 45) {
         int version = epoxy_gl_version();
-        crowd_gpu_context_destroy(ctx);
+        host_context_destroy(ctx);
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
                                "the OpenGL context is version %d.%d, crowd needs 4.5", version / 10,
                                version % 10);
@@ -262,9 +285,7 @@ crowd_result crowd_gpu_context_create(const crowd_gpu_context_desc *desc,
     ctx->software = strstr(ctx->renderer, "llvmpipe") != NULL ||
                     strstr(ctx->renderer, "softpipe") != NULL ||
                     strstr(ctx->renderer, "swrast") != NULL;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &ctx->max_texture_size);
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &ctx->max_renderbuffer_size);
-    glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &ctx->max_texture_layers);
     crowd_log(&ctx->logger, CROWD_LOG_DEBUG, "OpenGL context: %s, %s, %s", ctx->platform,
               ctx->renderer, ctx->version);
     if (log[0] != '\0') {
@@ -274,7 +295,7 @@ crowd_result crowd_gpu_context_create(const crowd_gpu_context_desc *desc,
     return CROWD_OK;
 }
 
-void crowd_gpu_context_destroy(crowd_gpu_context *context) {
+void host_context_destroy(host_context *context) {
     if (context == NULL) {
         return;
     }
@@ -294,15 +315,16 @@ void crowd_gpu_context_destroy(crowd_gpu_context *context) {
     free(context);
 }
 
-void crowd_gpu_context_get_info(const crowd_gpu_context *context, crowd_gpu_context_info *out) {
+void host_context_get_info(const host_context *context, host_context_info *out) {
     out->platform = context->platform;
     out->vendor = context->vendor;
     out->renderer = context->renderer;
     out->version = context->version;
     out->software = context->software;
+    out->max_renderbuffer_size = context->max_renderbuffer_size;
 }
 
-crowd_result crowd_gpu_context_make_current(crowd_gpu_context *context, crowd_error *error) {
+crowd_result host_context_make_current(host_context *context, crowd_error *error) {
     if (context == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "context is NULL");
     }
@@ -319,7 +341,7 @@ crowd_result crowd_gpu_context_make_current(crowd_gpu_context *context, crowd_er
     return CROWD_OK;
 }
 
-bool crowd_gpu_window_poll(crowd_gpu_context *context, crowd_window_input *out) {
+bool host_window_poll(host_context *context, host_window_input *out) {
     memset(out, 0, sizeof *out);
     if (context == NULL || context->window == NULL) {
         return false;
@@ -355,13 +377,13 @@ bool crowd_gpu_window_poll(crowd_gpu_context *context, crowd_window_input *out) 
     return true;
 }
 
-void crowd_gpu_window_swap(crowd_gpu_context *context) {
+void host_window_swap(host_context *context) {
     if (context != NULL && context->window != NULL) {
         glfwSwapBuffers(context->window);
     }
 }
 
-void crowd_gpu_window_size(const crowd_gpu_context *context, uint32_t *width, uint32_t *height) {
+void host_window_size(const host_context *context, uint32_t *width, uint32_t *height) {
     int w = 0, h = 0;
     if (context != NULL && context->window != NULL) {
         glfwGetFramebufferSize(context->window, &w, &h);
@@ -370,7 +392,7 @@ void crowd_gpu_window_size(const crowd_gpu_context *context, uint32_t *width, ui
     *height = (uint32_t)(h > 0 ? h : 0);
 }
 
-void crowd_gpu_window_set_title(crowd_gpu_context *context, const char *title) {
+void host_window_set_title(host_context *context, const char *title) {
     if (context != NULL && context->window != NULL && title != NULL) {
         glfwSetWindowTitle(context->window, title);
     }

@@ -1,0 +1,74 @@
+/* The GL state crowd_world_draw (and archetype creation, mode changes)
+ * changes, read before and put back after, so the application's state is
+ * as it left it (the list is in crowd/gpu.h, "GL state"). The rest, from
+ * the bound framebuffer to the depth function, crowd never touches.
+ *
+ * Texture units 0-3 are the ones crowd binds (GPU_TEXTURE_*); a sampler
+ * object the application left on one of them would change how crowd's
+ * textures are read, so crowd unbinds it while it draws and puts it back. */
+#include "gpu/internal.h"
+
+#define UNITS 4
+
+static const GLuint storage_indices[2] = {GPU_SSBO_PALETTES, GPU_SSBO_MATERIALS};
+
+void gpu_state_save(gpu_saved_state *s) {
+    glGetIntegerv(GL_CURRENT_PROGRAM, &s->program);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s->vertex_array);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &s->active_texture);
+    for (GLuint u = 0; u < UNITS; u++) {
+        glActiveTexture(GL_TEXTURE0 + u);
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture_2d[u]);
+        glGetIntegerv(GL_TEXTURE_BINDING_2D_ARRAY, &s->texture_2d_array[u]);
+        glGetIntegerv(GL_SAMPLER_BINDING, &s->sampler[u]);
+    }
+    glActiveTexture((GLenum)s->active_texture);
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &s->storage_buffer);
+    for (int i = 0; i < 2; i++) {
+        glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, storage_indices[i],
+                        &s->storage_indexed[i]);
+        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, storage_indices[i], &s->storage_start[i]);
+        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, storage_indices[i], &s->storage_size[i]);
+    }
+    s->depth_test = glIsEnabled(GL_DEPTH_TEST);
+    s->cull_face = glIsEnabled(GL_CULL_FACE);
+    s->blend = glIsEnabled(GL_BLEND);
+    glGetBooleanv(GL_COLOR_WRITEMASK, s->color_mask);
+}
+
+static void set_enabled(GLenum capability, GLboolean on) {
+    if (on) {
+        glEnable(capability);
+    } else {
+        glDisable(capability);
+    }
+}
+
+void gpu_state_restore(const gpu_saved_state *s) {
+    glUseProgram((GLuint)s->program);
+    glBindVertexArray((GLuint)s->vertex_array);
+    for (GLuint u = 0; u < UNITS; u++) {
+        glActiveTexture(GL_TEXTURE0 + u);
+        glBindTexture(GL_TEXTURE_2D, (GLuint)s->texture_2d[u]);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, (GLuint)s->texture_2d_array[u]);
+        glBindSampler(u, (GLuint)s->sampler[u]);
+    }
+    glActiveTexture((GLenum)s->active_texture);
+    for (int i = 0; i < 2; i++) {
+        /* A range of size 0 is how GL reports a whole-buffer binding. */
+        if (s->storage_indexed[i] != 0 && s->storage_size[i] > 0) {
+            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, storage_indices[i],
+                              (GLuint)s->storage_indexed[i], (GLintptr)s->storage_start[i],
+                              (GLsizeiptr)s->storage_size[i]);
+        } else {
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, storage_indices[i],
+                             (GLuint)s->storage_indexed[i]);
+        }
+    }
+    /* Indexed binds also set the generic binding: it goes back last. */
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)s->storage_buffer);
+    set_enabled(GL_DEPTH_TEST, s->depth_test);
+    set_enabled(GL_CULL_FACE, s->cull_face);
+    set_enabled(GL_BLEND, s->blend);
+    glColorMask(s->color_mask[0], s->color_mask[1], s->color_mask[2], s->color_mask[3]);
+}

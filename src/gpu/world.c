@@ -1,0 +1,393 @@
+/* The world: archetypes by handle, the clock, the frame (update, then one
+ * draw per pass and view), statistics. Instances' handles are in
+ * world_instances.c, an archetype's drawing in draw.c. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/internal.h"
+
+#define ARCHETYPE_INDEX_MASK 0xffu
+
+static double thread_cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
+                                crowd_error *error) {
+    const crowd_world_desc defaults = {0};
+    desc = desc != NULL ? desc : &defaults;
+    if (out_world == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "out_world is NULL");
+    }
+    *out_world = NULL;
+    if (desc->max_instances > CROWD_WORLD_MAX_INSTANCES) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "max_instances %u is above the limit of %u",
+                               (unsigned)desc->max_instances, (unsigned)CROWD_WORLD_MAX_INSTANCES);
+    }
+    /* epoxy answers from whatever context is current; without one it has
+     * no version to give. */
+    if (!epoxy_is_desktop_gl() || epoxy_gl_version() < 45) {
+        int version = epoxy_gl_version();
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
+                               "crowd needs a current OpenGL 4.5 core context (found %s %d.%d)",
+                               epoxy_is_desktop_gl() ? "OpenGL" : "OpenGL ES", version / 10,
+                               version % 10);
+    }
+    crowd_world *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    w->logger = desc->logger;
+    w->max_instances =
+        desc->max_instances != 0 ? desc->max_instances : CROWD_WORLD_DEFAULT_MAX_INSTANCES;
+    w->timing = desc->timing;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &w->max_texture_size);
+    glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &w->max_texture_layers);
+    if (w->timing) {
+        gpu_timing_init(w);
+    }
+    crowd_log(&w->logger, CROWD_LOG_DEBUG, "crowd world on %s, %s",
+              (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+    *out_world = w;
+    return CROWD_OK;
+}
+
+void crowd_world_destroy(crowd_world *w) {
+    if (w == NULL) {
+        return;
+    }
+    for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
+        gpu_archetype_destroy(w->archetypes[i]);
+    }
+    for (uint32_t s = 0; s < CROWD_WORLD_STREAM_FRAMES; s++) {
+        if (w->section_fence[s] != NULL) {
+            glDeleteSync(w->section_fence[s]);
+        }
+    }
+    if (w->timing) {
+        gpu_timing_release(w);
+    }
+    free(w->handle_archetype);
+    free(w->handle_slot);
+    free(w->handle_generation);
+    free(w->free_handles);
+    free(w);
+}
+
+/* ---- archetypes --------------------------------------------------------- */
+
+gpu_archetype *gpu_world_archetype(const crowd_world *w, crowd_archetype handle) {
+    uint32_t index = (handle.id & ARCHETYPE_INDEX_MASK) - 1u;
+    if (w == NULL || handle.id == 0 || index >= CROWD_WORLD_MAX_ARCHETYPES ||
+        w->archetypes[index] == NULL || w->archetypes[index]->handle != handle.id) {
+        return NULL;
+    }
+    return w->archetypes[index];
+}
+
+crowd_result gpu_world_find_archetype(const crowd_world *w, crowd_archetype handle,
+                                      gpu_archetype **out, crowd_error *error) {
+    *out = gpu_world_archetype(w, handle);
+    if (*out == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               w == NULL ? "world is NULL" : "archetype %u does not exist",
+                               (unsigned)handle.id);
+    }
+    return CROWD_OK;
+}
+
+crowd_result crowd_world_add_archetype(crowd_world *w, const crowd_archetype_desc *desc,
+                                       crowd_archetype *out_archetype, crowd_error *error) {
+    if (w == NULL || out_archetype == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "world or out_archetype is NULL");
+    }
+    out_archetype->id = 0;
+    uint32_t index = 0;
+    while (index < CROWD_WORLD_MAX_ARCHETYPES && w->archetypes[index] != NULL) {
+        index++;
+    }
+    if (index == CROWD_WORLD_MAX_ARCHETYPES) {
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL,
+                               "a world holds at most %u archetypes",
+                               (unsigned)CROWD_WORLD_MAX_ARCHETYPES);
+    }
+    gpu_saved_state saved;
+    gpu_state_save(&saved);
+    gpu_archetype *a = NULL;
+    crowd_result result = gpu_archetype_create(w, desc, &a, error);
+    gpu_state_restore(&saved);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    uint8_t generation = (uint8_t)(w->archetype_generation[index] + 1u);
+    w->archetype_generation[index] = generation != 0 ? generation : 1u;
+    a->handle = (index + 1u) | ((uint32_t)w->archetype_generation[index] << 8);
+    w->archetypes[index] = a;
+    w->archetype_count++;
+    out_archetype->id = a->handle;
+    return CROWD_OK;
+}
+
+crowd_result crowd_world_remove_archetype(crowd_world *w, crowd_archetype handle,
+                                          crowd_error *error) {
+    gpu_archetype *a;
+    crowd_result result = gpu_world_find_archetype(w, handle, &a, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    gpu_world_release_handles(w, a);
+    w->archetypes[(handle.id & ARCHETYPE_INDEX_MASK) - 1u] = NULL;
+    w->archetype_count--;
+    gpu_archetype_destroy(a);
+    return CROWD_OK;
+}
+
+uint32_t crowd_world_archetype_count(const crowd_world *w) {
+    return w != NULL ? w->archetype_count : 0;
+}
+
+bool crowd_archetype_has_mode(const crowd_world *w, crowd_archetype handle, crowd_gpu_mode mode) {
+    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    return a != NULL && gpu_archetype_has_mode(a, mode);
+}
+
+crowd_result crowd_archetype_set_mode(crowd_world *w, crowd_archetype handle, crowd_gpu_mode mode,
+                                      crowd_error *error) {
+    gpu_archetype *a;
+    crowd_result result = gpu_world_find_archetype(w, handle, &a, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    gpu_saved_state saved;
+    gpu_state_save(&saved);
+    result = gpu_archetype_set_mode(a, mode, error);
+    gpu_state_restore(&saved);
+    return result;
+}
+
+crowd_gpu_mode crowd_archetype_mode(const crowd_world *w, crowd_archetype handle) {
+    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    return a != NULL ? a->mode : CROWD_GPU_MODE_COUNT;
+}
+
+const char *crowd_archetype_name(const crowd_world *w, crowd_archetype handle) {
+    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    return a != NULL ? a->name : "";
+}
+
+uint32_t crowd_archetype_clip_count(const crowd_world *w, crowd_archetype handle) {
+    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    return a != NULL ? a->clip_count : 0;
+}
+
+bool crowd_archetype_get_clip(const crowd_world *w, crowd_archetype handle, uint32_t clip,
+                              crowd_clip_info *out) {
+    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    if (a == NULL || out == NULL || clip >= a->clip_count) {
+        return false;
+    }
+    out->name = a->clips[clip].name;
+    out->duration_s = a->clips[clip].duration_s;
+    out->loop = a->clips[clip].loop;
+    return true;
+}
+
+int32_t crowd_archetype_find_clip(const crowd_world *w, crowd_archetype handle, const char *name) {
+    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    for (uint32_t c = 0; a != NULL && name != NULL && c < a->clip_count; c++) {
+        if (strcmp(a->clips[c].name, name) == 0) {
+            return (int32_t)c;
+        }
+    }
+    return -1;
+}
+
+bool crowd_archetype_bind_bounds(const crowd_world *w, crowd_archetype handle, float min[3],
+                                 float max[3]) {
+    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    if (a == NULL) {
+        return false;
+    }
+    memcpy(min, a->bind_min, sizeof a->bind_min);
+    memcpy(max, a->bind_max, sizeof a->bind_max);
+    return true;
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+void crowd_world_set_time(crowd_world *w, double time_s) {
+    if (w != NULL && isfinite(time_s)) {
+        w->clock_s = time_s;
+    }
+}
+
+double crowd_world_time(const crowd_world *w) {
+    return w != NULL ? w->clock_s : 0.0;
+}
+
+static bool streams_used(const crowd_world *w) {
+    for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
+        const gpu_archetype *a = w->archetypes[i];
+        if (a != NULL && a->instance_count > 0 &&
+            (a->mode == CROWD_GPU_MODE_CPU || a->mode == CROWD_GPU_MODE_GPU)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Moves the streams to the next section: the section just used gets a
+ * fence after the draws that read it, and the next one is only written
+ * once the GPU is done with the frame that last read it (a wait only when
+ * the GPU is CROWD_WORLD_STREAM_FRAMES frames behind). */
+static void advance_stream_section(crowd_world *w) {
+    GLsync *used = &w->section_fence[w->stream_section];
+    if (*used != NULL) {
+        glDeleteSync(*used);
+    }
+    *used = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    w->stream_section = (w->stream_section + 1u) % CROWD_WORLD_STREAM_FRAMES;
+    GLsync *next = &w->section_fence[w->stream_section];
+    if (*next != NULL) {
+        glClientWaitSync(*next, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
+        glDeleteSync(*next);
+        *next = NULL;
+    }
+}
+
+crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *error) {
+    if (w == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "world is NULL");
+    }
+    if (!isfinite(time_s)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "frame time must be finite");
+    }
+    double cpu_start = w->timing ? thread_cpu_s() : 0.0;
+    w->clock_s = time_s;
+    w->frame++;
+    memset(&w->stats, 0, sizeof w->stats);
+    w->stats.uploaded_bytes = w->pending_upload_bytes;
+    w->pending_upload_bytes = 0;
+    if (w->timing) {
+        gpu_timing_frame(w);
+    }
+    crowd_result result = CROWD_OK;
+    if (streams_used(w)) {
+        advance_stream_section(w);
+        float now = (float)time_s;
+        for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES && result == CROWD_OK; i++) {
+            gpu_archetype *a = w->archetypes[i];
+            if (a != NULL && a->instance_count > 0) {
+                result = gpu_streams_update(a, now, error);
+            }
+        }
+    }
+    if (w->timing) {
+        w->frame_cpu_start_s = cpu_start;
+        w->stats.cpu_time_s = thread_cpu_s() - cpu_start;
+    }
+    return result;
+}
+
+void crowd_light_default(crowd_light *out) {
+    const crowd_light daylight = {.direction = {0.3665f, 0.8376f, 0.4050f},
+                                  .color = {1.0f, 0.95f, 0.85f},
+                                  .ambient_sky = {0.55f, 0.62f, 0.72f},
+                                  .ambient_ground = {0.22f, 0.19f, 0.16f}};
+    *out = daylight;
+}
+
+static bool finite_matrix(const float m[16]) {
+    for (int i = 0; i < 16; i++) {
+        if (!isfinite(m[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* projection x view, column-major. */
+static void multiply(const float projection[16], const float view[16], float out[16]) {
+    for (int c = 0; c < 4; c++) {
+        for (int r = 0; r < 4; r++) {
+            float sum = 0.0f;
+            for (int k = 0; k < 4; k++) {
+                sum += projection[k * 4 + r] * view[c * 4 + k];
+            }
+            out[c * 4 + r] = sum;
+        }
+    }
+}
+
+crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd_error *error) {
+    if (w == NULL || desc == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "world or desc is NULL");
+    }
+    if ((unsigned)desc->pass > CROWD_PASS_DEPTH || !finite_matrix(desc->view) ||
+        !finite_matrix(desc->projection)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "draw needs a known pass and finite view and projection matrices");
+    }
+    double cpu_start = w->timing ? thread_cpu_s() : 0.0;
+    float view_proj[16];
+    multiply(desc->projection, desc->view, view_proj);
+    float now = (float)w->clock_s;
+    w->stats.passes++;
+    if (w->instance_count > 0) {
+        gpu_saved_state saved;
+        gpu_state_save(&saved);
+        /* Depth-tested against what the application drew, double-sided,
+         * opaque; the depth pass writes no colour. */
+        glEnable(GL_DEPTH_TEST);
+        glDisable(GL_CULL_FACE);
+        glDisable(GL_BLEND);
+        if (desc->pass == CROWD_PASS_DEPTH) {
+            glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        }
+        if (w->timing) {
+            gpu_timing_begin(w);
+        }
+        for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
+            gpu_archetype *a = w->archetypes[i];
+            if (a != NULL && a->instance_count > 0) {
+                gpu_archetype_draw(a, desc, view_proj, now);
+            }
+        }
+        if (w->timing) {
+            gpu_timing_end(w);
+        }
+        gpu_state_restore(&saved);
+    }
+    if (w->timing) {
+        w->stats.cpu_time_s += thread_cpu_s() - cpu_start;
+    }
+#ifndef NDEBUG
+    return gpu_check(error, "drawing the crowd");
+#else
+    return CROWD_OK;
+#endif
+}
+
+void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
+    memset(out, 0, sizeof *out);
+    if (w == NULL) {
+        return;
+    }
+    *out = w->stats;
+    out->archetype_count = w->archetype_count;
+    out->instance_count = w->instance_count;
+    out->gpu_memory_bytes = 0;
+    for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
+        if (w->archetypes[i] != NULL) {
+            out->gpu_memory_bytes += w->archetypes[i]->gpu_memory_bytes;
+        }
+    }
+}
