@@ -9,7 +9,7 @@
 #ifndef CROWD_BAKE_BUILD_H
 #define CROWD_BAKE_BUILD_H
 
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 #include "crowd/anim.h"
 
 /* Frames of a clip: loop max(1, round(d * fps)), one-shot round(d * fps) + 1,

@@ -1,14 +1,14 @@
-/* Binary glTF writer for a bake's mesh (glb_io.h). The JSON is built with
+/* Binary glTF writer for a bake's mesh (glb_write.h). The JSON is built with
  * cJSON, the binary chunk is one buffer with one bufferView per vertex
  * attribute (tightly packed, so no byteStride), one for all indices (an
  * accessor per submesh), one for the inverse bind matrices and one per
  * embedded image. glTF is little-endian and so are the arrays in memory. */
-#include "bake/glb_io.h"
+#include "bake/glb_write.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/png_io.h"
+#include "bake/png_write.h"
 #include "bake/write_json.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -29,12 +29,6 @@ enum {
     GLB_CHUNK_JSON = 0x4E4F534A,
     GLB_CHUNK_BIN = 0x004E4942,
 };
-
-void glb_lookup_uv(const glb_lookup *lookup, uint32_t vertex, float uv[2]) {
-    uv[0] = (float)(((double)(vertex % lookup->width) + 0.5) / (double)lookup->width);
-    uv[1] = (float)(((double)(vertex / lookup->width) * (double)lookup->row_step + 0.5) /
-                    (double)lookup->height);
-}
 
 typedef struct glb_writer {
     const glb_write_desc *desc;

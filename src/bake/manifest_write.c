@@ -1,27 +1,13 @@
-/* Writing NAME.crowd.json (manifest_io.h, docs/manifest.md). Floats are
+/* Writing NAME.crowd.json (manifest_write.h, docs/manifest.md). Floats are
  * written as doubles, which cJSON prints with enough digits to read back the
  * identical float. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bake/bake_internal.h"
-#include "bake/manifest_io.h"
+#include "bake/manifest_write.h"
 #include "bake/write_json.h"
-
-bool manifest_valid_file_name(const char *name) {
-    size_t length = strlen(name);
-    if (length == 0 || length > MANIFEST_NAME_MAX || name[0] == '.') {
-        return false;
-    }
-    for (size_t i = 0; i < length; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (c < 0x20 || c == 0x7f || c == '/' || c == '\\') {
-            return false;
-        }
-    }
-    return true;
-}
+#include "load/bake_internal.h"
 
 static bool has_texture(const crowd_texture *texture) {
     return texture->format != CROWD_TEXEL_NONE && texture->texels != NULL;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/glb_io.h"
-#include "bake/png_io.h"
+#include "bake/glb_write.h"
+#include "bake/png_write.h"
 #include "bake/write_json.h"
 
 static uint32_t next_power_of_two(uint64_t value) {

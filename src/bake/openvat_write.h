@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "bake/atomic_set.h"
-#include "bake/manifest_io.h"
+#include "load/manifest_io.h"
 #include "crowd/bake.h"
 
 #define OPENVAT_MIN_WIDTH 64u

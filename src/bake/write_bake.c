@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "bake/atomic_set.h"
-#include "bake/bake_internal.h"
-#include "bake/exr_io.h"
-#include "bake/glb_io.h"
-#include "bake/manifest_io.h"
+#include "load/bake_internal.h"
+#include "bake/exr_write.h"
+#include "bake/glb_write.h"
+#include "bake/manifest_write.h"
 #include "bake/openvat_write.h"
-#include "bake/png_io.h"
+#include "bake/png_write.h"
 #include "core/core_internal.h"
 
 static bool has_texture(const crowd_texture *texture) {

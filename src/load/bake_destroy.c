@@ -1,5 +1,5 @@
 /* Releases a bake, built or loaded alike (ownership rule in bake_internal.h). */
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 
 #include <stdlib.h>
 

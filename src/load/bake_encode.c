@@ -1,5 +1,5 @@
 /* Texel sizes and the unorm16 position encoding (docs/encodings.md). */
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /* IEEE 754 half floats, written out because C11 has no _Float16 we can rely
  * on and the rounding must be the same on every machine (round to nearest
  * even, like GPUs and OpenEXR). */
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * per axis (measured), too close to the 1 degree the bake promises; trying
  * the four grid points around it and keeping the one that decodes closest
  * (their "precise" variant) brings the worst case to 0.63 degrees. */
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /* Reading single values back out of a bake, decoded: what a shader does per
  * vertex, done on the CPU for tests, the error report and tools. The texel
  * format of each texture decides the decode (a loaded bake may be any). */
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,7 @@
-/* bake_internal.h - what the two halves of the bake module share: the build
- * side (bake_build*, bake_encode*, bake_fetch, bake_report*) and the file
- * side (writers, loader). Not a public header.
+/* bake_internal.h - what the runtime's side of a bake (this module: the
+ * encodings, crowd_bake_vat_fetch, crowd_bake_destroy, the loader) shares
+ * with the offline side (bake/: the builder, the report, the writers). Not a
+ * public header.
  *
  * The scalar encodings here are the single definition of the stored formats
  * (docs/encodings.md): the builder encodes with them, crowd_bake_vat_fetch and
@@ -12,8 +13,8 @@
  * crowd_texture.texels are separate malloc/calloc blocks (or NULL), and
  * owned_asset is released with crowd_asset_destroy.
  */
-#ifndef CROWD_BAKE_INTERNAL_H
-#define CROWD_BAKE_INTERNAL_H
+#ifndef CROWD_LOAD_BAKE_INTERNAL_H
+#define CROWD_LOAD_BAKE_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,190 +1,26 @@
-/* OpenEXR files of a bake through the C core library (exr_io.h). Texels are
- * interleaved RGBA in memory; OpenEXR stores channels planar per scanline
- * chunk, so each chunk is encoded or decoded with per-channel pointers into
- * the interleaved rows (pixel stride = one texel). */
-#include "bake/exr_io.h"
+/* Reading the float textures of a bake from OpenEXR files in memory
+ * (exr_read.h), through the C core library (layout: exr_texture.h). */
+#include "load/exr_read.h"
 
 #include <openexr.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/load_limits.h"
+#include "load/exr_texture.h"
+#include "load/load_limits.h"
 
-/* Measured on robot's textures (docs/manifest.md): ZIP at zlib level 1
- * stores a float VAT in about 28% of its size (a BAT in about 53%) at
- * roughly 60 MB/s; higher levels cost several times more for a few percent. */
-#define EXR_WRITE_COMPRESSION EXR_COMPRESSION_ZIP
-#define EXR_WRITE_ZIP_LEVEL 1
-
-typedef struct exr_io {
-    atomic_file *file;   /* writing */
-    const uint8_t *data; /* reading */
+typedef struct exr_read_io {
+    exr_texture_message message; /* first: the error handler fills it */
+    const uint8_t *data;
     size_t size;
-    char message[200]; /* OpenEXR's first error message */
-} exr_io;
-
-static void on_error(exr_const_context_t context, exr_result_t code, const char *message) {
-    void *user = NULL;
-    if (exr_get_user_data(context, &user) != EXR_ERR_SUCCESS || user == NULL) {
-        return;
-    }
-    exr_io *io = user;
-    if (io->message[0] == '\0') {
-        snprintf(io->message, sizeof io->message, "%s (%s)", message,
-                 exr_get_error_code_as_string(code));
-    }
-}
-
-static void note_failure(exr_io *io, exr_result_t code) {
-    if (io->message[0] == '\0') {
-        snprintf(io->message, sizeof io->message, "%s", exr_get_default_error_message(code));
-    }
-}
-
-/* Position of channel `name` in an RGBA texel, or -1. */
-static int rgba_index(const char *name) {
-    static const char *const names[4] = {"R", "G", "B", "A"};
-    for (int i = 0; i < 4; i++) {
-        if (name != NULL && strcmp(name, names[i]) == 0) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-static exr_pixel_type_t pixel_type(crowd_texel_format format) {
-    return format == CROWD_TEXEL_RGBA16F ? EXR_PIXEL_HALF : EXR_PIXEL_FLOAT;
-}
-
-static int32_t component_bytes(crowd_texel_format format) {
-    return format == CROWD_TEXEL_RGBA16F ? 2 : 4;
-}
-
-/* Points each channel of a chunk at its component inside the interleaved rows. */
-static void point_channels(exr_coding_channel_info_t *channels, int16_t count, uint8_t *texels,
-                           uint32_t width, int32_t start_y, crowd_texel_format format,
-                           bool decoding) {
-    int32_t component = component_bytes(format);
-    for (int16_t c = 0; c < count; c++) {
-        int index = rgba_index(channels[c].channel_name);
-        uint8_t *base =
-            texels + ((size_t)start_y * width) * 4 * (size_t)component + (size_t)index * component;
-        channels[c].user_bytes_per_element = (int16_t)component;
-        channels[c].user_data_type = (uint16_t)pixel_type(format);
-        channels[c].user_pixel_stride = 4 * component;
-        channels[c].user_line_stride = (int32_t)(width * 4u * (uint32_t)component);
-        if (decoding) {
-            channels[c].decode_to_ptr = base;
-        } else {
-            channels[c].encode_from_ptr = base;
-        }
-    }
-}
-
-/* ---- writing ---------------------------------------------------------- */
-
-static int64_t write_to_file(exr_const_context_t context, void *user, const void *buffer,
-                             uint64_t size, uint64_t offset, exr_stream_error_func_ptr_t error_cb) {
-    exr_io *io = user;
-    if (!atomic_file_pwrite(io->file, buffer, size, offset)) {
-        error_cb(context, EXR_ERR_WRITE_IO, "write failed");
-        return -1;
-    }
-    return (int64_t)size;
-}
-
-static exr_result_t encode_chunks(exr_context_t context, int part, const crowd_texture *texture) {
-    int32_t lines = 0;
-    exr_result_t rv = exr_get_scanlines_per_chunk(context, part, &lines);
-    exr_encode_pipeline_t encoder = EXR_ENCODE_PIPELINE_INITIALIZER;
-    bool started = false;
-    for (uint32_t y = 0; rv == EXR_ERR_SUCCESS && y < texture->height; y += (uint32_t)lines) {
-        exr_chunk_info_t chunk;
-        rv = exr_write_scanline_chunk_info(context, part, (int)y, &chunk);
-        if (rv == EXR_ERR_SUCCESS) {
-            rv = started ? exr_encoding_update(context, part, &chunk, &encoder)
-                         : exr_encoding_initialize(context, part, &chunk, &encoder);
-        }
-        if (rv != EXR_ERR_SUCCESS) {
-            break;
-        }
-        point_channels(encoder.channels, encoder.channel_count, texture->texels, texture->width,
-                       chunk.start_y, texture->format, false);
-        if (!started) {
-            rv = exr_encoding_choose_default_routines(context, part, &encoder);
-            started = true;
-        }
-        if (rv == EXR_ERR_SUCCESS) {
-            rv = exr_encoding_run(context, part, &encoder);
-        }
-    }
-    if (started) {
-        exr_result_t destroyed = exr_encoding_destroy(context, &encoder);
-        if (rv == EXR_ERR_SUCCESS) {
-            rv = destroyed;
-        }
-    }
-    return rv;
-}
-
-crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, crowd_error *error) {
-    exr_io io = {.file = file};
-    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
-    init.user_data = &io;
-    init.write_fn = write_to_file;
-    init.error_handler_fn = on_error;
-    exr_context_t context = NULL;
-    int part = 0;
-    exr_result_t rv =
-        exr_start_write(&context, atomic_file_path(file), EXR_WRITE_FILE_DIRECTLY, &init);
-    if (rv == EXR_ERR_SUCCESS) {
-        rv = exr_add_part(context, NULL, EXR_STORAGE_SCANLINE, &part);
-    }
-    if (rv == EXR_ERR_SUCCESS) {
-        rv = exr_initialize_required_attr_simple(context, part, (int32_t)texture->width,
-                                                 (int32_t)texture->height, EXR_WRITE_COMPRESSION);
-    }
-    if (rv == EXR_ERR_SUCCESS) {
-        rv = exr_set_zip_compression_level(context, part, EXR_WRITE_ZIP_LEVEL);
-    }
-    static const char *const names[4] = {"R", "G", "B", "A"};
-    for (int c = 0; c < 4 && rv == EXR_ERR_SUCCESS; c++) {
-        rv = exr_add_channel(context, part, names[c], pixel_type(texture->format),
-                             EXR_PERCEPTUALLY_LOGARITHMIC, 1, 1);
-    }
-    if (rv == EXR_ERR_SUCCESS) {
-        rv = exr_write_header(context);
-    }
-    if (rv == EXR_ERR_SUCCESS) {
-        rv = encode_chunks(context, part, texture);
-    }
-    if (context != NULL) {
-        exr_result_t finished = exr_finish(&context);
-        if (rv == EXR_ERR_SUCCESS) {
-            rv = finished;
-        }
-    }
-    if (rv != EXR_ERR_SUCCESS) {
-        note_failure(&io, rv);
-        if (rv == EXR_ERR_OUT_OF_MEMORY) {
-            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, atomic_file_path(file),
-                                   "out of memory encoding EXR");
-        }
-        atomic_file_fail(file, io.message);
-        return atomic_file_error(file, error);
-    }
-    return CROWD_OK;
-}
-
-/* ---- reading ---------------------------------------------------------- */
+} exr_read_io;
 
 static int64_t read_from_memory(exr_const_context_t context, void *user, void *buffer,
                                 uint64_t size, uint64_t offset,
                                 exr_stream_error_func_ptr_t error_cb) {
     (void)context;
     (void)error_cb;
-    exr_io *io = user;
+    exr_read_io *io = user;
     if (offset >= io->size) {
         return 0;
     }
@@ -196,7 +32,7 @@ static int64_t read_from_memory(exr_const_context_t context, void *user, void *b
 
 static int64_t memory_size(exr_const_context_t context, void *user) {
     (void)context;
-    return (int64_t)((exr_io *)user)->size;
+    return (int64_t)((exr_read_io *)user)->size;
 }
 
 typedef struct exr_read_request {
@@ -206,7 +42,7 @@ typedef struct exr_read_request {
     crowd_error *error;
 } exr_read_request;
 
-/* The header must describe exactly a bake texture (exr_io.h). */
+/* The header must describe exactly a bake texture (exr_read.h). */
 static crowd_result check_header(exr_context_t context, const exr_read_request *request,
                                  size_t size) {
     const char *name = request->name;
@@ -245,14 +81,14 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
     bool seen[4] = {false, false, false, false};
     for (int c = 0; c < 4; c++) {
         const exr_attr_chlist_entry_t *entry = &channels->entries[c];
-        int index = rgba_index(entry->name.str);
+        int index = exr_texture_channel_index(entry->name.str);
         if (index < 0 || seen[index] || entry->x_sampling != 1 || entry->y_sampling != 1) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
                                    "EXR channel '%s' is not one of R, G, B, A at full resolution",
                                    entry->name.str ? entry->name.str : "");
         }
         seen[index] = true;
-        if (entry->pixel_type != pixel_type(request->format)) {
+        if (entry->pixel_type != exr_texture_pixel_type(request->format)) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
                                    "EXR channel '%s' is %s, the manifest's encoding needs %s",
                                    entry->name.str,
@@ -263,7 +99,7 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
         }
     }
     uint64_t bytes = (uint64_t)request->width * request->height * 4u *
-                     (uint64_t)component_bytes(request->format);
+                     (uint64_t)exr_texture_component_bytes(request->format);
     if (!load_size_plausible(bytes, size)) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, name,
                                "a %ux%u image cannot come from %zu bytes", request->width,
@@ -297,8 +133,8 @@ static exr_result_t decode_chunks(exr_context_t context, const exr_read_request 
         if (rv != EXR_ERR_SUCCESS) {
             break;
         }
-        point_channels(decoder.channels, decoder.channel_count, texels, request->width,
-                       chunk.start_y, request->format, true);
+        exr_texture_point_channels(decoder.channels, decoder.channel_count, texels, request->width,
+                                   chunk.start_y, request->format, true);
         if (!started) {
             rv = exr_decoding_choose_default_routines(context, 0, &decoder);
             started = true;
@@ -320,13 +156,13 @@ crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, u
                            uint32_t height, crowd_texel_format format, void **out_texels,
                            crowd_error *error) {
     *out_texels = NULL;
-    exr_io io = {.data = data, .size = size};
+    exr_read_io io = {.data = data, .size = size};
     exr_read_request request = {name, width, height, format, error};
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.user_data = &io;
     init.read_fn = read_from_memory;
     init.size_fn = memory_size;
-    init.error_handler_fn = on_error;
+    init.error_handler_fn = exr_texture_on_error;
     init.max_image_width = (int)CROWD_BAKE_MAX_TEXTURE_SIZE;
     init.max_image_height = (int)CROWD_BAKE_MAX_TEXTURE_SIZE;
     init.max_tile_width = (int)CROWD_BAKE_MAX_TEXTURE_SIZE;
@@ -335,17 +171,17 @@ crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, u
     exr_context_t context = NULL;
     exr_result_t rv = exr_start_read(&context, name, &init);
     if (rv != EXR_ERR_SUCCESS) {
-        note_failure(&io, rv);
+        exr_texture_note_failure(&io.message, rv);
         exr_finish(&context);
         return crowd_error_set(error,
                                rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY
                                                            : CROWD_ERROR_INVALID_DATA,
-                               name, "not a readable EXR file: %s", io.message);
+                               name, "not a readable EXR file: %s", io.message.text);
     }
     crowd_result result = check_header(context, &request, size);
     uint8_t *texels = NULL;
     if (result == CROWD_OK) {
-        texels = malloc((size_t)width * height * 4u * (size_t)component_bytes(format));
+        texels = malloc((size_t)width * height * 4u * (size_t)exr_texture_component_bytes(format));
         if (texels == NULL) {
             result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name,
                                      "out of memory for a %ux%u texture", width, height);
@@ -354,11 +190,11 @@ crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, u
     if (result == CROWD_OK) {
         rv = decode_chunks(context, &request, texels);
         if (rv != EXR_ERR_SUCCESS) {
-            note_failure(&io, rv);
+            exr_texture_note_failure(&io.message, rv);
             result = crowd_error_set(error,
                                      rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY
                                                                  : CROWD_ERROR_INVALID_DATA,
-                                     name, "corrupt or truncated EXR: %s", io.message);
+                                     name, "corrupt or truncated EXR: %s", io.message.text);
         }
     }
     exr_finish(&context);

@@ -1,25 +1,21 @@
-/* exr_io.h - the float textures of a bake as OpenEXR files, through
- * OpenEXR's C core library (openexr.h).
+/* exr_read.h - reading the float textures of a bake from OpenEXR files,
+ * through OpenEXR's C core library (openexr.h).
  *
  * A bake's EXR is one scanline part with channels R, G, B, A, all HALF
  * (CROWD_TEXEL_RGBA16F) or all FLOAT (CROWD_TEXEL_RGBA32F), data window
  * (0, 0)-(width-1, height-1), increasing y, so row 0 of the texture is the
  * first scanline. Reading is from memory and accepts exactly that shape with
  * any lossless compression (none, RLE, ZIPS, ZIP, PIZ); OpenEXR's messages
- * become the reason of the crowd_error, never output.
+ * become the reason of the crowd_error, never output. Writing is the
+ * offline library's (bake/exr_write.h).
  */
-#ifndef CROWD_BAKE_EXR_IO_H
-#define CROWD_BAKE_EXR_IO_H
+#ifndef CROWD_LOAD_EXR_READ_H
+#define CROWD_LOAD_EXR_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bake/atomic_set.h"
 #include "crowd/bake.h"
-
-/* Writes `texture` (RGBA16F or RGBA32F). Errors: CROWD_ERROR_OUTPUT,
- * CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, crowd_error *error);
 
 /* Decodes an EXR that must match width x height and `format` into a
  * malloc'ed texel array (4 samples per texel, in the texel format's type).

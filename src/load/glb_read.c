@@ -1,9 +1,9 @@
-/* Strict binary glTF reader for a bake's mesh (glb_io.h). The container is
+/* Strict binary glTF reader for a bake's mesh (glb_read.h). The container is
  * checked first (magic, version, lengths, chunk types), the JSON chunk is
  * parsed with cJSON, and every accessor is located through checked 64-bit
  * arithmetic before its bytes are copied out with memcpy (no alignment
  * assumptions, little-endian as glTF requires). */
-#include "bake/glb_io.h"
+#include "load/glb_read.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/png_io.h"
+#include "load/png_read.h"
 #include "core/core_internal.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

@@ -7,7 +7,7 @@
  * crowd_asset_validate. */
 #define _XOPEN_SOURCE 700
 
-#include "bake/load_bake.h"
+#include "load/load_bake.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,11 +17,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bake/bake_internal.h"
-#include "bake/exr_io.h"
-#include "bake/glb_io.h"
-#include "bake/manifest_io.h"
-#include "bake/png_io.h"
+#include "load/bake_internal.h"
+#include "load/exr_read.h"
+#include "load/glb_read.h"
+#include "load/manifest_io.h"
+#include "load/png_read.h"
 #include "core/core_internal.h"
 
 /* Longer paths are refused rather than cut (PATH_MAX on Linux). */
@@ -113,7 +113,7 @@ static crowd_result load_texture(const load_source *source, const char *name,
 }
 
 /* The mesh must have the manifest's counts, and with a VAT each vertex's
- * TEXCOORD_1 must be its texel centre in frame 0 (glb_io.h), bit for bit. */
+ * TEXCOORD_1 must be its texel centre in frame 0 (glb_read.h), bit for bit. */
 static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset, const float *uv1,
                                const char *path, crowd_error *error) {
     if (asset->mesh.vertex_count != bake->vertex_count ||

@@ -5,8 +5,8 @@
  * uses and what a game loading from its own archive would use. Every check
  * of crowd_bake_load applies; errors name the file as given here.
  */
-#ifndef CROWD_BAKE_LOAD_BAKE_H
-#define CROWD_BAKE_LOAD_BAKE_H
+#ifndef CROWD_LOAD_LOAD_BAKE_H
+#define CROWD_LOAD_LOAD_BAKE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,8 +5,8 @@
  * below 4096:1 (deflate's ceiling is about 1032:1), so a decoded size beyond
  * that ratio plus a fixed allowance is refused before anything is allocated.
  */
-#ifndef CROWD_BAKE_LOAD_LIMITS_H
-#define CROWD_BAKE_LOAD_LIMITS_H
+#ifndef CROWD_LOAD_LOAD_LIMITS_H
+#define CROWD_LOAD_LOAD_LIMITS_H
 
 #include <stdbool.h>
 #include <stddef.h>

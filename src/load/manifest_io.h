@@ -6,10 +6,11 @@
  * encodings, bounds and the range of the values stored in each texture.
  * Reading validates all of it against itself (frame totals, rows per frame,
  * clip stacking, file names that stay inside the folder); the loader then
- * checks the files against what the manifest says.
+ * checks the files against what the manifest says. Reading is the
+ * runtime's (here); writing is the offline library's (bake/manifest_write.h).
  */
-#ifndef CROWD_BAKE_MANIFEST_IO_H
-#define CROWD_BAKE_MANIFEST_IO_H
+#ifndef CROWD_LOAD_MANIFEST_IO_H
+#define CROWD_LOAD_MANIFEST_IO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,7 +20,7 @@
 #define MANIFEST_FORMAT "crowd-bake"
 #define MANIFEST_SUFFIX ".crowd.json"
 #define MANIFEST_NAME_MAX 200
-/* The subfolder of the OpenVAT set (openvat_write.h). */
+/* The subfolder of the OpenVAT set (bake/openvat_write.h). */
 #define MANIFEST_OPENVAT_FOLDER "openvat"
 
 /* Stored values of one texture, per channel r, g, b, a: unorm16 texels as
@@ -37,32 +38,15 @@ typedef struct manifest_files {
     char mesh[MANIFEST_NAME_MAX + 16];
 } manifest_files;
 
-/* OpenVAT set written beside the bake (paths relative to the bake folder). */
-typedef struct manifest_openvat {
-    const char *remap_info, *texture, *mesh;
-} manifest_openvat;
-
 /* True for a name the manifest may use: not empty, at most MANIFEST_NAME_MAX
  * bytes, no '/', '\\' or control characters, not starting with '.'. */
 bool manifest_valid_file_name(const char *name);
-
-/* The file names of a bake called bake->name with its encodings. */
-void manifest_file_names(const crowd_bake *bake, manifest_files *files);
-
-/* Range of the stored values of a texture (format RGBA32F, RGBA16F or
- * RGBA16_UNORM, texels present); false when a value is NaN or infinite. */
-bool manifest_texture_range(const crowd_texture *texture, manifest_range *range);
 
 /* What the manifest says besides the crowd_bake fields. */
 typedef struct manifest_info {
     manifest_files files;
     manifest_range vat_position_range, vat_normal_range, bat_range;
 } manifest_info;
-
-/* The manifest text (cJSON_free it) of `bake` with the names and ranges in
- * `info`. openvat may be NULL. Errors: CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
-                            const manifest_openvat *openvat, char **out_json, crowd_error *error);
 
 /* Parses and validates manifest text. Fills every crowd_bake field except
  * the texels and the asset (textures get width, height and format); the

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/manifest_io.h"
+#include "load/manifest_io.h"
 #include "core/core_internal.h"
 
 /* Vertices a VAT can hold: a full 16384 x 16384 texture. */
