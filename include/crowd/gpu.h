@@ -72,13 +72,24 @@
  * GL state. crowd_world_draw leaves untouched: the bound draw and read
  * framebuffers, viewport, depth function, depth mask, depth range and clip
  * control, scissor, stencil, polygon offset, pixel store, clear values. It
- * changes and restores: the current program, the vertex array binding, the
- * active texture unit and the 2D / 2D-array texture bindings of units 0-3,
- * the generic and indexed (1, 3) shader storage buffer bindings, the
- * GL_DEPTH_TEST, GL_CULL_FACE and GL_BLEND enables (crowd draws depth-tested,
- * without culling or blending) and, in the depth pass, the colour write mask.
- * World creation, archetype creation, mode changes and instance edits may
- * bind crowd's own objects; they restore the same state.
+ * changes: the current program, the vertex array binding, the active
+ * texture unit, the 2D and 2D-array texture and sampler bindings of units
+ * 0-3, the generic and indexed (1, 3) shader storage buffer bindings, the
+ * GL_DEPTH_TEST, GL_CULL_FACE and GL_BLEND enables (crowd draws
+ * depth-tested, without culling or blending) and, in the depth pass, the
+ * colour write mask. What it does with them after drawing is the world's
+ * crowd_state_policy:
+ *   CROWD_STATE_RESTORE (default) reads each of them before drawing and puts
+ *     it back after: the application's state is as it left it. The reads
+ *     are glGet calls; a driver that runs GL on a thread of its own (Mesa's
+ *     mesa_glthread) answers some of them only after finishing the work
+ *     queued before, which on a software rasterizer is the previous frame.
+ *   CROWD_STATE_RESET reads only what drivers keep on the calling side (the
+ *     program, the active texture unit, the three enables), puts those back,
+ *     and leaves the rest at GL's defaults: vertex array 0, no texture or
+ *     sampler on units 0-3, storage buffer bindings 0, colour mask all on.
+ *     For engines that bind what they need before each draw anyway.
+ * World creation, archetype creation and mode changes always restore.
  *
  * Ownership: create/destroy pairs, destroy(NULL) is a no-op. An archetype
  * borrows its asset and bake: cpu and gpu modes read the skeleton and clips
@@ -142,6 +153,11 @@ typedef struct crowd_instance {
     uint32_t id;
 } crowd_instance;
 
+typedef enum crowd_state_policy {
+    CROWD_STATE_RESTORE = 0, /* put back every piece of state crowd changed */
+    CROWD_STATE_RESET,       /* no waiting reads: bindings left at GL's defaults */
+} crowd_state_policy;
+
 typedef struct crowd_world_desc {
     /* Instances of all archetypes together; 0 = CROWD_WORLD_DEFAULT_MAX_INSTANCES,
      * at most CROWD_WORLD_MAX_INSTANCES. Memory grows with use, not with this. */
@@ -152,12 +168,14 @@ typedef struct crowd_world_desc {
      * waiting). While timing is on, the application must not have a
      * GL_TIME_ELAPSED query of its own running across crowd's draws. */
     bool timing;
+    crowd_state_policy state; /* see "GL state" above */
     crowd_logger logger;
 } crowd_world_desc;
 
 /* Makes a world on the current context. desc may be NULL. Errors:
  * CROWD_ERROR_GPU (no current context, or not OpenGL 4.5 core),
- * CROWD_ERROR_INVALID_ARGUMENT (max_instances above the limit). */
+ * CROWD_ERROR_INVALID_ARGUMENT (max_instances above the limit, unknown
+ * state policy). */
 crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
                                 crowd_error *error);
 /* Deletes every GL object of the world; its context must be current. */
@@ -243,8 +261,8 @@ int32_t crowd_archetype_find_clip(const crowd_world *world, crowd_archetype arch
                                   const char *name);
 /* Bind-pose bounds of the character (object space, before instance
  * transforms); false for an invalid handle. */
-bool crowd_archetype_bind_bounds(const crowd_world *world, crowd_archetype archetype,
-                                 float min[3], float max[3]);
+bool crowd_archetype_bind_bounds(const crowd_world *world, crowd_archetype archetype, float min[3],
+                                 float max[3]);
 
 /* ---- instances ---------------------------------------------------------- */
 
@@ -289,8 +307,7 @@ crowd_result crowd_instance_set_speed(crowd_world *world, crowd_instance instanc
 crowd_result crowd_instance_play(crowd_world *world, crowd_instance instance, uint32_t clip,
                                  float crossfade_s, crowd_error *error);
 /* Removes an instance. */
-crowd_result crowd_instance_remove(crowd_world *world, crowd_instance instance,
-                                   crowd_error *error);
+crowd_result crowd_instance_remove(crowd_world *world, crowd_instance instance, crowd_error *error);
 /* The instance's archetype; {0} for an invalid handle. */
 crowd_archetype crowd_instance_archetype(const crowd_world *world, crowd_instance instance);
 /* Removes every instance of every archetype. */
@@ -350,8 +367,7 @@ typedef struct crowd_draw_desc {
  * instances (cpu mode: one per instance). Never waits for the GPU.
  * CROWD_ERROR_INVALID_ARGUMENT for a bad desc (unknown pass, non-finite
  * matrices); GL errors are only checked in debug builds (CROWD_ERROR_GPU). */
-crowd_result crowd_world_draw(crowd_world *world, const crowd_draw_desc *desc,
-                              crowd_error *error);
+crowd_result crowd_world_draw(crowd_world *world, const crowd_draw_desc *desc, crowd_error *error);
 
 /* What the frames cost. Counts are always kept (they cost nothing); times
  * only when crowd_world_desc.timing is set. */

@@ -70,9 +70,9 @@ static void draw_cpu(gpu_archetype *r) {
     GLintptr section = (GLintptr)(r->world->stream_section * r->skinned_section_bytes);
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         GLintptr base = section + (GLintptr)(slot * per_instance);
-        glVertexArrayVertexBuffer(r->vao, GPU_ATTR_POSITION, r->skinned_buffer, base, 12);
-        glVertexArrayVertexBuffer(r->vao, GPU_ATTR_NORMAL, r->skinned_buffer,
-                                  base + (GLintptr)(12 * vertices), 12);
+        glBindVertexBuffer(GPU_ATTR_POSITION, r->skinned_buffer, base, 12);
+        glBindVertexBuffer(GPU_ATTR_NORMAL, r->skinned_buffer, base + (GLintptr)(12 * vertices),
+                           12);
         /* One instance, its record picked by the base instance. */
         glDrawElementsInstancedBaseInstance(GL_TRIANGLES, (GLsizei)r->index_count, GL_UNSIGNED_INT,
                                             NULL, 1, slot);
@@ -96,14 +96,14 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
     if (r->mode == CROWD_GPU_MODE_BAT || r->mode == CROWD_GPU_MODE_VAT) {
         glProgramUniform1f(program, GPU_UNIFORM_TIME, now);
     }
-    glVertexArrayVertexBuffer(r->vao, GPU_BINDING_INSTANCES, r->instance_buffer, 0,
-                              sizeof(gpu_instance_record));
     if (!depth) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, r->material_buffer);
         glBindTextureUnit(GPU_TEXTURE_MATERIALS, r->material_textures);
         glBindSampler(GPU_TEXTURE_MATERIALS, 0);
     }
+    /* Bound-state calls only: see gpu_mesh_upload. */
     glBindVertexArray(r->vao);
+    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instance_buffer, 0, sizeof(gpu_instance_record));
     set_mode_uniforms(r, program);
     if (r->mode == CROWD_GPU_MODE_CPU) {
         draw_cpu(r);

@@ -202,6 +202,7 @@ struct crowd_world {
     crowd_logger logger;
     uint32_t max_instances;
     bool timing;
+    crowd_state_policy state_policy;
     GLint max_texture_size;
     GLint max_texture_layers;
     double clock_s;
@@ -344,8 +345,9 @@ typedef struct gpu_saved_state {
     GLint64 storage_start[2], storage_size[2];
     GLboolean depth_test, cull_face, blend;
     GLboolean color_mask[4];
+    crowd_state_policy policy;
 } gpu_saved_state;
-void gpu_state_save(gpu_saved_state *saved);
+void gpu_state_save(gpu_saved_state *saved, crowd_state_policy policy);
 void gpu_state_restore(const gpu_saved_state *saved);
 
 /* timing.c */

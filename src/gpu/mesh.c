@@ -224,34 +224,39 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     }
     r->index_count = mesh->index_count;
 
-    glCreateVertexArrays(1, &r->vao);
+    /* The vertex array is set up bound, not through direct state access:
+     * a driver that runs GL on its own thread (Mesa's glthread) follows
+     * bound-state calls, and a draw from a vertex array whose buffers it
+     * could not follow makes it wait for that thread. The caller's binding
+     * is put back by the world (state.c). */
+    glGenVertexArrays(1, &r->vao);
+    glBindVertexArray(r->vao);
     const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2};
     for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
-        glEnableVertexArrayAttrib(r->vao, a);
-        glVertexArrayAttribBinding(r->vao, a, a);
-        glVertexArrayVertexBuffer(r->vao, a, r->mesh_buffer, r->attr_offset[a],
-                                  (GLsizei)strides[a]);
+        glEnableVertexAttribArray(a);
+        glVertexAttribBinding(a, a);
+        glBindVertexBuffer(a, r->mesh_buffer, r->attr_offset[a], (GLsizei)strides[a]);
     }
-    glVertexArrayAttribFormat(r->vao, GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribFormat(r->vao, GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribFormat(r->vao, GPU_ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribIFormat(r->vao, GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
-    glVertexArrayAttribFormat(r->vao, GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribIFormat(r->vao, GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
+    glVertexAttribFormat(GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribFormat(GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribFormat(GPU_ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribIFormat(GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
+    glVertexAttribFormat(GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribIFormat(GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
     /* Instance records, one per instance (the buffer is bound at draw time:
      * it is replaced when it grows). */
     for (GLuint k = 0; k < GPU_INSTANCE_ATTR_COUNT; k++) {
         GLuint location = GPU_INSTANCE_ATTR + k;
-        glEnableVertexArrayAttrib(r->vao, location);
-        glVertexArrayAttribBinding(r->vao, location, GPU_BINDING_INSTANCES);
+        glEnableVertexAttribArray(location);
+        glVertexAttribBinding(location, GPU_BINDING_INSTANCES);
         if (k < GPU_INSTANCE_FLOAT_ATTRS) {
-            glVertexArrayAttribFormat(r->vao, location, 4, GL_FLOAT, GL_FALSE, 16 * k);
+            glVertexAttribFormat(location, 4, GL_FLOAT, GL_FALSE, 16 * k);
         } else {
-            glVertexArrayAttribIFormat(r->vao, location, 4, GL_UNSIGNED_INT, 16 * k);
+            glVertexAttribIFormat(location, 4, GL_UNSIGNED_INT, 16 * k);
         }
     }
-    glVertexArrayBindingDivisor(r->vao, GPU_BINDING_INSTANCES, 1);
-    glVertexArrayElementBuffer(r->vao, r->index_buffer);
+    glVertexBindingDivisor(GPU_BINDING_INSTANCES, 1);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->index_buffer);
     result = gpu_check(error, "uploading the mesh");
     if (result != CROWD_OK) {
         return result;
@@ -259,13 +264,12 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     return upload_materials(r, error);
 }
 
-/* Points the position and normal attributes back at the bind-pose mesh
- * (cpu mode points them at each character's skinned vertices). */
+/* Points the position and normal attributes of the bound vertex array (the
+ * archetype's) back at the bind-pose mesh (cpu mode points them at each
+ * character's skinned vertices). */
 void gpu_mesh_bind_pose(gpu_archetype *r) {
-    glVertexArrayVertexBuffer(r->vao, GPU_ATTR_POSITION, r->mesh_buffer,
-                              r->attr_offset[GPU_ATTR_POSITION], 12);
-    glVertexArrayVertexBuffer(r->vao, GPU_ATTR_NORMAL, r->mesh_buffer,
-                              r->attr_offset[GPU_ATTR_NORMAL], 12);
+    glBindVertexBuffer(GPU_ATTR_POSITION, r->mesh_buffer, r->attr_offset[GPU_ATTR_POSITION], 12);
+    glBindVertexBuffer(GPU_ATTR_NORMAL, r->mesh_buffer, r->attr_offset[GPU_ATTR_NORMAL], 12);
 }
 
 void gpu_mesh_release(gpu_archetype *r) {

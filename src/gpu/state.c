@@ -1,21 +1,34 @@
 /* The GL state crowd_world_draw (and archetype creation, mode changes)
- * changes, read before and put back after, so the application's state is
- * as it left it (the list is in crowd/gpu.h, "GL state"). The rest, from
- * the bound framebuffer to the depth function, crowd never touches.
+ * changes, read before and put back after (CROWD_STATE_RESTORE), or for
+ * CROWD_STATE_RESET only the pieces drivers answer without waiting, the rest
+ * left at GL's defaults (the lists are in crowd/gpu.h, "GL state"). The
+ * rest, from the bound framebuffer to the depth function, crowd never
+ * touches.
  *
  * Texture units 0-3 are the ones crowd binds (GPU_TEXTURE_*); a sampler
  * object the application left on one of them would change how crowd's
  * textures are read, so crowd unbinds it while it draws and puts it back. */
+#include <string.h>
+
 #include "gpu/internal.h"
 
 #define UNITS 4
 
 static const GLuint storage_indices[2] = {GPU_SSBO_PALETTES, GPU_SSBO_MATERIALS};
 
-void gpu_state_save(gpu_saved_state *s) {
+void gpu_state_save(gpu_saved_state *s, crowd_state_policy policy) {
+    memset(s, 0, sizeof *s);
+    s->policy = policy;
     glGetIntegerv(GL_CURRENT_PROGRAM, &s->program);
-    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s->vertex_array);
     glGetIntegerv(GL_ACTIVE_TEXTURE, &s->active_texture);
+    s->depth_test = glIsEnabled(GL_DEPTH_TEST);
+    s->cull_face = glIsEnabled(GL_CULL_FACE);
+    s->blend = glIsEnabled(GL_BLEND);
+    if (policy == CROWD_STATE_RESET) {
+        memset(s->color_mask, GL_TRUE, sizeof s->color_mask);
+        return;
+    }
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s->vertex_array);
     for (GLuint u = 0; u < UNITS; u++) {
         glActiveTexture(GL_TEXTURE0 + u);
         glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture_2d[u]);
@@ -30,9 +43,6 @@ void gpu_state_save(gpu_saved_state *s) {
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, storage_indices[i], &s->storage_start[i]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, storage_indices[i], &s->storage_size[i]);
     }
-    s->depth_test = glIsEnabled(GL_DEPTH_TEST);
-    s->cull_face = glIsEnabled(GL_CULL_FACE);
-    s->blend = glIsEnabled(GL_BLEND);
     glGetBooleanv(GL_COLOR_WRITEMASK, s->color_mask);
 }
 

@@ -25,6 +25,10 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "out_world is NULL");
     }
     *out_world = NULL;
+    if ((unsigned)desc->state > CROWD_STATE_RESET) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown state policy %d",
+                               (int)desc->state);
+    }
     if (desc->max_instances > CROWD_WORLD_MAX_INSTANCES) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "max_instances %u is above the limit of %u",
@@ -47,6 +51,7 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
     w->max_instances =
         desc->max_instances != 0 ? desc->max_instances : CROWD_WORLD_DEFAULT_MAX_INSTANCES;
     w->timing = desc->timing;
+    w->state_policy = desc->state;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &w->max_texture_size);
     glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &w->max_texture_layers);
     if (w->timing) {
@@ -119,7 +124,7 @@ crowd_result crowd_world_add_archetype(crowd_world *w, const crowd_archetype_des
                                (unsigned)CROWD_WORLD_MAX_ARCHETYPES);
     }
     gpu_saved_state saved;
-    gpu_state_save(&saved);
+    gpu_state_save(&saved, CROWD_STATE_RESTORE);
     gpu_archetype *a = NULL;
     crowd_result result = gpu_archetype_create(w, desc, &a, error);
     gpu_state_restore(&saved);
@@ -166,7 +171,7 @@ crowd_result crowd_archetype_set_mode(crowd_world *w, crowd_archetype handle, cr
         return result;
     }
     gpu_saved_state saved;
-    gpu_state_save(&saved);
+    gpu_state_save(&saved, CROWD_STATE_RESTORE);
     result = gpu_archetype_set_mode(a, mode, error);
     gpu_state_restore(&saved);
     return result;
@@ -343,7 +348,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     w->stats.passes++;
     if (w->instance_count > 0) {
         gpu_saved_state saved;
-        gpu_state_save(&saved);
+        gpu_state_save(&saved, w->state_policy);
         /* Depth-tested against what the application drew, double-sided,
          * opaque; the depth pass writes no colour. */
         glEnable(GL_DEPTH_TEST);
