@@ -195,8 +195,9 @@ typedef struct crowd_archetype_desc {
      *     vec4 crowd_shade(crowd_surface s);
      * returning a linear RGBA colour, which replaces crowd's default shading
      * in the colour pass while every mode's vertex work stays crowd's. It
-     * may declare its own uniforms (locations 32 and up, bindings 8 and up
-     * are never used by crowd). The inputs:
+     * may read the application's own uniform blocks, storage buffers and
+     * textures at binding points 8 and up, bound by the application before
+     * the draw (crowd binds none of those: a shadow map, a fog colour). The inputs:
      *     struct crowd_surface {
      *         vec3 world_position;  // metres
      *         vec3 normal;          // world space, unit, facing the viewer
