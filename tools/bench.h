@@ -2,19 +2,35 @@
  * `crowd bench` and `crowd demo`, and its reports (text table, JSON, CSV,
  * gnuplot chart). docs/bench.md documents the JSON fields.
  *
- * bench_run draws the same crowd (scene.h, one seed) with one renderer per
- * (crowd size, mode) pair, all in one context. It runs warmup + frames
+ * bench_run draws the same crowd (scene.h, one seed) with one crowd_world
+ * per (crowd size, mode) pair, all in one context and into one offscreen
+ * target: each world holds `archetypes` archetypes of the character in that
+ * mode, the instances taking turns among them. It runs warmup + frames
  * rounds; each round draws one frame of every pair at the same global time,
  * in an order shuffled afresh every round, so that drift (heat, other
  * processes) and the cost of following a long or short frame hit every pair
- * alike. Warm-up rounds are not recorded. Per frame it keeps the renderer's
- * statistics: thread CPU time of the frame's CPU work
- * (crowd_renderer_stats.cpu_time_s), wall time until the GPU finished
- * (frame_time_s), the part of the former spent on crowd's own animation
- * work, and the CPU time of the whole process during the draw (with a
- * software rasterizer: every thread's rendering work, a measure that other
- * processes on the machine disturb less than wall time). Summaries are the
- * median with the 10th and 90th percentiles.
+ * alike. Warm-up rounds are not recorded.
+ *
+ * A frame is what an application does (stage.h): crowd_world_update, clear,
+ * crowd's draws (a shadow map pass first with `shadows`), then the bench
+ * waits for the GPU with glFinish, its own choice, so the frame time is
+ * complete. Per frame it keeps: the thread CPU time of the update and draws
+ * (the application's CPU work; the world's own share is its stats'
+ * cpu_time_s, gathered with crowd_world_desc.timing), the wall time until
+ * the GPU finished, the part of the CPU time spent on crowd's own animation
+ * work, the CPU time of the whole process over the frame (with a software
+ * rasterizer: every thread's rendering work, a measure that other processes
+ * disturb less than wall time), and the GPU time of the world's draws from
+ * its timer queries when the driver has delivered them.
+ *
+ * With `no_wait` the bench does not wait for each frame: it keeps at most
+ * two frames of each pair in flight (a fence, waited for before the pair's
+ * next frame and outside the measurement), as a game's swap chain does, and
+ * the frame time is the wall time of the update and draws alone. A renderer
+ * that stalled on the GPU (mapping a buffer the GPU still reads, reading a
+ * query result early) would show it there as the GPU gets slower, e.g. at
+ * large sizes and counts. Summaries are the median with the 10th and 90th
+ * percentiles.
  */
 #ifndef CROWD_TOOLS_BENCH_H
 #define CROWD_TOOLS_BENCH_H
@@ -24,6 +40,7 @@
 #include <stdio.h>
 
 #include "crowd/gpu.h"
+#include "host.h"
 #include "scene.h"
 
 #define BENCH_MAX_COUNTS 32u
@@ -34,6 +51,9 @@ typedef struct bench_config {
     uint32_t mode_count;
     uint32_t counts[BENCH_MAX_COUNTS];
     uint32_t count_count;
+    uint32_t archetypes; /* per world; 0 = 1 */
+    bool shadows;        /* a shadow map pass before the colour pass */
+    bool no_wait;        /* see above */
     uint32_t width, height;
     uint32_t frames, warmup;
     double frame_step_s; /* global time advance per round */
@@ -49,11 +69,15 @@ typedef struct bench_cell {
     crowd_gpu_mode mode;
     uint32_t count;
     bench_summary cpu_ms;         /* application CPU time per frame */
-    bench_summary frame_ms;       /* wall time until the GPU finished */
+    bench_summary frame_ms;       /* wall time until the GPU finished (no_wait: of the submit) */
     bench_summary animation_ms;   /* crowd's own animation work (cpu_animation_time_s) */
-    bench_summary process_cpu_ms; /* CPU time of every thread of the process during the draw */
-    uint32_t draw_calls;          /* crowd draws per frame */
-    uint32_t extra_draw_calls;    /* ground */
+    bench_summary process_cpu_ms; /* CPU time of every thread of the process over the frame */
+    bench_summary gpu_ms;         /* the world's draws on the GPU (timer queries) */
+    uint32_t gpu_samples;         /* frames whose GPU time arrived; 0: gpu_ms is unknown */
+    uint32_t archetypes;          /* archetypes in the world */
+    uint32_t passes;              /* crowd passes per frame: 1, or 2 with a shadow map */
+    uint32_t draw_calls;          /* crowd draws per frame, every pass */
+    uint32_t extra_draw_calls;    /* other draws: none, the bench draws no ground */
     uint64_t vertices;            /* crowd vertices submitted per frame */
     uint64_t uploaded_bytes;      /* median bytes uploaded per frame */
     uint64_t gpu_memory_bytes;
@@ -75,10 +99,10 @@ typedef struct bench_results {
     double seconds;    /* wall time of the measurement */
 } bench_results;
 
-/* Measures every (count, mode) of config on `character` in `context`. On
- * failure the error says what; *out is then empty (bench_results_release
- * is still safe). */
-crowd_result bench_run(crowd_gpu_context *context, const scene_character *character,
+/* Measures every (count, mode) of config on `character` in `context` (the
+ * character must play every mode of config). On failure the error says
+ * what; *out is then empty (bench_results_release is still safe). */
+crowd_result bench_run(host_context *context, const scene_character *character,
                        const bench_config *config, bench_results *out, crowd_error *error);
 void bench_results_release(bench_results *results);
 
@@ -93,7 +117,7 @@ double bench_ratio(const bench_results *results, uint32_t count_index, uint32_t 
 void bench_format_ratio(char *out, size_t size, double ratio);
 
 /* Fills machine with the CPU and GL names. */
-void bench_machine_describe(const crowd_gpu_context *context, bench_machine *machine);
+void bench_machine_describe(const host_context *context, bench_machine *machine);
 
 /* Reports. The text table goes to `out`; the others write files and return
  * false (after printing an error) when they cannot. */

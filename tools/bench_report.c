@@ -47,28 +47,39 @@ void bench_print_header(FILE *out, const bench_results *r) {
     fprintf(out, "CPU:   %s, %u online CPUs; GL driver thread (mesa_glthread): %s\n", m->cpu,
             (unsigned)m->cpu_count, m->gl_thread ? "on" : "off");
     fprintf(out,
-            "%ux%u pixels, no ground; median (10th-90th percentile) of %u frames after %u "
-            "warm-up frames, every size and mode interleaved in shuffled order\n",
-            (unsigned)c->width, (unsigned)c->height, (unsigned)c->frames, (unsigned)c->warmup);
+            "%ux%u pixels, no ground, %s; %u archetype%s per world; median (10th-90th "
+            "percentile) of %u frames after %u warm-up frames, every size and mode interleaved "
+            "in shuffled order\n",
+            (unsigned)c->width, (unsigned)c->height,
+            c->shadows ? "a shadow map pass + the colour pass" : "one colour pass",
+            (unsigned)c->archetypes, c->archetypes == 1 ? "" : "s", (unsigned)c->frames,
+            (unsigned)c->warmup);
+    fprintf(out, "%s\n",
+            c->no_wait ? "frames not waited for (at most 2 in flight): frame ms = wall time of the "
+                         "update and draws"
+                       : "every frame waited for (glFinish): frame ms = until the GPU finished");
 }
 
 void bench_print_table(FILE *out, const bench_results *r) {
     const bench_config *c = &r->config;
-    fprintf(out, "%7s  %-6s  %-24s  %-24s  %5s  %8s  %8s  %8s  %8s\n", "count", "mode",
-            "app CPU ms/frame", "frame ms", "draws", "GPU MiB", "CPU", "frame", "memory");
-    fprintf(out, "%7s  %-6s  %-24s  %-24s  %5s  %8s  %8s  %8s  %8s\n", "", "", "", "", "", "",
-            "/static", "/static", "/static");
+    fprintf(out, "%7s  %-6s  %-24s  %-24s  %8s  %5s  %8s  %8s  %8s  %8s\n", "count", "mode",
+            "app CPU ms/frame", "frame ms", "GPU ms", "draws", "GPU MiB", "CPU", "frame", "memory");
+    fprintf(out, "%7s  %-6s  %-24s  %-24s  %8s  %5s  %8s  %8s  %8s  %8s\n", "", "", "", "", "", "",
+            "", "/static", "/static", "/static");
     for (uint32_t ci = 0; ci < c->count_count; ci++) {
         for (uint32_t mi = 0; mi < c->mode_count; mi++) {
             const bench_cell *cell = bench_cell_at(r, ci, mi);
-            char cpu[80], frame[80], ratios[3][24];
+            char cpu[80], frame[80], gpu[24] = "-", ratios[3][24];
             format_summary(cpu, sizeof cpu, &cell->cpu_ms);
             format_summary(frame, sizeof frame, &cell->frame_ms);
+            if (cell->gpu_samples > 0) {
+                format_ms(gpu, sizeof gpu, cell->gpu_ms.median);
+            }
             bench_format_ratio(ratios[0], sizeof ratios[0], bench_ratio(r, ci, mi, 0));
             bench_format_ratio(ratios[1], sizeof ratios[1], bench_ratio(r, ci, mi, 1));
             bench_format_ratio(ratios[2], sizeof ratios[2], bench_ratio(r, ci, mi, 3));
-            fprintf(out, "%7u  %-6s  %-24s  %-24s  %5u  %8.1f  %8s  %8s  %8s\n",
-                    (unsigned)cell->count, crowd_gpu_mode_name(cell->mode), cpu, frame,
+            fprintf(out, "%7u  %-6s  %-24s  %-24s  %8s  %5u  %8.1f  %8s  %8s  %8s\n",
+                    (unsigned)cell->count, crowd_gpu_mode_name(cell->mode), cpu, frame, gpu,
                     (unsigned)cell->draw_calls, (double)cell->gpu_memory_bytes / MIB, ratios[0],
                     ratios[1], ratios[2]);
         }
@@ -168,6 +179,9 @@ static cJSON *settings_json(const bench_config *c) {
     cJSON_AddNumberToObject(o, "frame_step_s", round(c->frame_step_s * 1e9) / 1e9);
     cJSON_AddNumberToObject(o, "seed", (double)c->seed);
     cJSON_AddBoolToObject(o, "ground", false);
+    cJSON_AddNumberToObject(o, "archetypes", c->archetypes);
+    cJSON_AddBoolToObject(o, "shadows", c->shadows);
+    cJSON_AddBoolToObject(o, "wait", !c->no_wait);
     return o;
 }
 
@@ -180,6 +194,14 @@ static cJSON *cell_json(const bench_results *r, uint32_t ci, uint32_t mi) {
     cJSON_AddItemToObject(o, "frame_ms", summary_json(&cell->frame_ms));
     cJSON_AddItemToObject(o, "animation_ms", summary_json(&cell->animation_ms));
     cJSON_AddItemToObject(o, "process_cpu_ms", summary_json(&cell->process_cpu_ms));
+    if (cell->gpu_samples > 0) {
+        cJSON_AddItemToObject(o, "gpu_ms", summary_json(&cell->gpu_ms));
+    } else {
+        cJSON_AddNullToObject(o, "gpu_ms");
+    }
+    cJSON_AddNumberToObject(o, "gpu_ms_frames", cell->gpu_samples);
+    cJSON_AddNumberToObject(o, "archetypes", cell->archetypes);
+    cJSON_AddNumberToObject(o, "passes", cell->passes);
     cJSON_AddNumberToObject(o, "draw_calls", cell->draw_calls);
     cJSON_AddNumberToObject(o, "extra_draw_calls", cell->extra_draw_calls);
     cJSON_AddNumberToObject(o, "vertices", (double)cell->vertices);

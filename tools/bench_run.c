@@ -1,20 +1,20 @@
-/* bench_run.c - the measurement loop of bench.h: one renderer per mode, the
- * same crowd in each, modes interleaved round by round. */
+/* bench_run.c - the measurement loop of bench.h: one world per (size,
+ * mode), the same crowd in each, drawn interleaved round by round. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include <epoxy/gl.h>
 
-static double clock_s(clockid_t clock) {
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench.h"
+#include "cli.h"
+#include "stage.h"
+
+/* Frames of one pair the GPU may still be drawing under no_wait. */
+#define IN_FLIGHT 2u
 
 static void copy_text(char *dst, size_t size, const char *src) {
     snprintf(dst, size, "%s", src != NULL ? src : "unknown");
@@ -47,13 +47,13 @@ static void cpu_name(char *out, size_t size) {
     fclose(file);
 }
 
-void bench_machine_describe(const crowd_gpu_context *context, bench_machine *machine) {
+void bench_machine_describe(const host_context *context, bench_machine *machine) {
     memset(machine, 0, sizeof *machine);
     cpu_name(machine->cpu, sizeof machine->cpu);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     machine->cpu_count = cpus > 0 ? (uint32_t)cpus : 1;
-    crowd_gpu_context_info info;
-    crowd_gpu_context_get_info(context, &info);
+    host_context_info info;
+    host_context_get_info(context, &info);
     copy_text(machine->gl_platform, sizeof machine->gl_platform, info.platform);
     copy_text(machine->gl_vendor, sizeof machine->gl_vendor, info.vendor);
     copy_text(machine->gl_renderer, sizeof machine->gl_renderer, info.renderer);
@@ -125,50 +125,68 @@ double bench_ratio(const bench_results *results, uint32_t count_index, uint32_t 
     return NAN;
 }
 
-/* One (count, mode) pair: its own renderer holding the crowd, so that every
+/* One (count, mode) pair: its own world holding the crowd, so that every
  * pair can be drawn in any order, and the frames measured for it. */
 typedef struct cell_state {
-    crowd_renderer *renderer;
-    crowd_instance_id *ids;
+    crowd_world *world;
+    crowd_archetype *archetypes;
+    crowd_instance *ids;
     crowd_camera camera;
-    double *cpu_ms, *frame_ms, *animation_ms, *process_cpu_ms, *uploaded;
-    crowd_renderer_stats last;
+    double *cpu_ms, *frame_ms, *animation_ms, *process_cpu_ms, *gpu_ms, *uploaded;
+    uint32_t gpu_samples;
+    GLsync in_flight[IN_FLIGHT]; /* no_wait: fences of the last frames */
+    uint32_t frame_index;
+    crowd_world_stats last;
 } cell_state;
 
 static void cells_release(cell_state *cells, uint32_t n) {
     for (uint32_t i = 0; cells != NULL && i < n; i++) {
-        crowd_renderer_destroy(cells[i].renderer);
+        for (uint32_t k = 0; k < IN_FLIGHT; k++) {
+            if (cells[i].in_flight[k] != NULL) {
+                glDeleteSync(cells[i].in_flight[k]);
+            }
+        }
+        crowd_world_destroy(cells[i].world);
+        free(cells[i].archetypes);
         free(cells[i].ids);
         free(cells[i].cpu_ms);
         free(cells[i].frame_ms);
         free(cells[i].animation_ms);
         free(cells[i].process_cpu_ms);
+        free(cells[i].gpu_ms);
         free(cells[i].uploaded);
     }
     free(cells);
 }
 
-static crowd_result cell_init(cell_state *cell, crowd_gpu_context *context,
-                              const scene_character *character, const bench_config *c,
-                              crowd_gpu_mode mode, uint32_t count, crowd_error *error) {
+static crowd_result cell_init(cell_state *cell, const scene_character *character,
+                              const bench_config *c, crowd_gpu_mode mode, uint32_t count,
+                              crowd_error *error) {
+    cell->archetypes = calloc(c->archetypes, sizeof *cell->archetypes);
     cell->ids = calloc(count, sizeof *cell->ids);
-    cell->cpu_ms = calloc(c->frames, sizeof(double));
-    cell->frame_ms = calloc(c->frames, sizeof(double));
-    cell->animation_ms = calloc(c->frames, sizeof(double));
-    cell->process_cpu_ms = calloc(c->frames, sizeof(double));
-    cell->uploaded = calloc(c->frames, sizeof(double));
-    if (cell->ids == NULL || cell->cpu_ms == NULL || cell->frame_ms == NULL ||
-        cell->animation_ms == NULL || cell->process_cpu_ms == NULL || cell->uploaded == NULL) {
+    double **series[] = {&cell->cpu_ms,         &cell->frame_ms, &cell->animation_ms,
+                         &cell->process_cpu_ms, &cell->gpu_ms,   &cell->uploaded};
+    bool allocated = cell->archetypes != NULL && cell->ids != NULL;
+    for (size_t k = 0; k < sizeof series / sizeof series[0]; k++) {
+        *series[k] = calloc(c->frames, sizeof(double));
+        allocated = allocated && *series[k] != NULL;
+    }
+    if (!allocated) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    crowd_result result = scene_renderer_create(context, character, mode, count, c->width,
-                                                c->height, &cell->renderer, error);
-    if (result == CROWD_OK) {
-        result = scene_populate(cell->renderer, c->seed, count, cell->ids, error);
+    crowd_world_desc desc = {.max_instances = count, .timing = true};
+    crowd_result result = crowd_world_create(&desc, &cell->world, error);
+    for (uint32_t a = 0; result == CROWD_OK && a < c->archetypes; a++) {
+        result =
+            scene_archetype_add(cell->world, character, mode, NULL, &cell->archetypes[a], error);
     }
     if (result == CROWD_OK) {
-        scene_camera(cell->renderer, (float)c->width / (float)c->height, 0.35f, 0.45f, 1.0f,
-                     &cell->camera);
+        result = scene_populate(cell->world, cell->archetypes, c->archetypes, c->seed, count,
+                                cell->ids, error);
+    }
+    if (result == CROWD_OK) {
+        scene_camera(cell->world, cell->archetypes[0], (float)c->width / (float)c->height, 0.35f,
+                     0.45f, 1.0f, &cell->camera);
     }
     return result;
 }
@@ -182,12 +200,30 @@ static void progress(const bench_config *c, uint32_t round) {
     fflush(stderr);
 }
 
-/* splitmix64, for the order of the draws within a round. */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+/* Under no_wait, lets at most IN_FLIGHT frames of the pair be unfinished:
+ * waits for the oldest one's fence (outside the measured frame). */
+static void cell_throttle(cell_state *cell) {
+    GLsync *oldest = &cell->in_flight[cell->frame_index % IN_FLIGHT];
+    if (*oldest != NULL) {
+        glClientWaitSync(*oldest, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
+        glDeleteSync(*oldest);
+        *oldest = NULL;
+    }
+}
+
+static void cell_record(cell_state *cell, const stage_timing *timing, int f) {
+    crowd_world_get_stats(cell->world, &cell->last);
+    if (f < 0) {
+        return;
+    }
+    cell->cpu_ms[f] = timing->cpu_s * 1e3;
+    cell->frame_ms[f] = timing->wall_s * 1e3;
+    cell->animation_ms[f] = cell->last.cpu_animation_time_s * 1e3;
+    cell->process_cpu_ms[f] = timing->process_cpu_s * 1e3;
+    cell->uploaded[f] = (double)cell->last.uploaded_bytes;
+    if (cell->last.gpu_time_frames_ago > 0) {
+        cell->gpu_ms[cell->gpu_samples++] = cell->last.gpu_time_s * 1e3;
+    }
 }
 
 /* Draws every cell once, in a fresh random order, at global time time_s;
@@ -197,29 +233,30 @@ static uint64_t next_random(uint64_t *state) {
  * frame (its caches and the core's state went cold while it waited), and a
  * fixed order would charge that to the cells after the long frames. */
 static crowd_result round_draw(cell_state *cells, uint32_t n, uint32_t *order, uint64_t *random,
+                               stage *st, const host_target *target, const bench_config *c,
                                double time_s, int f, crowd_error *error) {
     for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = (uint32_t)(next_random(random) % i), t = order[i - 1];
+        uint32_t j = (uint32_t)(scene_random_u64(random) % i), t = order[i - 1];
         order[i - 1] = order[j];
         order[j] = t;
     }
     for (uint32_t k = 0; k < n; k++) {
         cell_state *cell = &cells[order[k]];
-        crowd_frame_desc frame = {.time_s = time_s, .camera = cell->camera};
-        double process_start = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-        crowd_result result = crowd_renderer_draw(cell->renderer, &frame, error);
-        double process_end = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        if (c->no_wait) {
+            cell_throttle(cell);
+        }
+        stage_timing timing;
+        crowd_result result = stage_frame(st, cell->world, target, &cell->camera, time_s,
+                                          !c->no_wait, &timing, error);
         if (result != CROWD_OK) {
             return result;
         }
-        crowd_renderer_get_stats(cell->renderer, &cell->last);
-        if (f >= 0) {
-            cell->cpu_ms[f] = cell->last.cpu_time_s * 1e3;
-            cell->frame_ms[f] = cell->last.frame_time_s * 1e3;
-            cell->animation_ms[f] = cell->last.cpu_animation_time_s * 1e3;
-            cell->process_cpu_ms[f] = (process_end - process_start) * 1e3;
-            cell->uploaded[f] = (double)cell->last.uploaded_bytes;
+        if (c->no_wait) {
+            cell->in_flight[cell->frame_index % IN_FLIGHT] =
+                glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         }
+        cell->frame_index++;
+        cell_record(cell, &timing, f);
     }
     return CROWD_OK;
 }
@@ -229,51 +266,69 @@ static void cell_summarize(cell_state *cell, const bench_config *c, bench_cell *
     out->frame_ms = summarize(cell->frame_ms, c->frames);
     out->animation_ms = summarize(cell->animation_ms, c->frames);
     out->process_cpu_ms = summarize(cell->process_cpu_ms, c->frames);
+    out->gpu_samples = cell->gpu_samples;
+    if (cell->gpu_samples > 0) {
+        out->gpu_ms = summarize(cell->gpu_ms, cell->gpu_samples);
+    }
     out->uploaded_bytes = (uint64_t)summarize(cell->uploaded, c->frames).median;
+    out->archetypes = cell->last.archetype_count;
+    out->passes = cell->last.passes;
     out->draw_calls = cell->last.draw_calls;
-    out->extra_draw_calls = cell->last.extra_draw_calls;
     out->vertices = cell->last.vertices_drawn;
     out->gpu_memory_bytes = cell->last.gpu_memory_bytes;
 }
 
-static crowd_result measure(crowd_gpu_context *context, const scene_character *character,
+static crowd_result measure(host_context *context, const scene_character *character,
                             bench_results *out, crowd_error *error) {
     const bench_config *c = &out->config;
     uint32_t n = c->count_count * c->mode_count;
     cell_state *cells = calloc(n, sizeof *cells);
     uint32_t *order = calloc(n, sizeof *order);
+    host_target target = {0};
+    stage st = {0};
     crowd_result result = CROWD_OK;
     if (cells == NULL || order == NULL) {
         result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    if (result == CROWD_OK) {
+        result = host_target_resize(&target, c->width, c->height, error);
+    }
+    if (result == CROWD_OK) {
+        result = stage_create(context, false, c->shadows, &st, error);
     }
     for (uint32_t i = 0; result == CROWD_OK && i < n; i++) {
         order[i] = i;
         out->cells[i].count = c->counts[i / c->mode_count];
         out->cells[i].mode = c->modes[i % c->mode_count];
-        result = cell_init(&cells[i], context, character, c, out->cells[i].mode,
-                           out->cells[i].count, error);
+        result = cell_init(&cells[i], character, c, out->cells[i].mode, out->cells[i].count, error);
     }
     if (result == CROWD_OK) {
-        out->clip_count = crowd_renderer_clip_count(cells[0].renderer);
+        out->clip_count = crowd_archetype_clip_count(cells[0].world, cells[0].archetypes[0]);
     }
     uint64_t random = c->seed;
     for (uint32_t round = 0; result == CROWD_OK && round < c->warmup + c->frames; round++) {
         progress(c, round);
         int f = round < c->warmup ? -1 : (int)(round - c->warmup);
-        result = round_draw(cells, n, order, &random, c->frame_step_s * round, f, error);
+        result = round_draw(cells, n, order, &random, &st, &target, c, c->frame_step_s * round, f,
+                            error);
     }
     for (uint32_t i = 0; result == CROWD_OK && i < n; i++) {
         cell_summarize(&cells[i], c, &out->cells[i]);
     }
     cells_release(cells, n);
+    stage_release(&st);
+    host_target_release(&target);
     free(order);
     return result;
 }
 
-crowd_result bench_run(crowd_gpu_context *context, const scene_character *character,
+crowd_result bench_run(host_context *context, const scene_character *character,
                        const bench_config *config, bench_results *out, crowd_error *error) {
     memset(out, 0, sizeof *out);
     out->config = *config;
+    if (out->config.archetypes == 0) {
+        out->config.archetypes = 1;
+    }
     bench_machine_describe(context, &out->machine);
     const crowd_asset *drawn = character->asset != NULL ? character->asset : character->bake->asset;
     out->vertex_count = drawn->mesh.vertex_count;
@@ -286,12 +341,12 @@ crowd_result bench_run(crowd_gpu_context *context, const scene_character *charac
     if (out->cells == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    double start = clock_s(CLOCK_MONOTONIC);
+    double start = cli_wall_s();
     crowd_result result = measure(context, character, out, error);
     if (!config->quiet && isatty(STDERR_FILENO)) {
         fprintf(stderr, "\r%40s\r", "");
     }
-    out->seconds = clock_s(CLOCK_MONOTONIC) - start;
+    out->seconds = cli_wall_s() - start;
     if (result != CROWD_OK) {
         bench_results_release(out);
     }

@@ -53,9 +53,11 @@ const char *cli_option_value(int argc, char **argv, int *i);
 bool cli_parse_size(const char *option, const char *text, uint32_t *width, uint32_t *height);
 
 /* A word of `command`'s line that is not an option it knows: "-x" is an
- * unknown option, the first other word becomes *model, a second one is a
- * usage error. Returns -1 to go on, else the exit code (error printed). */
-int cli_model_argument(const char *command, const char *arg, const char **model);
+ * unknown option, other words are appended to models[*count], one more than
+ * `max` is a usage error. Returns -1 to go on, else the exit code (error
+ * printed). */
+int cli_model_argument(const char *command, const char *arg, const char **models, uint32_t *count,
+                       uint32_t max);
 
 /* --attach SOCKET=FILE (info, bake). cli_attach_check prints a usage error
  * and returns false unless both parts are non-empty and the socket name is

@@ -125,16 +125,21 @@ bool cli_parse_size(const char *option, const char *text, uint32_t *width, uint3
     return true;
 }
 
-int cli_model_argument(const char *command, const char *arg, const char **model) {
+int cli_model_argument(const char *command, const char *arg, const char **models, uint32_t *count,
+                       uint32_t max) {
     if (arg[0] == '-' && arg[1] != '\0') {
         return cli_fail(CLI_EXIT_USAGE, "%s: unknown option '%s' (see crowd %s --help)", command,
                         arg, command);
     }
-    if (*model != NULL) {
-        return cli_fail(CLI_EXIT_USAGE, "%s: more than one MODEL ('%s' and '%s')", command, *model,
+    if (*count == max && max == 1) {
+        return cli_fail(CLI_EXIT_USAGE, "%s: more than one MODEL ('%s' and '%s')", command,
+                        models[0], arg);
+    }
+    if (*count == max) {
+        return cli_fail(CLI_EXIT_USAGE, "%s: more than %u MODELs ('%s')", command, (unsigned)max,
                         arg);
     }
-    *model = arg;
+    models[(*count)++] = arg;
     return -1;
 }
 

@@ -43,6 +43,7 @@ static const char usage[] =
 
 typedef struct options {
     const char *model;
+    uint32_t model_count;
     const char *output;
     double fps;
     const char **clips, **loops, **onces, **attach;
@@ -217,7 +218,7 @@ static int parse(int argc, char **argv, options *opt) {
                 return code;
             }
         } else {
-            int code = cli_model_argument("bake", arg, &opt->model);
+            int code = cli_model_argument("bake", arg, &opt->model, &opt->model_count, 1);
             if (code >= 0) {
                 return code;
             }

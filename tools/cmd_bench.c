@@ -3,7 +3,7 @@
  * written as JSON (docs/bench.md), CSV and a gnuplot chart.
  *
  * Exit codes: 1 malformed command line (including a count above the
- * renderer's limit); 2 the model cannot be read; 3 a requested mode the
+ * world's limit); 2 the model cannot be read; 3 a requested mode the
  * input cannot play (cpu and gpu need a model, not a bake folder); 4 a report
  * cannot be written; 5 no GL context or a GL failure.
  */
@@ -25,6 +25,12 @@ static const char usage[] =
     "  --frames N        frames measured per mode and size (default 9 software, 60 GPU)\n"
     "  --warmup N        frames drawn first and not measured (default 1 software, 10 GPU)\n"
     "  --seed N          crowd layout, clips and phases (default 1)\n"
+    "  --archetypes K    K archetypes of the model per world, instances split among\n"
+    "                    them: K draws per pass (default 1)\n"
+    "  --shadows         a shadow map (depth-only pass) before the colour pass\n"
+    "  --no-wait         do not wait for the GPU after each frame (at most 2 in\n"
+    "                    flight): frame ms is then the submit's wall time, which\n"
+    "                    stays flat unless the CPU stalls on a busy GPU\n"
     "  --json FILE       write the results as JSON (schema: docs/bench.md)\n"
     "  --csv FILE        write one CSV row per mode and size\n"
     "  --chart FILE.png  draw frame and CPU time against size (needs gnuplot)\n"
@@ -34,6 +40,7 @@ static const char usage[] =
 
 typedef struct options {
     const char *model;
+    uint32_t model_count;
     const char *json, *csv, *chart;
     bool modes_given, gl_thread;
     uint32_t width, height; /* 0: chosen for the renderer */
@@ -58,9 +65,9 @@ static bool parse_counts(const char *text, bench_config *c) {
             ok = false;
         } else if (!cli_parse_int("--counts", item, 1, 1000000000L, &value)) {
             ok = false;
-        } else if (value > (long)CROWD_RENDERER_MAX_INSTANCES) {
-            cli_fail(CLI_EXIT_USAGE, "--counts: %ld is above the renderer's limit of %u instances",
-                     value, CROWD_RENDERER_MAX_INSTANCES);
+        } else if (value > (long)CROWD_WORLD_MAX_INSTANCES) {
+            cli_fail(CLI_EXIT_USAGE, "--counts: %ld is above the world's limit of %u instances",
+                     value, CROWD_WORLD_MAX_INSTANCES);
             ok = false;
         } else {
             c->counts[c->count_count++] = (uint32_t)value;
@@ -114,9 +121,9 @@ static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
-        static const char *const with_value[] = {"--counts", "--modes", "--size", "--frames",
-                                                 "--warmup", "--seed",  "--json", "--csv",
-                                                 "--chart",  NULL};
+        static const char *const with_value[] = {"--counts", "--modes",      "--size", "--frames",
+                                                 "--warmup", "--seed",       "--json", "--csv",
+                                                 "--chart",  "--archetypes", NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -150,6 +157,15 @@ static int parse(int argc, char **argv, options *o) {
                 return CLI_EXIT_USAGE;
             }
             o->config.seed = (uint64_t)number;
+        } else if (strcmp(arg, "--archetypes") == 0) {
+            if (!cli_parse_int(arg, value, 1, CROWD_WORLD_MAX_ARCHETYPES, &number)) {
+                return CLI_EXIT_USAGE;
+            }
+            o->config.archetypes = (uint32_t)number;
+        } else if (strcmp(arg, "--shadows") == 0) {
+            o->config.shadows = true;
+        } else if (strcmp(arg, "--no-wait") == 0) {
+            o->config.no_wait = true;
         } else if (strcmp(arg, "--json") == 0) {
             o->json = value;
         } else if (strcmp(arg, "--csv") == 0) {
@@ -163,7 +179,7 @@ static int parse(int argc, char **argv, options *o) {
         } else if (strcmp(arg, "--verbose") == 0) {
             cli_verbose = true;
         } else {
-            int code = cli_model_argument("bench", arg, &o->model);
+            int code = cli_model_argument("bench", arg, &o->model, &o->model_count, 1);
             if (code >= 0) {
                 return code;
             }
@@ -186,10 +202,9 @@ static int choose_modes(options *o, const scene_character *character) {
     }
     for (uint32_t m = 0; m < c->mode_count; m++) {
         if (!scene_character_has_mode(character, c->modes[m])) {
-            return cli_fail(CLI_EXIT_UNSUPPORTED,
-                            "%s: cannot play mode '%s' (cpu and gpu need a model file or "
-                            "builtin:, not a bake folder)",
-                            o->model, crowd_gpu_mode_name(c->modes[m]));
+            crowd_error error;
+            scene_mode_error(character, c->modes[m], &error);
+            return cli_report(&error);
         }
     }
     return -1;
@@ -222,18 +237,18 @@ static int run(options *o) {
     crowd_logger logger = {scene_log, NULL};
     crowd_error error = {0};
     scene_character character;
-    if (scene_character_load(o->model, &logger, &character, &error) != CROWD_OK) {
+    if (scene_character_load(o->model, true, &logger, &character, &error) != CROWD_OK) {
         return cli_report(&error);
     }
     int code = choose_modes(o, &character);
-    crowd_gpu_context *context = NULL;
-    crowd_gpu_context_desc desc = {.logger = logger};
+    host_context *context = NULL;
+    host_context_desc desc = {.logger = logger};
     if (code < 0 && scene_context_create(&desc, &context, &error) != CROWD_OK) {
         code = cli_report(&error);
     }
     if (code < 0) {
-        crowd_gpu_context_info info;
-        crowd_gpu_context_get_info(context, &info);
+        host_context_info info;
+        host_context_get_info(context, &info);
         bench_config *c = &o->config;
         c->width = o->width > 0 ? o->width : info.software ? 320 : 1280;
         c->height = o->height > 0 ? o->height : info.software ? 180 : 720;
@@ -251,7 +266,7 @@ static int run(options *o) {
         }
         bench_results_release(&results);
     }
-    crowd_gpu_context_destroy(context);
+    host_context_destroy(context);
     scene_character_release(&character);
     return code;
 }
@@ -262,6 +277,7 @@ int cmd_bench(int argc, char **argv) {
         .warmup = -1,
         .config = {.counts = {1, 100, 1000},
                    .count_count = 3,
+                   .archetypes = 1,
                    .frame_step_s = 1.0 / 30.0,
                    .seed = 1},
     };

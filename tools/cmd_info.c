@@ -52,6 +52,7 @@ static void hold_message(void *user, crowd_log_level level, const char *message)
 
 typedef struct options {
     const char *model;
+    uint32_t model_count;
     bool joints, json;
     uint32_t attach_count;
     const char *attach[MAX_ATTACHMENTS]; /* SOCKET=FILE, checked */
@@ -83,7 +84,7 @@ static int parse(int argc, char **argv, options *opt) {
             }
             opt->attach[opt->attach_count++] = value;
         } else {
-            int code = cli_model_argument("info", arg, &opt->model);
+            int code = cli_model_argument("info", arg, &opt->model, &opt->model_count, 1);
             if (code >= 0) {
                 return code;
             }

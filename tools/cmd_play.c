@@ -1,10 +1,14 @@
-/* cmd_play.c - `crowd play MODEL|DIR`: the crowd in a window.
+/* cmd_play.c - `crowd play MODEL|DIR...`: the crowd in a window.
  *
- * Keys: 1-5 pick a mode (static cpu gpu bat vat), M the next one; + and -
- * double or halve the crowd; space pauses; C sends everyone to another clip
- * with a crossfade; arrows (or WASD) and a left-button drag orbit the camera,
- * the wheel zooms; Escape quits. The title bar reads mode, crowd size, frame
- * time, the application's CPU time per frame and draw calls.
+ * Each MODEL|DIR is one archetype of the world (a mixed crowd with several,
+ * cast.h); --shadows adds the shadow map. Keys: 1-5 pick a mode (static cpu
+ * gpu bat vat) for every archetype (each plays the nearest it has), M the
+ * next one; + and - double or halve the crowd; space pauses; C sends
+ * everyone to another clip with a crossfade; arrows (or WASD) and a
+ * left-button drag orbit the camera, the wheel zooms; Escape quits. The
+ * title bar reads mode, crowd size, wall time per frame, the application's
+ * CPU time per frame (update and draws, the GPU not waited for) and draw
+ * calls.
  *
  * --frames N stops after N frames and --screenshot FILE writes the last one,
  * --keys STRING types keys, one per frame: together they let a script (or a
@@ -20,12 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cast.h"
 #include "cli.h"
+#include "host.h"
 #include "scene.h"
+#include "stage.h"
 
 static const char usage[] =
-    "usage: crowd play MODEL|DIR [options]\n"
-    "  MODEL|DIR          a model file, builtin:, or a bake folder (static, bat, vat)\n"
+    "usage: crowd play MODEL|DIR... [options]\n"
+    "  MODEL|DIR          a model file, builtin:, or a bake folder (static, bat, vat);\n"
+    "                     several make a mixed crowd, one archetype each\n"
     "  --count N          characters at the start (default 100 on a software renderer, else 2000)\n"
     "  --mode M           static, cpu, gpu, bat or vat (default vat)\n"
     "  --size WxH         window size (default 1280x720)\n"
@@ -33,6 +41,7 @@ static const char usage[] =
     "  --frames N         quit after N frames\n"
     "  --screenshot FILE  write the last frame as a PNG when quitting\n"
     "  --keys STRING      type these keys, one per frame, from the first frame\n"
+    "  --shadows          the crowd casts shadows onto the ground (a shadow map)\n"
     "  --no-gl-thread     leave Mesa's GL driver thread off\n"
     "  --verbose          also print the library's informational messages\n"
     "keys: 1-5 mode, M next mode, + / - crowd size x2 / /2, space pause, C change clips,\n"
@@ -41,27 +50,31 @@ static const char usage[] =
 #define PI_F 3.14159265f
 
 typedef struct options {
-    const char *model;
+    const char *models[CAST_MAX_CHARACTERS];
+    uint32_t model_count;
     const char *screenshot;
     const char *keys;
     long count, frames, seed;
     uint32_t width, height;
     crowd_gpu_mode mode;
-    bool mode_given, gl_thread;
+    bool mode_given, gl_thread, shadows;
 } options;
 
 typedef struct player {
-    crowd_gpu_context *context;
-    crowd_renderer *renderer;
+    host_context *context;
+    crowd_world *world;
+    host_target target;
+    stage stage;
+    cast *cast;
     const options *options;
-    crowd_instance_id *ids;
+    crowd_instance *ids;
     uint32_t *clips; /* clip each instance plays now */
     uint32_t count, max_count;
     uint64_t clip_state; /* generator for "change clips" */
     double time_s;       /* crowd clock: stops while paused */
     bool paused;
     float yaw_rad, pitch_rad, zoom;
-    crowd_frame_desc frame;
+    crowd_camera camera;
     bool camera_dirty;
     double frame_ms_smoothed, cpu_ms_smoothed;
     char message[128]; /* last notice for the title, e.g. an unplayable mode */
@@ -80,7 +93,7 @@ static int parse(int argc, char **argv, options *o) {
             fputs(usage, stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(arg, "--count") == 0) {
-            if (!cli_parse_int(arg, value, 1, CROWD_RENDERER_DEFAULT_MAX_INSTANCES, &o->count)) {
+            if (!cli_parse_int(arg, value, 1, CROWD_WORLD_DEFAULT_MAX_INSTANCES, &o->count)) {
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(arg, "--mode") == 0) {
@@ -107,16 +120,19 @@ static int parse(int argc, char **argv, options *o) {
             o->keys = value;
         } else if (strcmp(arg, "--no-gl-thread") == 0) {
             o->gl_thread = false;
+        } else if (strcmp(arg, "--shadows") == 0) {
+            o->shadows = true;
         } else if (strcmp(arg, "--verbose") == 0) {
             cli_verbose = true;
         } else {
-            int code = cli_model_argument("play", arg, &o->model);
+            int code =
+                cli_model_argument("play", arg, o->models, &o->model_count, CAST_MAX_CHARACTERS);
             if (code >= 0) {
                 return code;
             }
         }
     }
-    if (o->model == NULL) {
+    if (o->model_count == 0) {
         return cli_fail(CLI_EXIT_USAGE,
                         "play: no MODEL given (try builtin:, or see crowd play --help)");
     }
@@ -127,10 +143,12 @@ static int parse(int argc, char **argv, options *o) {
 static crowd_result set_count(player *p, uint32_t count, crowd_error *error) {
     count = count < 1 ? 1 : count > p->max_count ? p->max_count : count;
     uint64_t seed = (uint64_t)p->options->seed;
-    crowd_result result = scene_populate(p->renderer, seed, count, p->ids, error);
+    const crowd_archetype *archetypes = p->cast->archetypes;
+    crowd_result result =
+        scene_populate(p->world, archetypes, p->cast->count, seed, count, p->ids, error);
     for (uint32_t i = p->count; result == CROWD_OK && i < count; i++) {
         crowd_instance_desc desc;
-        scene_instance_desc(p->renderer, seed, i, &desc);
+        scene_instance_desc(p->world, archetypes, p->cast->count, seed, i, &desc);
         p->clips[i] = desc.clip;
     }
     if (result == CROWD_OK) {
@@ -142,8 +160,9 @@ static crowd_result set_count(player *p, uint32_t count, crowd_error *error) {
 
 static crowd_result change_clips(player *p, crowd_error *error) {
     for (uint32_t i = 0; i < p->count; i++) {
-        uint32_t clip = scene_pick_clip(p->renderer, &p->clip_state, p->clips[i]);
-        crowd_result result = crowd_instance_play(p->renderer, p->ids[i], clip, 0.4f, error);
+        crowd_archetype archetype = p->cast->archetypes[i % p->cast->count];
+        uint32_t clip = scene_pick_clip(p->world, archetype, &p->clip_state, p->clips[i]);
+        crowd_result result = crowd_instance_play(p->world, p->ids[i], clip, 0.4f, error);
         if (result != CROWD_OK) {
             return result;
         }
@@ -152,14 +171,27 @@ static crowd_result change_clips(player *p, crowd_error *error) {
     return CROWD_OK;
 }
 
+/* Whether some character of the crowd plays `mode`. */
+static bool any_has_mode(const cast *c, crowd_gpu_mode mode) {
+    for (uint32_t i = 0; i < c->count; i++) {
+        if (scene_character_has_mode(&c->characters[i], mode)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static crowd_result set_mode(player *p, crowd_gpu_mode mode, crowd_error *error) {
-    if (!crowd_renderer_has_mode(p->renderer, mode)) {
-        snprintf(p->message, sizeof p->message, "%s needs a model file, not a bake folder",
-                 crowd_gpu_mode_name(mode));
+    if (!any_has_mode(p->cast, mode)) {
+        snprintf(p->message, sizeof p->message, "%s %s", crowd_gpu_mode_name(mode),
+                 scene_mode_needs(mode));
         return CROWD_OK;
     }
-    p->message[0] = '\0';
-    return crowd_renderer_set_mode(p->renderer, mode, error);
+    bool fell_back = false;
+    crowd_result result = cast_set_mode(p->cast, p->world, mode, &fell_back, error);
+    snprintf(p->message, sizeof p->message, "%s",
+             fell_back ? "some characters play the nearest mode they have" : "");
+    return result;
 }
 
 /* One typed key. */
@@ -170,10 +202,10 @@ static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
     switch (key) {
     case 'm':
     case 'M': {
-        crowd_gpu_mode mode = crowd_renderer_mode(p->renderer);
+        crowd_gpu_mode mode = crowd_archetype_mode(p->world, p->cast->archetypes[0]);
         for (int step = 1; step < CROWD_GPU_MODE_COUNT; step++) {
             crowd_gpu_mode next = (crowd_gpu_mode)((mode + step) % CROWD_GPU_MODE_COUNT);
-            if (crowd_renderer_has_mode(p->renderer, next)) {
+            if (any_has_mode(p->cast, next)) {
                 return set_mode(p, next, error);
             }
         }
@@ -196,7 +228,7 @@ static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
     }
 }
 
-static void orbit(player *p, const crowd_window_input *in, double dt_s) {
+static void orbit(player *p, const host_window_input *in, double dt_s) {
     float step = (float)(1.5 * dt_s);
     float yaw = p->yaw_rad, pitch = p->pitch_rad, zoom = p->zoom;
     yaw += (in->key_right ? step : 0.0f) - (in->key_left ? step : 0.0f);
@@ -215,44 +247,54 @@ static void orbit(player *p, const crowd_window_input *in, double dt_s) {
     }
 }
 
+/* The archetypes' common mode, or "mixed". */
+static const char *mode_label(const player *p) {
+    crowd_gpu_mode first = crowd_archetype_mode(p->world, p->cast->archetypes[0]);
+    for (uint32_t r = 1; r < p->cast->count; r++) {
+        if (crowd_archetype_mode(p->world, p->cast->archetypes[r]) != first) {
+            return "mixed modes";
+        }
+    }
+    return crowd_gpu_mode_name(first);
+}
+
 static void update_title(player *p) {
-    crowd_renderer_stats stats;
-    crowd_renderer_get_stats(p->renderer, &stats);
+    crowd_world_stats stats;
+    crowd_world_get_stats(p->world, &stats);
     char title[256];
     snprintf(title, sizeof title,
-             "crowd play: %s | %s | %u characters | %.1f ms/frame | app CPU %.2f ms | %u draw "
+             "crowd play: %s%s | %s | %u characters | %.1f ms/frame | app CPU %.2f ms | %u draw "
              "call%s%s%s%s",
-             p->options->model, crowd_gpu_mode_name(stats.mode), (unsigned)p->count,
-             p->frame_ms_smoothed, p->cpu_ms_smoothed, (unsigned)stats.draw_calls,
-             stats.draw_calls == 1 ? "" : "s", p->paused ? " | paused" : "",
-             p->message[0] != '\0' ? " | " : "", p->message);
-    crowd_gpu_window_set_title(p->context, title);
+             p->options->models[0], p->cast->count > 1 ? " and more" : "", mode_label(p),
+             (unsigned)p->count, p->frame_ms_smoothed, p->cpu_ms_smoothed,
+             (unsigned)stats.draw_calls, stats.draw_calls == 1 ? "" : "s",
+             p->paused ? " | paused" : "", p->message[0] != '\0' ? " | " : "", p->message);
+    host_window_set_title(p->context, title);
 }
 
 /* Matches the offscreen target to the window and reframes when needed. */
 static crowd_result fit_window(player *p, crowd_error *error) {
-    uint32_t width, height, target_width, target_height;
-    crowd_gpu_window_size(p->context, &width, &height);
-    crowd_renderer_size(p->renderer, &target_width, &target_height);
-    if (width > 0 && height > 0 && (width != target_width || height != target_height)) {
-        crowd_result result = crowd_renderer_resize(p->renderer, width, height, error);
+    uint32_t width, height;
+    host_window_size(p->context, &width, &height);
+    if (width > 0 && height > 0 && (width != p->target.width || height != p->target.height)) {
+        crowd_result result = host_target_resize(&p->target, width, height, error);
         if (result != CROWD_OK) {
             return result;
         }
         p->camera_dirty = true;
     }
     if (p->camera_dirty) {
-        crowd_renderer_size(p->renderer, &target_width, &target_height);
-        scene_camera(p->renderer, (float)target_width / (float)target_height, p->yaw_rad,
-                     p->pitch_rad, p->zoom, &p->frame.camera);
+        scene_camera(p->world, p->cast->archetypes[0],
+                     (float)p->target.width / (float)p->target.height, p->yaw_rad, p->pitch_rad,
+                     p->zoom, &p->camera);
         p->camera_dirty = false;
     }
     return CROWD_OK;
 }
 
 static crowd_result frame(player *p, double dt_s, long index, bool *quit, crowd_error *error) {
-    crowd_window_input in;
-    crowd_gpu_window_poll(p->context, &in);
+    host_window_input in;
+    host_window_poll(p->context, &in);
     crowd_result result = CROWD_OK;
     for (uint32_t k = 0; result == CROWD_OK && k < in.char_count; k++) {
         result = on_key(p, in.chars[k], error);
@@ -268,36 +310,31 @@ static crowd_result frame(player *p, double dt_s, long index, bool *quit, crowd_
     if (!p->paused) {
         p->time_s += dt_s;
     }
-    p->frame.time_s = p->time_s;
+    stage_timing timing;
     if (result == CROWD_OK) {
-        result = crowd_renderer_draw(p->renderer, &p->frame, error);
+        result = stage_frame(&p->stage, p->world, &p->target, &p->camera, p->time_s, false, &timing,
+                             error);
     }
     if (result == CROWD_OK) {
-        result = crowd_renderer_present(p->renderer, error);
-    }
-    if (result == CROWD_OK) {
-        crowd_gpu_window_swap(p->context);
-        crowd_renderer_stats stats;
-        crowd_renderer_get_stats(p->renderer, &stats);
+        host_target_present(&p->target, p->context);
+        host_window_swap(p->context);
         double a = p->frame_ms_smoothed > 0.0 ? 0.1 : 1.0;
-        p->frame_ms_smoothed += a * (stats.frame_time_s * 1e3 - p->frame_ms_smoothed);
-        p->cpu_ms_smoothed += a * (stats.cpu_time_s * 1e3 - p->cpu_ms_smoothed);
+        p->frame_ms_smoothed += a * (dt_s * 1e3 - p->frame_ms_smoothed);
+        p->cpu_ms_smoothed += a * (timing.cpu_s * 1e3 - p->cpu_ms_smoothed);
     }
     *quit = in.close_requested;
     return result;
 }
 
 static crowd_result screenshot(player *p, const char *path, crowd_error *error) {
-    uint32_t width, height;
-    crowd_renderer_size(p->renderer, &width, &height);
-    size_t size = (size_t)width * height * 4;
+    size_t size = (size_t)p->target.width * p->target.height * 4;
     uint8_t *pixels = malloc(size);
     if (pixels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
-    crowd_result result = crowd_renderer_read_pixels(p->renderer, pixels, size, error);
+    crowd_result result = host_target_read_rgba(&p->target, pixels, size, error);
     if (result == CROWD_OK) {
-        result = crowd_image_write_png(path, width, height, pixels, error);
+        result = host_write_png(path, p->target.width, p->target.height, pixels, error);
     }
     free(pixels);
     return result;
@@ -324,22 +361,56 @@ static crowd_result play(player *p, crowd_error *error) {
     return result;
 }
 
+/* The world, its archetypes (in --mode, or each in vat or the nearest mode
+ * it has), the stage and the starting crowd. */
+static crowd_result setup(player *p, crowd_error *error) {
+    const options *o = p->options;
+    crowd_world_desc desc = {.max_instances = p->max_count, .timing = true};
+    crowd_gpu_mode wanted[CAST_MAX_CHARACTERS];
+    for (uint32_t r = 0; r < p->cast->count; r++) {
+        wanted[r] = o->mode_given ? o->mode
+                                  : scene_nearest_mode(&p->cast->characters[r], CROWD_GPU_MODE_VAT);
+    }
+    crowd_result result = crowd_world_create(&desc, &p->world, error);
+    if (result == CROWD_OK) {
+        result = cast_add_archetypes(p->cast, p->world, wanted, error);
+    }
+    if (result == CROWD_OK) {
+        result = stage_create(p->context, true, o->shadows, &p->stage, error);
+    }
+    if (result == CROWD_OK) {
+        p->ids = calloc(p->max_count, sizeof *p->ids);
+        p->clips = calloc(p->max_count, sizeof *p->clips);
+        if (p->ids == NULL || p->clips == NULL) {
+            result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+        }
+    }
+    if (result == CROWD_OK) {
+        host_context_info info;
+        host_context_get_info(p->context, &info);
+        uint32_t count = o->count > 0 ? (uint32_t)o->count : info.software ? 100 : 2000;
+        result = set_count(p, count, error);
+    }
+    return result;
+}
+
 static int run(const options *o) {
     scene_gl_thread_setup(o->gl_thread);
     crowd_logger logger = {scene_log, NULL};
     crowd_error error = {0};
-    scene_character character;
-    if (scene_character_load(o->model, &logger, &character, &error) != CROWD_OK) {
+    cast characters;
+    if (cast_load(&characters, o->models, o->model_count, true, &logger, &error) != CROWD_OK) {
         return cli_report(&error);
     }
     player p = {.options = o,
+                .cast = &characters,
+                .max_count = CROWD_WORLD_DEFAULT_MAX_INSTANCES,
                 .yaw_rad = 0.35f,
                 .pitch_rad = 0.45f,
                 .zoom = 1.0f,
                 .clip_state = (uint64_t)o->seed + 0x5EED,
-                .camera_dirty = true,
-                .frame = {.ground = true}};
-    crowd_gpu_context_desc desc = {
+                .camera_dirty = true};
+    host_context_desc desc = {
         .window = true,
         .width = o->width,
         .height = o->height,
@@ -348,35 +419,8 @@ static int run(const options *o) {
         .logger = logger,
     };
     crowd_result result = scene_context_create(&desc, &p.context, &error);
-    crowd_gpu_mode mode = o->mode;
-    if (result == CROWD_OK && !o->mode_given) {
-        mode = scene_character_has_mode(&character, CROWD_GPU_MODE_VAT) ? CROWD_GPU_MODE_VAT
-                                                                        : CROWD_GPU_MODE_STATIC;
-    } else if (result == CROWD_OK && !scene_character_has_mode(&character, mode)) {
-        result = crowd_error_set(&error, CROWD_ERROR_UNSUPPORTED, o->model,
-                                 "cannot play mode '%s' (cpu and gpu need a model file or "
-                                 "builtin:, not a bake folder)",
-                                 crowd_gpu_mode_name(mode));
-    }
     if (result == CROWD_OK) {
-        uint32_t width, height;
-        crowd_gpu_window_size(p.context, &width, &height);
-        p.max_count = CROWD_RENDERER_DEFAULT_MAX_INSTANCES;
-        result = scene_renderer_create(p.context, &character, mode, p.max_count, width, height,
-                                       &p.renderer, &error);
-    }
-    if (result == CROWD_OK) {
-        p.ids = calloc(p.max_count, sizeof *p.ids);
-        p.clips = calloc(p.max_count, sizeof *p.clips);
-        if (p.ids == NULL || p.clips == NULL) {
-            result = crowd_error_set(&error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
-        }
-    }
-    if (result == CROWD_OK) {
-        crowd_gpu_context_info info;
-        crowd_gpu_context_get_info(p.context, &info);
-        uint32_t count = o->count > 0 ? (uint32_t)o->count : info.software ? 100 : 2000;
-        result = set_count(&p, count, &error);
+        result = setup(&p, &error);
     }
     if (result == CROWD_OK) {
         result = play(&p, &error);
@@ -384,9 +428,11 @@ static int run(const options *o) {
     int code = result == CROWD_OK ? CLI_EXIT_OK : cli_report(&error);
     free(p.ids);
     free(p.clips);
-    crowd_renderer_destroy(p.renderer);
-    crowd_gpu_context_destroy(p.context);
-    scene_character_release(&character);
+    stage_release(&p.stage);
+    host_target_release(&p.target);
+    crowd_world_destroy(p.world);
+    host_context_destroy(p.context);
+    cast_release(&characters);
     return code;
 }
 

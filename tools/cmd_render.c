@@ -1,10 +1,14 @@
-/* cmd_render.c - `crowd render MODEL|DIR -o OUT.png`: a grid (or, with
- * --seed, a field of random clips and phases) of instances drawn headless in
- * one playback mode, written as a PNG, with the frame's draw calls and times.
+/* cmd_render.c - `crowd render MODEL|DIR... -o OUT.png`: a grid (or, with
+ * --seed, a field of random clips and phases) of instances drawn headless,
+ * written as a PNG, with the frame's draw calls and times.
  *
- * A model file plays in every mode (bat and vat bake it in memory first); a
- * bake folder plays in static, bat and vat. Timings are those of a second,
- * identical frame, so shader compilation and first-use costs are left out.
+ * Each MODEL|DIR is one archetype of the world; instances take turns among
+ * them, so several make a mixed crowd (cast.h: each in --mode, or the
+ * nearest mode it plays). A model file plays in every mode (bat and vat bake
+ * it in memory first); a bake folder plays in static, bat and vat. With
+ * --shadows the crowd casts a shadow map onto the ground. Timings are those
+ * of a second, identical frame, so shader compilation and first-use costs
+ * are left out.
  *
  * Exit codes: 1 malformed command line (unknown option or mode, count or
  * size out of range, unknown clip); 2 unreadable or invalid model or bake;
@@ -20,17 +24,20 @@
 #include <string.h>
 
 #include "cli.h"
-#include "crowd/bake.h"
 #include "crowd/gpu.h"
-#include "crowd/import.h"
+#include "cast.h"
+#include "host.h"
 #include "scene.h"
+#include "stage.h"
 
 static const char usage[] =
-    "usage: crowd render MODEL|DIR -o OUT.png [options]\n"
-    "  MODEL|DIR              a model file, builtin:, or a bake folder (or its .crowd.json)\n"
+    "usage: crowd render MODEL|DIR... -o OUT.png [options]\n"
+    "  MODEL|DIR              a model file, builtin:, or a bake folder (or its .crowd.json);\n"
+    "                         several make a mixed crowd, one archetype each\n"
     "  -o, --output FILE      PNG to write\n"
     "  --mode M               static, cpu, gpu, bat or vat (default: gpu for a model,\n"
-    "                         vat for a bake folder)\n"
+    "                         vat for a bake folder); in a mixed crowd, a character\n"
+    "                         that cannot play M plays the nearest mode it has\n"
     "  --count N              instances, 1..65536 (default 1)\n"
     "  --size WxH             image size, each side 1..16384 (default 640x480)\n"
     "  --time S               global time in seconds (default 0.5)\n"
@@ -38,10 +45,12 @@ static const char usage[] =
     "  --seed N               random clips (unless --clip), phases and headings\n"
     "  --camera auto|x,y,z,tx,ty,tz   eye and target (default auto: frame the crowd)\n"
     "  --no-ground            leave out the ground plane\n"
+    "  --shadows              the crowd casts shadows onto the ground (a shadow map)\n"
     "  --verbose              print debug messages too\n";
 
 typedef struct options {
-    const char *input;
+    const char *inputs[CAST_MAX_CHARACTERS];
+    uint32_t input_count;
     const char *output;
     crowd_gpu_mode mode;
     bool mode_given;
@@ -53,7 +62,7 @@ typedef struct options {
     uint64_t seed;
     bool auto_camera;
     float camera[6];
-    bool ground;
+    bool ground, shadows;
 } options;
 
 static bool parse_camera(const char *text, float out[6]) {
@@ -100,7 +109,7 @@ static int parse_option(int argc, char **argv, int *i, options *opt) {
         }
         opt->mode_given = true;
     } else if (strcmp(arg, "--count") == 0) {
-        if (!cli_parse_int("--count", value, 1, CROWD_RENDERER_DEFAULT_MAX_INSTANCES, &number)) {
+        if (!cli_parse_int("--count", value, 1, CROWD_WORLD_DEFAULT_MAX_INSTANCES, &number)) {
             return CLI_EXIT_USAGE;
         }
         opt->count = (uint32_t)number;
@@ -144,6 +153,8 @@ static int parse_args(int argc, char **argv, options *opt) {
             return CLI_EXIT_OK;
         } else if (strcmp(arg, "--no-ground") == 0) {
             opt->ground = false;
+        } else if (strcmp(arg, "--shadows") == 0) {
+            opt->shadows = true;
         } else if (strcmp(arg, "--verbose") == 0) {
             cli_verbose = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -151,169 +162,212 @@ static int parse_args(int argc, char **argv, options *opt) {
             if (code >= 0) {
                 return code;
             }
-        } else if (opt->input == NULL) {
-            opt->input = arg;
         } else {
-            return cli_fail(CLI_EXIT_USAGE, "unexpected argument '%s'\n%s", arg, usage);
+            int code = cli_model_argument("render", arg, opt->inputs, &opt->input_count,
+                                          CAST_MAX_CHARACTERS);
+            if (code >= 0) {
+                return code;
+            }
         }
     }
-    if (opt->input == NULL || opt->output == NULL) {
+    if (opt->input_count == 0 || opt->output == NULL) {
         return cli_fail(CLI_EXIT_USAGE, "render needs MODEL|DIR and -o OUT.png\n%s", usage);
     }
     return -1;
 }
 
 typedef struct render_job {
-    crowd_asset *asset; /* loaded model (NULL for a bake folder) */
-    crowd_bake *bake;   /* built in memory or loaded */
-    crowd_gpu_context *context;
-    crowd_renderer *renderer;
+    cast cast;
+    host_context *context;
+    crowd_world *world;
+    host_target target;
+    stage stage;
     uint8_t *pixels;
+    stage_timing timing; /* of the measured frame */
 } render_job;
 
 static void render_job_free(render_job *s) {
     free(s->pixels);
-    crowd_renderer_destroy(s->renderer);
-    crowd_gpu_context_destroy(s->context);
-    crowd_bake_destroy(s->bake);
-    crowd_asset_destroy(s->asset);
+    stage_release(&s->stage);
+    host_target_release(&s->target);
+    crowd_world_destroy(s->world);
+    host_context_destroy(s->context);
+    cast_release(&s->cast);
 }
 
 static crowd_logger logger(void) {
     return (crowd_logger){.fn = cli_log_stderr, .user = NULL};
 }
 
-/* Loads the input; a model is baked in memory only for bat and vat. */
-static int load_input(const options *opt, render_job *s) {
-    crowd_error error;
-    crowd_logger log = logger();
-    if (scene_is_bake_path(opt->input)) {
-        if (crowd_bake_load(opt->input, &log, &s->bake, &error) != CROWD_OK) {
-            return cli_report(&error);
+/* The clip each archetype plays: --clip where it has one, else its first.
+ * A clip no archetype has is a usage error listing the first one's clips. */
+static int choose_clips(const options *opt, const render_job *s, uint32_t *clips) {
+    uint32_t found = 0;
+    for (uint32_t r = 0; r < s->cast.count; r++) {
+        int32_t clip = opt->clip != NULL
+                           ? crowd_archetype_find_clip(s->world, s->cast.archetypes[r], opt->clip)
+                           : 0;
+        found += clip >= 0;
+        clips[r] = clip >= 0 ? (uint32_t)clip : 0;
+        if (clip < 0 && s->cast.count > 1) {
+            fprintf(stderr, "crowd: warning: %s: no clip named '%s'; it plays its first\n",
+                    opt->inputs[r], opt->clip);
         }
+    }
+    if (found > 0) {
         return -1;
     }
-    crowd_import_desc import = {.logger = log};
-    if (crowd_model_load(opt->input, &import, &s->asset, &error) != CROWD_OK) {
-        return cli_report(&error);
+    crowd_archetype first = s->cast.archetypes[0];
+    fprintf(stderr, "crowd: error: %s: no clip named '%s'; clips:", opt->inputs[0], opt->clip);
+    for (uint32_t c = 0; c < crowd_archetype_clip_count(s->world, first); c++) {
+        crowd_clip_info info;
+        crowd_archetype_get_clip(s->world, first, c, &info);
+        fprintf(stderr, " %s", info.name);
     }
-    if (opt->mode == CROWD_GPU_MODE_BAT || opt->mode == CROWD_GPU_MODE_VAT) {
-        crowd_bake_desc desc = {.logger = log};
-        if (crowd_bake_build(s->asset, &desc, &s->bake, &error) != CROWD_OK) {
-            return cli_report(&error);
-        }
-    }
-    return -1;
+    fputc('\n', stderr);
+    return CLI_EXIT_USAGE;
 }
 
-/* Instances on a square grid, spaced by the character's height (a bind
- * pose's arms, a T-pose, make its footprint a poor guide). */
-static int add_instances(const options *opt, render_job *s) {
-    crowd_renderer *r = s->renderer;
-    uint32_t clip_count = crowd_renderer_clip_count(r);
-    uint32_t clip = 0;
-    if (opt->clip != NULL) {
-        int32_t found = crowd_renderer_find_clip(r, opt->clip);
-        if (found < 0) {
-            fprintf(stderr, "crowd: error: %s: no clip named '%s'; clips:", opt->input, opt->clip);
-            for (uint32_t c = 0; c < clip_count; c++) {
-                crowd_renderer_clip info;
-                crowd_renderer_get_clip(r, c, &info);
-                fprintf(stderr, " %s", info.name);
-            }
-            fputc('\n', stderr);
-            return CLI_EXIT_USAGE;
-        }
-        clip = (uint32_t)found;
+/* Grid spacing: the tallest character's height (a bind pose's arms, a
+ * T-pose, make its footprint a poor guide). */
+static float grid_spacing(const render_job *s) {
+    float spacing = 0.0f;
+    for (uint32_t r = 0; r < s->cast.count; r++) {
+        float min[3], max[3];
+        crowd_archetype_bind_bounds(s->world, s->cast.archetypes[r], min, max);
+        float height = max[1] - min[1];
+        float footprint = fminf(max[0] - min[0], max[2] - min[2]);
+        spacing = fmaxf(spacing, height > 0.0f ? 0.8f * height : 1.5f * footprint);
     }
-    float min[3], max[3];
-    crowd_renderer_bind_bounds(r, min, max);
-    float height = max[1] - min[1];
-    float footprint = fminf(max[0] - min[0], max[2] - min[2]);
-    float spacing = height > 0.0f ? 0.8f * height : 1.5f * footprint;
-    spacing = spacing > 0.0f ? spacing : 1.0f;
+    return spacing > 0.0f ? spacing : 1.0f;
+}
+
+/* Instances on a square grid, taking turns among the archetypes. */
+static int add_instances(const options *opt, render_job *s) {
+    uint32_t clips[CAST_MAX_CHARACTERS];
+    int code = choose_clips(opt, s, clips);
+    if (code >= 0) {
+        return code;
+    }
+    float spacing = grid_spacing(s);
     uint32_t columns = (uint32_t)ceil(sqrt((double)opt->count));
     uint32_t rows = (opt->count + columns - 1) / columns;
     uint64_t random = opt->seed;
     for (uint32_t i = 0; i < opt->count; i++) {
+        uint32_t r = i % s->cast.count;
+        crowd_archetype archetype = s->cast.archetypes[r];
         crowd_instance_desc desc = {0};
         desc.position[0] = ((float)(i % columns) - 0.5f * (float)(columns - 1)) * spacing;
         desc.position[2] = ((float)(i / columns) - 0.5f * (float)(rows - 1)) * spacing;
-        desc.clip = clip;
+        desc.clip = clips[r];
+        uint32_t clip_count = crowd_archetype_clip_count(s->world, archetype);
         if (opt->seeded) {
             if (opt->clip == NULL && clip_count > 0) {
                 desc.clip = (uint32_t)(scene_random_u64(&random) % clip_count);
             }
-            crowd_renderer_clip info = {0};
-            crowd_renderer_get_clip(r, desc.clip, &info);
+            crowd_clip_info info = {0};
+            crowd_archetype_get_clip(s->world, archetype, desc.clip, &info);
             desc.time_offset_s = scene_random_unit(&random) * info.duration_s;
             desc.speed = 0.8f + 0.4f * scene_random_unit(&random);
             desc.heading_rad = (scene_random_unit(&random) - 0.5f) * 1.2f;
             desc.position[0] += (scene_random_unit(&random) - 0.5f) * 0.3f * spacing;
             desc.position[2] += (scene_random_unit(&random) - 0.5f) * 0.3f * spacing;
         }
-        crowd_instance_id id;
+        crowd_instance instance;
         crowd_error error;
-        if (crowd_instance_add(r, &desc, &id, &error) != CROWD_OK) {
+        if (crowd_instance_add(s->world, archetype, &desc, &instance, &error) != CROWD_OK) {
             return cli_report(&error);
         }
     }
     return -1;
 }
 
+/* "mode vat", or for a mixed crowd "modes gpu (builtin:), vat (robot.glb)". */
+static void print_modes(const render_job *s) {
+    crowd_gpu_mode first = crowd_archetype_mode(s->world, s->cast.archetypes[0]);
+    bool same = true;
+    for (uint32_t r = 1; r < s->cast.count; r++) {
+        same = same && crowd_archetype_mode(s->world, s->cast.archetypes[r]) == first;
+    }
+    if (same) {
+        printf("mode %s", crowd_gpu_mode_name(first));
+        return;
+    }
+    printf("modes");
+    for (uint32_t r = 0; r < s->cast.count; r++) {
+        crowd_archetype archetype = s->cast.archetypes[r];
+        printf("%s %s (%s)", r > 0 ? "," : "",
+               crowd_gpu_mode_name(crowd_archetype_mode(s->world, archetype)),
+               crowd_archetype_name(s->world, archetype));
+    }
+}
+
 static void print_summary(const options *opt, const render_job *s) {
-    crowd_renderer_stats stats;
-    crowd_renderer_get_stats(s->renderer, &stats);
-    crowd_gpu_context_info info;
-    crowd_gpu_context_get_info(s->context, &info);
-    printf("wrote %s: %ux%u, %u instances, mode %s, time %.3f s\n", opt->output,
-           (unsigned)opt->width, (unsigned)opt->height, (unsigned)stats.instance_count,
-           crowd_gpu_mode_name(stats.mode), opt->time_s);
-    printf("draw calls        %u%s\n", (unsigned)stats.draw_calls,
-           stats.extra_draw_calls > 0 ? " (+1 ground)" : "");
-    printf("frame time        %.3f ms (until the GPU finished)\n", stats.frame_time_s * 1e3);
+    crowd_world_stats stats;
+    crowd_world_get_stats(s->world, &stats);
+    host_context_info info;
+    host_context_get_info(s->context, &info);
+    printf("wrote %s: %ux%u, %u instances, ", opt->output, (unsigned)opt->width,
+           (unsigned)opt->height, (unsigned)stats.instance_count);
+    print_modes(s);
+    printf(", time %.3f s\n", opt->time_s);
+    if (s->cast.count > 1) {
+        printf("archetypes        %u, instances taking turns\n", (unsigned)s->cast.count);
+    }
+    printf("draw calls        %u", (unsigned)stats.draw_calls);
+    if (stats.passes > 1) {
+        printf(" in %u passes (shadow map, colour)", (unsigned)stats.passes);
+    }
+    printf("%s\n", stage_extra_draws(&s->stage) > 0 ? " (+1 ground)" : "");
+    printf("frame time        %.3f ms (until the GPU finished)\n", s->timing.wall_s * 1e3);
     printf("application CPU   %.3f ms (thread CPU time, without the GPU wait%s)\n",
-           stats.cpu_time_s * 1e3, info.software ? "; includes llvmpipe's vertex shading" : "");
+           s->timing.cpu_s * 1e3, info.software ? "; includes llvmpipe's vertex shading" : "");
     printf("  animation       %.3f ms (sampling, blending, skinning on the CPU)\n",
            stats.cpu_animation_time_s * 1e3);
     printf("uploaded          %llu bytes\n", (unsigned long long)stats.uploaded_bytes);
-    printf("GPU memory        %.2f MiB\n", (double)stats.gpu_memory_bytes / (1024.0 * 1024.0));
+    printf("GPU memory        %.2f MiB (the world's buffers and textures)\n",
+           (double)stats.gpu_memory_bytes / (1024.0 * 1024.0));
     printf("renderer          %s (%s)\n", info.renderer, info.platform);
 }
 
 static int render(const options *opt, render_job *s) {
     crowd_error error;
-    if (crowd_gpu_context_create(NULL, &s->context, &error) != CROWD_OK) {
+    crowd_logger log = logger();
+    host_context_desc context = {.logger = log};
+    if (host_context_create(&context, &s->context, &error) != CROWD_OK) {
         return cli_report(&error);
     }
-    crowd_renderer_desc desc = {.context = s->context,
-                                .asset = s->asset,
-                                .bake = s->bake,
-                                .max_instances = opt->count,
-                                .width = opt->width,
-                                .height = opt->height,
-                                .logger = logger()};
-    if (crowd_renderer_create(&desc, &s->renderer, &error) != CROWD_OK) {
-        return cli_report(&error);
+    crowd_world_desc world = {.max_instances = opt->count, .timing = true, .logger = log};
+    crowd_gpu_mode wanted[CAST_MAX_CHARACTERS];
+    for (uint32_t r = 0; r < opt->input_count; r++) {
+        wanted[r] = opt->mode_given                      ? opt->mode
+                    : scene_is_bake_path(opt->inputs[r]) ? CROWD_GPU_MODE_VAT
+                                                         : CROWD_GPU_MODE_GPU;
     }
-    if (crowd_renderer_set_mode(s->renderer, opt->mode, &error) != CROWD_OK) {
+    if (crowd_world_create(&world, &s->world, &error) != CROWD_OK ||
+        cast_add_archetypes(&s->cast, s->world, wanted, &error) != CROWD_OK) {
         return cli_report(&error);
     }
     int code = add_instances(opt, s);
     if (code >= 0) {
         return code;
     }
-    crowd_frame_desc frame = {.time_s = opt->time_s, .ground = opt->ground};
+    if (host_target_resize(&s->target, opt->width, opt->height, &error) != CROWD_OK ||
+        stage_create(s->context, opt->ground, opt->shadows, &s->stage, &error) != CROWD_OK) {
+        return cli_report(&error);
+    }
+    crowd_camera camera = {0};
     if (opt->auto_camera) {
         float min[3], max[3];
-        crowd_renderer_instance_bounds(s->renderer, min, max);
-        crowd_camera_frame_box(min, max, (float)opt->width / (float)opt->height, &frame.camera);
+        crowd_world_instance_bounds(s->world, min, max);
+        crowd_camera_frame_box(min, max, (float)opt->width / (float)opt->height, &camera);
     } else {
-        memcpy(frame.camera.eye, opt->camera, 3 * sizeof(float));
-        memcpy(frame.camera.target, opt->camera + 3, 3 * sizeof(float));
+        memcpy(camera.eye, opt->camera, 3 * sizeof(float));
+        memcpy(camera.target, opt->camera + 3, 3 * sizeof(float));
     }
     for (int pass = 0; pass < 2; pass++) {
-        if (crowd_renderer_draw(s->renderer, &frame, &error) != CROWD_OK) {
+        if (stage_frame(&s->stage, s->world, &s->target, &camera, opt->time_s, true, &s->timing,
+                        &error) != CROWD_OK) {
             return cli_report(&error);
         }
     }
@@ -323,9 +377,8 @@ static int render(const options *opt, render_job *s) {
         return cli_fail(CLI_EXIT_INPUT, "out of memory for a %ux%u image", (unsigned)opt->width,
                         (unsigned)opt->height);
     }
-    if (crowd_renderer_read_pixels(s->renderer, s->pixels, bytes, &error) != CROWD_OK ||
-        crowd_image_write_png(opt->output, opt->width, opt->height, s->pixels, &error) !=
-            CROWD_OK) {
+    if (host_target_read_rgba(&s->target, s->pixels, bytes, &error) != CROWD_OK ||
+        host_write_png(opt->output, opt->width, opt->height, s->pixels, &error) != CROWD_OK) {
         return cli_report(&error);
     }
     print_summary(opt, s);
@@ -338,14 +391,16 @@ int cmd_render(int argc, char **argv) {
     if (code >= 0) {
         return code;
     }
-    if (!opt.mode_given) {
-        opt.mode = scene_is_bake_path(opt.input) ? CROWD_GPU_MODE_VAT : CROWD_GPU_MODE_GPU;
-    }
+    /* A model is baked in memory only when bat or vat is asked for. */
+    bool bake =
+        opt.mode_given && (opt.mode == CROWD_GPU_MODE_BAT || opt.mode == CROWD_GPU_MODE_VAT);
+    crowd_logger log = logger();
     render_job s = {0};
-    code = load_input(&opt, &s);
-    if (code < 0) {
-        code = render(&opt, &s);
+    crowd_error error;
+    if (cast_load(&s.cast, opt.inputs, opt.input_count, bake, &log, &error) != CROWD_OK) {
+        return cli_report(&error);
     }
+    code = render(&opt, &s);
     render_job_free(&s);
     return code;
 }

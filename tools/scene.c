@@ -1,5 +1,5 @@
-/* scene.c - character loading, crowd layout and camera shared by demo,
- * bench and play (see scene.h). */
+/* scene.c - character loading, crowd layout and camera shared by render,
+ * demo, bench and play (see scene.h). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "scene.h"
@@ -28,9 +28,10 @@ bool scene_is_bake_path(const char *spec) {
     return length >= sizeof suffix - 1 && strcmp(spec + length - (sizeof suffix - 1), suffix) == 0;
 }
 
-crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
+crowd_result scene_character_load(const char *spec, bool bake, const crowd_logger *logger,
                                   scene_character *out, crowd_error *error) {
     memset(out, 0, sizeof *out);
+    out->spec = spec;
     double start = cli_wall_s();
     if (scene_is_bake_path(spec)) {
         crowd_result result = crowd_bake_load(spec, logger, &out->bake, error);
@@ -43,15 +44,15 @@ crowd_result scene_character_load(const char *spec, const crowd_logger *logger,
     }
     crowd_result result = crowd_model_load(spec, &import, &out->asset, error);
     out->load_s = cli_wall_s() - start;
-    if (result != CROWD_OK) {
+    if (result != CROWD_OK || !bake) {
         return result;
     }
-    crowd_bake_desc bake = {0};
+    crowd_bake_desc desc = {0};
     if (logger != NULL) {
-        bake.logger = *logger;
+        desc.logger = *logger;
     }
     start = cli_wall_s();
-    result = crowd_bake_build(out->asset, &bake, &out->bake, error);
+    result = crowd_bake_build(out->asset, &desc, &out->bake, error);
     out->bake_s = cli_wall_s() - start;
     if (result != CROWD_OK) {
         scene_character_release(out);
@@ -92,20 +93,65 @@ bool scene_character_has_mode(const scene_character *character, crowd_gpu_mode m
     return false;
 }
 
-crowd_result scene_renderer_create(crowd_gpu_context *context, const scene_character *character,
-                                   crowd_gpu_mode mode, uint32_t max_instances, uint32_t width,
-                                   uint32_t height, crowd_renderer **out_renderer,
-                                   crowd_error *error) {
-    crowd_renderer_desc desc = {
-        .context = context,
+const char *scene_mode_needs(crowd_gpu_mode mode) {
+    switch (mode) {
+    case CROWD_GPU_MODE_CPU:
+    case CROWD_GPU_MODE_GPU:
+        return "needs the source asset (a model file or builtin:, not a bake folder)";
+    case CROWD_GPU_MODE_BAT:
+        return "needs a bake with a bone-matrix texture";
+    case CROWD_GPU_MODE_VAT:
+        return "needs a bake with a vertex animation texture";
+    case CROWD_GPU_MODE_STATIC:
+    case CROWD_GPU_MODE_COUNT:
+        break;
+    }
+    return "needs a model or a bake";
+}
+
+crowd_result scene_mode_error(const scene_character *character, crowd_gpu_mode mode,
+                              crowd_error *error) {
+    return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, character->spec,
+                           "cannot play mode '%s': it %s", crowd_gpu_mode_name(mode),
+                           scene_mode_needs(mode));
+}
+
+crowd_gpu_mode scene_nearest_mode(const scene_character *character, crowd_gpu_mode wanted) {
+    /* Per wanted mode, the others by how alike their work is: skinning on
+     * the CPU or in the shader, baked data fetched by the shader. Static
+     * plays whenever there is a character at all. */
+    static const crowd_gpu_mode nearest[CROWD_GPU_MODE_COUNT][CROWD_GPU_MODE_COUNT - 1] = {
+        [CROWD_GPU_MODE_CPU] = {CROWD_GPU_MODE_GPU, CROWD_GPU_MODE_BAT, CROWD_GPU_MODE_VAT,
+                                CROWD_GPU_MODE_STATIC},
+        [CROWD_GPU_MODE_GPU] = {CROWD_GPU_MODE_BAT, CROWD_GPU_MODE_CPU, CROWD_GPU_MODE_VAT,
+                                CROWD_GPU_MODE_STATIC},
+        [CROWD_GPU_MODE_BAT] = {CROWD_GPU_MODE_GPU, CROWD_GPU_MODE_VAT, CROWD_GPU_MODE_CPU,
+                                CROWD_GPU_MODE_STATIC},
+        [CROWD_GPU_MODE_VAT] = {CROWD_GPU_MODE_BAT, CROWD_GPU_MODE_GPU, CROWD_GPU_MODE_CPU,
+                                CROWD_GPU_MODE_STATIC},
+    };
+    if (scene_character_has_mode(character, wanted) || (unsigned)wanted >= CROWD_GPU_MODE_COUNT) {
+        return wanted;
+    }
+    for (int k = 0; k < CROWD_GPU_MODE_COUNT - 1; k++) {
+        if (scene_character_has_mode(character, nearest[wanted][k])) {
+            return nearest[wanted][k];
+        }
+    }
+    return CROWD_GPU_MODE_STATIC;
+}
+
+crowd_result scene_archetype_add(crowd_world *world, const scene_character *character,
+                                 crowd_gpu_mode mode, const char *fragment_source,
+                                 crowd_archetype *out, crowd_error *error) {
+    crowd_archetype_desc desc = {
         .asset = character->asset,
         .bake = character->bake,
         .mode = mode,
-        .max_instances = max_instances,
-        .width = width,
-        .height = height,
+        .fragment_source = fragment_source,
+        .name = character->spec,
     };
-    return crowd_renderer_create(&desc, out_renderer, error);
+    return crowd_world_add_archetype(world, &desc, out, error);
 }
 
 uint64_t scene_random_u64(uint64_t *state) {
@@ -123,56 +169,68 @@ static float lerp(float a, float b, float t) {
     return a + (b - a) * t;
 }
 
-/* Distance between neighbours: room for the character's bind-pose
+/* Distance between neighbours: room for the widest archetype's bind-pose
  * footprint (arms out in a T-pose) without crowding a slim one. */
-static float spacing_m(const crowd_renderer *renderer) {
-    float min[3], max[3];
-    crowd_renderer_bind_bounds(renderer, min, max);
-    float footprint = fmaxf(max[0] - min[0], max[2] - min[2]);
-    float height = max[1] - min[1];
-    float spacing = fmaxf(0.9f * footprint, 0.45f * height);
+static float spacing_m(const crowd_world *world, const crowd_archetype *archetypes,
+                       uint32_t archetype_count) {
+    float spacing = 0.0f;
+    for (uint32_t a = 0; a < archetype_count; a++) {
+        float min[3], max[3];
+        if (crowd_archetype_bind_bounds(world, archetypes[a], min, max)) {
+            float footprint = fmaxf(max[0] - min[0], max[2] - min[2]);
+            float height = max[1] - min[1];
+            spacing = fmaxf(spacing, fmaxf(0.9f * footprint, 0.45f * height));
+        }
+    }
     return spacing > 0.0f && isfinite(spacing) ? spacing : 1.0f;
 }
 
-uint32_t scene_pick_clip(const crowd_renderer *renderer, uint64_t *state, uint32_t current) {
-    uint32_t clip_count = crowd_renderer_clip_count(renderer);
-    uint32_t looping = 0, candidates = 0;
+/* Looping clips keep a crowd alive; a one-shot (a death) would leave it
+ * lying down, so one-shots are eligible only when nothing loops. */
+static bool clip_eligible(const crowd_world *world, crowd_archetype archetype, uint32_t clip,
+                          bool any_loops) {
+    crowd_clip_info info;
+    crowd_archetype_get_clip(world, archetype, clip, &info);
+    return !any_loops || (info.loop && info.duration_s > 0.0f);
+}
+
+uint32_t scene_pick_clip(const crowd_world *world, crowd_archetype archetype, uint64_t *state,
+                         uint32_t current) {
+    uint32_t clip_count = crowd_archetype_clip_count(world, archetype);
+    bool any_loops = false;
     for (uint32_t c = 0; c < clip_count; c++) {
-        crowd_renderer_clip clip;
-        crowd_renderer_get_clip(renderer, c, &clip);
-        looping += clip.loop && clip.duration_s > 0.0f;
+        crowd_clip_info clip;
+        crowd_archetype_get_clip(world, archetype, c, &clip);
+        any_loops = any_loops || (clip.loop && clip.duration_s > 0.0f);
     }
-    /* Looping clips keep a crowd alive; a one-shot (a death) would leave it
-     * lying down, so one-shots are picked only when nothing loops. */
+    uint32_t candidates = 0;
     for (uint32_t c = 0; c < clip_count; c++) {
-        crowd_renderer_clip clip;
-        crowd_renderer_get_clip(renderer, c, &clip);
-        bool eligible = looping == 0 || (clip.loop && clip.duration_s > 0.0f);
-        candidates += eligible && (c != current || clip_count == 1);
+        candidates +=
+            clip_eligible(world, archetype, c, any_loops) && (c != current || clip_count == 1);
     }
     if (candidates == 0) {
         return current < clip_count ? current : 0;
     }
     uint32_t pick = (uint32_t)(scene_random_u64(state) % candidates);
     for (uint32_t c = 0; c < clip_count; c++) {
-        crowd_renderer_clip clip;
-        crowd_renderer_get_clip(renderer, c, &clip);
-        bool eligible = looping == 0 || (clip.loop && clip.duration_s > 0.0f);
-        if (eligible && (c != current || clip_count == 1) && pick-- == 0) {
+        if (clip_eligible(world, archetype, c, any_loops) && (c != current || clip_count == 1) &&
+            pick-- == 0) {
             return c;
         }
     }
     return 0;
 }
 
-void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t index,
+void scene_instance_desc(const crowd_world *world, const crowd_archetype *archetypes,
+                         uint32_t archetype_count, uint64_t seed, uint32_t index,
                          crowd_instance_desc *out) {
     memset(out, 0, sizeof *out);
+    crowd_archetype archetype = archetypes[index % archetype_count];
     uint64_t state = seed * 0xD1B54A32D192ED03ull + index;
     scene_random_u64(&state);
     /* Sunflower spiral: radius grows with sqrt(index), so every person has
      * about the same room (pi * 0.55^2 ~ hexagonal packing at `spacing`). */
-    float spacing = spacing_m(renderer);
+    float spacing = spacing_m(world, archetypes, archetype_count);
     float radius = 0.55f * spacing * sqrtf((float)index + 0.5f);
     float angle = (float)index * GOLDEN_ANGLE_RAD;
     out->position[0] =
@@ -181,9 +239,9 @@ void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t
         radius * sinf(angle) + lerp(-0.15f, 0.15f, scene_random_unit(&state)) * spacing;
     out->heading_rad = lerp(-0.7f, 0.7f, scene_random_unit(&state));
     out->scale = lerp(0.9f, 1.1f, scene_random_unit(&state));
-    out->clip = scene_pick_clip(renderer, &state, UINT32_MAX);
-    crowd_renderer_clip clip = {0};
-    crowd_renderer_get_clip(renderer, out->clip, &clip);
+    out->clip = scene_pick_clip(world, archetype, &state, UINT32_MAX);
+    crowd_clip_info clip = {0};
+    crowd_archetype_get_clip(world, archetype, out->clip, &clip);
     out->time_offset_s = clip.duration_s * scene_random_unit(&state);
     out->speed = lerp(0.85f, 1.15f, scene_random_unit(&state));
     for (int c = 0; c < 3; c++) {
@@ -192,19 +250,21 @@ void scene_instance_desc(const crowd_renderer *renderer, uint64_t seed, uint32_t
     out->tint[3] = 1.0f;
 }
 
-crowd_result scene_populate(crowd_renderer *renderer, uint64_t seed, uint32_t count,
-                            crowd_instance_id *ids, crowd_error *error) {
-    uint32_t current = crowd_renderer_instance_count(renderer);
+crowd_result scene_populate(crowd_world *world, const crowd_archetype *archetypes,
+                            uint32_t archetype_count, uint64_t seed, uint32_t count,
+                            crowd_instance *ids, crowd_error *error) {
+    uint32_t current = crowd_world_instance_count(world);
     for (uint32_t i = current; i > count; i--) {
-        crowd_result result = crowd_instance_remove(renderer, ids[i - 1], error);
+        crowd_result result = crowd_instance_remove(world, ids[i - 1], error);
         if (result != CROWD_OK) {
             return result;
         }
     }
     for (uint32_t i = current; i < count; i++) {
         crowd_instance_desc desc;
-        scene_instance_desc(renderer, seed, i, &desc);
-        crowd_result result = crowd_instance_add(renderer, &desc, &ids[i], error);
+        scene_instance_desc(world, archetypes, archetype_count, seed, i, &desc);
+        crowd_result result =
+            crowd_instance_add(world, archetypes[i % archetype_count], &desc, &ids[i], error);
         if (result != CROWD_OK) {
             return result;
         }
@@ -216,14 +276,16 @@ static float dot3(const float a[3], const float b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-void scene_camera(const crowd_renderer *renderer, float aspect, float yaw_rad, float pitch_rad,
-                  float zoom, crowd_camera *out) {
+void scene_camera(const crowd_world *world, crowd_archetype fallback, float aspect, float yaw_rad,
+                  float pitch_rad, float zoom, crowd_camera *out) {
     memset(out, 0, sizeof *out);
     out->fov_y_rad = 40.0f * PI_F / 180.0f;
     out->up[1] = 1.0f;
     float min[3], max[3];
-    if (!crowd_renderer_instance_bounds(renderer, min, max)) {
-        crowd_renderer_bind_bounds(renderer, min, max);
+    if (!crowd_world_instance_bounds(world, min, max) &&
+        !crowd_archetype_bind_bounds(world, fallback, min, max)) {
+        memset(min, 0, sizeof min);
+        memset(max, 0, sizeof max);
     }
     float centre[3];
     for (int a = 0; a < 3; a++) {
@@ -259,7 +321,7 @@ bool scene_gl_thread_setup(bool enable) {
     return value != NULL && strcmp(value, "true") == 0;
 }
 
-crowd_result scene_context_create(const crowd_gpu_context_desc *desc, crowd_gpu_context **out,
+crowd_result scene_context_create(const host_context_desc *desc, host_context **out,
                                   crowd_error *error) {
     fflush(stderr);
     int saved = getenv("mesa_glthread") != NULL ? dup(STDERR_FILENO) : -1;
@@ -268,7 +330,7 @@ crowd_result scene_context_create(const crowd_gpu_context_desc *desc, crowd_gpu_
         dup2(null_fd, STDERR_FILENO);
         close(null_fd);
     }
-    crowd_result result = crowd_gpu_context_create(desc, out, error);
+    crowd_result result = host_context_create(desc, out, error);
     if (saved >= 0) {
         fflush(stderr);
         dup2(saved, STDERR_FILENO);

@@ -4,7 +4,8 @@
  * JSON (docs/bench.md) with values that follow from first principles: draw
  * calls per mode, vertices = index count x crowd size, bytes uploaded per
  * frame by cpu and gpu modes, ratios = value / static's value, percentiles
- * in order, CPU time within the frame's wall time.
+ * in order, CPU time within the frame's wall time; with --archetypes K and
+ * --shadows, K draws per pass in two passes; with --no-wait, submit times.
  *
  * Groups (argv[1]): "bench", "demo", "play" (play needs a display: CMake
  * runs it under xvfb-run when that is installed). A group that finds no GL
@@ -117,7 +118,7 @@ static double summary_median(const cJSON *cell, const char *name) {
 typedef struct cell_view {
     const char *mode;
     double count, cpu_ms, frame_ms, animation_ms, draw_calls, extra_draw_calls, vertices,
-        uploaded_bytes, gpu_memory_bytes;
+        uploaded_bytes, gpu_memory_bytes, archetypes, passes;
     const cJSON *ratio;
 } cell_view;
 
@@ -133,9 +134,20 @@ static cell_view read_cell(const cJSON *cell) {
         .vertices = number(cell, "vertices"),
         .uploaded_bytes = number(cell, "uploaded_bytes"),
         .gpu_memory_bytes = number(cell, "gpu_memory_bytes"),
+        .archetypes = number(cell, "archetypes"),
+        .passes = number(cell, "passes"),
         .ratio = object(cell, "ratio_to_static"),
     };
     summary_median(cell, "process_cpu_ms");
+    /* GPU time: a summary over the frames whose timer results arrived, or
+     * null when none did. */
+    double gpu_frames = number(cell, "gpu_ms_frames");
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(cell, "gpu_ms");
+    CHECK_MSG(gpu_frames == 0.0 ? cJSON_IsNull(gpu) : cJSON_IsObject(gpu),
+              "%s: gpu_ms %s with %g frames", v.mode, gpu ? "present" : "absent", gpu_frames);
+    if (cJSON_IsObject(gpu)) {
+        summary_median(cell, "gpu_ms");
+    }
     return v;
 }
 
@@ -184,6 +196,7 @@ static int check_results(const cJSON *root, const crowd_asset *builtin) {
             CHECK_MSG(v.draw_calls == (cpu ? counts[ci] : 1.0), "%s at %g: %g draw calls", v.mode,
                       v.count, v.draw_calls);
             CHECK(v.extra_draw_calls == 0.0);
+            CHECK(v.archetypes == 1.0 && v.passes == 1.0);
             CHECK_MSG(v.vertices == (double)builtin->mesh.index_count * counts[ci],
                       "%s at %g: %g vertices", v.mode, v.count, v.vertices);
             /* Warm-up frames took the instance records; after them only
@@ -235,6 +248,8 @@ static int check_json(const char *path, const crowd_asset *builtin, const char *
     CHECK(number(settings, "frame_step_s") > 0.0);
     CHECK(number(settings, "seed") == 1.0);
     CHECK(!boolean(settings, "ground"));
+    CHECK(number(settings, "archetypes") == 1.0);
+    CHECK(!boolean(settings, "shadows") && boolean(settings, "wait"));
     const cJSON *modes = cJSON_GetObjectItemCaseSensitive(settings, "modes");
     const cJSON *counts = cJSON_GetObjectItemCaseSensitive(settings, "counts");
     CHECK(cJSON_IsArray(modes) && cJSON_GetArraySize(modes) == 5);
@@ -267,6 +282,7 @@ static void bench_usage_errors(void) {
     check_usage_error(run("bench", "--frames", "0", NULL), "--frames 0", "--frames");
     check_usage_error(run("bench", "--json", NULL), "--json without a value", "--json");
     check_usage_error(run("bench", "--fast", NULL), "unknown option", "--fast");
+    check_usage_error(run("bench", "--archetypes", "0", NULL), "--archetypes 0", "--archetypes");
     check_usage_error(run("bench", "a.glb", "b.glb", NULL), "two models", "more than one");
     const cli_run *r = run("bench", "--help", NULL);
     CHECK(r->exit_code == 0 && strstr(r->out, "--counts") != NULL);
@@ -274,6 +290,61 @@ static void bench_usage_errors(void) {
     CHECK_MSG(r->exit_code == 2 && cli_line_count(r->err) == 1 &&
                   strstr(r->err, "/nonexistent/robot.glb") != NULL,
               "missing model: exit %d, stderr: %s", r->exit_code, r->err);
+}
+
+/* --archetypes 2 --shadows: two draws per pass (cpu mode: one per
+ * character) in two passes, each pass submitting every vertex. */
+static void bench_archetypes(const crowd_asset *builtin) {
+    remove("bench_k.json");
+    const cli_run *r = run("bench", "builtin:", "--counts", "4", "--modes", "static,cpu,vat",
+                           "--archetypes", "2", "--shadows", "--frames", "2", "--warmup", "1",
+                           "--size", "32x32", "--json", "bench_k.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench --archetypes 2: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK_MSG(strstr(r->out, "2 archetypes per world") != NULL, "%s", r->out);
+    cJSON *root = load_json("bench_k.json");
+    REQUIRE_VOID(root != NULL);
+    const cJSON *settings = object(root, "settings");
+    CHECK(number(settings, "archetypes") == 2.0 && boolean(settings, "shadows"));
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    static const char *const modes[] = {"static", "cpu", "vat"};
+    for (int m = 0; m < 3; m++) {
+        const cJSON *cell = find_cell(results, modes[m], 4);
+        CHECK_MSG(cell != NULL, "no %s cell", modes[m]);
+        if (cell == NULL) {
+            continue;
+        }
+        cell_view v = read_cell(cell);
+        double per_pass = m == 1 ? 4.0 : 2.0;
+        CHECK_MSG(v.archetypes == 2.0 && v.passes == 2.0 && v.draw_calls == 2.0 * per_pass,
+                  "%s: %g archetypes, %g passes, %g draws", v.mode, v.archetypes, v.passes,
+                  v.draw_calls);
+        CHECK_MSG(v.vertices == 2.0 * builtin->mesh.index_count * 4.0, "%s: %g vertices", v.mode,
+                  v.vertices);
+    }
+    cJSON_Delete(root);
+}
+
+/* --no-wait: frames are not waited for; frame ms is the submit's wall time,
+ * which still holds its thread CPU time. */
+static void bench_no_wait(void) {
+    remove("bench_nowait.json");
+    const cli_run *r =
+        run("bench", "builtin:", "--counts", "1,8", "--modes", "vat", "--no-wait", "--frames", "4",
+            "--warmup", "1", "--size", "32x32", "--json", "bench_nowait.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench --no-wait: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK_MSG(strstr(r->out, "not waited for") != NULL, "%s", r->out);
+    cJSON *root = load_json("bench_nowait.json");
+    REQUIRE_VOID(root != NULL);
+    CHECK(!boolean(object(root, "settings"), "wait"));
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    CHECK(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 2);
+    const cJSON *cell;
+    cJSON_ArrayForEach(cell, results) {
+        cell_view v = read_cell(cell);
+        CHECK_MSG(v.cpu_ms <= v.frame_ms && v.draw_calls == 1.0, "%s at %g: CPU %g, frame %g ms",
+                  v.mode, v.count, v.cpu_ms, v.frame_ms);
+    }
+    cJSON_Delete(root);
 }
 
 static int group_bench(void) {
@@ -323,6 +394,9 @@ static int group_bench(void) {
           find_cell(results, "cpu", 3) == NULL);
     cJSON_Delete(root);
 
+    bench_archetypes(builtin);
+    bench_no_wait();
+
     r = run("bench", "builtin:", "--counts", "1", "--frames", "1", "--json",
             "/nonexistent/dir/b.json", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/b.json") != NULL,
@@ -347,6 +421,8 @@ static int group_demo(void) {
         CHECK_MSG(strstr(r->out, modes[m]) != NULL, "demo's table lacks %s", modes[m]);
     }
     CHECK(strstr(r->out, "wrote demo.png") != NULL);
+    CHECK_MSG(strstr(r->out, "two archetypes") != NULL && strstr(r->out, "in 2 passes") != NULL,
+              "demo's picture line: %s", r->out);
     r = run("demo", "-o", "/nonexistent/dir/demo.png", NULL);
     CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/demo.png") != NULL,
               "unwritable picture: exit %d, stderr: %s", r->exit_code, r->err);
@@ -369,6 +445,12 @@ static int group_play(void) {
     CHECK_MSG(r->exit_code == 0, "play: exit %d, stderr: %s", r->exit_code, r->err);
     uint32_t width = 0, height = 0;
     CHECK(png_size("play.png", &width, &height) && width == 160 && height == 90);
+    /* A mixed crowd with shadows: two archetypes, 4 (bat for both), m (next mode). */
+    remove("play_mixed.png");
+    r = run("play", "builtin:", "builtin:", "--shadows", "--count", "4", "--size", "160x90",
+            "--frames", "4", "--keys", "4m", "--screenshot", "play_mixed.png", NULL);
+    CHECK_MSG(r->exit_code == 0, "play mixed: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK(png_size("play_mixed.png", &width, &height) && width == 160 && height == 90);
     return check_finish();
 }
 

@@ -1,7 +1,9 @@
 /* `crowd render` end to end: every mode from a model and from a bake
- * folder, readable PNGs of the stated size, the printed draw calls, and the
- * exit code and message of every bad input (DESIGN.md: 1 usage, 2 input,
- * 3 unsupported, 4 output, 5 GPU). */
+ * folder, readable PNGs of the stated size, the printed draw calls, a mixed
+ * crowd of several inputs (one archetype each, a mode the folder lacks
+ * falling back to the nearest), shadows that darken only the ground and move
+ * with the animation, and the exit code and message of every bad input
+ * (DESIGN.md: 1 usage, 2 input, 3 unsupported, 4 output, 5 GPU). */
 #define _POSIX_C_SOURCE 200809L
 #include <png.h>
 #include <stdarg.h>
@@ -33,22 +35,31 @@ static int crowd(const char *env, const char *format, ...) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static bool png_size(const char *path, uint32_t *width, uint32_t *height) {
+/* RGBA8 pixels of a PNG (malloc'ed), or NULL. */
+static uint8_t *png_read(const char *path, uint32_t *width, uint32_t *height) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_file(&image, path)) {
-        return false;
+        return NULL;
     }
     image.format = PNG_FORMAT_RGBA;
     uint8_t *pixels = malloc(PNG_IMAGE_SIZE(image));
-    bool ok = pixels != NULL && png_image_finish_read(&image, NULL, pixels, 0, NULL);
-    /* Something besides the background: the first and the middle pixel differ. */
-    size_t middle = ((size_t)image.height / 2 * image.width + image.width / 2) * 4;
-    ok = ok && memcmp(pixels, pixels + middle, 3) != 0;
-    free(pixels);
+    if (pixels == NULL || !png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
+        free(pixels);
+        return NULL;
+    }
     *width = image.width;
     *height = image.height;
+    return pixels;
+}
+
+static bool png_size(const char *path, uint32_t *width, uint32_t *height) {
+    uint8_t *pixels = png_read(path, width, height);
+    /* Something besides the background: the first and the middle pixel differ. */
+    size_t middle = ((size_t)*height / 2 * *width + *width / 2) * 4;
+    bool ok = pixels != NULL && memcmp(pixels, pixels + middle, 3) != 0;
+    free(pixels);
     return ok;
 }
 
@@ -87,6 +98,87 @@ static void render_modes(const char *input, const char *stem, const char *extra,
     }
 }
 
+/* Which pixels of `shadowed` are darker than in `lit` (the same frame
+ * without shadows): the shadows. Counts them, and the pixels that got
+ * brighter (there should be none: shadows only darken the ground). */
+static uint8_t *shadow_mask(const char *lit, const char *shadowed, uint32_t *count,
+                            uint32_t *brighter) {
+    uint32_t w = 0, h = 0, w2 = 0, h2 = 0;
+    uint8_t *a = png_read(lit, &w, &h), *b = png_read(shadowed, &w2, &h2);
+    uint8_t *mask = a != NULL && b != NULL && w == w2 && h == h2 ? calloc((size_t)w * h, 1) : NULL;
+    *count = *brighter = 0;
+    for (size_t i = 0; mask != NULL && i < (size_t)w * h; i++) {
+        int darker = 0, lighter = 0;
+        for (int c = 0; c < 3; c++) {
+            int d = (int)a[i * 4 + c] - (int)b[i * 4 + c];
+            darker += d > 6;
+            lighter += d < -2;
+        }
+        mask[i] = darker == 3;
+        *count += mask[i];
+        *brighter += lighter > 0;
+    }
+    free(a);
+    free(b);
+    return mask;
+}
+
+/* --shadows: the crowd darkens the ground and nothing else, and the dark
+ * patch changes between two times of the animation. */
+static void render_shadows(void) {
+    const char *common = "render builtin: --size 160x120 --count 4 --seed 3";
+    CHECK(crowd("", "%s -o cli_lit_a.png --time 0.4", common) == 0);
+    CHECK(crowd("", "%s -o cli_lit_b.png --time 1.3", common) == 0);
+    CHECK(crowd("", "%s -o cli_shadow_b.png --time 1.3 --shadows", common) == 0);
+    CHECK(crowd("", "%s -o cli_shadow_a.png --time 0.4 --shadows", common) == 0);
+    CHECK_MSG(strstr(out_text,
+                     "draw calls        2 in 2 passes (shadow map, colour) (+1 ground)") != NULL,
+              "%s", out_text);
+    uint32_t count_a, count_b, brighter_a, brighter_b;
+    uint8_t *mask_a = shadow_mask("cli_lit_a.png", "cli_shadow_a.png", &count_a, &brighter_a);
+    uint8_t *mask_b = shadow_mask("cli_lit_b.png", "cli_shadow_b.png", &count_b, &brighter_b);
+    REQUIRE_VOID(mask_a != NULL && mask_b != NULL);
+    uint32_t moved = 0;
+    for (size_t i = 0; i < GPU_TEST_PIXELS; i++) {
+        moved += mask_a[i] != mask_b[i];
+    }
+    printf("  shadows: %u and %u pixels in shadow at t = 0.4 and 1.3 s, %u differ\n", count_a,
+           count_b, moved);
+    CHECK_MSG(count_a > 100 && count_b > 100, "shadow pixels: %u, %u", count_a, count_b);
+    CHECK_MSG(brighter_a == 0 && brighter_b == 0, "pixels brighter with shadows: %u, %u",
+              brighter_a, brighter_b);
+    CHECK_MSG(moved > 20, "the shadow did not move: %u pixels differ", moved);
+    free(mask_a);
+    free(mask_b);
+}
+
+/* Several inputs: one archetype each, instances taking turns; a mode the
+ * bake folder cannot play falls back to the nearest (bat for gpu), said on
+ * stderr. */
+static void render_mixed(const char *folder) {
+    CHECK(crowd("", "render builtin: %s -o cli_mixed.png --size 160x120 --count 6 --mode gpu",
+                folder) == 0);
+    uint32_t w = 0, h = 0;
+    CHECK(png_size("cli_mixed.png", &w, &h) && w == 160 && h == 120);
+    CHECK_MSG(strstr(err_text, "crowd: warning: cli_bake: cannot play gpu") != NULL &&
+                  strstr(err_text, "drawn in bat") != NULL,
+              "%s", err_text);
+    CHECK_MSG(strstr(out_text, "6 instances, modes gpu (builtin:), bat (cli_bake)") != NULL &&
+                  strstr(out_text, "archetypes        2") != NULL &&
+                  strstr(out_text, "draw calls        2 (+1 ground)") != NULL,
+              "%s", out_text);
+    CHECK(crowd("",
+                "render %s builtin: -o cli_mixed_vat.png --size 160x120 --count 5 --mode vat "
+                "--shadows",
+                folder) == 0);
+    CHECK_MSG(strstr(err_text, "warning") == NULL, "%s", err_text);
+    CHECK_MSG(strstr(out_text, "5 instances, mode vat") != NULL &&
+                  strstr(out_text, "draw calls        4 in 2 passes") != NULL,
+              "%s", out_text);
+    expect_fail(1, "more than 16 MODELs", "",
+                "render b: b: b: b: b: b: b: b: b: b: b: b: b: b: b: b: b: -o x.png");
+}
+
 int test_gpu_cli(void) {
     printf("cli\n");
     /* Every mode from a model; draw calls as counted by the renderer. */
@@ -105,6 +197,8 @@ int test_gpu_cli(void) {
     CHECK_MSG(crowd("", "bake builtin: -o cli_bake") == 0, "bake: %s", err_text);
     render_modes("cli_bake", "cli_folder", "--size 160x120 --count 4 --seed 2", false);
     CHECK(crowd("", "render cli_bake/builtin.crowd.json -o cli_manifest.png --size 160x120") == 0);
+    render_mixed("cli_bake");
+    render_shadows();
 
     /* Bad input: each a clear message and its exit code. */
     expect_fail(1, "--mode", "", "render builtin: -o x.png --mode fast");
@@ -137,6 +231,21 @@ int test_gpu_cli(void) {
     const char *robot = check_shared_model("robot.glb");
     if (robot != NULL) {
         render_modes(robot, "cli_robot100", "--size 160x120 --count 100 --seed 5", true);
+        CHECK(crowd("",
+                    "render builtin: '%s' -o cli_robot_mixed.png --size 160x120 --count 40 "
+                    "--shadows",
+                    robot) == 0);
+        CHECK_MSG(strstr(out_text, "archetypes        2") != NULL, "%s", out_text);
+        /* A clip only the built-in character has: the robot plays its first. */
+        CHECK(crowd("",
+                    "render builtin: '%s' -o cli_robot_clip.png --size 160x120 --count 4 "
+                    "--clip wave",
+                    robot) == 0);
+        CHECK_MSG(strstr(err_text, "no clip named 'wave'; it plays its first") != NULL, "%s",
+                  err_text);
+        char args[1200];
+        snprintf(args, sizeof args, "render builtin: '%s' -o x.png --clip moonwalk", robot);
+        expect_fail(1, "no clip named 'moonwalk'", "", args);
     }
     CHECK(system("rm -rf cli_bake cli_bad_manifest cli_no_texture") == 0);
     return check_finish();
