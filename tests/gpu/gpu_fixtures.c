@@ -7,6 +7,7 @@
 
 #include "crowd/anim.h"
 #include "crowd/skin.h"
+#include "host.h"
 
 #define BAR_HALF 0.25f
 #define BAR_VERTICES 40
@@ -388,7 +389,7 @@ image_diff image_compare(const uint8_t *a, const uint8_t *b, uint32_t width, uin
 
 void image_save(const char *name, const uint8_t *rgba, uint32_t width, uint32_t height) {
     crowd_error error;
-    if (crowd_image_write_png(name, width, height, rgba, &error) != CROWD_OK) {
+    if (host_write_png(name, width, height, rgba, &error) != CROWD_OK) {
         fprintf(stderr, "cannot save %s: %s\n", name, error.reason);
     }
 }

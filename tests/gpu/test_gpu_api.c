@@ -1,7 +1,9 @@
-/* The renderer's API around the pictures: every error path, clip queries,
- * GPU memory accounting against sizes computed here from first principles,
- * PNG output, and a bake written to disk and loaded back (static, bat, vat
- * only; the same pictures as the bake in memory). */
+/* The world's API around the pictures: every error path, handles, clip
+ * queries, timing, GPU memory accounting against sizes computed here from
+ * first principles, and a bake written to disk and loaded back (static, bat,
+ * vat only; the same pictures as the bake in memory). Also what the host
+ * library gives crowd's programs: its target's limits, PNG output and a
+ * window (when there is a display). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <png.h>
@@ -10,20 +12,41 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
 #include "check.h"
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
 #include "gpu_fixtures.h"
+#include "test_files.h"
 #include "test_gpu.h"
 
-static crowd_result make(crowd_renderer_desc desc, crowd_renderer **out, crowd_error *error) {
-    if (desc.width == 0) {
-        desc.width = GPU_TEST_WIDTH;
-        desc.height = GPU_TEST_HEIGHT;
+/* A world with the archetype `desc` (NULL: none); the world is NULL when
+ * creation failed, the archetype {0} when adding failed, `error` says why. */
+static crowd_world *world_with(const crowd_archetype_desc *desc, crowd_archetype *out,
+                               crowd_error *error) {
+    crowd_world *world = NULL;
+    *out = (crowd_archetype){0};
+    if (crowd_world_create(NULL, &world, error) == CROWD_OK && desc != NULL) {
+        crowd_world_add_archetype(world, desc, out, error);
     }
-    return crowd_renderer_create(&desc, out, error);
+    return world;
+}
+
+/* What adding `desc` to a fresh world returns (the world is destroyed). */
+static crowd_result add_result(crowd_archetype_desc desc, crowd_error *error) {
+    crowd_archetype archetype;
+    crowd_world *world = NULL;
+    crowd_result result = crowd_world_create(NULL, &world, error);
+    if (result == CROWD_OK) {
+        result = crowd_world_add_archetype(world, &desc, &archetype, error);
+        if (result != CROWD_OK && (archetype.id != 0 || crowd_world_archetype_count(world) != 0)) {
+            CHECK_MSG(false, "a failed add left archetype %u", (unsigned)archetype.id);
+        }
+    }
+    crowd_world_destroy(world);
+    return result;
 }
 
 static void test_modes_and_names(void) {
@@ -39,59 +62,80 @@ static void test_modes_and_names(void) {
     CHECK(!crowd_gpu_mode_parse(NULL, &mode));
 }
 
-static void test_create_errors(const crowd_asset *bar, crowd_bake *bake) {
-    crowd_renderer *r = (crowd_renderer *)1;
+/* Without a current context a world cannot be made (EGL contexts only: the
+ * headless test context is one). */
+static void test_no_context(void) {
+    EGLDisplay display = eglGetCurrentDisplay();
+    REQUIRE_VOID(display != EGL_NO_DISPLAY);
+    CHECK(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+    crowd_world *world = (crowd_world *)1;
     crowd_error error;
-    crowd_renderer_desc ok = {.context = gpu_test_context, .asset = bar, .bake = bake};
-    CHECK(crowd_renderer_create(&ok, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_create(NULL, &r, &error) == CROWD_ERROR_INVALID_ARGUMENT && r == NULL);
-    CHECK(make((crowd_renderer_desc){.asset = bar}, &r, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(strstr(error.reason, "context") != NULL);
-    CHECK(make((crowd_renderer_desc){.context = gpu_test_context}, &r, &error) ==
-          CROWD_ERROR_INVALID_ARGUMENT);
-    crowd_renderer_desc bad = ok;
+    CHECK(crowd_world_create(NULL, &world, &error) == CROWD_ERROR_GPU && world == NULL);
+    printf("  without a context: %s\n", error.reason);
+    CHECK(host_context_make_current(gpu_test_context, &error) == CROWD_OK);
+}
+
+static void test_world_errors(void) {
+    crowd_world *world = (crowd_world *)1;
+    crowd_error error;
+    CHECK(crowd_world_create(NULL, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    crowd_world_desc desc = {.max_instances = CROWD_WORLD_MAX_INSTANCES + 1};
+    CHECK(crowd_world_create(&desc, &world, &error) == CROWD_ERROR_INVALID_ARGUMENT &&
+          world == NULL);
+    desc.max_instances = CROWD_WORLD_MAX_INSTANCES;
+    CHECK(crowd_world_create(&desc, &world, &error) == CROWD_OK && world != NULL);
+    crowd_world_destroy(world);
+    crowd_world_destroy(NULL);
+    test_no_context();
+}
+
+static void test_archetype_errors(const crowd_asset *bar, crowd_bake *bake) {
+    crowd_error error;
+    crowd_archetype_desc ok = {.asset = bar, .bake = bake};
+    crowd_world *world = world_with(NULL, &(crowd_archetype){0}, &error);
+    REQUIRE_VOID(world != NULL);
+    crowd_archetype archetype = {7};
+    CHECK(crowd_world_add_archetype(world, NULL, &archetype, &error) ==
+              CROWD_ERROR_INVALID_ARGUMENT &&
+          archetype.id == 0);
+    CHECK(crowd_world_add_archetype(world, &ok, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_archetype(NULL, &ok, &archetype, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    crowd_world_destroy(world);
+    CHECK(add_result((crowd_archetype_desc){0}, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    crowd_archetype_desc bad = ok;
     bad.mode = (crowd_gpu_mode)42;
-    CHECK(make(bad, &r, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    bad = ok;
-    bad.max_instances = CROWD_RENDERER_MAX_INSTANCES + 1;
-    CHECK(make(bad, &r, &error) == CROWD_ERROR_LIMIT);
-    bad = ok;
-    bad.width = 100000;
-    bad.height = 10;
-    CHECK(make(bad, &r, &error) == CROWD_ERROR_LIMIT && r == NULL);
-    CHECK(strstr(error.reason, "100000") != NULL);
+    CHECK(add_result(bad, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     /* An asset alone cannot play baked modes. */
-    bad = (crowd_renderer_desc){
-        .context = gpu_test_context, .asset = bar, .mode = CROWD_GPU_MODE_VAT};
-    CHECK(make(bad, &r, &error) == CROWD_ERROR_UNSUPPORTED);
-    CHECK(strstr(error.reason, "vat") != NULL);
+    bad = (crowd_archetype_desc){.asset = bar, .mode = CROWD_GPU_MODE_VAT};
+    CHECK(add_result(bad, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(error.reason, "vat") != NULL, "%s", error.reason);
     /* A bake of another mesh. */
     crowd_asset *builtin = NULL;
     CHECK(crowd_builtin_create(&builtin, &error) == CROWD_OK);
     bad = ok;
     bad.asset = builtin;
-    CHECK(make(bad, &r, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(strstr(error.reason, "vertices") != NULL);
+    CHECK(add_result(bad, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(error.reason, "vertices") != NULL, "%s", error.reason);
     crowd_asset_destroy(builtin);
     /* Layouts that would read outside the textures. */
     uint32_t frames = bake->clips[0].frame_count;
     bake->clips[0].frame_count = bake->frame_count + 1;
-    CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA);
+    CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
     bake->clips[0].frame_count = 0;
-    CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA);
+    CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
     bake->clips[0].frame_count = frames;
     uint32_t rows = bake->vat_rows_per_frame;
     bake->vat_rows_per_frame = 0;
-    CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA);
+    CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
     bake->vat_rows_per_frame = rows;
     uint32_t bat_width = bake->bat.width;
     bake->bat.width = 5; /* 2 joints need 6 texels a frame on one row */
-    CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA);
-    CHECK(strstr(error.reason, "BAT") != NULL);
+    CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
+    CHECK_MSG(strstr(error.reason, "BAT") != NULL, "%s", error.reason);
     bake->bat.width = bat_width;
     float fps = bake->fps;
     bake->fps = 0.0f;
-    CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA);
+    CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
     bake->fps = fps;
     /* A looping clip needing more than one frame beyond those baked: the
      * shaders wrap its frame by two subtractions. bend (1 s at 30 fps) has
@@ -99,154 +143,359 @@ static void test_create_errors(const crowd_asset *bar, crowd_bake *bake) {
     float duration = bake->clips[0].duration_s;
     CHECK(bake->clips[0].loop && bake->clips[0].frame_count == 30);
     bake->clips[0].duration_s = 30.9f / fps;
-    CHECK(make(ok, &r, &error) == CROWD_OK);
-    crowd_renderer_destroy(r);
+    CHECK(add_result(ok, &error) == CROWD_OK);
     bake->clips[0].duration_s = 31.1f / fps;
-    CHECK(make(ok, &r, &error) == CROWD_ERROR_INVALID_DATA && r == NULL);
-    CHECK(strstr(error.reason, "looping clip 0") != NULL);
+    CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
+    CHECK_MSG(strstr(error.reason, "looping clip 0") != NULL, "%s", error.reason);
     bake->clips[0].duration_s = duration;
-    CHECK(make(ok, &r, &error) == CROWD_OK);
-    crowd_renderer_destroy(r);
-    crowd_renderer_destroy(NULL);
+    CHECK(add_result(ok, &error) == CROWD_OK);
+}
+
+/* CROWD_WORLD_MAX_ARCHETYPES archetypes fit, one more is CROWD_ERROR_LIMIT;
+ * a removed one frees its index, its old handle stays invalid. */
+static void test_archetype_limit(const crowd_asset *bar) {
+    crowd_error error;
+    crowd_world *world = world_with(NULL, &(crowd_archetype){0}, &error);
+    REQUIRE_VOID(world != NULL);
+    crowd_archetype_desc desc = {.asset = bar};
+    crowd_archetype first = {0}, last = {0}, extra = {0};
+    uint32_t added = 0;
+    for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
+        added += crowd_world_add_archetype(world, &desc, &last, &error) == CROWD_OK;
+        first = first.id != 0 ? first : last;
+    }
+    CHECK_MSG(added == CROWD_WORLD_MAX_ARCHETYPES, "%u archetypes added: %s", (unsigned)added,
+              error.reason);
+    CHECK(crowd_world_add_archetype(world, &desc, &extra, &error) == CROWD_ERROR_LIMIT &&
+          extra.id == 0);
+    CHECK(crowd_world_archetype_count(world) == CROWD_WORLD_MAX_ARCHETYPES);
+    CHECK(crowd_world_remove_archetype(world, first, &error) == CROWD_OK);
+    CHECK(crowd_world_remove_archetype(world, first, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_archetype(world, &desc, &extra, &error) == CROWD_OK);
+    CHECK(extra.id != first.id && extra.id != 0);
+    CHECK(crowd_archetype_mode(world, first) == CROWD_GPU_MODE_COUNT);
+    CHECK(crowd_archetype_mode(world, extra) == CROWD_GPU_MODE_STATIC);
+    crowd_world_destroy(world);
 }
 
 static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bake) {
-    crowd_renderer *r = NULL, *asset_only = NULL;
     crowd_error error;
-    REQUIRE_VOID(
-        make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar, .bake = bake}, &r,
-             &error) == CROWD_OK);
-    CHECK(make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar}, &asset_only,
-               &error) == CROWD_OK);
-    CHECK(crowd_renderer_clip_count(r) == 3);
-    crowd_renderer_clip clip;
-    CHECK(crowd_renderer_get_clip(r, 2, &clip) && strcmp(clip.name, "drop") == 0 && !clip.loop &&
-          clip.duration_s == 0.5f);
-    CHECK(!crowd_renderer_get_clip(r, 3, &clip));
-    CHECK(crowd_renderer_find_clip(r, "slide") == 1);
-    CHECK(crowd_renderer_find_clip(r, "nope") == -1);
-    CHECK(crowd_renderer_find_clip(r, NULL) == -1);
+    crowd_archetype r, asset_only;
+    crowd_world *world = world_with(
+        &(crowd_archetype_desc){.asset = bar, .bake = bake, .name = "bar one"}, &r, &error);
+    REQUIRE_VOID(world != NULL && r.id != 0);
+    CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar}, &asset_only,
+                                    &error) == CROWD_OK);
+    CHECK(crowd_world_archetype_count(world) == 2 && asset_only.id != r.id);
+    CHECK(strcmp(crowd_archetype_name(world, r), "bar one") == 0);
+    CHECK(strcmp(crowd_archetype_name(world, asset_only), "bar") == 0);
+    CHECK(strcmp(crowd_archetype_name(world, (crowd_archetype){0}), "") == 0);
+    CHECK(crowd_archetype_clip_count(world, r) == 3);
+    crowd_clip_info clip;
+    CHECK(crowd_archetype_get_clip(world, r, 2, &clip) && strcmp(clip.name, "drop") == 0 &&
+          !clip.loop && clip.duration_s == 0.5f);
+    CHECK(!crowd_archetype_get_clip(world, r, 3, &clip));
+    CHECK(!crowd_archetype_get_clip(world, (crowd_archetype){0}, 0, &clip));
+    CHECK(crowd_archetype_find_clip(world, r, "slide") == 1);
+    CHECK(crowd_archetype_find_clip(world, r, "nope") == -1);
+    CHECK(crowd_archetype_find_clip(world, r, NULL) == -1);
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
-        CHECK(crowd_renderer_has_mode(r, (crowd_gpu_mode)m));
-        CHECK(crowd_renderer_has_mode(asset_only, (crowd_gpu_mode)m) == (m <= CROWD_GPU_MODE_GPU));
+        CHECK(crowd_archetype_has_mode(world, r, (crowd_gpu_mode)m));
+        CHECK(crowd_archetype_has_mode(world, asset_only, (crowd_gpu_mode)m) ==
+              (m <= CROWD_GPU_MODE_GPU));
+        CHECK(!crowd_archetype_has_mode(world, (crowd_archetype){0}, (crowd_gpu_mode)m));
     }
-    CHECK(crowd_renderer_set_mode(asset_only, CROWD_GPU_MODE_BAT, &error) ==
+    CHECK(crowd_archetype_set_mode(world, asset_only, CROWD_GPU_MODE_BAT, &error) ==
           CROWD_ERROR_UNSUPPORTED);
-    CHECK(crowd_renderer_mode(asset_only) == CROWD_GPU_MODE_STATIC);
-    CHECK(crowd_renderer_set_mode(r, (crowd_gpu_mode)9, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_set_mode(NULL, CROWD_GPU_MODE_GPU, &error) ==
+    CHECK(crowd_archetype_mode(world, asset_only) == CROWD_GPU_MODE_STATIC);
+    CHECK(crowd_archetype_set_mode(world, r, (crowd_gpu_mode)9, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_archetype_set_mode(NULL, r, CROWD_GPU_MODE_GPU, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_archetype_set_mode(world, (crowd_archetype){0}, CROWD_GPU_MODE_GPU, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
     float min[3], max[3];
-    crowd_renderer_bind_bounds(r, min, max);
+    CHECK(crowd_archetype_bind_bounds(world, r, min, max));
     CHECK_NEAR(min[0], -0.25, 1e-6);
     CHECK_NEAR(max[1], 2.0, 1e-6);
-    CHECK(!crowd_renderer_instance_bounds(r, min, max));
-    crowd_instance_id id;
+    CHECK(!crowd_archetype_bind_bounds(world, (crowd_archetype){0}, min, max));
+    CHECK(!crowd_world_instance_bounds(world, min, max));
+    crowd_instance id;
     crowd_instance_desc desc = {.position = {3, 0, 0}, .heading_rad = 1.5707963f, .scale = 2};
-    CHECK(crowd_instance_add(r, &desc, &id, &error) == CROWD_OK);
-    CHECK(crowd_renderer_instance_bounds(r, min, max));
+    CHECK(crowd_instance_add(world, r, &desc, &id, &error) == CROWD_OK);
+    CHECK(crowd_instance_archetype(world, id).id == r.id);
+    CHECK(crowd_world_instance_bounds(world, min, max));
     /* Turned 90 degrees about +Y and doubled: x spans 3 +- 0.5, y 0..4. */
     CHECK_NEAR(min[0], 2.5, 1e-5);
     CHECK_NEAR(max[0], 3.5, 1e-5);
     CHECK_NEAR(max[1], 4.0, 1e-5);
-    crowd_renderer_set_time(r, 12.5);
-    CHECK(crowd_renderer_time(r) == 12.5);
-    crowd_renderer_set_time(r, NAN);
-    CHECK(crowd_renderer_time(r) == 12.5);
-    crowd_renderer_destroy(asset_only);
-    crowd_renderer_destroy(r);
+    /* A second archetype's instance grows the same bounds. */
+    crowd_instance other;
+    desc = (crowd_instance_desc){.position = {-2, 0, 0}};
+    CHECK(crowd_instance_add(world, asset_only, &desc, &other, &error) == CROWD_OK);
+    CHECK(crowd_world_instance_bounds(world, min, max));
+    CHECK_NEAR(min[0], -2.25, 1e-5);
+    CHECK_NEAR(max[0], 3.5, 1e-5);
+    CHECK(crowd_world_instance_count(world) == 2);
+    /* Removing an archetype removes its instances and their handles. */
+    CHECK(crowd_world_remove_archetype(world, asset_only, &error) == CROWD_OK);
+    CHECK(crowd_world_instance_count(world) == 1);
+    CHECK(crowd_instance_archetype(world, other).id == 0);
+    CHECK(crowd_instance_remove(world, other, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_remove_archetype(world, asset_only, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_archetype_clip_count(world, asset_only) == 0);
+    crowd_world_set_time(world, 12.5);
+    CHECK(crowd_world_time(world) == 12.5);
+    crowd_world_set_time(world, NAN);
+    CHECK(crowd_world_time(world) == 12.5);
+    CHECK(crowd_world_update(world, 13.0, &error) == CROWD_OK && crowd_world_time(world) == 13.0);
+    CHECK(crowd_world_update(world, INFINITY, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_time(world) == 13.0);
+    crowd_world_destroy(world);
 }
 
 static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake) {
-    crowd_renderer *r = NULL;
+    crowd_world *world = NULL;
     crowd_error error;
-    REQUIRE_VOID(make((crowd_renderer_desc){.context = gpu_test_context,
-                                            .asset = bar,
-                                            .bake = bake,
-                                            .max_instances = 2},
-                      &r, &error) == CROWD_OK);
-    crowd_instance_id a = 0, b = 0, c = 0;
+    REQUIRE_VOID(crowd_world_create(&(crowd_world_desc){.max_instances = 2}, &world, &error) ==
+                 CROWD_OK);
+    crowd_archetype r, other;
+    CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar, .bake = bake}, &r,
+                                    &error) == CROWD_OK);
+    CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar}, &other, &error) ==
+          CROWD_OK);
+    crowd_instance a = {0}, b = {0}, c = {0};
     crowd_instance_desc desc = {0};
-    CHECK(crowd_instance_add(r, NULL, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_add(r, &desc, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_add(NULL, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, r, NULL, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, r, &desc, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(NULL, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, (crowd_archetype){0}, &desc, &a, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
     desc.clip = 3;
-    CHECK(crowd_instance_add(r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(error.reason, "clip 3") != NULL);
     desc = (crowd_instance_desc){.position = {0, NAN, 0}};
-    CHECK(crowd_instance_add(r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.speed = INFINITY};
-    CHECK(crowd_instance_add(r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.scale = -1.0f};
-    CHECK(crowd_instance_add(r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.loop = (crowd_loop_mode)7};
-    CHECK(crowd_instance_add(r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.tint = {1, 1, NAN, 1}};
-    CHECK(crowd_instance_add(r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_instance_count(r) == 0);
+    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_instance_count(world) == 0);
+    /* max_instances counts the instances of every archetype together. */
     desc = (crowd_instance_desc){0};
-    CHECK(crowd_instance_add(r, &desc, &a, &error) == CROWD_OK && a != 0);
-    CHECK(crowd_instance_add(r, &desc, &b, &error) == CROWD_OK && b != 0 && b != a);
-    CHECK(crowd_instance_add(r, &desc, &c, &error) == CROWD_ERROR_LIMIT && c == 0);
+    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_OK && a.id != 0);
+    CHECK(crowd_instance_add(world, other, &desc, &b, &error) == CROWD_OK && b.id != 0 &&
+          b.id != a.id);
+    CHECK(crowd_instance_add(world, r, &desc, &c, &error) == CROWD_ERROR_LIMIT && c.id == 0);
     CHECK(strstr(error.reason, "2") != NULL);
-    CHECK(crowd_instance_play(r, a, 3, 0.2f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_play(r, a, 1, -0.1f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_play(r, a, 1, NAN, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_set_speed(r, a, NAN, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_play(world, a, 3, 0.2f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_play(world, a, 1, -0.1f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_play(world, a, 1, NAN, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_set_speed(world, a, NAN, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     const float nan_position[3] = {NAN, 0, 0}, position[3] = {1, 0, 0};
-    CHECK(crowd_instance_set_transform(r, a, nan_position, 0, 1, &error) ==
+    CHECK(crowd_instance_set_transform(world, a, nan_position, 0, 1, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_set_transform(r, a, NULL, 0, 1, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_set_transform(r, a, position, 0, -2, &error) ==
+    CHECK(crowd_instance_set_transform(world, a, NULL, 0, 1, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_set_transform(world, a, position, 0, -2, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
     desc.clip = 9;
-    CHECK(crowd_instance_update(r, a, &desc, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    /* Stale, zero and made-up ids. */
-    CHECK(crowd_instance_remove(r, a, &error) == CROWD_OK);
-    CHECK(crowd_instance_remove(r, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_update(world, a, &desc, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    /* Stale, zero and made-up handles. */
+    CHECK(crowd_instance_remove(world, a, &error) == CROWD_OK);
+    CHECK(crowd_instance_remove(world, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(error.reason, "does not exist") != NULL);
-    CHECK(crowd_instance_update(r, a, &(crowd_instance_desc){0}, &error) ==
+    CHECK(crowd_instance_update(world, a, &(crowd_instance_desc){0}, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_play(r, a, 0, 0.0f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_set_speed(r, 0, 1.0f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_set_transform(r, 0xffffffffu, position, 0, 1, &error) ==
+    CHECK(crowd_instance_play(world, a, 0, 0.0f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_set_speed(world, (crowd_instance){0}, 1.0f, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
-    /* The slot is reused with a new generation: the old id stays dead. */
-    CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &c, &error) == CROWD_OK && c != a);
-    CHECK(crowd_instance_remove(r, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_remove(r, b, &error) == CROWD_OK &&
-          crowd_instance_remove(r, c, &error) == CROWD_OK);
-    CHECK(crowd_renderer_instance_count(r) == 0);
-    /* Frames and pixels. */
-    crowd_frame_desc frame = {.time_s = 0.0, .camera = {.eye = {0, 1, 5}, .target = {0, 1, 5}}};
-    CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(strstr(error.reason, "camera") != NULL);
-    frame.camera.eye[2] = 6.0f;
-    frame.time_s = NAN;
-    CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_draw(r, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    frame.time_s = 1.0;
-    frame.camera.fov_y_rad = 3.5f;
-    CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    frame.camera.fov_y_rad = 0.0f;
-    CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_OK);
+    CHECK(crowd_instance_set_transform(world, (crowd_instance){0xffffffffu}, position, 0, 1,
+                                       &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_archetype(world, a).id == 0);
+    /* The slot is reused with a new generation: the old handle stays dead. */
+    CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &c, &error) == CROWD_OK &&
+          c.id != a.id);
+    CHECK(crowd_instance_remove(world, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_instance_remove(world, b, &error) == CROWD_OK &&
+          crowd_instance_remove(world, c, &error) == CROWD_OK);
+    CHECK(crowd_world_instance_count(world) == 0);
+    /* Draw descs: unknown pass, matrices that are not finite, none. */
+    crowd_camera camera = {.eye = {0, 1, 6}, .target = {0, 1, 0}};
+    crowd_draw_desc draw = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
+    CHECK(crowd_world_update(world, 1.0, &error) == CROWD_OK);
+    CHECK(crowd_world_draw(world, &draw, &error) == CROWD_OK);
+    CHECK(crowd_world_draw(world, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_draw(NULL, &draw, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    crowd_draw_desc bad = draw;
+    bad.pass = (crowd_pass)7;
+    CHECK(crowd_world_draw(world, &bad, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    bad = draw;
+    bad.view[5] = NAN;
+    CHECK(crowd_world_draw(world, &bad, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    bad = draw;
+    bad.projection[0] = INFINITY;
+    CHECK(crowd_world_draw(world, &bad, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_update(world, NAN, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    crowd_world_destroy(world);
+}
+
+/* crowd_camera_matrices refuses degenerate cameras; the matrices it gives
+ * put the target at the centre of the image. */
+static void test_camera(void) {
+    float view[16], projection[16];
+    crowd_camera camera = {.eye = {0, 1, 5}, .target = {0, 1, 5}};
+    CHECK(!crowd_camera_matrices(&camera, 1.0f, view, projection));
+    camera.eye[2] = 6.0f;
+    camera.fov_y_rad = 3.5f;
+    CHECK(!crowd_camera_matrices(&camera, 1.0f, view, projection));
+    camera.fov_y_rad = 0.0f;
+    CHECK(crowd_camera_matrices(&camera, 1.0f, view, projection));
+    camera.near_m = 2.0f;
+    camera.far_m = 1.0f;
+    CHECK(!crowd_camera_matrices(&camera, 1.0f, view, projection));
+    camera = (crowd_camera){.eye = {1, 2, 7}, .target = {0.5f, 1, -1}};
+    CHECK(crowd_camera_matrices(&camera, 2.0f, view, projection));
+    float clip[4] = {0, 0, 0, 0}, eye[4] = {0, 0, 0, 0};
+    const float target[4] = {0.5f, 1, -1, 1};
+    for (int r = 0; r < 4; r++) {
+        for (int k = 0; k < 4; k++) {
+            eye[r] += view[4 * k + r] * target[k];
+        }
+    }
+    for (int r = 0; r < 4; r++) {
+        for (int k = 0; k < 4; k++) {
+            clip[r] += projection[4 * k + r] * eye[k];
+        }
+    }
+    CHECK_NEAR(clip[0] / clip[3], 0.0, 1e-5);
+    CHECK_NEAR(clip[1] / clip[3], 0.0, 1e-5);
+    CHECK(fabsf(clip[2] / clip[3]) < 1.0f);
+}
+
+/* Times are gathered only when asked for: thread CPU time from the first
+ * frame, GPU time from timer queries some frames later, never by waiting
+ * (the test waits, as an application that reads pixels does). */
+static void test_timing(const crowd_asset *bar, const crowd_bake *bake) {
+    crowd_world *world = NULL;
+    crowd_error error;
+    REQUIRE_VOID(crowd_world_create(&(crowd_world_desc){.timing = true}, &world, &error) ==
+                 CROWD_OK);
+    crowd_archetype r;
+    crowd_instance id;
+    CHECK(crowd_world_add_archetype(
+              world,
+              &(crowd_archetype_desc){.asset = bar, .bake = bake, .mode = CROWD_GPU_MODE_GPU}, &r,
+              &error) == CROWD_OK);
+    CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+    crowd_camera camera = gpu_test_bar_camera();
+    crowd_draw_desc draw = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
+    crowd_world_stats stats = {0};
+    for (int frame = 0; frame < 8; frame++) {
+        CHECK(gpu_test_frame(world, 0.1 * frame, &draw));
+        glFinish();
+        crowd_world_get_stats(world, &stats);
+        if (frame == 0) {
+            CHECK(stats.cpu_time_s > 0.0 && stats.cpu_animation_time_s > 0.0 &&
+                  stats.cpu_animation_time_s <= stats.cpu_time_s);
+        }
+    }
+    printf("  timing: cpu %.3f ms (animation %.3f ms), gpu %.3f ms %u frames ago\n",
+           1e3 * stats.cpu_time_s, 1e3 * stats.cpu_animation_time_s, 1e3 * stats.gpu_time_s,
+           (unsigned)stats.gpu_time_frames_ago);
+    CHECK(stats.gpu_time_frames_ago > 0 && stats.gpu_time_s > 0.0);
+    /* bat does no CPU animation. */
+    CHECK(crowd_archetype_set_mode(world, r, CROWD_GPU_MODE_BAT, &error) == CROWD_OK);
+    CHECK(gpu_test_frame(world, 1.0, &draw));
+    crowd_world_get_stats(world, &stats);
+    CHECK(stats.cpu_time_s > 0.0 && stats.cpu_animation_time_s == 0.0);
+    crowd_world_destroy(world);
+}
+
+/* Sizes from the layouts in src/gpu (mesh sections, 112-byte instance
+ * records: seven 16-byte per-instance attributes, 32-byte materials) and
+ * GL's texel sizes. */
+static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
+    crowd_error error;
+    crowd_archetype r;
+    crowd_world *world =
+        world_with(&(crowd_archetype_desc){.asset = bar, .bake = bake}, &r, &error);
+    REQUIRE_VOID(world != NULL && r.id != 0);
+    uint64_t v = bar->mesh.vertex_count, j = bar->skeleton.joint_count;
+    uint64_t mesh = v * (12 + 12 + 8 + 8 + 16) + 4 * ((v + 1) / 2) + 4ull * bar->mesh.index_count;
+    uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
+    uint64_t instances = 64 * 112;                     /* first capacity: 64 records */
+    uint64_t base = mesh + materials + instances;
+    crowd_world_stats stats;
+    crowd_world_get_stats(world, &stats);
+    CHECK_MSG(stats.gpu_memory_bytes == base, "static: %llu bytes, expected %llu",
+              (unsigned long long)stats.gpu_memory_bytes, (unsigned long long)base);
+    uint64_t vat = 8ull * bake->vat_position.width * bake->vat_position.height;
+    uint64_t bat = 16ull * bake->bat.width * bake->bat.height;
+    uint64_t sections = CROWD_WORLD_STREAM_FRAMES;
+    crowd_instance id;
+    CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+    crowd_camera camera = {.eye = {0, 1, 6}, .target = {0, 1, 0}};
+    crowd_draw_desc draw = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
+    const struct {
+        crowd_gpu_mode mode;
+        uint64_t extra;
+    } expected[5] = {{CROWD_GPU_MODE_VAT, vat},
+                     {CROWD_GPU_MODE_BAT, bat},
+                     {CROWD_GPU_MODE_GPU, sections * 64 * j * 48},
+                     {CROWD_GPU_MODE_CPU, sections * 64 * v * 24},
+                     {CROWD_GPU_MODE_STATIC, 0}};
+    for (int e = 0; e < 5; e++) {
+        CHECK(crowd_archetype_set_mode(world, r, expected[e].mode, &error) == CROWD_OK);
+        CHECK(gpu_test_frame(world, 0.3, &draw));
+        crowd_world_get_stats(world, &stats);
+        CHECK_MSG(stats.gpu_memory_bytes == base + expected[e].extra,
+                  "%s: %llu bytes, expected %llu", crowd_gpu_mode_name(expected[e].mode),
+                  (unsigned long long)stats.gpu_memory_bytes,
+                  (unsigned long long)(base + expected[e].extra));
+    }
+    /* 65 instances double the record buffer to 128. */
+    for (int i = 0; i < 64; i++) {
+        CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+    }
+    crowd_world_get_stats(world, &stats);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 112);
+    /* A second archetype adds its own mesh, materials and records. */
+    crowd_archetype second;
+    CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar}, &second,
+                                    &error) == CROWD_OK);
+    crowd_world_get_stats(world, &stats);
+    CHECK_MSG(stats.gpu_memory_bytes == 2 * base + 64 * 112, "two archetypes: %llu bytes",
+              (unsigned long long)stats.gpu_memory_bytes);
+    CHECK(crowd_world_remove_archetype(world, second, &error) == CROWD_OK);
+    crowd_world_get_stats(world, &stats);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 112);
+    crowd_world_destroy(world);
+}
+
+/* The host target: sizes refused with the old target kept, a resized one
+ * cleared and read back whole. */
+static void test_host_target(void) {
+    host_target target = {0};
+    crowd_error error;
+    CHECK(host_target_resize(&target, 0, 10, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(host_target_resize(&target, 100000, 10, &error) == CROWD_ERROR_LIMIT);
+    CHECK(strstr(error.reason, "100000") != NULL);
+    CHECK(host_target_resize(&target, 64, 32, &error) == CROWD_OK);
+    CHECK(host_target_resize(&target, 100000, 10, &error) == CROWD_ERROR_LIMIT);
+    CHECK(target.framebuffer != 0 && target.width == 64 && target.height == 32);
     uint8_t small[16];
-    CHECK(crowd_renderer_read_pixels(r, small, sizeof small, &error) ==
+    CHECK(host_target_read_rgba(&target, small, sizeof small, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_read_pixels(r, NULL, 1u << 20, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_present(r, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    /* Resizing: 0 and 100000 refused, the old target kept. */
-    CHECK(crowd_renderer_resize(r, 0, 10, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_renderer_resize(r, 100000, 10, &error) == CROWD_ERROR_LIMIT);
-    uint32_t w, h;
-    crowd_renderer_size(r, &w, &h);
-    CHECK(w == GPU_TEST_WIDTH && h == GPU_TEST_HEIGHT);
-    CHECK(crowd_renderer_resize(r, 64, 32, &error) == CROWD_OK);
-    crowd_renderer_size(r, &w, &h);
-    CHECK(w == 64 && h == 32);
+    CHECK(host_target_read_rgba(&target, NULL, 1u << 20, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    host_target_begin(&target, gpu_test_clear);
     uint8_t *pixels = malloc(64 * 32 * 4);
-    CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_OK);
-    CHECK(pixels != NULL && crowd_renderer_read_pixels(r, pixels, 64 * 32 * 4, &error) == CROWD_OK);
+    CHECK(pixels != NULL &&
+          host_target_read_rgba(&target, pixels, 64 * 32 * 4, &error) == CROWD_OK);
     /* Nothing drawn but the clear colour: every pixel equal, opaque. */
     for (int i = 0; pixels != NULL && i < 64 * 32; i++) {
         if (memcmp(pixels + 4 * i, pixels, 4) != 0 || pixels[4 * i + 3] != 255) {
@@ -255,60 +504,8 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
         }
     }
     free(pixels);
-    crowd_renderer_destroy(r);
-}
-
-/* Sizes from the layouts in src/gpu (mesh sections, 112-byte instance
- * records: seven 16-byte per-instance attributes, 32-byte materials) and
- * GL's texel sizes. */
-static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
-    crowd_renderer *r = NULL;
-    crowd_error error;
-    REQUIRE_VOID(
-        make((crowd_renderer_desc){.context = gpu_test_context, .asset = bar, .bake = bake}, &r,
-             &error) == CROWD_OK);
-    uint64_t v = bar->mesh.vertex_count, j = bar->skeleton.joint_count;
-    uint64_t mesh = v * (12 + 12 + 8 + 8 + 16) + 4 * ((v + 1) / 2) + 4ull * bar->mesh.index_count;
-    uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
-    uint64_t target = 8ull * GPU_TEST_WIDTH * GPU_TEST_HEIGHT;
-    uint64_t instances = 64 * 112; /* first capacity: 64 records */
-    uint64_t base = mesh + materials + target + instances;
-    crowd_renderer_stats stats;
-    crowd_renderer_get_stats(r, &stats);
-    CHECK_MSG(stats.gpu_memory_bytes == base, "static: %llu bytes, expected %llu",
-              (unsigned long long)stats.gpu_memory_bytes, (unsigned long long)base);
-    uint64_t vat = 8ull * bake->vat_position.width * bake->vat_position.height;
-    uint64_t bat = 16ull * bake->bat.width * bake->bat.height;
-    crowd_instance_id id;
-    CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
-    crowd_frame_desc frame = {.time_s = 0.3, .camera = {.eye = {0, 1, 6}, .target = {0, 1, 0}}};
-    const struct {
-        crowd_gpu_mode mode;
-        uint64_t extra;
-    } expected[5] = {{CROWD_GPU_MODE_VAT, vat},
-                     {CROWD_GPU_MODE_BAT, bat},
-                     {CROWD_GPU_MODE_GPU, 64 * j * 48},
-                     {CROWD_GPU_MODE_CPU, 64 * v * 24},
-                     {CROWD_GPU_MODE_STATIC, 0}};
-    for (int e = 0; e < 5; e++) {
-        CHECK(crowd_renderer_set_mode(r, expected[e].mode, &error) == CROWD_OK);
-        CHECK(crowd_renderer_draw(r, &frame, &error) == CROWD_OK);
-        crowd_renderer_get_stats(r, &stats);
-        CHECK_MSG(stats.gpu_memory_bytes == base + expected[e].extra,
-                  "%s: %llu bytes, expected %llu", crowd_gpu_mode_name(expected[e].mode),
-                  (unsigned long long)stats.gpu_memory_bytes,
-                  (unsigned long long)(base + expected[e].extra));
-    }
-    /* 65 instances double the record buffer to 128. */
-    for (int i = 0; i < 64; i++) {
-        CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
-    }
-    crowd_renderer_get_stats(r, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 112);
-    CHECK(crowd_renderer_resize(r, 10, 10, &error) == CROWD_OK);
-    crowd_renderer_get_stats(r, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 112 - target + 800);
-    crowd_renderer_destroy(r);
+    host_target_release(&target);
+    host_target_release(&target);
 }
 
 /* PNG round trip through libpng, and the failure paths. */
@@ -316,7 +513,7 @@ static void test_png(void) {
     const uint8_t pixels[2 * 3 * 4] = {255, 0, 0, 255, 0,  255, 0,  255, 0,   0,   255, 255,
                                        1,   2, 3, 4,   10, 20,  30, 40,  200, 201, 202, 203};
     crowd_error error;
-    CHECK(crowd_image_write_png("gpu_api_roundtrip.png", 3, 2, pixels, &error) == CROWD_OK);
+    CHECK(host_write_png("gpu_api_roundtrip.png", 3, 2, pixels, &error) == CROWD_OK);
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
@@ -326,12 +523,10 @@ static void test_png(void) {
     CHECK(image.width == 3 && image.height == 2);
     CHECK(png_image_finish_read(&image, NULL, back, 0, NULL));
     CHECK(memcmp(back, pixels, sizeof back) == 0);
-    CHECK(crowd_image_write_png("/nonexistent-dir/x.png", 3, 2, pixels, &error) ==
-          CROWD_ERROR_OUTPUT);
+    CHECK(host_write_png("/nonexistent-dir/x.png", 3, 2, pixels, &error) == CROWD_ERROR_OUTPUT);
     CHECK(strstr(error.file, "/nonexistent-dir/x.png") != NULL);
-    CHECK(crowd_image_write_png("gpu_api_zero.png", 0, 2, pixels, &error) ==
-          CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_image_write_png(NULL, 3, 2, pixels, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(host_write_png("gpu_api_zero.png", 0, 2, pixels, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(host_write_png(NULL, 3, 2, pixels, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(access("gpu_api_zero.png", F_OK) != 0);
 }
 
@@ -344,72 +539,79 @@ static void test_loaded_bake(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_bake *loaded = NULL;
     CHECK_MSG(crowd_bake_write(bake, dir, NULL, &error) == CROWD_OK, "%s", error.reason);
     CHECK_MSG(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK, "%s", error.reason);
-    if (loaded != NULL) {
-        crowd_renderer *from_disk = gpu_test_renderer(NULL, loaded, CROWD_GPU_MODE_STATIC);
-        crowd_renderer *in_memory = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_STATIC);
-        REQUIRE_VOID(from_disk != NULL && in_memory != NULL);
-        CHECK(!crowd_renderer_has_mode(from_disk, CROWD_GPU_MODE_CPU));
-        CHECK(!crowd_renderer_has_mode(from_disk, CROWD_GPU_MODE_GPU));
-        CHECK(crowd_renderer_set_mode(from_disk, CROWD_GPU_MODE_CPU, &error) ==
+    gpu_scene from_disk = {0}, in_memory = {0};
+    if (loaded != NULL && gpu_scene_create(NULL, loaded, CROWD_GPU_MODE_STATIC, &from_disk) &&
+        gpu_scene_create(bar, bake, CROWD_GPU_MODE_STATIC, &in_memory)) {
+        crowd_world *a = from_disk.world, *b = in_memory.world;
+        crowd_archetype type_a = from_disk.archetype, type_b = in_memory.archetype;
+        CHECK(!crowd_archetype_has_mode(a, type_a, CROWD_GPU_MODE_CPU));
+        CHECK(!crowd_archetype_has_mode(a, type_a, CROWD_GPU_MODE_GPU));
+        CHECK(crowd_archetype_set_mode(a, type_a, CROWD_GPU_MODE_CPU, &error) ==
               CROWD_ERROR_UNSUPPORTED);
-        CHECK(strstr(error.reason, "bake folder") != NULL);
-        CHECK(crowd_renderer_clip_count(from_disk) == 3);
-        crowd_instance_id id;
+        CHECK_MSG(strstr(error.reason, "bake folder") != NULL, "%s", error.reason);
+        CHECK(crowd_archetype_clip_count(a, type_a) == 3);
+        crowd_instance id;
         crowd_instance_desc desc = {.clip = 0, .time_offset_s = 0.1f};
-        CHECK(crowd_instance_add(from_disk, &desc, &id, &error) == CROWD_OK);
-        CHECK(crowd_instance_add(in_memory, &desc, &id, &error) == CROWD_OK);
-        const float min[3] = {-1.8f, 0, -0.8f}, max[3] = {1.8f, 2.1f, 0.8f};
-        crowd_camera camera;
-        crowd_camera_frame_box(min, max, (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &camera);
+        CHECK(crowd_instance_add(a, type_a, &desc, &id, &error) == CROWD_OK);
+        CHECK(crowd_instance_add(b, type_b, &desc, &id, &error) == CROWD_OK);
+        crowd_camera camera = gpu_test_bar_camera();
         const crowd_gpu_mode modes[3] = {CROWD_GPU_MODE_STATIC, CROWD_GPU_MODE_BAT,
                                          CROWD_GPU_MODE_VAT};
         for (int m = 0; m < 3; m++) {
-            CHECK(crowd_renderer_set_mode(from_disk, modes[m], &error) == CROWD_OK);
-            CHECK(crowd_renderer_set_mode(in_memory, modes[m], &error) == CROWD_OK);
-            uint8_t *a = gpu_test_render(from_disk, 0.3, &camera);
-            uint8_t *b = gpu_test_render(in_memory, 0.3, &camera);
-            if (a != NULL && b != NULL) {
+            CHECK(crowd_archetype_set_mode(a, type_a, modes[m], &error) == CROWD_OK);
+            CHECK(crowd_archetype_set_mode(b, type_b, modes[m], &error) == CROWD_OK);
+            uint8_t *got = gpu_test_render(a, 0.3, &camera);
+            uint8_t *want = gpu_test_render(b, 0.3, &camera);
+            if (got != NULL && want != NULL) {
                 char what[64];
                 snprintf(what, sizeof what, "loaded bake %s vs in memory",
                          crowd_gpu_mode_name(modes[m]));
-                CHECK(gpu_test_close(what, b, a, 0.0005));
+                CHECK(gpu_test_close(what, want, got, 0.0005));
             }
-            free(a);
-            free(b);
+            free(got);
+            free(want);
         }
-        crowd_renderer_destroy(from_disk);
-        crowd_renderer_destroy(in_memory);
-        crowd_bake_destroy(loaded);
+    } else {
+        CHECK(false);
     }
-    char command[256];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    CHECK(system(command) == 0);
+    gpu_scene_destroy(&from_disk);
+    gpu_scene_destroy(&in_memory);
+    crowd_bake_destroy(loaded);
+    test_remove_tree(dir);
+    CHECK(access(dir, F_OK) != 0);
 }
 
-/* A window (under a display, e.g. xvfb-run): draw, present, read the
- * window's framebuffer back, poll, title. */
-static void test_window(crowd_gpu_context *window) {
-    crowd_gpu_context_info info;
-    crowd_gpu_context_get_info(window, &info);
+/* A window (under a display, e.g. xvfb-run): a world drawn into the host
+ * target, presented, the window's framebuffer read back; poll, title. */
+static void test_window(host_context *window) {
+    host_context_info info;
+    host_context_get_info(window, &info);
     printf("  window context: %s, %s\n", info.platform, info.renderer);
     CHECK(strcmp(info.platform, "GLFW") == 0);
     uint32_t w, h;
-    crowd_gpu_window_size(window, &w, &h);
+    host_window_size(window, &w, &h);
     CHECK(w == 64 && h == 64);
     crowd_asset *bar = fixture_bar_create();
-    crowd_renderer_desc desc = {
-        .context = window, .asset = bar, .mode = CROWD_GPU_MODE_GPU, .width = 64, .height = 64};
-    crowd_renderer *r = NULL;
+    host_target target = {0};
+    gpu_scene s = {0};
     crowd_error error;
-    CHECK(bar != NULL && crowd_renderer_create(&desc, &r, &error) == CROWD_OK);
-    crowd_instance_id id;
-    CHECK(r != NULL && crowd_instance_add(r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
-    crowd_frame_desc frame = {.time_s = 0.2, .camera = {.eye = {0, 1, 4}, .target = {0, 1, 0}}};
+    CHECK(bar != NULL && gpu_scene_create(bar, NULL, CROWD_GPU_MODE_GPU, &s));
+    crowd_instance id;
+    CHECK(s.world != NULL && crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0},
+                                                &id, &error) == CROWD_OK);
+    crowd_camera camera = {.eye = {0, 1, 4}, .target = {0, 1, 0}};
+    crowd_draw_desc draw = {.pass = CROWD_PASS_COLOR};
+    crowd_camera_matrices(&camera, 1.0f, draw.view, draw.projection);
+    crowd_light_default(&draw.light);
     uint8_t offscreen[64 * 64 * 4], shown[64 * 64 * 4];
-    if (r != NULL && crowd_renderer_draw(r, &frame, &error) == CROWD_OK &&
-        crowd_renderer_read_pixels(r, offscreen, sizeof offscreen, &error) == CROWD_OK) {
-        CHECK(crowd_renderer_present(r, &error) == CROWD_OK);
+    if (s.world != NULL && host_target_resize(&target, 64, 64, &error) == CROWD_OK) {
+        host_target_begin(&target, gpu_test_clear);
+        CHECK(crowd_world_update(s.world, 0.2, &error) == CROWD_OK);
+        CHECK(crowd_world_draw(s.world, &draw, &error) == CROWD_OK);
+        CHECK(host_target_read_rgba(&target, offscreen, sizeof offscreen, &error) == CROWD_OK);
+        host_target_present(&target, window);
         /* The window's back buffer now holds the frame (bottom-up rows). */
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
         glReadBuffer(GL_BACK);
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, shown);
@@ -419,35 +621,36 @@ static void test_window(crowd_gpu_context *window) {
                 memcmp(offscreen + (size_t)y * 256, shown + (size_t)(63 - y) * 256, 256) != 0;
         }
         CHECK_MSG(mismatched == 0, "%d window rows differ from the offscreen frame", mismatched);
-        crowd_gpu_window_swap(window);
+        host_window_swap(window);
     }
-    crowd_gpu_window_set_title(window, "crowd test");
-    crowd_window_input input;
-    CHECK(crowd_gpu_window_poll(window, &input));
+    host_window_set_title(window, "crowd test");
+    host_window_input input;
+    CHECK(host_window_poll(window, &input));
     CHECK(!input.close_requested && input.char_count == 0);
-    crowd_renderer_destroy(r);
+    host_target_release(&target);
+    gpu_scene_destroy(&s);
     crowd_asset_destroy(bar);
 }
 
 static void test_window_context(void) {
     /* Headless machines have no display: the error must say GLFW was tried.
      * With a display the window opens and closes. */
-    crowd_gpu_context *window = NULL;
+    host_context *window = NULL;
     crowd_error error;
-    crowd_gpu_context_desc desc = {.window = true, .width = 64, .height = 64};
-    crowd_result result = crowd_gpu_context_create(&desc, &window, &error);
+    host_context_desc desc = {.window = true, .width = 64, .height = 64};
+    crowd_result result = host_context_create(&desc, &window, &error);
     if (result == CROWD_OK) {
         test_window(window);
-        crowd_gpu_context_destroy(window);
+        host_context_destroy(window);
     } else {
         CHECK(result == CROWD_ERROR_GPU && window == NULL);
         CHECK_MSG(strstr(error.reason, "GLFW") != NULL, "%s", error.reason);
         printf("  window context: %s\n", error.reason);
     }
-    CHECK(crowd_gpu_context_make_current(gpu_test_context, &error) == CROWD_OK);
-    crowd_window_input input;
-    CHECK(!crowd_gpu_window_poll(gpu_test_context, &input) && input.char_count == 0);
-    CHECK(crowd_gpu_context_create(NULL, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(host_context_make_current(gpu_test_context, &error) == CROWD_OK);
+    host_window_input input;
+    CHECK(!host_window_poll(gpu_test_context, &input) && input.char_count == 0);
+    CHECK(host_context_create(NULL, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
 }
 
 int test_gpu_api(void) {
@@ -457,10 +660,15 @@ int test_gpu_api(void) {
     crowd_error error;
     REQUIRE(bar != NULL && crowd_bake_build(bar, NULL, &bake, &error) == CROWD_OK);
     test_modes_and_names();
-    test_create_errors(bar, bake);
+    test_world_errors();
+    test_archetype_errors(bar, bake);
+    test_archetype_limit(bar);
     test_queries_and_modes(bar, bake);
     test_instance_errors(bar, bake);
+    test_camera();
+    test_timing(bar, bake);
     test_memory(bar, bake);
+    test_host_target();
     test_png();
     test_loaded_bake(bar, bake);
     test_window_context();

@@ -14,42 +14,24 @@
 
 enum { BEND = 0, SLIDE = 1, DROP = 2 };
 
-static const double EXACT = 0.005, BAKED = 0.015, FADE_BAKED = 0.03;
-
-static crowd_camera bar_camera(void) {
-    const float min[3] = {-1.8f, 0.0f, -0.8f}, max[3] = {1.8f, 2.1f, 0.8f};
-    crowd_camera camera;
-    crowd_camera_frame_box(min, max, (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &camera);
-    return camera;
-}
-
-static double tolerance(crowd_gpu_mode mode) {
-    return mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT ? BAKED : EXACT;
-}
-
-static void save(const char *stem, const char *mode, const uint8_t *pixels) {
-    char name[160];
-    snprintf(name, sizeof name, "%s_%s.png", stem, mode);
-    image_save(name, pixels, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
-}
-
 /* Every mode at three times of two clips against the reference; static
  * must differ from cpu whenever the pose moved away from the bind pose. */
 static void test_poses(const crowd_asset *bar, const crowd_bake *bake) {
     printf("bar: poses\n");
-    crowd_camera camera = bar_camera();
-    crowd_renderer *r = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_STATIC);
-    REQUIRE_VOID(r != NULL);
-    crowd_instance_id id;
-    CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK);
+    crowd_camera camera = gpu_test_bar_camera();
+    gpu_scene s;
+    REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_STATIC, &s));
+    crowd_instance id;
+    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+          CROWD_OK);
     const int clips[2] = {BEND, SLIDE};
     const float times[3] = {0.2f, 0.55f, 1.1f};
     float palette[24];
     for (int c = 0; c < 2; c++) {
         crowd_instance_desc desc = {0};
         desc.clip = (uint32_t)clips[c];
-        crowd_renderer_set_time(r, 0.0);
-        CHECK(crowd_instance_update(r, id, &desc, NULL) == CROWD_OK);
+        crowd_world_set_time(s.world, 0.0);
+        CHECK(crowd_instance_update(s.world, id, &desc, NULL) == CROWD_OK);
         for (int k = 0; k < 3; k++) {
             float clip_time = fmodf(times[k], bar->clips[clips[c]].duration_s);
             fixture_pose(bar, clips[c], clip_time, -1, 0.0f, 0.0f, palette);
@@ -57,22 +39,24 @@ static void test_poses(const crowd_asset *bar, const crowd_bake *bake) {
             uint8_t *images[CROWD_GPU_MODE_COUNT] = {0};
             char stem[64];
             snprintf(stem, sizeof stem, "bar_%s_%.2f", bar->clips[clips[c]].name, (double)times[k]);
-            save(stem, "reference", reference);
+            gpu_test_save(stem, "reference", reference);
             for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
-                CHECK(crowd_renderer_set_mode(r, (crowd_gpu_mode)m, NULL) == CROWD_OK);
-                images[m] = gpu_test_render(r, times[k], &camera);
+                CHECK(crowd_archetype_set_mode(s.world, s.archetype, (crowd_gpu_mode)m, NULL) ==
+                      CROWD_OK);
+                images[m] = gpu_test_render(s.world, times[k], &camera);
                 CHECK(images[m] != NULL);
                 if (images[m] == NULL || reference == NULL) {
                     continue;
                 }
-                save(stem, crowd_gpu_mode_name((crowd_gpu_mode)m), images[m]);
+                gpu_test_save(stem, crowd_gpu_mode_name((crowd_gpu_mode)m), images[m]);
                 char what[96];
                 snprintf(what, sizeof what, "%s %s vs reference", stem,
                          crowd_gpu_mode_name((crowd_gpu_mode)m));
                 if (m == CROWD_GPU_MODE_STATIC) {
                     CHECK(gpu_test_different(what, reference, images[m], 0.1));
                 } else {
-                    CHECK(gpu_test_close(what, reference, images[m], tolerance((crowd_gpu_mode)m)));
+                    CHECK(gpu_test_close(what, reference, images[m],
+                                         gpu_test_tolerance((crowd_gpu_mode)m)));
                 }
             }
             for (int m = CROWD_GPU_MODE_GPU; m < CROWD_GPU_MODE_COUNT; m++) {
@@ -81,7 +65,7 @@ static void test_poses(const crowd_asset *bar, const crowd_bake *bake) {
                          crowd_gpu_mode_name((crowd_gpu_mode)m));
                 if (images[m] != NULL && images[CROWD_GPU_MODE_CPU] != NULL) {
                     CHECK(gpu_test_close(what, images[CROWD_GPU_MODE_CPU], images[m],
-                                         tolerance((crowd_gpu_mode)m)));
+                                         gpu_test_tolerance((crowd_gpu_mode)m)));
                 }
             }
             for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
@@ -90,40 +74,42 @@ static void test_poses(const crowd_asset *bar, const crowd_bake *bake) {
             free(reference);
         }
     }
-    crowd_renderer_destroy(r);
+    gpu_scene_destroy(&s);
 }
 
 /* bend playing from 0; at 0.05 s play slide with a 0.3 s fade: at 0.2 s the
  * fade is half way, bend at 0.2 s and slide at 0.15 s blended 50/50. */
 static void test_crossfade(const crowd_asset *bar, const crowd_bake *bake) {
     printf("bar: crossfade\n");
-    crowd_camera camera = bar_camera();
+    crowd_camera camera = gpu_test_bar_camera();
     float palette[24];
     fixture_pose(bar, BEND, 0.2f, SLIDE, 0.15f, 0.5f, palette);
     uint8_t *reference = gpu_test_reference(bar, palette, &camera);
     fixture_pose(bar, SLIDE, 0.15f, -1, 0.0f, 0.0f, palette);
     uint8_t *unfaded = gpu_test_reference(bar, palette, &camera);
     REQUIRE_VOID(reference != NULL && unfaded != NULL);
-    save("bar_fade", "reference", reference);
+    gpu_test_save("bar_fade", "reference", reference);
     for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
-        crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
-        crowd_instance_id id;
-        CHECK(r != NULL &&
-              crowd_instance_add(r, &(crowd_instance_desc){.clip = BEND}, &id, NULL) == CROWD_OK);
-        if (r == NULL) {
+        gpu_scene s;
+        if (!gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s)) {
+            CHECK(false);
             continue;
         }
-        crowd_renderer_set_time(r, 0.05);
-        CHECK(crowd_instance_play(r, id, SLIDE, 0.3f, NULL) == CROWD_OK);
-        uint8_t *image = gpu_test_render(r, 0.2, &camera);
+        crowd_instance id;
+        CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){.clip = BEND}, &id,
+                                 NULL) == CROWD_OK);
+        crowd_world_set_time(s.world, 0.05);
+        CHECK(crowd_instance_play(s.world, id, SLIDE, 0.3f, NULL) == CROWD_OK);
+        uint8_t *image = gpu_test_render(s.world, 0.2, &camera);
         const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
         if (image != NULL) {
             char what[64];
-            save("bar_fade", name, image);
+            gpu_test_save("bar_fade", name, image);
             snprintf(what, sizeof what, "fade %s vs blended reference", name);
             CHECK(gpu_test_close(what, reference, image,
-                                 m == CROWD_GPU_MODE_BAT || m == CROWD_GPU_MODE_VAT ? FADE_BAKED
-                                                                                    : EXACT));
+                                 m == CROWD_GPU_MODE_BAT || m == CROWD_GPU_MODE_VAT
+                                     ? GPU_TEST_FADE_BAKED
+                                     : GPU_TEST_EXACT));
             snprintf(what, sizeof what, "fade %s vs slide alone", name);
             CHECK(gpu_test_different(what, unfaded, image, 0.05));
         }
@@ -131,62 +117,76 @@ static void test_crossfade(const crowd_asset *bar, const crowd_bake *bake) {
         /* After the fade only slide shows: at 0.5 s slide is at 0.45 s. */
         fixture_pose(bar, SLIDE, 0.45f, -1, 0.0f, 0.0f, palette);
         uint8_t *after_ref = gpu_test_reference(bar, palette, &camera);
-        uint8_t *after = gpu_test_render(r, 0.5, &camera);
+        uint8_t *after = gpu_test_render(s.world, 0.5, &camera);
         if (after != NULL && after_ref != NULL) {
             char what[64];
             snprintf(what, sizeof what, "after fade %s vs slide", name);
-            CHECK(gpu_test_close(what, after_ref, after, tolerance((crowd_gpu_mode)m)));
+            CHECK(gpu_test_close(what, after_ref, after, gpu_test_tolerance((crowd_gpu_mode)m)));
         }
         free(after);
         free(after_ref);
-        crowd_renderer_destroy(r);
+        gpu_scene_destroy(&s);
     }
     free(reference);
     free(unfaded);
 }
 
 static bool same_pixels(const char *what, const uint8_t *a, const uint8_t *b) {
-    bool same = a != NULL && b != NULL && memcmp(a, b, GPU_TEST_WIDTH * GPU_TEST_HEIGHT * 4) == 0;
+    bool same = a != NULL && b != NULL && memcmp(a, b, GPU_TEST_PIXELS * 4) == 0;
     printf("  %-40s %s\n", what, same ? "identical" : "DIFFERENT");
     return same;
 }
 
+/* The world's record of an archetype (src/gpu/internal.h), found by handle. */
+static gpu_archetype *archetype_of(crowd_world *world, crowd_archetype archetype) {
+    for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
+        if (world->archetypes[i] != NULL && world->archetypes[i]->handle == archetype.id) {
+            return world->archetypes[i];
+        }
+    }
+    return NULL;
+}
+
 /* bat and vat draw with a build without the crossfade code once the clock
- * has passed every fade's end (renderer.fade_end_s). Forcing the other build
- * through that field: during a fade the plain build must differ (it shows
- * the new clip alone), after it and from the first float time at or past
- * the end both builds must give identical pixels. Two instances, one fading
- * from bend to slide at 0.05 s over 0.3 s, one playing drop. */
+ * has passed every fade's end (the archetype's fade_end_s). Forcing the
+ * other build through that field: during a fade the plain build must differ
+ * (it shows the new clip alone), after it and from the first float time at
+ * or past the end both builds must give identical pixels. Two instances, one
+ * fading from bend to slide at 0.05 s over 0.3 s, one playing drop. */
 static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
     printf("bar: the builds with and without crossfade\n");
-    crowd_camera camera = bar_camera();
+    crowd_camera camera = gpu_test_bar_camera();
     for (int m = CROWD_GPU_MODE_BAT; m <= CROWD_GPU_MODE_VAT; m++) {
         const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
-        crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
+        gpu_scene s;
+        REQUIRE_VOID(gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s));
+        gpu_archetype *r = archetype_of(s.world, s.archetype);
         REQUIRE_VOID(r != NULL);
-        crowd_instance_id fading, other;
-        CHECK(crowd_instance_add(r, &(crowd_instance_desc){.position = {-0.6f, 0, 0}, .clip = BEND},
+        crowd_instance fading, other;
+        CHECK(crowd_instance_add(s.world, s.archetype,
+                                 &(crowd_instance_desc){.position = {-0.6f, 0, 0}, .clip = BEND},
                                  &fading, NULL) == CROWD_OK);
-        CHECK(crowd_instance_add(r, &(crowd_instance_desc){.position = {0.6f, 0, 0}, .clip = DROP},
+        CHECK(crowd_instance_add(s.world, s.archetype,
+                                 &(crowd_instance_desc){.position = {0.6f, 0, 0}, .clip = DROP},
                                  &other, NULL) == CROWD_OK);
         CHECK(!gpu_crossfade_running(r, 0.0f));
-        crowd_renderer_set_time(r, 0.05);
-        CHECK(crowd_instance_play(r, fading, SLIDE, 0.3f, NULL) == CROWD_OK);
+        crowd_world_set_time(s.world, 0.05);
+        CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.3f, NULL) == CROWD_OK);
         double end = r->fade_end_s;
         CHECK_MSG(end > 0.35 && end < 0.35 + 1e-6, "%s: fade end %.9f", name, end);
         CHECK(gpu_crossfade_running(r, 0.2f) && gpu_crossfade_running(r, 0.0f));
 
         char what[96];
-        uint8_t *fade = gpu_test_render(r, 0.2, &camera);
+        uint8_t *fade = gpu_test_render(s.world, 0.2, &camera);
         r->fade_end_s = -INFINITY;
-        uint8_t *plain = gpu_test_render(r, 0.2, &camera);
+        uint8_t *plain = gpu_test_render(s.world, 0.2, &camera);
         r->fade_end_s = end;
         snprintf(what, sizeof what, "%s mid-fade: plain build vs fade build", name);
         CHECK(fade != NULL && plain != NULL && gpu_test_different(what, fade, plain, 0.05));
         free(fade);
         free(plain);
 
-        /* After the fade, and from the first float time the renderer counts
+        /* After the fade, and from the first float time the world counts
          * as past it (the one before still fades). */
         float first = (float)end;
         first = (double)first < end ? nextafterf(first, INFINITY) : first;
@@ -194,32 +194,33 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
         const double times[2] = {0.5, first};
         for (int k = 0; k < 2; k++) {
             CHECK(!gpu_crossfade_running(r, (float)times[k]));
-            uint8_t *automatic = gpu_test_render(r, times[k], &camera);
+            uint8_t *automatic = gpu_test_render(s.world, times[k], &camera);
             r->fade_end_s = INFINITY;
-            uint8_t *forced = gpu_test_render(r, times[k], &camera);
+            uint8_t *forced = gpu_test_render(s.world, times[k], &camera);
             r->fade_end_s = end;
             snprintf(what, sizeof what, "%s at %.9f s: plain build vs fade build", name, times[k]);
             CHECK(same_pixels(what, automatic, forced));
             free(automatic);
             free(forced);
         }
-        /* Replacing the state ends the fade but not the renderer's record
+        /* Replacing the state ends the fade but not the archetype's record
          * of it; with no instance left nothing can fade. */
-        CHECK(crowd_instance_update(r, fading, &(crowd_instance_desc){.clip = BEND}, NULL) ==
+        CHECK(crowd_instance_update(s.world, fading, &(crowd_instance_desc){.clip = BEND}, NULL) ==
               CROWD_OK);
         CHECK(r->fade_end_s == end);
-        CHECK(crowd_instance_remove(r, fading, NULL) == CROWD_OK);
+        CHECK(crowd_instance_remove(s.world, fading, NULL) == CROWD_OK);
         CHECK(r->fade_end_s == end);
-        CHECK(crowd_instance_remove(r, other, NULL) == CROWD_OK);
+        CHECK(crowd_instance_remove(s.world, other, NULL) == CROWD_OK);
         CHECK(r->fade_end_s == -INFINITY && !gpu_crossfade_running(r, -1e30f));
-        CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &fading, NULL) == CROWD_OK);
-        CHECK(crowd_instance_play(r, fading, SLIDE, 0.0f, NULL) == CROWD_OK);
+        CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &fading, NULL) ==
+              CROWD_OK);
+        CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.0f, NULL) == CROWD_OK);
         CHECK(r->fade_end_s == -INFINITY);
-        CHECK(crowd_instance_play(r, fading, DROP, 1.0f, NULL) == CROWD_OK);
+        CHECK(crowd_instance_play(s.world, fading, DROP, 1.0f, NULL) == CROWD_OK);
         CHECK(r->fade_end_s > 1.05 && gpu_crossfade_running(r, 1.0f));
-        crowd_renderer_clear_instances(r);
+        crowd_world_clear_instances(s.world);
         CHECK(r->fade_end_s == -INFINITY);
-        crowd_renderer_destroy(r);
+        gpu_scene_destroy(&s);
     }
 }
 
@@ -241,18 +242,8 @@ static uint8_t *reference_at(const crowd_asset *bar, int clip, float t, float x,
                              const crowd_camera *camera) {
     float palette[24];
     fixture_pose(bar, clip, t, -1, 0.0f, 0.0f, palette);
-    crowd_asset *posed = fixture_posed_copy(bar, palette);
-    crowd_renderer *r =
-        posed != NULL ? gpu_test_renderer(posed, NULL, CROWD_GPU_MODE_STATIC) : NULL;
-    uint8_t *pixels = NULL;
-    crowd_instance_id id;
-    crowd_instance_desc desc = {.position = {x, 0.0f, 0.0f}, .heading_rad = heading};
-    if (r != NULL && crowd_instance_add(r, &desc, &id, NULL) == CROWD_OK) {
-        pixels = gpu_test_render(r, 0.0, camera);
-    }
-    crowd_renderer_destroy(r);
-    crowd_asset_destroy(posed);
-    return pixels;
+    const float position[3] = {x, 0.0f, 0.0f};
+    return gpu_test_reference_at(bar, palette, position, heading, camera);
 }
 
 /* Two instances side by side, bending away from each other (the right one
@@ -261,7 +252,7 @@ static uint8_t *reference_at(const crowd_asset *bar, int clip, float t, float x,
  * loop overrides of a one-shot and a looping clip. */
 static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
     printf("bar: phase, speed, loop modes\n");
-    crowd_camera camera = bar_camera();
+    crowd_camera camera = gpu_test_bar_camera();
     const float pi = 3.14159265f;
     uint8_t *left = reference_at(bar, BEND, 0.2f, -0.6f, 0.0f, &camera);
     uint8_t *right = reference_at(bar, BEND, 0.5f, 0.6f, pi, &camera);
@@ -272,35 +263,35 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
     uint8_t *drop_looped = reference_at(bar, DROP, 0.2f, 0.0f, 0.0f, &camera);
     uint8_t *bend_clamped = reference_at(bar, BEND, 1.0f, 0.0f, 0.0f, &camera);
     REQUIRE_VOID(pair && held && fast && drop_end && drop_looped && bend_clamped);
-    save("bar_pair", "reference", pair);
+    gpu_test_save("bar_pair", "reference", pair);
     for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
         const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
-        double tol = tolerance((crowd_gpu_mode)m);
-        crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
-        if (r == NULL) {
-            CHECK(r != NULL);
+        double tol = gpu_test_tolerance((crowd_gpu_mode)m);
+        gpu_scene s;
+        if (!gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s)) {
+            CHECK(false);
             continue;
         }
-        crowd_instance_id a, b;
+        crowd_instance a, b;
         crowd_instance_desc left_desc = {.position = {-0.6f, 0, 0}};
         crowd_instance_desc right_desc = {
             .position = {0.6f, 0, 0}, .heading_rad = pi, .time_offset_s = 0.3f};
-        CHECK(crowd_instance_add(r, &left_desc, &a, NULL) == CROWD_OK);
-        CHECK(crowd_instance_add(r, &right_desc, &b, NULL) == CROWD_OK);
-        uint8_t *image = gpu_test_render(r, 0.2, &camera);
+        CHECK(crowd_instance_add(s.world, s.archetype, &left_desc, &a, NULL) == CROWD_OK);
+        CHECK(crowd_instance_add(s.world, s.archetype, &right_desc, &b, NULL) == CROWD_OK);
+        uint8_t *image = gpu_test_render(s.world, 0.2, &camera);
         char what[80];
         if (image != NULL) {
-            save("bar_pair", name, image);
+            gpu_test_save("bar_pair", name, image);
             snprintf(what, sizeof what, "%s: offsets 0 and 0.3 side by side", name);
             CHECK(gpu_test_close(what, pair, image, tol));
         }
         free(image);
-        CHECK(crowd_instance_remove(r, a, NULL) == CROWD_OK);
+        CHECK(crowd_instance_remove(s.world, a, NULL) == CROWD_OK);
         /* Paused at 0.3 s: the same frame at 0.2 s and 0.9 s. */
         crowd_instance_desc desc = {.time_offset_s = 0.3f, .paused = true};
-        CHECK(crowd_instance_update(r, b, &desc, NULL) == CROWD_OK);
+        CHECK(crowd_instance_update(s.world, b, &desc, NULL) == CROWD_OK);
         for (int k = 0; k < 2; k++) {
-            image = gpu_test_render(r, k == 0 ? 0.2 : 0.9, &camera);
+            image = gpu_test_render(s.world, k == 0 ? 0.2 : 0.9, &camera);
             if (image != NULL) {
                 snprintf(what, sizeof what, "%s: paused at 0.3 s, drawn at %.1f s", name,
                          k == 0 ? 0.2 : 0.9);
@@ -310,16 +301,16 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
         }
         /* Speed 2 from the clock (0.9 s): at 1.1 s the clip is at 0.4 s. */
         desc = (crowd_instance_desc){.speed = 2.0f};
-        CHECK(crowd_instance_update(r, b, &desc, NULL) == CROWD_OK);
-        image = gpu_test_render(r, 1.1, &camera);
+        CHECK(crowd_instance_update(s.world, b, &desc, NULL) == CROWD_OK);
+        image = gpu_test_render(s.world, 1.1, &camera);
         if (image != NULL) {
             snprintf(what, sizeof what, "%s: speed 2", name);
             CHECK(gpu_test_close(what, fast, image, tol));
         }
         free(image);
         /* set_speed(0) at 1.1 s holds clip time 0.4 s without a jump. */
-        CHECK(crowd_instance_set_speed(r, b, 0.0f, NULL) == CROWD_OK);
-        image = gpu_test_render(r, 5.0, &camera);
+        CHECK(crowd_instance_set_speed(s.world, b, 0.0f, NULL) == CROWD_OK);
+        image = gpu_test_render(s.world, 5.0, &camera);
         if (image != NULL) {
             snprintf(what, sizeof what, "%s: set_speed 0 holds", name);
             CHECK(gpu_test_close(what, fast, image, tol));
@@ -336,17 +327,17 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
                       {DROP, CROWD_LOOP_ON, drop_looped, "drop forced to loop wraps"},
                       {BEND, CROWD_LOOP_OFF, bend_clamped, "bend forced once holds its end"}};
         for (int c = 0; c < 3; c++) {
-            crowd_renderer_set_time(r, 0.0);
+            crowd_world_set_time(s.world, 0.0);
             desc = (crowd_instance_desc){.clip = cases[c].clip, .loop = cases[c].loop};
-            CHECK(crowd_instance_update(r, b, &desc, NULL) == CROWD_OK);
-            image = gpu_test_render(r, c == 2 ? 1.3 : 0.7, &camera);
+            CHECK(crowd_instance_update(s.world, b, &desc, NULL) == CROWD_OK);
+            image = gpu_test_render(s.world, c == 2 ? 1.3 : 0.7, &camera);
             if (image != NULL) {
                 snprintf(what, sizeof what, "%s: %s", name, cases[c].label);
                 CHECK(gpu_test_close(what, cases[c].expected, image, tol));
             }
             free(image);
         }
-        crowd_renderer_destroy(r);
+        gpu_scene_destroy(&s);
     }
     free(left);
     free(right);
@@ -358,78 +349,95 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
     free(bend_clamped);
 }
 
-/* Draw calls: 1 in every instanced mode at any count, one per character
- * in cpu mode. Uploads: nothing changes -> nothing sent in static, bat,
- * vat; one changed instance -> one 112-byte record; gpu sends every palette
- * and cpu every skinned vertex each frame. */
+/* Updates to time_s, draws `passes` passes, and returns the stats. */
+static crowd_world_stats frame_stats(crowd_world *world, double time_s, const crowd_camera *camera,
+                                     int passes) {
+    CHECK(crowd_world_update(world, time_s, NULL) == CROWD_OK);
+    for (int p = 0; p < passes; p++) {
+        crowd_draw_desc desc =
+            gpu_test_draw_desc(camera, p == 0 ? CROWD_PASS_COLOR : CROWD_PASS_DEPTH);
+        CHECK(crowd_world_draw(world, &desc, NULL) == CROWD_OK);
+    }
+    crowd_world_stats stats;
+    crowd_world_get_stats(world, &stats);
+    return stats;
+}
+
+/* Draw calls: 1 per pass in every instanced mode at any count, one per
+ * character in cpu mode. Uploads: nothing changes -> nothing sent in static,
+ * bat, vat; one changed instance -> one 112-byte record; gpu sends every
+ * palette and cpu every skinned vertex each frame, once whatever the number
+ * of passes. */
 static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *bake) {
     printf("bar: draw calls and uploads\n");
-    crowd_camera camera = bar_camera();
-    crowd_renderer *r = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_STATIC);
-    REQUIRE_VOID(r != NULL);
+    crowd_camera camera = gpu_test_bar_camera();
+    gpu_scene s;
+    REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_STATIC, &s));
     const uint32_t counts[3] = {1, 4, 9};
-    crowd_instance_id first = 0;
+    crowd_instance first = {0};
     uint32_t added = 0;
     for (int c = 0; c < 3; c++) {
         for (; added < counts[c]; added++) {
             crowd_instance_desc desc = {.position = {(float)added * 0.3f - 1.2f, 0, 0},
                                         .clip = added % 3,
                                         .time_offset_s = 0.1f * (float)added};
-            crowd_instance_id id;
-            CHECK(crowd_instance_add(r, &desc, &id, NULL) == CROWD_OK);
-            first = first != 0 ? first : id;
+            crowd_instance id;
+            CHECK(crowd_instance_add(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
+            first = first.id != 0 ? first : id;
         }
         for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
-            CHECK(crowd_renderer_set_mode(r, (crowd_gpu_mode)m, NULL) == CROWD_OK);
-            crowd_frame_desc frame = {.time_s = 0.25, .camera = camera};
-            CHECK(crowd_renderer_draw(r, &frame, NULL) == CROWD_OK);
-            crowd_renderer_draw(r, &frame, NULL);
-            crowd_renderer_stats stats;
-            crowd_renderer_get_stats(r, &stats);
+            const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
+            CHECK(crowd_archetype_set_mode(s.world, s.archetype, (crowd_gpu_mode)m, NULL) ==
+                  CROWD_OK);
+            frame_stats(s.world, 0.25, &camera, 1);
+            crowd_world_stats stats = frame_stats(s.world, 0.25, &camera, 1);
             uint32_t expected = m == CROWD_GPU_MODE_CPU ? counts[c] : 1;
-            CHECK_MSG(stats.draw_calls == expected, "%s, %u instances: %u draw calls",
-                      crowd_gpu_mode_name((crowd_gpu_mode)m), (unsigned)counts[c],
-                      (unsigned)stats.draw_calls);
-            CHECK(stats.extra_draw_calls == 0);
-            CHECK(stats.instance_count == counts[c]);
-            CHECK(stats.mode == (crowd_gpu_mode)m);
+            CHECK_MSG(stats.draw_calls == expected, "%s, %u instances: %u draw calls", name,
+                      (unsigned)counts[c], (unsigned)stats.draw_calls);
+            CHECK(stats.passes == 1);
+            CHECK(stats.instance_count == counts[c] && stats.archetype_count == 1);
+            CHECK(crowd_archetype_mode(s.world, s.archetype) == (crowd_gpu_mode)m);
             CHECK(stats.vertices_drawn == (uint64_t)counts[c] * bar->mesh.index_count);
-            CHECK(stats.frame_time_s > 0.0 && stats.cpu_time_s >= 0.0);
+            /* Times are gathered only when the world was made with timing. */
+            CHECK(stats.cpu_time_s == 0.0 && stats.gpu_time_s == 0.0);
             uint64_t per_frame = m == CROWD_GPU_MODE_CPU   ? 24ull * bar->mesh.vertex_count
                                  : m == CROWD_GPU_MODE_GPU ? 48ull * bar->skeleton.joint_count
                                                            : 0;
             CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c],
-                      "%s: %llu bytes uploaded in a frame without changes",
-                      crowd_gpu_mode_name((crowd_gpu_mode)m),
+                      "%s: %llu bytes uploaded in a frame without changes", name,
                       (unsigned long long)stats.uploaded_bytes);
             const float moved[3] = {0.1f, 0.0f, 0.2f};
-            CHECK(crowd_instance_set_transform(r, first, moved, 0.5f, 1.0f, NULL) == CROWD_OK);
-            crowd_renderer_draw(r, &frame, NULL);
-            crowd_renderer_get_stats(r, &stats);
+            CHECK(crowd_instance_set_transform(s.world, first, moved, 0.5f, 1.0f, NULL) ==
+                  CROWD_OK);
+            stats = frame_stats(s.world, 0.25, &camera, 1);
             CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c] + 112,
-                      "%s: one moved instance: %llu bytes", crowd_gpu_mode_name((crowd_gpu_mode)m),
+                      "%s: one moved instance: %llu bytes", name,
+                      (unsigned long long)stats.uploaded_bytes);
+            /* A depth pass besides: as many draws again, no more uploads. */
+            stats = frame_stats(s.world, 0.25, &camera, 2);
+            CHECK_MSG(stats.passes == 2 && stats.draw_calls == 2 * expected &&
+                          stats.vertices_drawn == 2ull * counts[c] * bar->mesh.index_count &&
+                          stats.uploaded_bytes == per_frame * counts[c],
+                      "%s, two passes: %u passes, %u draws, %llu bytes", name,
+                      (unsigned)stats.passes, (unsigned)stats.draw_calls,
                       (unsigned long long)stats.uploaded_bytes);
         }
     }
-    /* The ground is one more draw, counted apart. */
-    crowd_frame_desc frame = {.time_s = 0.25, .camera = camera, .ground = true};
-    CHECK(crowd_renderer_set_mode(r, CROWD_GPU_MODE_VAT, NULL) == CROWD_OK);
-    CHECK(crowd_renderer_draw(r, &frame, NULL) == CROWD_OK);
-    crowd_renderer_stats stats;
-    crowd_renderer_get_stats(r, &stats);
-    CHECK(stats.draw_calls == 1 && stats.extra_draw_calls == 1);
-    crowd_renderer_destroy(r);
+    gpu_scene_destroy(&s);
 }
 
 /* Removing moves the last record into the hole: the frame must equal one
- * drawn with only the survivors, and the moved instance keeps its id. */
+ * drawn with only the survivors, and the moved instance keeps its handle. */
 static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
     printf("bar: remove\n");
-    crowd_camera camera = bar_camera();
-    crowd_renderer *r = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_BAT);
-    crowd_renderer *expect = gpu_test_renderer(bar, bake, CROWD_GPU_MODE_BAT);
-    REQUIRE_VOID(r != NULL && expect != NULL);
-    crowd_instance_id ids[3], kept[2];
+    crowd_camera camera = gpu_test_bar_camera();
+    gpu_scene s, expect;
+    REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_BAT, &s));
+    if (!gpu_scene_create(bar, bake, CROWD_GPU_MODE_BAT, &expect)) {
+        gpu_scene_destroy(&s);
+        REQUIRE_VOID(false);
+    }
+    crowd_instance ids[3], kept[2];
     /* Apart in depth too: coplanar faces of overlapping bars would depend
      * on draw order. */
     const float xs[3] = {-1.0f, 0.0f, 1.0f}, zs[3] = {0.0f, -0.6f, 0.6f};
@@ -437,16 +445,17 @@ static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
         crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]},
                                     .clip = (uint32_t)i % 2,
                                     .time_offset_s = 0.2f * (float)i};
-        CHECK(crowd_instance_add(r, &desc, &ids[i], NULL) == CROWD_OK);
+        CHECK(crowd_instance_add(s.world, s.archetype, &desc, &ids[i], NULL) == CROWD_OK);
         if (i > 0) {
-            CHECK(crowd_instance_add(expect, &desc, &kept[i - 1], NULL) == CROWD_OK);
+            CHECK(crowd_instance_add(expect.world, expect.archetype, &desc, &kept[i - 1], NULL) ==
+                  CROWD_OK);
         }
     }
-    CHECK(crowd_instance_remove(r, ids[0], NULL) == CROWD_OK);
-    CHECK(crowd_renderer_instance_count(r) == 2);
-    CHECK(crowd_instance_remove(r, ids[0], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
-    uint8_t *got = gpu_test_render(r, 0.4, &camera);
-    uint8_t *want = gpu_test_render(expect, 0.4, &camera);
+    CHECK(crowd_instance_remove(s.world, ids[0], NULL) == CROWD_OK);
+    CHECK(crowd_world_instance_count(s.world) == 2);
+    CHECK(crowd_instance_remove(s.world, ids[0], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    uint8_t *got = gpu_test_render(s.world, 0.4, &camera);
+    uint8_t *want = gpu_test_render(expect.world, 0.4, &camera);
     if (got != NULL && want != NULL) {
         image_diff d = image_compare(want, got, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 0);
         CHECK_MSG(d.differing == 0, "%u pixels differ after remove", (unsigned)d.differing);
@@ -455,12 +464,12 @@ static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
     free(want);
     /* The moved instance (ids[2]) is still addressable. */
     const float pos[3] = {1.0f, 0.0f, 0.0f};
-    CHECK(crowd_instance_set_transform(r, ids[2], pos, 0.0f, 0.0f, NULL) == CROWD_OK);
-    crowd_renderer_clear_instances(r);
-    CHECK(crowd_renderer_instance_count(r) == 0);
-    CHECK(crowd_instance_remove(r, ids[1], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
-    crowd_renderer_destroy(r);
-    crowd_renderer_destroy(expect);
+    CHECK(crowd_instance_set_transform(s.world, ids[2], pos, 0.0f, 0.0f, NULL) == CROWD_OK);
+    crowd_world_clear_instances(s.world);
+    CHECK(crowd_world_instance_count(s.world) == 0);
+    CHECK(crowd_instance_remove(s.world, ids[1], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    gpu_scene_destroy(&s);
+    gpu_scene_destroy(&expect);
 }
 
 /* Colour classes of the bar's materials: the red factor, and the blue and
@@ -483,17 +492,18 @@ static void test_materials(const crowd_asset *bar) {
     const float min[3] = {-0.3f, 0.0f, -0.3f}, max[3] = {0.3f, 2.0f, 0.3f};
     crowd_camera camera;
     crowd_camera_frame_box(min, max, (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &camera);
-    crowd_renderer *r = gpu_test_renderer(bar, NULL, CROWD_GPU_MODE_STATIC);
-    REQUIRE_VOID(r != NULL);
-    crowd_instance_id id;
-    CHECK(crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK);
-    uint8_t *plain = gpu_test_render(r, 0.0, &camera);
+    gpu_scene s;
+    REQUIRE_VOID(gpu_scene_create(bar, NULL, CROWD_GPU_MODE_STATIC, &s));
+    crowd_instance id;
+    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+          CROWD_OK);
+    uint8_t *plain = gpu_test_render(s.world, 0.0, &camera);
     crowd_instance_desc green = {.tint = {0.0f, 1.0f, 0.0f, 1.0f}};
-    CHECK(crowd_instance_update(r, id, &green, NULL) == CROWD_OK);
-    uint8_t *tinted = gpu_test_render(r, 0.0, &camera);
+    CHECK(crowd_instance_update(s.world, id, &green, NULL) == CROWD_OK);
+    uint8_t *tinted = gpu_test_render(s.world, 0.0, &camera);
     if (plain != NULL && tinted != NULL) {
-        save("bar_materials", "plain", plain);
-        save("bar_materials", "green", tinted);
+        gpu_test_save("bar_materials", "plain", plain);
+        gpu_test_save("bar_materials", "green", tinted);
         uint32_t counts[3], tinted_counts[3];
         count_colours(plain, counts);
         count_colours(tinted, tinted_counts);
@@ -504,7 +514,7 @@ static void test_materials(const crowd_asset *bar) {
     }
     free(plain);
     free(tinted);
-    crowd_renderer_destroy(r);
+    gpu_scene_destroy(&s);
 }
 
 /* VAT in f16 and f32 (separate normal texture) and BAT in f16 decode like
@@ -512,7 +522,7 @@ static void test_materials(const crowd_asset *bar) {
  * per frame, BAT: 2). */
 static void test_encodings(const crowd_asset *bar) {
     printf("bar: encodings\n");
-    crowd_camera camera = bar_camera();
+    crowd_camera camera = gpu_test_bar_camera();
     float palette[24];
     fixture_pose(bar, BEND, 0.4f, -1, 0.0f, 0.0f, palette);
     uint8_t *reference = gpu_test_reference(bar, palette, &camera);
@@ -530,12 +540,15 @@ static void test_encodings(const crowd_asset *bar) {
             CHECK(bake->vat_rows_per_frame == 10 && bake->bat_rows_per_frame == 2);
         }
         for (int m = CROWD_GPU_MODE_BAT; bake != NULL && m <= CROWD_GPU_MODE_VAT; m++) {
-            crowd_renderer *r = gpu_test_renderer(bar, bake, (crowd_gpu_mode)m);
-            crowd_instance_id id;
+            gpu_scene s;
+            crowd_instance id;
             uint8_t *image = NULL;
-            if (r != NULL &&
-                crowd_instance_add(r, &(crowd_instance_desc){0}, &id, NULL) == CROWD_OK) {
-                image = gpu_test_render(r, 0.4, &camera);
+            if (gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s)) {
+                if (crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                       NULL) == CROWD_OK) {
+                    image = gpu_test_render(s.world, 0.4, &camera);
+                }
+                gpu_scene_destroy(&s);
             }
             CHECK(image != NULL);
             if (image != NULL) {
@@ -543,10 +556,9 @@ static void test_encodings(const crowd_asset *bar) {
                 snprintf(what, sizeof what, "%s encoding %d/%d%s",
                          crowd_gpu_mode_name((crowd_gpu_mode)m), (int)vats[e], (int)bats[e],
                          e == 3 ? ", rows 4 wide" : "");
-                CHECK(gpu_test_close(what, reference, image, BAKED));
+                CHECK(gpu_test_close(what, reference, image, GPU_TEST_BAKED));
             }
             free(image);
-            crowd_renderer_destroy(r);
         }
         crowd_bake_destroy(bake);
     }

@@ -1,0 +1,22 @@
+/* embed_scene.h - what examples/embed.c draws and its test checks: the
+ * picture's size, the application's flat colours (8-bit values, written
+ * as they are) and the rectangle of the quad it draws after crowd's draw. */
+#ifndef CROWD_EXAMPLE_EMBED_SCENE_H
+#define CROWD_EXAMPLE_EMBED_SCENE_H
+
+#define EMBED_WIDTH 320
+#define EMBED_HEIGHT 180
+
+static const unsigned char embed_sky[3] = {150, 190, 230};
+static const unsigned char embed_ground[3] = {96, 112, 72};
+static const unsigned char embed_wall[3] = {170, 70, 50};
+static const unsigned char embed_quad[3] = {255, 0, 255};
+
+/* The quad, in pixels: columns [x0, x1), rows [y0, y1) counted from the
+ * top of the picture. */
+#define EMBED_QUAD_X0 256
+#define EMBED_QUAD_X1 304
+#define EMBED_QUAD_Y0 14
+#define EMBED_QUAD_Y1 46
+
+#endif

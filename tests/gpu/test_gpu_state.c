@@ -1,0 +1,609 @@
+/* The GL state crowd leaves to the application, and the projections it
+ * draws with.
+ *
+ * State: every piece of state that crowd/gpu.h says crowd leaves untouched
+ * or restores is set to a value of the test's choosing (twice: with every
+ * capability on and odd values, then with every capability off), and read
+ * back after each call that may touch GL: world creation, adding an
+ * archetype (one with the game's own shading), mode changes, instance
+ * edits, updates and both passes in every mode, removal and destruction.
+ * An archetype added while the application's pixel-unpack state is odd
+ * (alignment, row length, skips, a bound unpack buffer) must still upload
+ * its textures right: it draws what one added under GL's defaults draws.
+ *
+ * Projections: a reversed-Z infinite projection (glClipControl zero-to-one,
+ * GL_GREATER, depth cleared to 0) draws what the ordinary one draws, and an
+ * orthographic projection draws the bar's bind pose as the exact rectangle
+ * its size gives, in every mode. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "crowd/builtin.h"
+#include "gpu_app.h"
+#include "gpu_fixtures.h"
+#include "test_gpu.h"
+
+#define MAX_VALUES 160
+
+/* Named values read back from GL. */
+typedef struct gl_snapshot {
+    int count;
+    const char *names[MAX_VALUES];
+    double values[MAX_VALUES];
+} gl_snapshot;
+
+static void put(gl_snapshot *s, const char *name, double value) {
+    if (s->count < MAX_VALUES) {
+        s->names[s->count] = name;
+        s->values[s->count++] = value;
+    }
+}
+
+static void put_ints(gl_snapshot *s, const char *name, GLenum pname, int n) {
+    GLint v[4] = {0, 0, 0, 0};
+    glGetIntegerv(pname, v);
+    for (int i = 0; i < n; i++) {
+        put(s, name, v[i]);
+    }
+}
+
+static void put_floats(gl_snapshot *s, const char *name, GLenum pname, int n) {
+    GLfloat v[4] = {0, 0, 0, 0};
+    glGetFloatv(pname, v);
+    for (int i = 0; i < n; i++) {
+        put(s, name, v[i]);
+    }
+}
+
+static void put_enabled(gl_snapshot *s, const char *name, GLenum capability) {
+    put(s, name, glIsEnabled(capability));
+}
+
+static const GLenum pixel_store[] = {
+    GL_PACK_ALIGNMENT,      GL_PACK_ROW_LENGTH,   GL_PACK_SKIP_ROWS,   GL_PACK_SKIP_PIXELS,
+    GL_UNPACK_ALIGNMENT,    GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
+    GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES};
+
+static void snapshot(gl_snapshot *s) {
+    s->count = 0;
+    put_ints(s, "draw framebuffer", GL_DRAW_FRAMEBUFFER_BINDING, 1);
+    put_ints(s, "read framebuffer", GL_READ_FRAMEBUFFER_BINDING, 1);
+    put_ints(s, "viewport", GL_VIEWPORT, 4);
+    put_ints(s, "program", GL_CURRENT_PROGRAM, 1);
+    put_ints(s, "vertex array", GL_VERTEX_ARRAY_BINDING, 1);
+    put_ints(s, "array buffer", GL_ARRAY_BUFFER_BINDING, 1);
+    put_ints(s, "pixel unpack buffer", GL_PIXEL_UNPACK_BUFFER_BINDING, 1);
+    put_ints(s, "pixel pack buffer", GL_PIXEL_PACK_BUFFER_BINDING, 1);
+    put_ints(s, "uniform buffer", GL_UNIFORM_BUFFER_BINDING, 1);
+    put_ints(s, "active texture", GL_ACTIVE_TEXTURE, 1);
+    GLint active = 0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    for (GLenum u = 0; u < 4; u++) {
+        glActiveTexture(GL_TEXTURE0 + u);
+        put_ints(s, "texture 2D of units 0-3", GL_TEXTURE_BINDING_2D, 1);
+        put_ints(s, "texture 2D array of units 0-3", GL_TEXTURE_BINDING_2D_ARRAY, 1);
+        put_ints(s, "sampler of units 0-3", GL_SAMPLER_BINDING, 1);
+    }
+    glActiveTexture((GLenum)active);
+    put_ints(s, "storage buffer", GL_SHADER_STORAGE_BUFFER_BINDING, 1);
+    const GLuint indices[2] = {1, 3};
+    for (int i = 0; i < 2; i++) {
+        GLint binding = 0;
+        GLint64 start = 0, size = 0;
+        glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, indices[i], &binding);
+        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, indices[i], &start);
+        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, indices[i], &size);
+        put(s, "storage buffer 1 / 3", binding);
+        put(s, "storage buffer 1 / 3 start", (double)start);
+        put(s, "storage buffer 1 / 3 size", (double)size);
+    }
+    put_enabled(s, "blend", GL_BLEND);
+    put_ints(s, "blend src rgb", GL_BLEND_SRC_RGB, 1);
+    put_ints(s, "blend dst rgb", GL_BLEND_DST_RGB, 1);
+    put_ints(s, "blend src alpha", GL_BLEND_SRC_ALPHA, 1);
+    put_ints(s, "blend dst alpha", GL_BLEND_DST_ALPHA, 1);
+    put_ints(s, "blend equation rgb", GL_BLEND_EQUATION_RGB, 1);
+    put_ints(s, "blend equation alpha", GL_BLEND_EQUATION_ALPHA, 1);
+    put_floats(s, "blend colour", GL_BLEND_COLOR, 4);
+    put_enabled(s, "depth test", GL_DEPTH_TEST);
+    put_ints(s, "depth func", GL_DEPTH_FUNC, 1);
+    put_ints(s, "depth mask", GL_DEPTH_WRITEMASK, 1);
+    put_floats(s, "depth range", GL_DEPTH_RANGE, 2);
+    put_ints(s, "clip origin", GL_CLIP_ORIGIN, 1);
+    put_ints(s, "clip depth mode", GL_CLIP_DEPTH_MODE, 1);
+    put_enabled(s, "cull face", GL_CULL_FACE);
+    put_ints(s, "cull face mode", GL_CULL_FACE_MODE, 1);
+    put_ints(s, "front face", GL_FRONT_FACE, 1);
+    put_enabled(s, "scissor test", GL_SCISSOR_TEST);
+    put_ints(s, "scissor box", GL_SCISSOR_BOX, 4);
+    put_enabled(s, "stencil test", GL_STENCIL_TEST);
+    put_ints(s, "stencil func", GL_STENCIL_FUNC, 1);
+    put_ints(s, "stencil ref", GL_STENCIL_REF, 1);
+    put_ints(s, "stencil value mask", GL_STENCIL_VALUE_MASK, 1);
+    put_ints(s, "stencil writemask", GL_STENCIL_WRITEMASK, 1);
+    put_ints(s, "stencil fail", GL_STENCIL_FAIL, 1);
+    put_ints(s, "stencil pass depth fail", GL_STENCIL_PASS_DEPTH_FAIL, 1);
+    put_ints(s, "stencil pass depth pass", GL_STENCIL_PASS_DEPTH_PASS, 1);
+    put_ints(s, "stencil back func", GL_STENCIL_BACK_FUNC, 1);
+    put_ints(s, "stencil back fail", GL_STENCIL_BACK_FAIL, 1);
+    put_enabled(s, "polygon offset fill", GL_POLYGON_OFFSET_FILL);
+    put_floats(s, "polygon offset factor", GL_POLYGON_OFFSET_FACTOR, 1);
+    put_floats(s, "polygon offset units", GL_POLYGON_OFFSET_UNITS, 1);
+    put_ints(s, "polygon mode", GL_POLYGON_MODE, 2);
+    for (size_t i = 0; i < sizeof pixel_store / sizeof pixel_store[0]; i++) {
+        put_ints(s, "pixel store", pixel_store[i], 1);
+    }
+    put_ints(s, "colour mask", GL_COLOR_WRITEMASK, 4);
+    put_floats(s, "clear colour", GL_COLOR_CLEAR_VALUE, 4);
+    put_floats(s, "clear depth", GL_DEPTH_CLEAR_VALUE, 1);
+    put_ints(s, "clear stencil", GL_STENCIL_CLEAR_VALUE, 1);
+    put_enabled(s, "framebuffer sRGB", GL_FRAMEBUFFER_SRGB);
+    put_enabled(s, "multisample", GL_MULTISAMPLE);
+    put_enabled(s, "primitive restart", GL_PRIMITIVE_RESTART);
+    put_enabled(s, "rasterizer discard", GL_RASTERIZER_DISCARD);
+    put_ints(s, "draw buffer", GL_DRAW_BUFFER, 1);
+}
+
+/* The application's objects the state points at. */
+typedef struct app_objects {
+    GLuint framebuffer, color, depth_stencil;
+    GLuint textures_2d[4], textures_array[4], samplers[4];
+    GLuint storage[3], pixel_buffer, array_buffer, uniform_buffer;
+    app_quad quad; /* its program and vertex array are "the application's" */
+} app_objects;
+
+static bool objects_create(app_objects *o) {
+    memset(o, 0, sizeof *o);
+    glCreateFramebuffers(1, &o->framebuffer);
+    glCreateRenderbuffers(1, &o->color);
+    glCreateRenderbuffers(1, &o->depth_stencil);
+    glNamedRenderbufferStorage(o->color, GL_RGBA8, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
+    glNamedRenderbufferStorage(o->depth_stencil, GL_DEPTH24_STENCIL8, GPU_TEST_WIDTH,
+                               GPU_TEST_HEIGHT);
+    glNamedFramebufferRenderbuffer(o->framebuffer, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, o->color);
+    glNamedFramebufferRenderbuffer(o->framebuffer, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                                   o->depth_stencil);
+    glCreateTextures(GL_TEXTURE_2D, 4, o->textures_2d);
+    glCreateTextures(GL_TEXTURE_2D_ARRAY, 4, o->textures_array);
+    glCreateSamplers(4, o->samplers);
+    for (int u = 0; u < 4; u++) {
+        glTextureStorage2D(o->textures_2d[u], 1, GL_RGBA8, 4, 4);
+        glTextureStorage3D(o->textures_array[u], 1, GL_RGBA8, 4, 4, 2);
+    }
+    glCreateBuffers(3, o->storage);
+    glCreateBuffers(1, &o->pixel_buffer);
+    glCreateBuffers(1, &o->array_buffer);
+    glCreateBuffers(1, &o->uniform_buffer);
+    for (int i = 0; i < 3; i++) {
+        glNamedBufferStorage(o->storage[i], 4096, NULL, GL_DYNAMIC_STORAGE_BIT);
+    }
+    glNamedBufferStorage(o->pixel_buffer, 1 << 16, NULL, GL_DYNAMIC_STORAGE_BIT);
+    glNamedBufferStorage(o->array_buffer, 256, NULL, 0);
+    glNamedBufferStorage(o->uniform_buffer, 256, NULL, 0);
+    const float corners[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    return app_quad_create(&o->quad, corners) &&
+           glCheckNamedFramebufferStatus(o->framebuffer, GL_DRAW_FRAMEBUFFER) ==
+               GL_FRAMEBUFFER_COMPLETE;
+}
+
+static void objects_destroy(app_objects *o) {
+    glDeleteFramebuffers(1, &o->framebuffer);
+    glDeleteRenderbuffers(1, &o->color);
+    glDeleteRenderbuffers(1, &o->depth_stencil);
+    glDeleteTextures(4, o->textures_2d);
+    glDeleteTextures(4, o->textures_array);
+    glDeleteSamplers(4, o->samplers);
+    glDeleteBuffers(3, o->storage);
+    glDeleteBuffers(1, &o->pixel_buffer);
+    glDeleteBuffers(1, &o->array_buffer);
+    glDeleteBuffers(1, &o->uniform_buffer);
+    app_quad_destroy(&o->quad);
+}
+
+static void set_enabled(GLenum capability, bool on) {
+    if (on) {
+        glEnable(capability);
+    } else {
+        glDisable(capability);
+    }
+}
+
+/* The application's state: `odd` turns every capability on with values
+ * away from GL's defaults; otherwise every capability is off (the other
+ * side of each enable crowd toggles) with other values again. */
+static void set_application_state(const app_objects *o, bool odd) {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, odd ? o->framebuffer : gpu_test_target.framebuffer);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, odd ? gpu_test_target.framebuffer : o->framebuffer);
+    glViewport(odd ? 3 : 0, odd ? 5 : 2, odd ? 150 : 160, odd ? 100 : 117);
+    glUseProgram(o->quad.program);
+    glBindVertexArray(o->quad.vertex_array);
+    glBindBuffer(GL_ARRAY_BUFFER, o->array_buffer);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, odd ? o->pixel_buffer : 0);
+    glBindBuffer(GL_UNIFORM_BUFFER, o->uniform_buffer);
+    for (GLuint u = 0; u < 4; u++) {
+        glActiveTexture(GL_TEXTURE0 + u);
+        glBindTexture(GL_TEXTURE_2D, o->textures_2d[odd ? u : 3 - u]);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, o->textures_array[odd ? 3 - u : u]);
+        glBindSampler(u, odd || u % 2 == 0 ? o->samplers[u] : 0);
+    }
+    glActiveTexture(odd ? GL_TEXTURE2 : GL_TEXTURE5);
+    GLint align = 16;
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, o->storage[0], odd ? align : 2 * align, 256);
+    if (odd) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, o->storage[1]);
+    } else {
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, o->storage[1], align, 512);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->storage[2]);
+    set_enabled(GL_BLEND, odd);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, odd ? GL_ZERO : GL_DST_ALPHA);
+    glBlendEquationSeparate(odd ? GL_FUNC_SUBTRACT : GL_FUNC_ADD, GL_MAX);
+    glBlendColor(0.1f, 0.2f, 0.3f, 0.4f);
+    set_enabled(GL_DEPTH_TEST, odd);
+    glDepthFunc(odd ? GL_LEQUAL : GL_GREATER);
+    glDepthMask(odd ? GL_FALSE : GL_TRUE);
+    glDepthRange(odd ? 0.1 : 0.0, odd ? 0.9 : 0.95);
+    glClipControl(odd ? GL_UPPER_LEFT : GL_LOWER_LEFT,
+                  odd ? GL_ZERO_TO_ONE : GL_NEGATIVE_ONE_TO_ONE);
+    set_enabled(GL_CULL_FACE, odd);
+    glCullFace(odd ? GL_FRONT : GL_FRONT_AND_BACK);
+    glFrontFace(GL_CW);
+    set_enabled(GL_SCISSOR_TEST, odd);
+    glScissor(10, 12, 50, 40);
+    set_enabled(GL_STENCIL_TEST, odd);
+    glStencilFuncSeparate(GL_FRONT, GL_EQUAL, 3, 0x0f);
+    glStencilFuncSeparate(GL_BACK, GL_NOTEQUAL, 1, 0xff);
+    glStencilOpSeparate(GL_FRONT, GL_KEEP, GL_INCR, GL_REPLACE);
+    glStencilOpSeparate(GL_BACK, GL_INVERT, GL_KEEP, GL_DECR);
+    glStencilMask(0xf0);
+    set_enabled(GL_POLYGON_OFFSET_FILL, odd);
+    glPolygonOffset(1.5f, 2.0f);
+    glPixelStorei(GL_PACK_ALIGNMENT, odd ? 2 : 8);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, odd ? 8 : 2);
+    glPixelStorei(GL_PACK_ROW_LENGTH, odd ? 7 : 0);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, odd ? 5 : 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, odd ? 1 : 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, odd ? 2 : 0);
+    glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, odd ? GL_FALSE : GL_TRUE);
+    glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+    glClearDepth(odd ? 0.25 : 0.75);
+    glClearStencil(7);
+    set_enabled(GL_FRAMEBUFFER_SRGB, odd);
+    set_enabled(GL_PRIMITIVE_RESTART, odd);
+}
+
+/* GL's defaults for what set_application_state changed, so later groups
+ * start from a known state. */
+static void reset_state(void) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glUseProgram(0);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    for (GLuint u = 0; u < 4; u++) {
+        glActiveTexture(GL_TEXTURE0 + u);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
+        glBindSampler(u, 0);
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, 0);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    glDisable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ZERO);
+    glBlendEquation(GL_FUNC_ADD);
+    glDisable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glDepthRange(0.0, 1.0);
+    glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
+    glDisable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_STENCIL_TEST);
+    glStencilFunc(GL_ALWAYS, 0, 0xff);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+    glStencilMask(0xff);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(0.0f, 0.0f);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glClearColor(0, 0, 0, 0);
+    glClearDepth(1.0);
+    glClearStencil(0);
+    glDisable(GL_FRAMEBUFFER_SRGB);
+    glDisable(GL_PRIMITIVE_RESTART);
+}
+
+/* Compares GL's state now with `before` after `what`; also no GL error. */
+static void expect_state(const gl_snapshot *before, const char *what) {
+    gl_snapshot after;
+    snapshot(&after);
+    int changed = 0;
+    for (int i = 0; i < before->count && i < after.count; i++) {
+        if (before->values[i] != after.values[i]) {
+            CHECK_MSG(false, "%s changed %s: %g -> %g", what, before->names[i], before->values[i],
+                      after.values[i]);
+            changed++;
+        }
+    }
+    GLenum gl_error = glGetError();
+    CHECK_MSG(gl_error == GL_NO_ERROR, "%s left GL error 0x%04x", what, (unsigned)gl_error);
+    CHECK(before->count == after.count && before->count < MAX_VALUES);
+    if (changed > 0) {
+        printf("  %s: %d values changed\n", what, changed);
+    }
+}
+
+static const char *flat_shade = "vec4 crowd_shade(crowd_surface s) {\n"
+                                "    return vec4(s.base_color.rgb * 0.5, 1.0);\n"
+                                "}\n";
+
+/* Every call of the API that may touch GL, each followed by the check. */
+static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const crowd_asset *human,
+                     const crowd_bake *human_bake, const gl_snapshot *s) {
+    crowd_error error;
+    crowd_world *world = NULL;
+    CHECK(crowd_world_create(&(crowd_world_desc){.timing = true}, &world, &error) == CROWD_OK);
+    expect_state(s, "crowd_world_create");
+    REQUIRE_VOID(world != NULL);
+    crowd_archetype a, b;
+    CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar, .bake = bar_bake},
+                                    &a, &error) == CROWD_OK);
+    expect_state(s, "crowd_world_add_archetype");
+    CHECK(crowd_world_add_archetype(world,
+                                    &(crowd_archetype_desc){.asset = human,
+                                                            .bake = human_bake,
+                                                            .mode = CROWD_GPU_MODE_VAT,
+                                                            .fragment_source = flat_shade},
+                                    &b, &error) == CROWD_OK);
+    expect_state(s, "crowd_world_add_archetype (vat, own shading)");
+    crowd_instance ids[3];
+    for (int i = 0; i < 3; i++) {
+        crowd_instance_desc desc = {.position = {(float)i - 1.0f, 0, 0}, .clip = (uint32_t)i % 2};
+        CHECK(crowd_instance_add(world, i == 1 ? b : a, &desc, &ids[i], &error) == CROWD_OK);
+    }
+    expect_state(s, "crowd_instance_add");
+    crowd_camera camera = gpu_test_bar_camera();
+    crowd_draw_desc passes[2] = {gpu_test_draw_desc(&camera, CROWD_PASS_COLOR),
+                                 gpu_test_draw_desc(&camera, CROWD_PASS_DEPTH)};
+    for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+        char what[96];
+        CHECK(crowd_archetype_set_mode(world, a, (crowd_gpu_mode)m, &error) == CROWD_OK);
+        CHECK(crowd_archetype_set_mode(world, b, (crowd_gpu_mode)((m + 1) % CROWD_GPU_MODE_COUNT),
+                                       &error) == CROWD_OK);
+        snprintf(what, sizeof what, "crowd_archetype_set_mode (%s)",
+                 crowd_gpu_mode_name((crowd_gpu_mode)m));
+        expect_state(s, what);
+        CHECK(crowd_world_update(world, 0.1 * m, &error) == CROWD_OK);
+        snprintf(what, sizeof what, "crowd_world_update (%s)",
+                 crowd_gpu_mode_name((crowd_gpu_mode)m));
+        expect_state(s, what);
+        for (int p = 0; p < 2; p++) {
+            CHECK(crowd_world_draw(world, &passes[p], &error) == CROWD_OK);
+            snprintf(what, sizeof what, "crowd_world_draw (%s, %s pass)",
+                     crowd_gpu_mode_name((crowd_gpu_mode)m), p == 0 ? "colour" : "depth");
+            expect_state(s, what);
+        }
+    }
+    const float moved[3] = {0.5f, 0.0f, 0.5f};
+    CHECK(crowd_instance_update(world, ids[0], &(crowd_instance_desc){.clip = 2}, &error) ==
+          CROWD_OK);
+    CHECK(crowd_instance_set_transform(world, ids[1], moved, 1.0f, 1.0f, &error) == CROWD_OK);
+    CHECK(crowd_instance_set_speed(world, ids[2], 2.0f, &error) == CROWD_OK);
+    CHECK(crowd_instance_play(world, ids[2], 1, 0.3f, &error) == CROWD_OK);
+    expect_state(s, "instance edits");
+    CHECK(crowd_instance_remove(world, ids[0], &error) == CROWD_OK);
+    expect_state(s, "crowd_instance_remove");
+    CHECK(crowd_world_remove_archetype(world, b, &error) == CROWD_OK);
+    expect_state(s, "crowd_world_remove_archetype");
+    crowd_world_clear_instances(world);
+    CHECK(crowd_world_draw(world, &passes[0], &error) == CROWD_OK);
+    expect_state(s, "crowd_world_clear_instances, an empty draw");
+    crowd_world_destroy(world);
+    expect_state(s, "crowd_world_destroy");
+}
+
+static void test_state(const crowd_asset *bar, const crowd_bake *bar_bake, const crowd_asset *human,
+                       const crowd_bake *human_bake) {
+    printf("state: what crowd leaves as the application set it\n");
+    app_objects o;
+    REQUIRE_VOID(objects_create(&o));
+    for (int odd = 1; odd >= 0; odd--) {
+        set_application_state(&o, odd != 0);
+        gl_snapshot s;
+        snapshot(&s);
+        CHECK(glGetError() == GL_NO_ERROR);
+        int failed_before = check_failures;
+        exercise(bar, bar_bake, human, human_bake, &s);
+        printf("  %s state (%d values): %s\n",
+               odd ? "capabilities on, odd values" : "capabilities off", s.count,
+               check_failures == failed_before ? "unchanged by every call" : "CHANGED");
+    }
+    reset_state();
+    objects_destroy(&o);
+}
+
+/* The application's unpack state while archetypes upload (materials, BAT
+ * and VAT textures) must not reach crowd's uploads. */
+static void test_unpack_state(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("state: textures uploaded under the application's unpack state\n");
+    app_objects o;
+    REQUIRE_VOID(objects_create(&o));
+    crowd_camera camera = gpu_test_bar_camera();
+    for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+        gpu_scene plain, odd;
+        bool made = gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &plain);
+        set_application_state(&o, true);
+        made = gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &odd) && made;
+        reset_state();
+        crowd_instance id;
+        uint8_t *want = NULL, *got = NULL;
+        if (made &&
+            crowd_instance_add(plain.world, plain.archetype, &(crowd_instance_desc){0}, &id,
+                               NULL) == CROWD_OK &&
+            crowd_instance_add(odd.world, odd.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+                CROWD_OK) {
+            want = gpu_test_render(plain.world, 0.4, &camera);
+            got = gpu_test_render(odd.world, 0.4, &camera);
+        }
+        CHECK(want != NULL && got != NULL);
+        if (want != NULL && got != NULL) {
+            image_diff d = image_compare(want, got, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 0);
+            CHECK_MSG(d.differing == 0, "%s: %u pixels differ when uploaded under odd unpack state",
+                      crowd_gpu_mode_name((crowd_gpu_mode)m), (unsigned)d.differing);
+        }
+        free(want);
+        free(got);
+        gpu_scene_destroy(&plain);
+        gpu_scene_destroy(&odd);
+    }
+    objects_destroy(&o);
+}
+
+/* Pixels that are not the background (the first pixel). */
+static uint32_t silhouette_mismatch(const uint8_t *a, const uint8_t *b, uint32_t *covered) {
+    uint32_t mismatched = 0;
+    *covered = 0;
+    for (uint32_t i = 0; i < GPU_TEST_PIXELS; i++) {
+        bool in_a = memcmp(a + 4 * i, a, 3) != 0, in_b = memcmp(b + 4 * i, b, 3) != 0;
+        *covered += in_a;
+        mismatched += in_a != in_b;
+    }
+    return mismatched;
+}
+
+/* Reversed-Z with an infinite far plane: z_clip = near, w = -z_eye, so
+ * depth = near / distance, 1 at the near plane and 0 at infinity. */
+static void reversed_z(const float projection[16], float out[16]) {
+    float near = projection[14] / (projection[10] - 1.0f);
+    memset(out, 0, 16 * sizeof(float));
+    out[0] = projection[0];
+    out[5] = projection[5];
+    out[11] = -1.0f;
+    out[14] = near;
+}
+
+static void test_reversed_z(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("projections: reversed-Z, infinite far plane\n");
+    crowd_camera camera = gpu_test_bar_camera();
+    gpu_scene s;
+    REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_STATIC, &s));
+    const float xs[3] = {-0.6f, 0.0f, 0.6f}, zs[3] = {0.0f, -0.5f, 0.5f};
+    for (int i = 0; i < 3; i++) {
+        crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]}, .time_offset_s = 0.3f * i};
+        crowd_instance id;
+        CHECK(crowd_instance_add(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
+    }
+    for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+        const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
+        CHECK(crowd_archetype_set_mode(s.world, s.archetype, (crowd_gpu_mode)m, NULL) == CROWD_OK);
+        uint8_t *normal = gpu_test_render(s.world, 0.35, &camera);
+        crowd_draw_desc desc = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
+        float projection[16];
+        reversed_z(desc.projection, projection);
+        memcpy(desc.projection, projection, sizeof projection);
+        host_target_begin(&gpu_test_target, gpu_test_clear);
+        const float zero = 0.0f;
+        glClearNamedFramebufferfv(gpu_test_target.framebuffer, GL_DEPTH, 0, &zero);
+        glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
+        glDepthFunc(GL_GREATER);
+        CHECK(crowd_world_update(s.world, 0.35, NULL) == CROWD_OK);
+        CHECK(crowd_world_draw(s.world, &desc, NULL) == CROWD_OK);
+        glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
+        glDepthFunc(GL_LESS);
+        uint8_t *reversed = gpu_test_read_rgba();
+        if (normal != NULL && reversed != NULL) {
+            char what[64];
+            snprintf(what, sizeof what, "%s: reversed-Z vs ordinary", name);
+            CHECK(gpu_test_close(what, normal, reversed, GPU_TEST_EXACT));
+            uint32_t covered, mismatched = silhouette_mismatch(normal, reversed, &covered);
+            printf("  %-40s silhouettes: %u of %u px differ\n", "", (unsigned)mismatched,
+                   (unsigned)covered);
+            CHECK(covered > 1000 && mismatched <= GPU_TEST_EXACT * GPU_TEST_PIXELS);
+            gpu_test_save("state_reversed_z", name, reversed);
+        } else {
+            CHECK(false);
+        }
+        free(normal);
+        free(reversed);
+    }
+    gpu_scene_destroy(&s);
+}
+
+/* Orthographic from the front, 40 pixels per metre both ways, centred at
+ * (0, 1): the bar's bind pose (bend paused at 0 s) is its front face, 0.5 m
+ * by 2 m, columns 70-89 and rows 20-99 (top first), filled. */
+static void test_orthographic(const crowd_asset *bar, const crowd_bake *bake) {
+    printf("projections: orthographic\n");
+    gpu_scene s;
+    REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_STATIC, &s));
+    crowd_instance id;
+    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){.paused = true}, &id,
+                             NULL) == CROWD_OK);
+    crowd_camera camera = {.eye = {0, 1, 5}, .target = {0, 1, 0}};
+    crowd_draw_desc desc = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
+    const float half_w = 2.0f, half_h = 1.5f, near = 0.5f, far = 20.0f;
+    memset(desc.projection, 0, sizeof desc.projection);
+    desc.projection[0] = 1.0f / half_w;
+    desc.projection[5] = 1.0f / half_h;
+    desc.projection[10] = -2.0f / (far - near);
+    desc.projection[14] = -(far + near) / (far - near);
+    desc.projection[15] = 1.0f;
+    for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
+        CHECK(crowd_archetype_set_mode(s.world, s.archetype, (crowd_gpu_mode)m, NULL) == CROWD_OK);
+        uint8_t *pixels = gpu_test_frame(s.world, 0.7, &desc) ? gpu_test_read_rgba() : NULL;
+        REQUIRE_VOID(pixels != NULL);
+        uint32_t x0 = GPU_TEST_WIDTH, x1 = 0, y0 = GPU_TEST_HEIGHT, y1 = 0, covered = 0;
+        for (uint32_t y = 0; y < GPU_TEST_HEIGHT; y++) {
+            for (uint32_t x = 0; x < GPU_TEST_WIDTH; x++) {
+                if (memcmp(pixels + 4 * (y * GPU_TEST_WIDTH + x), pixels, 3) != 0) {
+                    covered++;
+                    x0 = x < x0 ? x : x0;
+                    x1 = x > x1 ? x : x1;
+                    y0 = y < y0 ? y : y0;
+                    y1 = y > y1 ? y : y1;
+                }
+            }
+        }
+        printf("  %-6s %u px in columns %u-%u, rows %u-%u\n",
+               crowd_gpu_mode_name((crowd_gpu_mode)m), (unsigned)covered, (unsigned)x0,
+               (unsigned)x1, (unsigned)y0, (unsigned)y1);
+        CHECK(x0 == 70 && x1 == 89 && y0 == 20 && y1 == 99 && covered == 20 * 80);
+        gpu_test_save("state_orthographic", crowd_gpu_mode_name((crowd_gpu_mode)m), pixels);
+        free(pixels);
+    }
+    gpu_scene_destroy(&s);
+}
+
+int test_gpu_state(void) {
+    crowd_asset *bar = fixture_bar_create(), *human = NULL;
+    crowd_bake *bar_bake = NULL, *human_bake = NULL;
+    crowd_error error;
+    REQUIRE(bar != NULL && crowd_bake_build(bar, NULL, &bar_bake, &error) == CROWD_OK);
+    CHECK(crowd_builtin_create(&human, &error) == CROWD_OK &&
+          crowd_bake_build(human, NULL, &human_bake, &error) == CROWD_OK);
+    if (human_bake != NULL) {
+        test_state(bar, bar_bake, human, human_bake);
+    }
+    test_unpack_state(bar, bar_bake);
+    test_reversed_z(bar, bar_bake);
+    test_orthographic(bar, bar_bake);
+    crowd_bake_destroy(bar_bake);
+    crowd_bake_destroy(human_bake);
+    crowd_asset_destroy(bar);
+    crowd_asset_destroy(human);
+    return check_finish();
+}
