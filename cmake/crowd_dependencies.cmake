@@ -1,14 +1,15 @@
 # crowd_find_dependencies(<missing-var> [OFFLINE])
 #
 # Finds what crowd's two static libraries link and makes each an imported
-# target: for crowd_runtime PkgConfig::CGLM, PkgConfig::CJSON, PkgConfig::PNG,
-# PkgConfig::EPOXY, crowd::openexr_core and Threads::Threads; with OFFLINE
-# also, for crowd, PkgConfig::ASSIMP and meshoptimizer::meshoptimizer.
-# crowd's own build and the installed crowdConfig.cmake both call it, so the
-# exported targets name dependencies that exist in either place. It is a
-# function so that a project finding crowd keeps its own variables
-# (PNG_LIBRARIES, ...): only the targets and cache entries remain. Sets
-# <missing-var> to what was not found, empty when everything was.
+# target: for crowd_runtime PkgConfig::crowd_cglm, PkgConfig::crowd_cjson,
+# PkgConfig::crowd_png, PkgConfig::crowd_epoxy, crowd::openexr_core and
+# Threads::Threads; with OFFLINE also, for crowd, PkgConfig::crowd_assimp and
+# meshoptimizer::meshoptimizer. crowd's own build and the installed
+# crowdConfig.cmake both call it, so the exported targets name dependencies
+# that exist in either place. The crowd_ prefixes and the function scope
+# leave a project that finds crowd its own names (PNG_LIBRARIES,
+# PkgConfig::PNG, ...). Sets <missing-var> to what was not found, empty when
+# everything was.
 function(crowd_find_dependencies missing_var)
     cmake_parse_arguments(ARG "OFFLINE" "" "" ${ARGN})
     set(missing "")
@@ -17,9 +18,9 @@ function(crowd_find_dependencies missing_var)
         set(${missing_var} pkg-config PARENT_SCOPE)
         return()
     endif()
-    set(modules CGLM cglm CJSON libcjson PNG libpng EPOXY epoxy)
+    set(modules crowd_cglm cglm crowd_cjson libcjson crowd_png libpng crowd_epoxy epoxy)
     if(ARG_OFFLINE)
-        list(APPEND modules ASSIMP assimp)
+        list(APPEND modules crowd_assimp assimp)
     endif()
     while(modules)
         list(POP_FRONT modules prefix module)

@@ -49,7 +49,7 @@ endforeach()
 # one whose static dependencies are not crowd's (epoxy's name GL, EGL, X11).
 set(CROWD_PC_OPENEXR_CORE "${CROWD_OPENEXR_CORE_LIBRARY}")
 get_target_property(CROWD_PC_MESHOPTIMIZER meshoptimizer::meshoptimizer LOCATION)
-get_target_property(CROWD_PC_EPOXY PkgConfig::EPOXY INTERFACE_LINK_LIBRARIES)
+get_target_property(CROWD_PC_EPOXY PkgConfig::crowd_epoxy INTERFACE_LINK_LIBRARIES)
 foreach(pc crowd-runtime crowd)
     configure_file("${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in" "${PROJECT_BINARY_DIR}/${pc}.pc" @ONLY)
     install(FILES "${PROJECT_BINARY_DIR}/${pc}.pc" DESTINATION "${crowd_pc_dir}")

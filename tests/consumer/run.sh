@@ -45,6 +45,18 @@ fail() {
     exit 1
 }
 
+# fail_log LOG MESSAGE: the compiler's and CMake's errors from LOG (or its
+# end when it names none), then the failure.
+fail_log() {
+    errors=': (fatal )?error|CMake Error'
+    if grep -Eq "$errors" "$1"; then
+        grep -E "$errors" "$1" | head -n 20 >&2
+    else
+        tail -n 40 "$1" >&2
+    fi
+    fail "$2"
+}
+
 # The consumer's link line (Makefile generator: link.txt) must name the
 # runtime and not the offline library, nor assimp, GLFW or EGL; ldd must not
 # list those either.
@@ -77,11 +89,11 @@ run_consumer() {
 step "crowd: configure, build, install into $work/prefix"
 cmake -S "$source_dir" -B "$work/crowd" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$work/prefix" -DCROWD_BUILD_TESTS=OFF >"$work/crowd.log" 2>&1 ||
-    { cat "$work/crowd.log"; fail "crowd does not configure"; }
+    fail_log "$work/crowd.log" "crowd does not configure"
 cmake --build "$work/crowd" -j "$jobs" >>"$work/crowd.log" 2>&1 ||
-    { tail -n 40 "$work/crowd.log"; fail "crowd does not build"; }
+    fail_log "$work/crowd.log" "crowd does not build"
 cmake --install "$work/crowd" >>"$work/crowd.log" 2>&1 ||
-    { tail -n 40 "$work/crowd.log"; fail "crowd does not install"; }
+    fail_log "$work/crowd.log" "crowd does not install"
 (cd "$work/prefix" && find . -type f | sort)
 
 step "bake folder from the installed CLI"
@@ -90,9 +102,9 @@ step "bake folder from the installed CLI"
 step "consumer through find_package(crowd)"
 cmake -S "$project" -B "$work/find" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/find.log" 2>&1 ||
-    { cat "$work/find.log"; fail "find_package(crowd) failed"; }
+    fail_log "$work/find.log" "find_package(crowd) failed"
 cmake --build "$work/find" -j "$jobs" >>"$work/find.log" 2>&1 ||
-    { cat "$work/find.log"; fail "consumer does not build against the package"; }
+    fail_log "$work/find.log" "consumer does not build against the package"
 check_linked "$work/find/consumer" "$(cat "$work/find/CMakeFiles/consumer.dir/link.txt")"
 run_consumer "$work/find/consumer"
 
@@ -110,9 +122,9 @@ run_consumer "$work/consumer_pc"
 step "consumer through add_subdirectory(crowd)"
 cmake -S "$project" -B "$work/sub" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release \
     -DCROWD_SOURCE_DIR="$source_dir" >"$work/sub.log" 2>&1 ||
-    { cat "$work/sub.log"; fail "add_subdirectory(crowd) does not configure"; }
+    fail_log "$work/sub.log" "add_subdirectory(crowd) does not configure"
 cmake --build "$work/sub" -j "$jobs" >>"$work/sub.log" 2>&1 ||
-    { tail -n 40 "$work/sub.log"; fail "consumer does not build through add_subdirectory"; }
+    fail_log "$work/sub.log" "consumer does not build through add_subdirectory"
 check_linked "$work/sub/consumer" "$(cat "$work/sub/CMakeFiles/consumer.dir/link.txt")"
 run_consumer "$work/sub/consumer"
 
