@@ -38,7 +38,9 @@ typedef struct app_gl {
 
 /* A 4.5 core context on `display`, current without a surface. Displays
  * without configs (Mesa's device platform) take a context without one
- * (EGL_KHR_no_config_context). */
+ * (EGL_KHR_no_config_context). A display is never terminated: EGL has one
+ * per device and process, shared with any other user of that device in
+ * the process, and terminating it would pull it from under them. */
 static bool context_on(app_gl *gl, EGLDisplay display) {
     const EGLint config_wanted[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
     const EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION,
@@ -52,7 +54,6 @@ static bool context_on(app_gl *gl, EGLDisplay display) {
         return false;
     }
     if (!eglBindAPI(EGL_OPENGL_API)) {
-        eglTerminate(display);
         return false;
     }
     EGLConfig config;
@@ -61,9 +62,12 @@ static bool context_on(app_gl *gl, EGLDisplay display) {
         config = EGL_NO_CONFIG_KHR;
     }
     EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, version);
-    if (context == EGL_NO_CONTEXT ||
+    if (context != EGL_NO_CONTEXT &&
         !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
-        eglTerminate(display); /* also destroys the context */
+        eglDestroyContext(display, context);
+        context = EGL_NO_CONTEXT;
+    }
+    if (context == EGL_NO_CONTEXT) {
         return false;
     }
     gl->display = display;
@@ -111,9 +115,6 @@ static void app_gl_destroy(app_gl *gl) {
         glDeleteRenderbuffers(1, &gl->depth);
         eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(gl->display, gl->context);
-    }
-    if (gl->display != EGL_NO_DISPLAY) {
-        eglTerminate(gl->display);
     }
 }
 

@@ -82,7 +82,11 @@ static void test_world_errors(void) {
     crowd_world_desc desc = {.max_instances = CROWD_WORLD_MAX_INSTANCES + 1};
     CHECK(crowd_world_create(&desc, &world, &error) == CROWD_ERROR_INVALID_ARGUMENT &&
           world == NULL);
-    desc.max_instances = CROWD_WORLD_MAX_INSTANCES;
+    desc = (crowd_world_desc){.state = (crowd_state_policy)2};
+    CHECK(crowd_world_create(&desc, &world, &error) == CROWD_ERROR_INVALID_ARGUMENT &&
+          world == NULL);
+    desc =
+        (crowd_world_desc){.max_instances = CROWD_WORLD_MAX_INSTANCES, .state = CROWD_STATE_RESET};
     CHECK(crowd_world_create(&desc, &world, &error) == CROWD_OK && world != NULL);
     crowd_world_destroy(world);
     crowd_world_destroy(NULL);

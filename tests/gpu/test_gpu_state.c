@@ -6,7 +6,10 @@
  * capability on and odd values, then with every capability off), and read
  * back after each call that may touch GL: world creation, adding an
  * archetype (one with the game's own shading), mode changes, instance
- * edits, updates and both passes in every mode, removal and destruction.
+ * edits, updates and both passes in every mode, removal and destruction;
+ * under CROWD_STATE_RESTORE everything reads as the application set it,
+ * under CROWD_STATE_RESET the same except that a draw leaves the bindings
+ * it resets at GL's defaults.
  * An archetype added while the application's pixel-unpack state is odd
  * (alignment, row length, skips, a bound unpack buffer) must still upload
  * its textures right: it draws what one added under GL's defaults draws.
@@ -327,24 +330,60 @@ static void reset_state(void) {
     glDisable(GL_PRIMITIVE_RESTART);
 }
 
-/* Compares GL's state now with `before` after `what`; also no GL error. */
-static void expect_state(const gl_snapshot *before, const char *what) {
+/* One pass over the API under one application state and policy. */
+typedef struct state_run {
+    const app_objects *objects;
+    bool odd;
+    crowd_state_policy policy;
+    gl_snapshot application; /* the state as the application set it */
+} state_run;
+
+/* What CROWD_STATE_RESET leaves at GL's defaults after a draw (the colour
+ * mask all on, every binding 0). */
+static const char *const reset_names[] = {"vertex array",
+                                          "texture 2D of units 0-3",
+                                          "texture 2D array of units 0-3",
+                                          "sampler of units 0-3",
+                                          "storage buffer",
+                                          "storage buffer 1 / 3",
+                                          "storage buffer 1 / 3 start",
+                                          "storage buffer 1 / 3 size",
+                                          "colour mask"};
+
+static double expected_value(const state_run *run, int i, bool drew) {
+    const char *name = run->application.names[i];
+    for (size_t k = 0;
+         drew && run->policy == CROWD_STATE_RESET && k < sizeof reset_names / sizeof reset_names[0];
+         k++) {
+        if (strcmp(name, reset_names[k]) == 0) {
+            return strcmp(name, "colour mask") == 0 ? 1.0 : 0.0;
+        }
+    }
+    return run->application.values[i];
+}
+
+/* After `what`: GL's state is the application's (after a draw under
+ * CROWD_STATE_RESET, with those bindings at GL's defaults) and no GL error
+ * is pending; then the application's state is set again for the next call. */
+static void expect_state(state_run *run, const char *what, bool drew) {
     gl_snapshot after;
     snapshot(&after);
     int changed = 0;
-    for (int i = 0; i < before->count && i < after.count; i++) {
-        if (before->values[i] != after.values[i]) {
-            CHECK_MSG(false, "%s changed %s: %g -> %g", what, before->names[i], before->values[i],
-                      after.values[i]);
+    for (int i = 0; i < run->application.count && i < after.count; i++) {
+        double expected = expected_value(run, i, drew);
+        if (after.values[i] != expected) {
+            CHECK_MSG(false, "%s left %s at %g, expected %g", what, after.names[i], after.values[i],
+                      expected);
             changed++;
         }
     }
     GLenum gl_error = glGetError();
     CHECK_MSG(gl_error == GL_NO_ERROR, "%s left GL error 0x%04x", what, (unsigned)gl_error);
-    CHECK(before->count == after.count && before->count < MAX_VALUES);
+    CHECK(run->application.count == after.count && after.count < MAX_VALUES);
     if (changed > 0) {
-        printf("  %s: %d values changed\n", what, changed);
+        printf("  %s: %d values not as expected\n", what, changed);
     }
+    set_application_state(run->objects, run->odd);
 }
 
 static const char *flat_shade = "vec4 crowd_shade(crowd_surface s) {\n"
@@ -353,29 +392,30 @@ static const char *flat_shade = "vec4 crowd_shade(crowd_surface s) {\n"
 
 /* Every call of the API that may touch GL, each followed by the check. */
 static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const crowd_asset *human,
-                     const crowd_bake *human_bake, const gl_snapshot *s) {
+                     const crowd_bake *human_bake, state_run *s) {
     crowd_error error;
     crowd_world *world = NULL;
-    CHECK(crowd_world_create(&(crowd_world_desc){.timing = true}, &world, &error) == CROWD_OK);
-    expect_state(s, "crowd_world_create");
+    crowd_world_desc world_desc = {.timing = true, .state = s->policy};
+    CHECK(crowd_world_create(&world_desc, &world, &error) == CROWD_OK);
+    expect_state(s, "crowd_world_create", false);
     REQUIRE_VOID(world != NULL);
     crowd_archetype a, b;
     CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar, .bake = bar_bake},
                                     &a, &error) == CROWD_OK);
-    expect_state(s, "crowd_world_add_archetype");
+    expect_state(s, "crowd_world_add_archetype", false);
     CHECK(crowd_world_add_archetype(world,
                                     &(crowd_archetype_desc){.asset = human,
                                                             .bake = human_bake,
                                                             .mode = CROWD_GPU_MODE_VAT,
                                                             .fragment_source = flat_shade},
                                     &b, &error) == CROWD_OK);
-    expect_state(s, "crowd_world_add_archetype (vat, own shading)");
+    expect_state(s, "crowd_world_add_archetype (vat, own shading)", false);
     crowd_instance ids[3];
     for (int i = 0; i < 3; i++) {
         crowd_instance_desc desc = {.position = {(float)i - 1.0f, 0, 0}, .clip = (uint32_t)i % 2};
         CHECK(crowd_instance_add(world, i == 1 ? b : a, &desc, &ids[i], &error) == CROWD_OK);
     }
-    expect_state(s, "crowd_instance_add");
+    expect_state(s, "crowd_instance_add", false);
     crowd_camera camera = gpu_test_bar_camera();
     crowd_draw_desc passes[2] = {gpu_test_draw_desc(&camera, CROWD_PASS_COLOR),
                                  gpu_test_draw_desc(&camera, CROWD_PASS_DEPTH)};
@@ -386,16 +426,16 @@ static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const c
                                        &error) == CROWD_OK);
         snprintf(what, sizeof what, "crowd_archetype_set_mode (%s)",
                  crowd_gpu_mode_name((crowd_gpu_mode)m));
-        expect_state(s, what);
+        expect_state(s, what, false);
         CHECK(crowd_world_update(world, 0.1 * m, &error) == CROWD_OK);
         snprintf(what, sizeof what, "crowd_world_update (%s)",
                  crowd_gpu_mode_name((crowd_gpu_mode)m));
-        expect_state(s, what);
+        expect_state(s, what, false);
         for (int p = 0; p < 2; p++) {
             CHECK(crowd_world_draw(world, &passes[p], &error) == CROWD_OK);
             snprintf(what, sizeof what, "crowd_world_draw (%s, %s pass)",
                      crowd_gpu_mode_name((crowd_gpu_mode)m), p == 0 ? "colour" : "depth");
-            expect_state(s, what);
+            expect_state(s, what, true);
         }
     }
     const float moved[3] = {0.5f, 0.0f, 0.5f};
@@ -404,16 +444,16 @@ static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const c
     CHECK(crowd_instance_set_transform(world, ids[1], moved, 1.0f, 1.0f, &error) == CROWD_OK);
     CHECK(crowd_instance_set_speed(world, ids[2], 2.0f, &error) == CROWD_OK);
     CHECK(crowd_instance_play(world, ids[2], 1, 0.3f, &error) == CROWD_OK);
-    expect_state(s, "instance edits");
+    expect_state(s, "instance edits", false);
     CHECK(crowd_instance_remove(world, ids[0], &error) == CROWD_OK);
-    expect_state(s, "crowd_instance_remove");
+    expect_state(s, "crowd_instance_remove", false);
     CHECK(crowd_world_remove_archetype(world, b, &error) == CROWD_OK);
-    expect_state(s, "crowd_world_remove_archetype");
+    expect_state(s, "crowd_world_remove_archetype", false);
     crowd_world_clear_instances(world);
     CHECK(crowd_world_draw(world, &passes[0], &error) == CROWD_OK);
-    expect_state(s, "crowd_world_clear_instances, an empty draw");
+    expect_state(s, "crowd_world_clear_instances, an empty draw", false);
     crowd_world_destroy(world);
-    expect_state(s, "crowd_world_destroy");
+    expect_state(s, "crowd_world_destroy", false);
 }
 
 static void test_state(const crowd_asset *bar, const crowd_bake *bar_bake, const crowd_asset *human,
@@ -421,16 +461,19 @@ static void test_state(const crowd_asset *bar, const crowd_bake *bar_bake, const
     printf("state: what crowd leaves as the application set it\n");
     app_objects o;
     REQUIRE_VOID(objects_create(&o));
-    for (int odd = 1; odd >= 0; odd--) {
-        set_application_state(&o, odd != 0);
-        gl_snapshot s;
-        snapshot(&s);
-        CHECK(glGetError() == GL_NO_ERROR);
-        int failed_before = check_failures;
-        exercise(bar, bar_bake, human, human_bake, &s);
-        printf("  %s state (%d values): %s\n",
-               odd ? "capabilities on, odd values" : "capabilities off", s.count,
-               check_failures == failed_before ? "unchanged by every call" : "CHANGED");
+    for (int policy = CROWD_STATE_RESTORE; policy <= CROWD_STATE_RESET; policy++) {
+        for (int odd = 1; odd >= 0; odd--) {
+            state_run run = {&o, odd != 0, (crowd_state_policy)policy, {0}};
+            set_application_state(&o, run.odd);
+            snapshot(&run.application);
+            CHECK(glGetError() == GL_NO_ERROR);
+            int failed_before = check_failures;
+            exercise(bar, bar_bake, human, human_bake, &run);
+            printf("  %s, %s (%d values): %s\n",
+                   policy == CROWD_STATE_RESTORE ? "restore" : "reset",
+                   odd ? "capabilities on, odd values" : "capabilities off", run.application.count,
+                   check_failures == failed_before ? "as documented after every call" : "CHANGED");
+        }
     }
     reset_state();
     objects_destroy(&o);

@@ -22,8 +22,8 @@ typedef struct characters {
 
 /* Where the test puts them: the bar in front, left of the human, both
  * overlapping on screen so that depth decides who is seen. */
-static const crowd_instance_desc bar_at = {.position = {-0.35f, 0.0f, 0.45f}, .clip = 0};
-static const crowd_instance_desc human_at = {.position = {0.25f, 0.0f, -0.3f}, .clip = 1};
+static const crowd_instance_desc bar_at = {.position = {0.2f, 0.0f, 0.45f}, .clip = 0};
+static const crowd_instance_desc human_at = {.position = {-0.6f, 0.0f, -0.3f}, .clip = 1};
 
 static crowd_camera pair_camera(void) {
     const float min[3] = {-1.2f, 0.0f, -0.8f}, max[3] = {1.2f, 2.1f, 0.8f};
@@ -98,6 +98,15 @@ static frame_images depth_composite(const frame_images *a, const frame_images *b
     return out;
 }
 
+/* Pixels both frames cover. */
+static uint32_t overlap(const float *a, const float *b) {
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < GPU_TEST_PIXELS; i++) {
+        count += a[i] < 1.0f && b[i] < 1.0f;
+    }
+    return count;
+}
+
 /* Pixels whose depth differs between two frames. */
 static uint32_t depth_mismatches(const float *a, const float *b) {
     uint32_t count = 0;
@@ -145,14 +154,18 @@ static void test_two_archetypes(const characters *c) {
                 image_compare(composite.rgba, together.rgba, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 24);
             worst = fmax(worst, (double)d.differing / GPU_TEST_PIXELS);
             uint32_t depths = depth_mismatches(composite.depth, together.depth);
-            printf("  %-40s %u pixels of another depth\n", "", (unsigned)depths);
-            CHECK(depths <= tolerance * GPU_TEST_PIXELS);
+            uint32_t shared = overlap(a.depth, b.depth);
+            printf("  %-40s %u px covered by both, %u px of another depth\n", "", (unsigned)shared,
+                   (unsigned)depths);
+            CHECK(shared > 50 && depths <= tolerance * GPU_TEST_PIXELS);
             /* Both characters show: each covers pixels of the other. */
             image_diff bar_seen =
                 image_compare(b.rgba, together.rgba, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 24);
             image_diff human_seen =
                 image_compare(a.rgba, together.rgba, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 24);
-            CHECK(bar_seen.differing > 200 && human_seen.differing > 200);
+            CHECK_MSG(bar_seen.differing > 200 && human_seen.differing > 50,
+                      "bar %u px, human %u px seen", (unsigned)bar_seen.differing,
+                      (unsigned)human_seen.differing);
             frame_free(&composite);
         }
         frame_free(&together);
