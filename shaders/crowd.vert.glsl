@@ -14,16 +14,18 @@ layout(location = 2) in vec2 a_uv;
 layout(location = 3) in uvec4 a_joints;
 layout(location = 4) in vec4 a_weights;
 layout(location = 5) in uint a_material;
+// The LOD0 vertex this one copies (itself in LOD0): its VAT texel.
+layout(location = 6) in uint a_texel;
 
 // The instance's record (gpu_instance_record), as per-instance attributes.
-layout(location = 6) in vec4 i_position_heading;
-layout(location = 7) in vec4 i_tint;
-layout(location = 8) in vec4 i_play;       // scale, start_s, offset_s, speed
-layout(location = 9) in vec4 i_fade;       // duration_s, fade_start_s, fade_duration_s,
+layout(location = 7) in vec4 i_position_heading;
+layout(location = 8) in vec4 i_tint;
+layout(location = 9) in vec4 i_play;       // scale, start_s, offset_s, speed
+layout(location = 10) in vec4 i_fade;      // duration_s, fade_start_s, fade_duration_s,
                                            // from_duration_s
-layout(location = 10) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed
-layout(location = 11) in uvec4 i_clip;     // clip, flags, first_frame, frame_count
-layout(location = 12) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count,
+layout(location = 11) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed
+layout(location = 12) in uvec4 i_clip;     // clip, flags, first_frame, frame_count
+layout(location = 13) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count,
                                            // instance handle
 
 layout(location = 0) uniform mat4 u_view_proj;
@@ -308,8 +310,8 @@ void main() {
 #endif
 
 #if defined(MODE_VAT)
-    // gl_VertexID is the index value: the bake's vertex order.
-    ivec2 at = element_texel(uint(gl_VertexID));
+    // Every LOD plays from LOD0's texels.
+    ivec2 at = element_texel(a_texel);
     vat_clip(to, t_to, at, position, normal);
 #if defined(CROSSFADE)
     if (w_to < 1.0) {

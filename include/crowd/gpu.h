@@ -74,7 +74,8 @@
  * control, scissor, stencil, polygon offset, pixel store, clear values. It
  * changes: the current program, the vertex array binding, the active
  * texture unit, the 2D and 2D-array texture and sampler bindings of units
- * 0-3, the generic and indexed (1, 3) shader storage buffer bindings, the
+ * 0-3, the generic and indexed (1-5) shader storage buffer bindings, the
+ * draw-indirect buffer binding, the
  * GL_DEPTH_TEST, GL_CULL_FACE and GL_BLEND enables (crowd draws
  * depth-tested, without culling or blending) and, in the depth pass, the
  * colour write mask. What it does with them after drawing is the world's
@@ -85,7 +86,8 @@
  *     mesa_glthread) answers some of them only after finishing the work
  *     queued before, which on a software rasterizer is the previous frame.
  *   CROWD_STATE_RESET reads only what drivers keep on the calling side (the
- *     program, the active texture unit, the three enables), puts those back,
+ *     program, the active texture unit, the draw-indirect buffer, the three
+ *     enables), puts those back,
  *     and leaves the rest at GL's defaults: vertex array 0, no texture or
  *     sampler on units 0-3, storage buffer bindings 0, colour mask all on.
  *     For engines that bind what they need before each draw anyway.
@@ -348,6 +350,20 @@ typedef struct crowd_light {
 /* A sun from the upper right front with a sky/ground hemisphere. */
 void crowd_light_default(crowd_light *out);
 
+/* Which instances a pass draws, and at which LOD (static, bat and vat
+ * archetypes; cpu and gpu draw every instance at LOD0). */
+typedef enum crowd_cull_mode {
+    /* A compute pass per view tests every instance's animated bounds (its
+     * clip's sphere from the bake, or the hull of both clips' during a
+     * crossfade; the bind pose's in static mode) against the frustum,
+     * picks its LOD, and writes the indirect draws: no per-instance CPU work. */
+    CROWD_CULL_GPU = 0,
+    /* The same choices made on the CPU (for contexts without compute),
+     * visible records uploaded each pass. */
+    CROWD_CULL_CPU,
+    CROWD_CULL_OFF, /* every instance at LOD0: the brute-force reference */
+} crowd_cull_mode;
+
 typedef struct crowd_draw_desc {
     crowd_pass pass;
     /* Column-major 4x4 matrices as OpenGL takes them (clip = projection x
@@ -361,11 +377,21 @@ typedef struct crowd_draw_desc {
      * without GL_FRAMEBUFFER_SRGB); true writes linear values (sRGB
      * framebuffers with GL_FRAMEBUFFER_SRGB on, HDR targets). */
     bool linear_output;
+    crowd_cull_mode cull;
+    /* LOD choice: an instance is drawn at the coarsest LOD whose error
+     * (measured by the bake over every frame, crowd_bake_lod.error) projects
+     * to at most lod_error_px pixels in a viewport viewport_height_px tall;
+     * to switch to a coarser LOD it must project to 20 % less (hysteresis,
+     * kept by the colour pass, per instance). viewport_height_px 0 = LOD0
+     * always; lod_error_px 0 = 1 pixel. */
+    float viewport_height_px;
+    float lod_error_px;
 } crowd_draw_desc;
 
-/* Draws every instance of every archetype, each in its archetype's mode,
- * into the bound draw framebuffer and viewport: one draw per archetype with
- * instances (cpu mode: one per instance). Never waits for the GPU.
+/* Draws the instances of every archetype that the view keeps (desc->cull),
+ * each in its archetype's mode, into the bound draw framebuffer and
+ * viewport: one multi-draw per archetype with instances, with one command
+ * per LOD in use (cpu mode: one draw per instance). Never waits for the GPU.
  * CROWD_ERROR_INVALID_ARGUMENT for a bad desc (unknown pass, non-finite
  * matrices); GL errors are only checked in debug builds (CROWD_ERROR_GPU). */
 crowd_result crowd_world_draw(crowd_world *world, const crowd_draw_desc *desc, crowd_error *error);
@@ -376,9 +402,16 @@ typedef struct crowd_world_stats {
     uint32_t archetype_count;
     uint32_t instance_count;
     /* Since the last crowd_world_update: */
-    uint32_t passes;         /* crowd_world_draw calls */
-    uint32_t draw_calls;     /* GL draw calls, all passes */
-    uint64_t vertices_drawn; /* vertices submitted, all passes */
+    uint32_t passes;     /* crowd_world_draw calls */
+    uint32_t draw_calls; /* draws (indirect commands counted one each), all passes */
+    /* Vertices submitted, all passes: exact for CROWD_CULL_CPU and _OFF;
+     * with CROWD_CULL_GPU the GPU alone knows, so it counts every instance
+     * at LOD0 (an upper bound) unless timing is on, which reads the
+     * commands back frames later (never waiting) into visible_instances. */
+    uint64_t vertices_drawn;
+    /* Instances drawn, all passes (GPU culling: of the frame
+     * gpu_time_frames_ago, timing on only). */
+    uint64_t visible_instances;
     /* Bytes sent to GPU buffers: instance records written by add, update and
      * remove since the update before, plus this frame's palettes or vertices. */
     uint64_t uploaded_bytes;

@@ -359,7 +359,14 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
         result = gpu_mesh_upload(r, error);
     }
     if (result == CROWD_OK) {
+        result = gpu_cull_init(r, error);
+    }
+    if (result == CROWD_OK) {
         result = gpu_instances_init(r, error);
+    }
+    if (result == CROWD_OK && !gpu_archetype_has_mode(r, desc->mode)) {
+        result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name, "mode '%s' needs %s",
+                                 crowd_gpu_mode_name(desc->mode), mode_needs(desc->mode));
     }
     if (result == CROWD_OK) {
         result = gpu_archetype_set_mode(r, desc->mode, error);
@@ -377,6 +384,7 @@ void gpu_archetype_destroy(gpu_archetype *r) {
         return;
     }
     release_mode_resources(r);
+    gpu_cull_release(r);
     gpu_instances_release(r);
     gpu_mesh_release(r);
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {

@@ -83,6 +83,11 @@ static void draw_cpu(gpu_archetype *r) {
 
 void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
                         float now) {
+    bool culled = desc->cull != CROWD_CULL_OFF && gpu_cull_applies(r);
+    uint32_t lod_count = 0;
+    if (culled && !gpu_cull_run(r, desc, view_proj, &lod_count)) {
+        return;
+    }
     const gpu_mode_programs *p = &r->programs[r->mode];
     bool fading = p->color_fade != 0 && gpu_crossfade_running(r, now);
     bool depth = desc->pass == CROWD_PASS_DEPTH;
@@ -105,6 +110,10 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
     glBindVertexArray(r->vao);
     glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instance_buffer, 0, sizeof(gpu_instance_record));
     set_mode_uniforms(r, program);
+    if (culled) {
+        gpu_cull_submit(r, lod_count);
+        return;
+    }
     if (r->mode == CROWD_GPU_MODE_CPU) {
         draw_cpu(r);
     } else {
@@ -113,4 +122,5 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
         r->world->stats.draw_calls++;
     }
     r->world->stats.vertices_drawn += (uint64_t)r->index_count * r->instance_count;
+    r->world->stats.visible_instances += r->instance_count;
 }

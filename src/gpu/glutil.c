@@ -168,3 +168,26 @@ void gpu_unpack_end(const gpu_unpack_state *saved) {
     }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->values[GPU_UNPACK_STATE_COUNT - 1]);
 }
+
+crowd_result gpu_compute_program_create(const char *name, GLuint *out_program, crowd_error *error) {
+    GLuint shader = 0;
+    crowd_result result = compile(GL_COMPUTE_SHADER, name, NULL, NULL, &shader, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, shader);
+    glLinkProgram(program);
+    glDeleteShader(shader);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (ok != GL_TRUE) {
+        char log[480];
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        glDeleteProgram(program);
+        one_line(log);
+        return crowd_error_set(error, CROWD_ERROR_GPU, name, "program does not link: %s", log);
+    }
+    *out_program = program;
+    return CROWD_OK;
+}

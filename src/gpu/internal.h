@@ -81,6 +81,12 @@ typedef struct gpu_clip {
 enum {
     GPU_SSBO_PALETTES = 1,
     GPU_SSBO_MATERIALS = 3,
+    /* the culling pass (crowd_cull.comp.glsl) */
+    GPU_SSBO_CULL_RECORDS = 1,
+    GPU_SSBO_CULL_SPHERES = 2,
+    GPU_SSBO_CULL_VISIBLE = 3,
+    GPU_SSBO_CULL_COMMANDS = 4,
+    GPU_SSBO_CULL_LOD_STATE = 5,
 };
 enum {
     GPU_TEXTURE_MATERIALS = 0,
@@ -114,6 +120,7 @@ enum {
     GPU_ATTR_JOINTS = 3,
     GPU_ATTR_WEIGHTS = 4,
     GPU_ATTR_MATERIAL = 5,
+    GPU_ATTR_TEXEL = 6,
     GPU_ATTR_COUNT,
     GPU_INSTANCE_ATTR = GPU_ATTR_COUNT,
     GPU_BINDING_INSTANCES = GPU_ATTR_COUNT,
@@ -147,7 +154,13 @@ struct gpu_archetype {
     GLuint mesh_buffer, index_buffer;
     GLintptr attr_offset[GPU_ATTR_COUNT];
     uint64_t mesh_bytes, index_bytes;
-    uint32_t index_count;
+    uint32_t index_count; /* LOD0's */
+    /* LODs: LOD0's vertices, then every LOD's compacted copies (vertex_total
+     * in all); each LOD's indices a range of the one index buffer. */
+    uint32_t lod_count;
+    uint32_t lod_first_index[CROWD_BAKE_MAX_LODS], lod_index_count[CROWD_BAKE_MAX_LODS];
+    float lod_error[CROWD_BAKE_MAX_LODS]; /* measured by the bake, model units */
+    uint32_t vertex_total, index_total;
     GLuint material_buffer, material_textures;
     uint64_t material_bytes, material_texture_bytes;
 
@@ -185,6 +198,18 @@ struct gpu_archetype {
     uint64_t palette_section_bytes, skinned_section_bytes;
     void *palette_mapped, *skinned_mapped;
 
+    /* Culling (cull.c): animated bounding spheres per clip (object space),
+     * the bind pose's, and per LOD a list of visible records with its
+     * indirect command. lod_state keeps each slot's LOD for the hysteresis. */
+    float bind_sphere[4];
+    GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
+    uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
+    uint32_t visible_capacity; /* records per LOD list */
+    float *clip_spheres;       /* 4 per clip, CPU copy */
+    uint8_t *cpu_lod_state;    /* per slot, the CPU path's hysteresis */
+    gpu_instance_record *cpu_visible;
+    uint32_t cpu_visible_capacity;
+
     uint64_t gpu_memory_bytes;
 };
 
@@ -196,6 +221,13 @@ typedef struct gpu_timing {
     GLuint queries[GPU_TIMING_FRAMES][GPU_TIMING_DRAWS];
     uint32_t used[GPU_TIMING_FRAMES];
     uint64_t frame_of[GPU_TIMING_FRAMES];
+    /* GPU-culled passes' indirect commands, copied into a mapped buffer
+     * inside the frame's queries: GPU_TIMING_DRAWS x CROWD_BAKE_MAX_LODS
+     * commands of 5 uints per frame. */
+    GLuint readback_buffer;
+    const GLuint *readback;
+    uint32_t noted[GPU_TIMING_FRAMES];
+    uint32_t noted_lods[GPU_TIMING_FRAMES][GPU_TIMING_DRAWS];
 } gpu_timing;
 
 struct crowd_world {
@@ -227,6 +259,13 @@ struct crowd_world {
     uint32_t stream_section;
     GLsync section_fence[CROWD_WORLD_STREAM_FRAMES];
 
+    GLuint cull_program; /* compiled with the first archetype */
+    /* GPU-culled draws of this frame counted as if nothing were culled,
+     * and what a read-back frame says they drew (timing.c). */
+    uint64_t culled_upper_vertices, culled_upper_instances;
+    uint64_t readback_vertices, readback_instances;
+    bool readback_valid;
+
     gpu_timing timing_queries;
     double frame_cpu_start_s; /* thread CPU clock when the frame's update began */
     uint64_t pending_upload_bytes;
@@ -243,6 +282,8 @@ void gpu_texture_delete(gpu_archetype *r, GLuint *texture, uint64_t *size_field)
 /* Builds a program from embedded shader files, each prefixed with
  * `#version 450 core` and `defines` (lines of #define); `fragment_tail`
  * (may be NULL) is appended to the fragment shader. */
+/* A compute program from one embedded shader file. */
+crowd_result gpu_compute_program_create(const char *name, GLuint *out_program, crowd_error *error);
 crowd_result gpu_program_create(const char *vertex_name, const char *fragment_name,
                                 const char *defines, const char *fragment_tail, GLuint *out_program,
                                 crowd_error *error);
@@ -332,6 +373,37 @@ crowd_result gpu_streams_update(gpu_archetype *r, float now_s, crowd_error *erro
 /* Deletes the per-frame palette and skinned-vertex buffers (gpu, cpu). */
 void gpu_streams_release(gpu_archetype *r);
 
+/* cull.c */
+/* Per-clip spheres and the bind pose's, from the bake (or the bind pose
+ * when there is none); called once the mesh is up. */
+crowd_result gpu_cull_init(gpu_archetype *r, crowd_error *error);
+void gpu_cull_release(gpu_archetype *r);
+/* Whether the archetype's mode draws through the culled path (static, bat,
+ * vat: their bounds are known and their records are all they read). */
+bool gpu_cull_applies(const gpu_archetype *r);
+/* The view's culling and LOD choice (GPU or CPU as desc says) into the
+ * archetype's lists and commands; false when nothing can be drawn (out of
+ * memory). Binds storage buffers and the culling program: run it before
+ * the draw's own bindings. */
+bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                  uint32_t *out_lod_count);
+/* The multi-draw of those lists, with the archetype's draw state bound. */
+void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count);
+/* The planes, the LOD scaling and the hysteresis of one view. */
+typedef struct gpu_view {
+    float planes[6][4]; /* normalized, inside where dot(n, p) + d >= 0 */
+    float clip_w[4];    /* view_proj's row 3 */
+    float lod_scaled_error[CROWD_BAKE_MAX_LODS];
+    uint32_t lod_count;
+    bool keep_lod_state;
+} gpu_view;
+void gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                   gpu_view *out);
+/* The CPU path: visible records into per-LOD lists (out, capacity each),
+ * counts per LOD. Same choices as crowd_cull.comp.glsl. */
+void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
+                  gpu_instance_record *out, uint32_t capacity, uint32_t counts[]);
+
 /* draw.c */
 /* Draws the archetype's instances in `pass` with the given uniforms. */
 void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
@@ -341,8 +413,9 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
 typedef struct gpu_saved_state {
     GLint program, vertex_array, active_texture;
     GLint texture_2d[4], texture_2d_array[4], sampler[4];
-    GLint storage_buffer, storage_indexed[2];
-    GLint64 storage_start[2], storage_size[2];
+    GLint storage_buffer, storage_indexed[5];
+    GLint64 storage_start[5], storage_size[5];
+    GLint draw_indirect_buffer;
     GLboolean depth_test, cull_face, blend;
     GLboolean color_mask[4];
     crowd_state_policy policy;
@@ -355,6 +428,9 @@ void gpu_timing_init(crowd_world *world);
 void gpu_timing_release(crowd_world *world);
 /* Collects what has arrived, starts the frame's query set. */
 void gpu_timing_frame(crowd_world *world);
+/* Notes a pass's command buffer, read back once the frame's timing has
+ * arrived (visible_instances, vertices_drawn of GPU-culled passes). */
+void gpu_timing_note_commands(crowd_world *world, GLuint command_buffer, uint32_t lod_count);
 /* Brackets one draw call set of a pass. */
 void gpu_timing_begin(crowd_world *world);
 void gpu_timing_end(crowd_world *world);

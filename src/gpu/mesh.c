@@ -176,13 +176,77 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
     return gpu_check(error, "uploading material textures");
 }
 
+/* The LOD0 vertex that vertex `i` of the uploaded buffer copies: itself
+ * for LOD0, its source for the LODs' compacted vertices that follow. */
+static uint32_t source_vertex(const gpu_archetype *r, uint64_t i) {
+    uint32_t v = r->drawn->mesh.vertex_count;
+    return i < v ? (uint32_t)i : r->bake->lod_vertices[i - v];
+}
+
+/* Copies `element` bytes per vertex from LOD0's array into every uploaded
+ * vertex (zeros when the mesh lacks the attribute). */
+static void gather(const gpu_archetype *r, const void *source, size_t element, uint8_t *out) {
+    for (uint64_t i = 0; i < r->vertex_total; i++) {
+        if (source != NULL) {
+            memcpy(out + i * element, (const uint8_t *)source + source_vertex(r, i) * element,
+                   element);
+        } else {
+            memset(out + i * element, 0, element);
+        }
+    }
+}
+
+/* The LODs' ranges in the uploaded index buffer: LOD0's indices, then each
+ * LOD's rebased onto its compacted vertices after LOD0's. A bake without
+ * LODs (or an asset alone) has LOD0 only. */
+static void plan_lods(gpu_archetype *r) {
+    const crowd_mesh *mesh = &r->drawn->mesh;
+    const crowd_bake *bake = r->bake;
+    r->lod_count = bake != NULL && bake->lod_count > 1 ? bake->lod_count : 1;
+    r->vertex_total = mesh->vertex_count;
+    r->index_total = mesh->index_count;
+    r->lod_first_index[0] = 0;
+    r->lod_index_count[0] = mesh->index_count;
+    r->lod_error[0] = 0.0f;
+    for (uint32_t k = 1; k < r->lod_count; k++) {
+        r->lod_first_index[k] = r->index_total;
+        r->lod_index_count[k] = bake->lods[k].index_count;
+        r->lod_error[k] = bake->lods[k].error;
+        r->index_total += bake->lods[k].index_count;
+    }
+    if (r->lod_count > 1) {
+        r->vertex_total += bake->lod_vertex_total;
+    }
+}
+
+static uint32_t *lod_indices(const gpu_archetype *r) {
+    const crowd_mesh *mesh = &r->drawn->mesh;
+    uint32_t *indices = malloc((r->index_total > 0 ? r->index_total : 1) * sizeof *indices);
+    if (indices == NULL) {
+        return NULL;
+    }
+    if (mesh->index_count > 0) {
+        memcpy(indices, mesh->indices, mesh->index_count * sizeof *indices);
+    }
+    for (uint32_t k = 1; k < r->lod_count; k++) {
+        const crowd_bake_lod *lod = &r->bake->lods[k];
+        uint32_t base = mesh->vertex_count + lod->first_vertex;
+        for (uint32_t i = 0; i < lod->index_count; i++) {
+            indices[r->lod_first_index[k] + i] = base + r->bake->lod_indices[lod->first_index + i];
+        }
+    }
+    return indices;
+}
+
 crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     const crowd_mesh *mesh = &r->drawn->mesh;
-    uint64_t v = mesh->vertex_count;
+    plan_lods(r);
+    uint64_t v = r->vertex_total;
     /* Sections: position, normal (3 floats), uv (2 floats), joints (4 u16),
-     * weights (4 floats), material (u16, padded to 4 bytes per vertex pair). */
-    const uint64_t sizes[GPU_ATTR_COUNT] = {12 * v, 12 * v, 8 * v,
-                                            8 * v,  16 * v, 4 * ((v + 1) / 2)};
+     * weights (4 floats), material (u16, padded to 4 bytes per vertex
+     * pair), LOD0 texel vertex (u32). */
+    const uint64_t sizes[GPU_ATTR_COUNT] = {12 * v, 12 * v, 8 * v, 8 * v, 16 * v, 4 * ((v + 1) / 2),
+                                            4 * v};
     uint64_t total = 0;
     for (int a = 0; a < GPU_ATTR_COUNT; a++) {
         r->attr_offset[a] = (GLintptr)total;
@@ -190,9 +254,13 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     }
     uint32_t shared = 0;
     uint16_t *materials = vertex_materials(mesh, r->drawn->material_count, &shared);
-    uint8_t *data = malloc(total > 0 ? total : 1);
-    if (materials == NULL || data == NULL) {
+    uint32_t *texels = malloc((v > 0 ? v : 1) * sizeof *texels);
+    uint32_t *indices = lod_indices(r);
+    uint8_t *data = calloc(total > 0 ? total : 1, 1);
+    if (materials == NULL || texels == NULL || indices == NULL || data == NULL) {
         free(materials);
+        free(texels);
+        free(indices);
         free(data);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -201,24 +269,27 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
                   "%u vertex uses are shared between materials; each vertex keeps its first",
                   shared);
     }
-    const void *sources[GPU_ATTR_COUNT] = {mesh->positions, mesh->normals, mesh->uv0,
-                                           mesh->joints,    mesh->weights, materials};
-    for (int a = 0; a < GPU_ATTR_COUNT; a++) {
-        uint64_t bytes = a == GPU_ATTR_MATERIAL ? 2 * v : sizes[a];
-        memset(data + r->attr_offset[a], 0, sizes[a]);
-        if (sources[a] != NULL && bytes > 0) {
-            memcpy(data + r->attr_offset[a], sources[a], bytes);
-        }
+    for (uint64_t i = 0; i < v; i++) {
+        texels[i] = source_vertex(r, i);
     }
+    gather(r, mesh->positions, 12, data + r->attr_offset[GPU_ATTR_POSITION]);
+    gather(r, mesh->normals, 12, data + r->attr_offset[GPU_ATTR_NORMAL]);
+    gather(r, mesh->uv0, 8, data + r->attr_offset[GPU_ATTR_UV]);
+    gather(r, mesh->joints, 8, data + r->attr_offset[GPU_ATTR_JOINTS]);
+    gather(r, mesh->weights, 16, data + r->attr_offset[GPU_ATTR_WEIGHTS]);
+    gather(r, materials, 2, data + r->attr_offset[GPU_ATTR_MATERIAL]);
+    memcpy(data + r->attr_offset[GPU_ATTR_TEXEL], texels, 4 * v);
     crowd_result result = gpu_buffer_create(r, &r->mesh_buffer, &r->mesh_bytes,
                                             total > 0 ? total : 4, data, 0, error);
     free(materials);
+    free(texels);
     free(data);
     if (result == CROWD_OK) {
-        result = gpu_buffer_create(r, &r->index_buffer, &r->index_bytes,
-                                   mesh->index_count > 0 ? 4ull * mesh->index_count : 4,
-                                   mesh->indices, 0, error);
+        result =
+            gpu_buffer_create(r, &r->index_buffer, &r->index_bytes,
+                              r->index_total > 0 ? 4ull * r->index_total : 4, indices, 0, error);
     }
+    free(indices);
     if (result != CROWD_OK) {
         return result;
     }
@@ -231,7 +302,7 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
      * is put back by the world (state.c). */
     glGenVertexArrays(1, &r->vao);
     glBindVertexArray(r->vao);
-    const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2};
+    const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2, 4};
     for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
         glEnableVertexAttribArray(a);
         glVertexAttribBinding(a, a);
@@ -243,6 +314,7 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     glVertexAttribIFormat(GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
     glVertexAttribFormat(GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
     glVertexAttribIFormat(GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
+    glVertexAttribIFormat(GPU_ATTR_TEXEL, 1, GL_UNSIGNED_INT, 0);
     /* Instance records, one per instance (the buffer is bound at draw time:
      * it is replaced when it grows). */
     for (GLuint k = 0; k < GPU_INSTANCE_ATTR_COUNT; k++) {

@@ -14,7 +14,9 @@
 
 #define UNITS 4
 
-static const GLuint storage_indices[2] = {GPU_SSBO_PALETTES, GPU_SSBO_MATERIALS};
+/* Every storage binding point crowd's shaders use (GPU_SSBO_*). */
+#define STORAGE_POINTS 5
+static const GLuint storage_indices[STORAGE_POINTS] = {1, 2, 3, 4, 5};
 
 void gpu_state_save(gpu_saved_state *s, crowd_state_policy policy) {
     memset(s, 0, sizeof *s);
@@ -24,6 +26,7 @@ void gpu_state_save(gpu_saved_state *s, crowd_state_policy policy) {
     s->depth_test = glIsEnabled(GL_DEPTH_TEST);
     s->cull_face = glIsEnabled(GL_CULL_FACE);
     s->blend = glIsEnabled(GL_BLEND);
+    glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &s->draw_indirect_buffer);
     if (policy == CROWD_STATE_RESET) {
         memset(s->color_mask, GL_TRUE, sizeof s->color_mask);
         return;
@@ -37,7 +40,7 @@ void gpu_state_save(gpu_saved_state *s, crowd_state_policy policy) {
     }
     glActiveTexture((GLenum)s->active_texture);
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &s->storage_buffer);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < STORAGE_POINTS; i++) {
         glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, storage_indices[i],
                         &s->storage_indexed[i]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, storage_indices[i], &s->storage_start[i]);
@@ -64,7 +67,7 @@ void gpu_state_restore(const gpu_saved_state *s) {
         glBindSampler(u, (GLuint)s->sampler[u]);
     }
     glActiveTexture((GLenum)s->active_texture);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < STORAGE_POINTS; i++) {
         /* A range of size 0 is how GL reports a whole-buffer binding. */
         if (s->storage_indexed[i] != 0 && s->storage_size[i] > 0) {
             glBindBufferRange(GL_SHADER_STORAGE_BUFFER, storage_indices[i],
@@ -75,6 +78,7 @@ void gpu_state_restore(const gpu_saved_state *s) {
                              (GLuint)s->storage_indexed[i]);
         }
     }
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)s->draw_indirect_buffer);
     /* Indexed binds also set the generic binding: it goes back last. */
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)s->storage_buffer);
     set_enabled(GL_DEPTH_TEST, s->depth_test);

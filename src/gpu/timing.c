@@ -5,16 +5,56 @@
  * GPU_TIMING_FRAMES frames, dropping what never arrived. */
 #include "gpu/internal.h"
 
+#define COMMAND_UINTS 5u
+#define FRAME_UINTS (GPU_TIMING_DRAWS * CROWD_BAKE_MAX_LODS * COMMAND_UINTS)
+
 void gpu_timing_init(crowd_world *w) {
+    gpu_timing *t = &w->timing_queries;
     for (uint32_t f = 0; f < GPU_TIMING_FRAMES; f++) {
-        glCreateQueries(GL_TIME_ELAPSED, GPU_TIMING_DRAWS, w->timing_queries.queries[f]);
+        glCreateQueries(GL_TIME_ELAPSED, GPU_TIMING_DRAWS, t->queries[f]);
     }
+    const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+    GLsizeiptr bytes = (GLsizeiptr)(GPU_TIMING_FRAMES * FRAME_UINTS * sizeof(GLuint));
+    glCreateBuffers(1, &t->readback_buffer);
+    glNamedBufferStorage(t->readback_buffer, bytes, NULL, flags);
+    t->readback = glMapNamedBufferRange(t->readback_buffer, 0, bytes, flags);
 }
 
 void gpu_timing_release(crowd_world *w) {
+    gpu_timing *t = &w->timing_queries;
     for (uint32_t f = 0; f < GPU_TIMING_FRAMES; f++) {
-        glDeleteQueries(GPU_TIMING_DRAWS, w->timing_queries.queries[f]);
+        glDeleteQueries(GPU_TIMING_DRAWS, t->queries[f]);
     }
+    glDeleteBuffers(1, &t->readback_buffer);
+}
+
+void gpu_timing_note_commands(crowd_world *w, GLuint command_buffer, uint32_t lod_count) {
+    gpu_timing *t = &w->timing_queries;
+    uint32_t f = (uint32_t)(w->frame % GPU_TIMING_FRAMES);
+    if (t->readback == NULL || t->noted[f] >= GPU_TIMING_DRAWS) {
+        return;
+    }
+    uint32_t note = t->noted[f]++;
+    t->noted_lods[f][note] = lod_count;
+    GLintptr at =
+        (GLintptr)((f * FRAME_UINTS + note * CROWD_BAKE_MAX_LODS * COMMAND_UINTS) * sizeof(GLuint));
+    glCopyNamedBufferSubData(command_buffer, t->readback_buffer, 0, at,
+                             (GLsizeiptr)(lod_count * COMMAND_UINTS * sizeof(GLuint)));
+}
+
+/* What the noted commands of frame slot f drew. */
+static void read_commands(crowd_world *w, uint32_t f) {
+    gpu_timing *t = &w->timing_queries;
+    w->readback_vertices = w->readback_instances = 0;
+    for (uint32_t note = 0; note < t->noted[f]; note++) {
+        const GLuint *command =
+            t->readback + f * FRAME_UINTS + note * CROWD_BAKE_MAX_LODS * COMMAND_UINTS;
+        for (uint32_t k = 0; k < t->noted_lods[f][note]; k++, command += COMMAND_UINTS) {
+            w->readback_vertices += (uint64_t)command[0] * command[1];
+            w->readback_instances += command[1];
+        }
+    }
+    w->readback_valid = true;
 }
 
 /* The summed time of a frame's queries, false while one has not arrived. */
@@ -43,12 +83,14 @@ void gpu_timing_frame(crowd_world *w) {
         if (t->frame_of[f] == w->frame - back && t->used[f] > 0 && frame_time(t, f, &seconds)) {
             w->stats.gpu_time_s = seconds;
             w->stats.gpu_time_frames_ago = back;
+            read_commands(w, f);
             break;
         }
     }
     uint32_t current = (uint32_t)(w->frame % GPU_TIMING_FRAMES);
     t->frame_of[current] = w->frame;
     t->used[current] = 0;
+    t->noted[current] = 0;
 }
 
 void gpu_timing_begin(crowd_world *w) {

@@ -78,6 +78,9 @@ void crowd_world_destroy(crowd_world *w) {
     if (w->timing) {
         gpu_timing_release(w);
     }
+    if (w->cull_program != 0) {
+        glDeleteProgram(w->cull_program);
+    }
     free(w->handle_archetype);
     free(w->handle_slot);
     free(w->handle_generation);
@@ -126,7 +129,13 @@ crowd_result crowd_world_add_archetype(crowd_world *w, const crowd_archetype_des
     gpu_saved_state saved;
     gpu_state_save(&saved, CROWD_STATE_RESTORE);
     gpu_archetype *a = NULL;
-    crowd_result result = gpu_archetype_create(w, desc, &a, error);
+    crowd_result result = CROWD_OK;
+    if (w->cull_program == 0) {
+        result = gpu_compute_program_create("crowd_cull.comp.glsl", &w->cull_program, error);
+    }
+    if (result == CROWD_OK) {
+        result = gpu_archetype_create(w, desc, &a, error);
+    }
     gpu_state_restore(&saved);
     if (result != CROWD_OK) {
         return result;
@@ -279,6 +288,8 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
     w->clock_s = time_s;
     w->frame++;
     memset(&w->stats, 0, sizeof w->stats);
+    w->culled_upper_vertices = w->culled_upper_instances = 0;
+    w->readback_valid = false;
     w->stats.uploaded_bytes = w->pending_upload_bytes;
     w->pending_upload_bytes = 0;
     if (w->timing) {
@@ -387,6 +398,13 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
         return;
     }
     *out = w->stats;
+    if (w->readback_valid) {
+        out->vertices_drawn += w->readback_vertices;
+        out->visible_instances += w->readback_instances;
+    } else {
+        out->vertices_drawn += w->culled_upper_vertices;
+        out->visible_instances += w->culled_upper_instances;
+    }
     out->archetype_count = w->archetype_count;
     out->instance_count = w->instance_count;
     out->gpu_memory_bytes = 0;

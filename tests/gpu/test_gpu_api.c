@@ -420,9 +420,11 @@ static void test_timing(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_world_destroy(world);
 }
 
-/* Sizes from the layouts in src/gpu (mesh sections, 112-byte instance
- * records: seven 16-byte per-instance attributes, 32-byte materials) and
- * GL's texel sizes. */
+/* Sizes from the layouts in src/gpu (mesh sections over LOD0's vertices and
+ * every LOD's copies, 112-byte instance records: seven 16-byte per-instance
+ * attributes, 32-byte materials, a 16-byte sphere per clip, and once a
+ * culled pass ran, a list of records per LOD, a LOD word per record and
+ * eight 20-byte indirect commands) and GL's texel sizes. */
 static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_error error;
     crowd_archetype r;
@@ -430,10 +432,15 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
         world_with(&(crowd_archetype_desc){.asset = bar, .bake = bake}, &r, &error);
     REQUIRE_VOID(world != NULL && r.id != 0);
     uint64_t v = bar->mesh.vertex_count, j = bar->skeleton.joint_count;
-    uint64_t mesh = v * (12 + 12 + 8 + 8 + 16) + 4 * ((v + 1) / 2) + 4ull * bar->mesh.index_count;
+    uint64_t lods = bake->lod_count;
+    uint64_t all_v = v + (lods > 1 ? bake->lod_vertex_total : 0);
+    uint64_t all_i = bar->mesh.index_count + (lods > 1 ? bake->lod_index_total : 0);
+    uint64_t mesh = all_v * (12 + 12 + 8 + 8 + 16 + 4) + 4 * ((all_v + 1) / 2) + 4 * all_i;
     uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
     uint64_t instances = 64 * 112;                     /* first capacity: 64 records */
-    uint64_t base = mesh + materials + instances;
+    uint64_t spheres = 16ull * bake->clip_count;
+    uint64_t base = mesh + materials + instances + spheres;
+    uint64_t lists = 64 * lods * 112 + 4 * 64 + 8 * 20; /* made by the first culled pass */
     crowd_world_stats stats;
     crowd_world_get_stats(world, &stats);
     CHECK_MSG(stats.gpu_memory_bytes == base, "static: %llu bytes, expected %llu",
@@ -448,11 +455,11 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     const struct {
         crowd_gpu_mode mode;
         uint64_t extra;
-    } expected[5] = {{CROWD_GPU_MODE_VAT, vat},
-                     {CROWD_GPU_MODE_BAT, bat},
-                     {CROWD_GPU_MODE_GPU, sections * 64 * j * 48},
-                     {CROWD_GPU_MODE_CPU, sections * 64 * v * 24},
-                     {CROWD_GPU_MODE_STATIC, 0}};
+    } expected[5] = {{CROWD_GPU_MODE_VAT, vat + lists},
+                     {CROWD_GPU_MODE_BAT, bat + lists},
+                     {CROWD_GPU_MODE_GPU, sections * 64 * j * 48 + lists},
+                     {CROWD_GPU_MODE_CPU, sections * 64 * v * 24 + lists},
+                     {CROWD_GPU_MODE_STATIC, lists}};
     for (int e = 0; e < 5; e++) {
         CHECK(crowd_archetype_set_mode(world, r, expected[e].mode, &error) == CROWD_OK);
         CHECK(gpu_test_frame(world, 0.3, &draw));
@@ -467,17 +474,17 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
         CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
     }
     crowd_world_get_stats(world, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 112);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 112 + lists);
     /* A second archetype adds its own mesh, materials and records. */
     crowd_archetype second;
     CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar}, &second,
                                     &error) == CROWD_OK);
     crowd_world_get_stats(world, &stats);
-    CHECK_MSG(stats.gpu_memory_bytes == 2 * base + 64 * 112, "two archetypes: %llu bytes",
+    CHECK_MSG(stats.gpu_memory_bytes == 2 * base + 64 * 112 + lists, "two archetypes: %llu bytes",
               (unsigned long long)stats.gpu_memory_bytes);
     CHECK(crowd_world_remove_archetype(world, second, &error) == CROWD_OK);
     crowd_world_get_stats(world, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 112);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 112 + lists);
     crowd_world_destroy(world);
 }
 

@@ -1,0 +1,323 @@
+/* Culling and LOD choice per view (crowd_cull_mode): on the GPU, a compute
+ * pass (crowd_cull.comp.glsl) writes per-LOD lists of visible records and
+ * the indirect commands that draw them; on the CPU, gpu_cull_cpu makes the
+ * same choices and the lists are uploaded. Either way the draw is one
+ * glMultiDrawElementsIndirect per archetype and pass. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/internal.h"
+
+/* To switch to a coarser LOD an instance's error must project 20 % below
+ * the budget: at the switching distance it keeps the LOD it has. */
+#define LOD_HYSTERESIS 0.2f
+
+typedef struct draw_command {
+    GLuint count, instance_count, first_index;
+    GLint base_vertex;
+    GLuint base_instance;
+} draw_command;
+
+bool gpu_cull_applies(const gpu_archetype *r) {
+    return r->mode == CROWD_GPU_MODE_STATIC || r->mode == CROWD_GPU_MODE_BAT ||
+           r->mode == CROWD_GPU_MODE_VAT;
+}
+
+/* A sphere around a box: its centre, half its diagonal. */
+static void box_sphere(const float min[3], const float max[3], float out[4]) {
+    float r2 = 0.0f;
+    for (int a = 0; a < 3; a++) {
+        out[a] = 0.5f * (min[a] + max[a]);
+        float h = 0.5f * (max[a] - min[a]);
+        r2 += h * h;
+    }
+    out[3] = sqrtf(r2);
+}
+
+crowd_result gpu_cull_init(gpu_archetype *r, crowd_error *error) {
+    box_sphere(r->bind_min, r->bind_max, r->bind_sphere);
+    uint32_t clips = r->clip_count > 0 ? r->clip_count : 1;
+    r->clip_spheres = calloc(4 * (size_t)clips, sizeof *r->clip_spheres);
+    if (r->clip_spheres == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    for (uint32_t c = 0; c < clips; c++) {
+        float *sphere = r->clip_spheres + 4 * c;
+        if (r->bake != NULL && c < r->bake->clip_count) {
+            memcpy(sphere, r->bake->clips[c].sphere_center, 3 * sizeof(float));
+            sphere[3] = r->bake->clips[c].sphere_radius;
+        } else if (r->bake != NULL) {
+            box_sphere(r->bake->bounds_min, r->bake->bounds_max, sphere);
+        } else {
+            memcpy(sphere, r->bind_sphere, sizeof r->bind_sphere);
+        }
+    }
+    return gpu_buffer_create(r, &r->clip_sphere_buffer, &r->clip_sphere_bytes, 16ull * clips,
+                             r->clip_spheres, 0, error);
+}
+
+void gpu_cull_release(gpu_archetype *r) {
+    gpu_buffer_delete(r, &r->clip_sphere_buffer, &r->clip_sphere_bytes);
+    gpu_buffer_delete(r, &r->visible_buffer, &r->visible_bytes);
+    gpu_buffer_delete(r, &r->command_buffer, &r->command_bytes);
+    gpu_buffer_delete(r, &r->lod_state_buffer, &r->lod_state_bytes);
+    free(r->clip_spheres);
+    free(r->cpu_lod_state);
+    free(r->cpu_visible);
+    r->clip_spheres = NULL;
+    r->cpu_lod_state = NULL;
+    r->cpu_visible = NULL;
+    r->cpu_visible_capacity = 0;
+    r->visible_capacity = 0;
+}
+
+/* Lists as long as the instance capacity for every LOD; the LOD state
+ * keeps what it had when it grows. */
+static bool reserve_lists(gpu_archetype *r) {
+    uint32_t capacity = r->instance_capacity;
+    if (r->visible_buffer != 0 && r->visible_capacity >= capacity) {
+        return true;
+    }
+    crowd_error ignored;
+    gpu_buffer_delete(r, &r->visible_buffer, &r->visible_bytes);
+    GLuint old_state = r->lod_state_buffer;
+    uint64_t old_state_bytes = r->lod_state_bytes;
+    r->lod_state_buffer = 0;
+    uint64_t records = (uint64_t)capacity * r->lod_count;
+    if (gpu_buffer_create(r, &r->visible_buffer, &r->visible_bytes,
+                          records * sizeof(gpu_instance_record), NULL, 0, &ignored) != CROWD_OK ||
+        gpu_buffer_create(r, &r->lod_state_buffer, &r->lod_state_bytes, 4ull * capacity, NULL,
+                          GL_DYNAMIC_STORAGE_BIT, &ignored) != CROWD_OK) {
+        r->lod_state_buffer = old_state;
+        r->lod_state_bytes = old_state_bytes;
+        return false;
+    }
+    const GLuint zero = 0;
+    glClearNamedBufferData(r->lod_state_buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    if (old_state != 0) {
+        glCopyNamedBufferSubData(old_state, r->lod_state_buffer, 0, 0, (GLsizeiptr)old_state_bytes);
+        gpu_buffer_delete(r, &old_state, &old_state_bytes);
+    }
+    if (r->command_buffer == 0 &&
+        gpu_buffer_create(r, &r->command_buffer, &r->command_bytes,
+                          sizeof(draw_command) * CROWD_BAKE_MAX_LODS, NULL, GL_DYNAMIC_STORAGE_BIT,
+                          &ignored) != CROWD_OK) {
+        return false;
+    }
+    r->visible_capacity = capacity;
+    return true;
+}
+
+/* Gribb and Hartmann: the planes of clip space (-w <= x, y, z <= w) in
+ * world space. A plane that degenerates (an infinite far plane) keeps
+ * everything. For a [0, 1] depth range (reversed-Z) the near test is
+ * looser than the range: it never drops what is visible. */
+static void frustum_planes(const float m[16], float planes[6][4]) {
+    for (int p = 0; p < 6; p++) {
+        int axis = p / 2;
+        float sign = (p & 1) ? -1.0f : 1.0f;
+        float length2 = 0.0f;
+        for (int c = 0; c < 4; c++) {
+            planes[p][c] = m[c * 4 + 3] + sign * m[c * 4 + axis];
+            length2 += c < 3 ? planes[p][c] * planes[p][c] : 0.0f;
+        }
+        float length = sqrtf(length2);
+        if (!(length > 1e-20f)) {
+            planes[p][0] = planes[p][1] = planes[p][2] = 0.0f;
+            planes[p][3] = 1.0f;
+            continue;
+        }
+        for (int c = 0; c < 4; c++) {
+            planes[p][c] /= length;
+        }
+    }
+}
+
+void gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                   gpu_view *out) {
+    memset(out, 0, sizeof *out);
+    frustum_planes(view_proj, out->planes);
+    for (int c = 0; c < 4; c++) {
+        out->clip_w[c] = view_proj[c * 4 + 3];
+    }
+    /* A unit of length at clip w = 1 spans projection[5] * height / 2
+     * pixels vertically (perspective and orthographic alike). */
+    float budget = desc->lod_error_px > 0.0f ? desc->lod_error_px : 1.0f;
+    float pixels_per_unit = fabsf(desc->projection[5]) * 0.5f * desc->viewport_height_px;
+    out->lod_count =
+        desc->viewport_height_px > 0.0f && isfinite(pixels_per_unit) ? r->lod_count : 1u;
+    for (uint32_t k = 0; k < out->lod_count; k++) {
+        out->lod_scaled_error[k] = r->lod_error[k] * pixels_per_unit / budget;
+    }
+    out->keep_lod_state = desc->pass == CROWD_PASS_COLOR;
+}
+
+/* The sphere holding both spheres (as hull() in the shader). */
+static void sphere_hull(const float a[4], const float b[4], float out[4]) {
+    float d = sqrtf((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                    (b[2] - a[2]) * (b[2] - a[2]));
+    if (d + b[3] <= a[3]) {
+        memcpy(out, a, 4 * sizeof(float));
+        return;
+    }
+    if (d + a[3] <= b[3]) {
+        memcpy(out, b, 4 * sizeof(float));
+        return;
+    }
+    float radius = 0.5f * (d + a[3] + b[3]);
+    float t = (radius - a[3]) / d;
+    for (int c = 0; c < 3; c++) {
+        out[c] = a[c] + (b[c] - a[c]) * t;
+    }
+    out[3] = radius;
+}
+
+void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
+                  gpu_instance_record *out, uint32_t capacity, uint32_t counts[]) {
+    bool bind_pose = r->mode == CROWD_GPU_MODE_STATIC;
+    memset(counts, 0, CROWD_BAKE_MAX_LODS * sizeof counts[0]);
+    for (uint32_t i = 0; i < r->instance_count; i++) {
+        const gpu_instance_record *rec = &r->records[i];
+        float sphere[4];
+        memcpy(sphere, bind_pose ? r->bind_sphere : r->clip_spheres + 4 * rec->clip, sizeof sphere);
+        if (!bind_pose && (rec->flags & GPU_FLAG_FADE) && rec->fade_duration_s > 0.0f) {
+            sphere_hull(sphere, r->clip_spheres + 4 * rec->from_clip, sphere);
+        }
+        float c = cosf(rec->heading_rad), s = sinf(rec->heading_rad), scale = rec->scale;
+        float centre[3] = {rec->position[0] + scale * (c * sphere[0] + s * sphere[2]),
+                           rec->position[1] + scale * sphere[1],
+                           rec->position[2] + scale * (-s * sphere[0] + c * sphere[2])};
+        float radius = scale * sphere[3];
+        bool inside = true;
+        for (int p = 0; p < 6 && inside; p++) {
+            const float *plane = view->planes[p];
+            inside =
+                plane[0] * centre[0] + plane[1] * centre[1] + plane[2] * centre[2] + plane[3] >=
+                -radius;
+        }
+        if (!inside) {
+            continue;
+        }
+        uint32_t lod = 0;
+        float w = view->clip_w[0] * centre[0] + view->clip_w[1] * centre[1] +
+                  view->clip_w[2] * centre[2] + view->clip_w[3];
+        if (view->lod_count > 1 && w > radius) {
+            uint32_t fine = 0, coarse = 0;
+            for (uint32_t k = 1; k < view->lod_count; k++) {
+                float projected = view->lod_scaled_error[k] * scale / w;
+                fine = projected <= 1.0f ? k : fine;
+                coarse = projected <= 1.0f - LOD_HYSTERESIS ? k : coarse;
+            }
+            uint32_t previous = lod_state[i] < view->lod_count ? lod_state[i] : view->lod_count - 1;
+            lod = previous > fine ? fine : (coarse > previous ? coarse : previous);
+        }
+        if (view->keep_lod_state) {
+            lod_state[i] = (uint8_t)lod;
+        }
+        out[lod * capacity + counts[lod]++] = *rec;
+    }
+}
+
+static void commands_for(const gpu_archetype *r, const gpu_view *view, const uint32_t counts[],
+                         uint32_t capacity, draw_command out[]) {
+    for (uint32_t k = 0; k < view->lod_count; k++) {
+        out[k] = (draw_command){r->lod_index_count[k], counts != NULL ? counts[k] : 0,
+                                r->lod_first_index[k], 0, k * capacity};
+    }
+}
+
+static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
+    draw_command zeroed[CROWD_BAKE_MAX_LODS];
+    commands_for(r, view, NULL, r->visible_capacity, zeroed);
+    glNamedBufferSubData(r->command_buffer, 0, (GLsizeiptr)(view->lod_count * sizeof zeroed[0]),
+                         zeroed);
+    GLuint program = r->world->cull_program;
+    glUseProgram(program);
+    glProgramUniform1ui(program, 0, r->instance_count);
+    glProgramUniform4fv(program, 1, 6, &view->planes[0][0]);
+    glProgramUniform4fv(program, 7, 1, view->clip_w);
+    glProgramUniform1fv(program, 8, CROWD_BAKE_MAX_LODS, view->lod_scaled_error);
+    glProgramUniform1ui(program, 16, view->lod_count);
+    glProgramUniform1f(program, 17, LOD_HYSTERESIS);
+    glProgramUniform1ui(program, 18, r->visible_capacity);
+    glProgramUniform1ui(program, 19, r->mode == CROWD_GPU_MODE_STATIC ? 1u : 0u);
+    glProgramUniform4fv(program, 20, 1, r->bind_sphere);
+    glProgramUniform1ui(program, 21, view->keep_lod_state ? 1u : 0u);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_RECORDS, r->instance_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_SPHERES, r->clip_sphere_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_VISIBLE, r->visible_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_COMMANDS, r->command_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_LOD_STATE, r->lod_state_buffer);
+    glDispatchCompute((r->instance_count + 63) / 64, 1, 1);
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+    r->world->culled_upper_vertices += (uint64_t)r->index_count * r->instance_count;
+    r->world->culled_upper_instances += r->instance_count;
+}
+
+static bool cull_on_cpu(gpu_archetype *r, const gpu_view *view) {
+    uint32_t capacity = r->instance_capacity;
+    if (r->cpu_visible_capacity < capacity) {
+        void *visible = realloc(r->cpu_visible,
+                                (size_t)capacity * CROWD_BAKE_MAX_LODS * sizeof *r->cpu_visible);
+        void *state = realloc(r->cpu_lod_state, capacity);
+        if (visible != NULL) {
+            r->cpu_visible = visible;
+        }
+        if (state != NULL) {
+            memset((uint8_t *)state + r->cpu_visible_capacity, 0,
+                   capacity - r->cpu_visible_capacity);
+            r->cpu_lod_state = state;
+        }
+        if (visible == NULL || state == NULL) {
+            return false;
+        }
+        r->cpu_visible_capacity = capacity;
+    }
+    uint32_t counts[CROWD_BAKE_MAX_LODS];
+    gpu_cull_cpu(r, view, r->cpu_lod_state, r->cpu_visible, capacity, counts);
+    for (uint32_t k = 0; k < view->lod_count; k++) {
+        if (counts[k] > 0) {
+            glNamedBufferSubData(
+                r->visible_buffer,
+                (GLintptr)((uint64_t)k * r->visible_capacity * sizeof(gpu_instance_record)),
+                (GLsizeiptr)(counts[k] * sizeof(gpu_instance_record)),
+                r->cpu_visible + (size_t)k * capacity);
+            r->world->stats.uploaded_bytes += counts[k] * sizeof(gpu_instance_record);
+        }
+        r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->lod_index_count[k];
+        r->world->stats.visible_instances += counts[k];
+    }
+    draw_command commands[CROWD_BAKE_MAX_LODS];
+    commands_for(r, view, counts, r->visible_capacity, commands);
+    glNamedBufferSubData(r->command_buffer, 0, (GLsizeiptr)(view->lod_count * sizeof commands[0]),
+                         commands);
+    return true;
+}
+
+bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                  uint32_t *out_lod_count) {
+    if (!reserve_lists(r)) {
+        return false; /* out of memory: nothing drawn this pass (debug builds report the GL error)
+                       */
+    }
+    gpu_view view;
+    gpu_view_make(r, desc, view_proj, &view);
+    *out_lod_count = view.lod_count;
+    if (desc->cull == CROWD_CULL_CPU) {
+        return cull_on_cpu(r, &view);
+    }
+    cull_on_gpu(r, &view);
+    return true;
+}
+
+void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count) {
+    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->visible_buffer, 0, sizeof(gpu_instance_record));
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->command_buffer);
+    glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL, (GLsizei)lod_count,
+                                sizeof(draw_command));
+    r->world->stats.draw_calls += lod_count;
+    if (r->world->timing) {
+        gpu_timing_note_commands(r->world, r->command_buffer, lod_count);
+    }
+}
