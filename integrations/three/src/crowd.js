@@ -1,0 +1,145 @@
+// crowd.js - a crowd of one bake: one InstancedMesh (one draw per material),
+// every instance with its own clip, clip time, speed, loop mode and
+// crossfade, all evaluated in the vertex shader. The CPU writes an
+// instance's record only when its state changes; a frame costs one uniform.
+// Time rules: include/crowd/gpu.h ("Time", "Crossfade"), mirrored from
+// crowd's runtime (src/gpu/instances.c), in float32 as crowd keeps them.
+import * as THREE from 'three';
+import { patchMaterial } from './shader.js';
+
+const f32 = Math.fround;
+const LOOP_CLIP = 0, LOOP_ON = 1, LOOP_OFF = 2;
+const BAKED_LOOP = 4;
+
+function loopMode(loop) {
+    if (loop === undefined || loop === 'clip') {
+        return LOOP_CLIP;
+    }
+    if (typeof loop !== 'boolean') {
+        throw new TypeError(`crowd: loop must be true, false or 'clip', not ${loop}`);
+    }
+    return loop ? LOOP_ON : LOOP_OFF;
+}
+
+function finite(name, value) {
+    if (!Number.isFinite(value)) {
+        throw new RangeError(`crowd: ${name} must be a finite number, not ${value}`);
+    }
+    return value;
+}
+
+export class Crowd {
+    // Use bake.createCrowd(count). Every instance starts at the origin
+    // playing clip 0 from time 0.
+    constructor(bake, count) {
+        if (!Number.isInteger(count) || count < 1) {
+            throw new RangeError(`crowd: count must be a positive integer, not ${count}`);
+        }
+        this.bake = bake;
+        this.count = count;
+        this.time = 0;
+        this.uniforms = { crowdTime: { value: 0 }, ...bake.uniforms };
+        const geometry = bake.sharedGeometry();
+        const record = (name) => {
+            const a = new THREE.InstancedBufferAttribute(new Float32Array(4 * count), 4);
+            a.setUsage(THREE.DynamicDrawUsage);
+            geometry.setAttribute(name, a);
+            return a;
+        };
+        this.clip = record('crowdClip');
+        this.play_ = record('crowdPlay');
+        this.fromClip = record('crowdFromClip');
+        this.fromPlay = record('crowdFromPlay');
+        this.loop = new Uint8Array(count);
+        const materials = bake.materials.map((m) =>
+            patchMaterial(m.clone(), bake.defines, this.uniforms));
+        this.mesh = new THREE.InstancedMesh(geometry, materials, count);
+        this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+        this.matrix = new THREE.Matrix4();
+        for (let i = 0; i < count; i++) {
+            this.setInstance(i, {});
+        }
+    }
+
+    // Sets the clock (seconds) the crowd is drawn at; call once per frame.
+    update(timeSeconds) {
+        this.time = finite('time', timeSeconds);
+        this.uniforms.crowdTime.value = timeSeconds;
+    }
+
+    // Replaces instance i's whole state (a crossfade in progress ends):
+    //   position [x, y, z] or Vector3 (default origin), heading radians about
+    //   +Y, scale, clip (index or name), time = clip time now (seconds),
+    //   speed (1; 0 holds, negative plays backwards), loop (true, false, or
+    //   'clip' = the clip's own flag, the default).
+    setInstance(i, { position = [0, 0, 0], heading = 0, scale = 1, clip = 0, time = 0,
+                     speed = 1, loop } = {}) {
+        this.checkIndex(i);
+        const p = Array.isArray(position) ? position : [position.x, position.y, position.z];
+        p.forEach((v) => finite('position', v));
+        this.matrix.makeRotationY(finite('heading', heading));
+        this.matrix.scale(new THREE.Vector3(scale, scale, scale));
+        this.matrix.setPosition(p[0], p[1], p[2]);
+        this.mesh.setMatrixAt(i, this.matrix);
+        this.mesh.instanceMatrix.addUpdateRange(16 * i, 16);
+        this.mesh.instanceMatrix.needsUpdate = true;
+        // three culls the whole crowd against bounds grown from every
+        // instance; they are recomputed on the next frame.
+        this.mesh.boundingSphere = null;
+        this.mesh.boundingBox = null;
+        this.loop[i] = loopMode(loop);
+        this.setClip(i, this.bake.clipIndex(clip));
+        this.write(this.play_, i, f32(this.time), finite('time', time), finite('speed', speed), 0);
+        this.write(this.fromPlay, i, 0, 0, 0, 0);
+        this.write(this.fromClip, i, 0, 0, 0, 0);
+    }
+
+    // Starts `clip` from time 0 now, crossfading from the current clip over
+    // `fade` seconds (0 = cut); the old clip keeps playing on its own clock
+    // during the fade. Speed and loop mode carry over.
+    play(i, clip, fade = 0) {
+        this.checkIndex(i);
+        if (!(fade >= 0) || !Number.isFinite(fade)) {
+            throw new RangeError(`crowd: fade ${fade} must be finite and >= 0`);
+        }
+        const index = this.bake.clipIndex(clip);
+        const now = f32(this.time);
+        const c = this.clip.array, p = this.play_.array, at = 4 * i;
+        if (fade > 0) {
+            // A fade already running is cut short: its source clip drops out.
+            this.write(this.fromClip, i, c[at], c[at + 1], c[at + 2], c[at + 3]);
+            this.write(this.fromPlay, i, p[at], p[at + 1], p[at + 2], fade);
+        } else {
+            this.write(this.fromPlay, i, 0, 0, 0, 0);
+        }
+        this.setClip(i, index);
+        this.write(this.play_, i, now, 0, p[at + 2], now);
+    }
+
+    // Frees the GPU objects of this crowd (the bake's textures stay).
+    dispose() {
+        this.mesh.geometry.dispose();
+        for (const m of this.mesh.material) {
+            m.dispose();
+        }
+        this.mesh.dispose();
+    }
+
+    checkIndex(i) {
+        if (!Number.isInteger(i) || i < 0 || i >= this.count) {
+            throw new RangeError(`crowd: instance ${i} is not in 0..${this.count - 1}`);
+        }
+    }
+
+    setClip(i, index) {
+        const clip = this.bake.clips[index];
+        const flags = this.loop[i] | (clip.loop ? BAKED_LOOP : 0);
+        this.write(this.clip, i, clip.first_frame, clip.frame_count, clip.duration_s, flags);
+    }
+
+    write(attribute, i, x, y, z, w) {
+        attribute.array.set([x, y, z, w], 4 * i);
+        attribute.addUpdateRange(4 * i, 4);
+        attribute.needsUpdate = true;
+    }
+}

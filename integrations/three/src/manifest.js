@@ -1,0 +1,79 @@
+// manifest.js - reads a bake's NAME.crowd.json (docs/manifest.md) and checks
+// what the player relies on, so a wrong or unsupported bake fails here with
+// its file and reason instead of drawing garbage later.
+
+const VAT_ENCODINGS = ['unorm16_oct', 'f16', 'f32'];
+const BAT_ENCODINGS = ['f32', 'f16'];
+
+function fail(url, what) {
+    return new Error(`crowd: ${url}: ${what}`);
+}
+
+function isCount(n, min, max) {
+    return Number.isInteger(n) && n >= min && n <= max;
+}
+
+function checkTexture(url, name, t, elementsPerFrame, frames) {
+    if (!isCount(t.width, 1, 16384) || !isCount(t.height, 1, 16384) ||
+        t.rows_per_frame !== Math.ceil(elementsPerFrame / t.width) ||
+        t.height !== frames * t.rows_per_frame) {
+        throw fail(url, `${name}: ${t.width}x${t.height}, ${t.rows_per_frame} rows a frame ` +
+                        `does not hold ${frames} frames of ${elementsPerFrame} texels`);
+    }
+}
+
+// Fetches and checks the manifest; returns it with `url` (absolute) and
+// `fileUrl(name)` resolving the files it names.
+export async function loadManifest(url) {
+    const absolute = new URL(url, globalThis.location?.href).href;
+    const response = await fetch(absolute);
+    if (!response.ok) {
+        throw fail(absolute, `HTTP ${response.status} ${response.statusText}`);
+    }
+    let m;
+    try {
+        m = await response.json();
+    } catch (e) {
+        throw fail(absolute, `not JSON (${e.message})`);
+    }
+    if (m.format !== 'crowd-bake') {
+        throw fail(absolute, 'not a crowd bake manifest (format is not "crowd-bake")');
+    }
+    // Version 2 only adds members (lods, per-clip bounds) to version 1's.
+    if (m.version !== 1 && m.version !== 2) {
+        throw fail(absolute, `manifest version ${m.version}; this player reads 1 and 2`);
+    }
+    if (!isCount(m.vertex_count, 1, 1 << 30) || !isCount(m.frame_count, 1, 16384) ||
+        !(m.fps > 0) || !Array.isArray(m.clips) || m.clips.length === 0) {
+        throw fail(absolute, 'vertex_count, frame_count, fps or clips missing or out of range');
+    }
+    let next = 0;
+    for (const c of m.clips) {
+        if (c.first_frame !== next || !isCount(c.frame_count, 1, m.frame_count) ||
+            !(c.duration_s >= 0) || typeof c.loop !== 'boolean') {
+            throw fail(absolute, `clip "${c.name}": frames, duration or loop flag do not hold`);
+        }
+        next += c.frame_count;
+    }
+    if (next !== m.frame_count) {
+        throw fail(absolute, `clips hold ${next} frames, frame_count says ${m.frame_count}`);
+    }
+    if (m.vat) {
+        if (!VAT_ENCODINGS.includes(m.vat.encoding)) {
+            throw fail(absolute, `VAT encoding "${m.vat.encoding}" is not one of ${VAT_ENCODINGS}`);
+        }
+        checkTexture(absolute, 'vat', m.vat, m.vertex_count, m.frame_count);
+    }
+    if (m.bat) {
+        if (!BAT_ENCODINGS.includes(m.bat.encoding)) {
+            throw fail(absolute, `BAT encoding "${m.bat.encoding}" is not one of ${BAT_ENCODINGS}`);
+        }
+        checkTexture(absolute, 'bat', m.bat, 3 * m.joint_count, m.frame_count);
+    }
+    if (!m.vat && !m.bat) {
+        throw fail(absolute, 'the bake has neither a VAT nor a BAT');
+    }
+    m.url = absolute;
+    m.fileUrl = (name) => new URL(name, absolute).href;
+    return m;
+}

@@ -1,0 +1,59 @@
+// mesh.js - NAME.mesh.glb as ONE geometry with a group per material, so a
+// whole crowd is one InstancedMesh. GLTFLoader makes one mesh per glTF
+// primitive (19 for robot.glb); crowd writes every primitive over the same
+// vertex accessors (docs/manifest.md), so merging is concatenating indices.
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { fetchBytes } from './fetch.js';
+
+function fail(url, what) {
+    return new Error(`crowd: ${url}: ${what}`);
+}
+
+// Returns {geometry, materials}: the bake's vertex buffer in its own order
+// (positions, normals, uv, uv1 = TEXCOORD_1, skinIndex, skinWeight) and one
+// group and one MeshStandardMaterial per submesh.
+export async function loadMesh(url, vertexCount) {
+    const bytes = await fetchBytes(url);
+    let gltf;
+    try {
+        gltf = await new GLTFLoader().parseAsync(bytes.buffer, new URL('.', url).href);
+    } catch (e) {
+        throw fail(url, `cannot load the mesh (${e.message})`);
+    }
+    const meshes = [];
+    gltf.scene.traverse((o) => {
+        if (o.isMesh) {
+            meshes.push(o);
+        }
+    });
+    if (meshes.length === 0) {
+        throw fail(url, 'holds no mesh');
+    }
+    const shared = meshes[0].geometry.attributes;
+    let indexCount = 0;
+    for (const m of meshes) {
+        if (m.geometry.attributes.position !== shared.position || m.geometry.index === null) {
+            throw fail(url, 'primitives do not share one indexed vertex buffer (not a crowd bake mesh)');
+        }
+        indexCount += m.geometry.index.count;
+    }
+    if (shared.position.count !== vertexCount) {
+        throw fail(url, `has ${shared.position.count} vertices, the manifest says ${vertexCount}`);
+    }
+    const geometry = new THREE.BufferGeometry();
+    for (const name of Object.keys(shared)) {
+        geometry.setAttribute(name, shared[name]);
+    }
+    const index = new Uint32Array(indexCount);
+    const materials = [];
+    let start = 0;
+    meshes.forEach((m, i) => {
+        index.set(m.geometry.index.array, start);
+        geometry.addGroup(start, m.geometry.index.count, i);
+        materials.push(m.material);
+        start += m.geometry.index.count;
+    });
+    geometry.setIndex(new THREE.BufferAttribute(index, 1));
+    return { geometry, materials };
+}

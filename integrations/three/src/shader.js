@@ -1,0 +1,254 @@
+// shader.js - the vertex work of crowd's vat and bat modes, patched into
+// three.js's own materials through onBeforeCompile. It follows
+// include/crowd/gpu.h ("Time", "Crossfade") and shaders/crowd.vert.glsl line
+// for line: the same clip time, frame pair, interpolation and crossfade, so a
+// three.js crowd and crowd's runtime draw the same pose at the same clock.
+
+// Per-instance attributes (one vec4 each, written by crowd.js):
+//   crowdClip      first_frame, frame_count, duration_s, flags of the clip played
+//   crowdPlay      start_s, offset_s, speed, fade_start_s
+//   crowdFromClip  the clip being faded from, as crowdClip
+//   crowdFromPlay  its start_s, offset_s, speed, then fade_duration_s
+// flags: bits 0-1 the loop mode (0 the clip's own, 1 loop, 2 once), bit 2 set
+// when the clip was baked as a loop.
+const HEADER = /* glsl */ `
+uniform float crowdTime;
+uniform float crowdFps;
+attribute vec4 crowdClip;
+attribute vec4 crowdPlay;
+attribute vec4 crowdFromClip;
+attribute vec4 crowdFromPlay;
+
+struct CrowdPlaying {
+    int firstFrame;
+    int frameCount;
+    bool bakedLoop; // wraps from its last frame to frame 0
+    bool loop;      // the instance's time wraps
+    float duration;
+    float start;
+    float offset;
+    float speed;
+};
+
+CrowdPlaying crowdPlaying(vec4 clip, vec3 play) {
+    int flags = int(clip.w);
+    int loopMode = flags & 3;
+    bool bakedLoop = (flags & 4) != 0;
+    bool loop = loopMode == 0 ? bakedLoop : loopMode == 1;
+    return CrowdPlaying(int(clip.x), int(clip.y), bakedLoop, loop, clip.z, play.x, play.y, play.z);
+}
+
+// Clip time: wrapped into [0, duration) when looping, clamped when not.
+float crowdClipTime(CrowdPlaying c) {
+    float t = (crowdTime - c.start) * c.speed + c.offset;
+    if (!(c.duration > 0.0)) {
+        return 0.0;
+    }
+    if (c.loop) {
+        t -= c.duration * floor(t / c.duration);
+        return t >= c.duration ? 0.0 : t;
+    }
+    return clamp(t, 0.0, c.duration);
+}
+
+// The two baked frames (global) around clip time t and the second's weight.
+void crowdFramePair(CrowdPlaying c, float t, out int f0, out int f1, out float alpha) {
+    float f = max(t * crowdFps, 0.0);
+    float whole = floor(f);
+    alpha = f - whole;
+    int k = int(whole);
+    int last = c.frameCount - 1;
+    if (c.bakedLoop) {
+        k = k % c.frameCount;
+        f0 = c.firstFrame + k;
+        f1 = c.firstFrame + (k == last ? 0 : k + 1);
+    } else {
+        k = min(k, last);
+        f0 = c.firstFrame + k;
+        f1 = c.firstFrame + min(k + 1, last);
+    }
+}
+
+// Weight of the new clip: exactly 1 once the fade is over.
+float crowdFadeWeight() {
+    float duration = crowdFromPlay.w;
+    float elapsed = crowdTime - crowdPlay.w;
+    if (!(duration > 0.0) || elapsed >= duration) {
+        return 1.0;
+    }
+    return clamp(elapsed / duration, 0.0, 1.0);
+}
+
+#if defined(CROWD_VAT)
+uniform int crowdRowsPerFrame;
+attribute vec2 crowdTexel; // TEXCOORD_1: the vertex's texel centre in frame 0
+#if defined(CROWD_VAT_OCT)
+uniform highp usampler2D crowdVat;
+uniform vec3 crowdBoundsMin;
+uniform vec3 crowdBoundsExtent;
+
+// Octahedral normal in 16 bits: high byte x, low byte y, b -> b / 255 * 2 - 1.
+vec3 crowdOctDecode(uint bits) {
+    vec2 e = vec2(float(bits >> 8u), float(bits & 255u)) / 255.0 * 2.0 - 1.0;
+    vec3 n = vec3(e, 1.0 - abs(e.x) - abs(e.y));
+    if (n.z < 0.0) {
+        n.xy = (1.0 - abs(n.yx)) * vec2(n.x >= 0.0 ? 1.0 : -1.0, n.y >= 0.0 ? 1.0 : -1.0);
+    }
+    return normalize(n);
+}
+
+void crowdVatFetch(ivec2 at, out vec3 pos, out vec3 nrm) {
+    uvec4 code = texelFetch(crowdVat, at, 0);
+    pos = crowdBoundsMin + crowdBoundsExtent * (vec3(code.xyz) / 65535.0);
+    nrm = crowdOctDecode(code.w);
+}
+#else
+uniform highp sampler2D crowdVat;
+uniform highp sampler2D crowdVatNormal;
+
+void crowdVatFetch(ivec2 at, out vec3 pos, out vec3 nrm) {
+    pos = texelFetch(crowdVat, at, 0).xyz;
+    nrm = texelFetch(crowdVatNormal, at, 0).xyz;
+}
+#endif
+
+void crowdVatClip(CrowdPlaying c, float t, ivec2 at, out vec3 pos, out vec3 nrm) {
+    int f0, f1;
+    float alpha;
+    crowdFramePair(c, t, f0, f1, alpha);
+    vec3 p0, n0, p1, n1;
+    crowdVatFetch(at + ivec2(0, f0 * crowdRowsPerFrame), p0, n0);
+    crowdVatFetch(at + ivec2(0, f1 * crowdRowsPerFrame), p1, n1);
+    pos = mix(p0, p1, alpha);
+    nrm = mix(n0, n1, alpha);
+}
+
+void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
+    ivec2 at = ivec2(floor(crowdTexel * vec2(textureSize(crowdVat, 0))));
+    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xyz);
+    crowdVatClip(to, crowdClipTime(to), at, pos, nrm);
+    float w = crowdFadeWeight();
+    if (w < 1.0) {
+        // Crossfade blends skinned positions and normals (not local poses).
+        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xyz);
+        vec3 p, n;
+        crowdVatClip(from, crowdClipTime(from), at, p, n);
+        pos = mix(p, pos, w);
+        nrm = mix(n, nrm, w);
+    }
+}
+#endif
+
+#if defined(CROWD_BAT)
+uniform highp sampler2D crowdBat;
+uniform int crowdRowsPerFrame;
+attribute vec4 crowdJoints;  // JOINTS_0
+attribute vec4 crowdWeights; // WEIGHTS_0
+
+// Texel of element e (3 * joint + matrix row) of global frame f: elements
+// run across, wrapping onto rows_per_frame rows.
+vec4 crowdBatFetch(int e, int f) {
+    int width = textureSize(crowdBat, 0).x;
+    return texelFetch(crowdBat, ivec2(e % width, e / width + f * crowdRowsPerFrame), 0);
+}
+
+// The three rows of joint j's skinning matrix, interpolated between frames.
+void crowdBatClip(int j, int f0, int f1, float alpha, out vec4 r0, out vec4 r1, out vec4 r2) {
+    r0 = mix(crowdBatFetch(3 * j, f0), crowdBatFetch(3 * j, f1), alpha);
+    r1 = mix(crowdBatFetch(3 * j + 1, f0), crowdBatFetch(3 * j + 1, f1), alpha);
+    r2 = mix(crowdBatFetch(3 * j + 2, f0), crowdBatFetch(3 * j + 2, f1), alpha);
+}
+
+void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
+    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xyz);
+    int f0, f1;
+    float alpha;
+    crowdFramePair(to, crowdClipTime(to), f0, f1, alpha);
+    float w = crowdFadeWeight();
+    int g0 = 0, g1 = 0;
+    float beta = 0.0;
+    if (w < 1.0) {
+        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xyz);
+        crowdFramePair(from, crowdClipTime(from), g0, g1, beta);
+    }
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+    for (int k = 0; k < 4; k++) {
+        float weight = crowdWeights[k];
+        if (weight != 0.0) {
+            int j = int(crowdJoints[k]);
+            vec4 m0, m1, m2;
+            crowdBatClip(j, f0, f1, alpha, m0, m1, m2);
+            if (w < 1.0) {
+                // Crossfade blends the two clips' matrices (not local poses).
+                vec4 n0, n1, n2;
+                crowdBatClip(j, g0, g1, beta, n0, n1, n2);
+                m0 = mix(n0, m0, w);
+                m1 = mix(n1, m1, w);
+                m2 = mix(n2, m2, w);
+            }
+            r0 += weight * m0;
+            r1 += weight * m1;
+            r2 += weight * m2;
+        }
+    }
+    vec4 p = vec4(pos, 1.0);
+    pos = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+    nrm = vec3(dot(r0.xyz, nrm), dot(r1.xyz, nrm), dot(r2.xyz, nrm));
+}
+#endif
+`;
+
+// Replaces three's first vertex chunks: beginnormal_vertex (which runs first,
+// so the animation is computed there) declares objectNormal, begin_vertex
+// declares transformed. Shaders without the normal chunk (depth materials)
+// animate at begin_vertex.
+const BEGIN_NORMAL = /* glsl */ `
+vec3 crowdPosition = vec3(position), objectNormal = vec3(normal);
+crowdAnimate(crowdPosition, objectNormal);
+#define CROWD_ANIMATED
+#ifdef USE_TANGENT
+vec3 objectTangent = vec3(tangent.xyz);
+#endif
+`;
+
+const BEGIN = /* glsl */ `
+#ifndef CROWD_ANIMATED
+vec3 crowdPosition = vec3(position), crowdNormal = vec3(normal);
+crowdAnimate(crowdPosition, crowdNormal);
+#endif
+vec3 transformed = crowdPosition;
+#ifdef USE_ALPHAHASH
+vPosition = crowdPosition;
+#endif
+`;
+
+function replaceChunk(source, chunk, by) {
+    const include = `#include <${chunk}>`;
+    if (!source.includes(include)) {
+        throw new Error(`crowd: the material's vertex shader has no ${include} to replace`);
+    }
+    return source.replace(include, by);
+}
+
+// Makes `material` (any of three's built-in materials) play the crowd:
+// `defines` picks the variant (CROWD_VAT [+ CROWD_VAT_OCT] or CROWD_BAT) and
+// `uniforms` are shared by every material of one crowd, so one write of
+// crowdTime moves them all.
+export function patchMaterial(material, defines, uniforms) {
+    material.defines = { ...material.defines, ...defines };
+    material.onBeforeCompile = (shader) => {
+        Object.assign(shader.uniforms, uniforms);
+        let vs = shader.vertexShader.replace('#include <common>', `#include <common>\n${HEADER}`);
+        if (vs.includes('#include <beginnormal_vertex>')) {
+            vs = replaceChunk(vs, 'beginnormal_vertex', BEGIN_NORMAL);
+        }
+        shader.vertexShader = replaceChunk(vs, 'begin_vertex', BEGIN);
+    };
+    // Programs are cached by this key plus the defines: every crowd material
+    // of one variant shares its program, and none is shared with an
+    // unpatched material of the same type.
+    material.customProgramCacheKey = () => 'crowd';
+    material.needsUpdate = true;
+    return material;
+}
+

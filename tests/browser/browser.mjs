@@ -1,0 +1,54 @@
+// browser.mjs - Debian's chromium, headless with WebGL2 on SwiftShader,
+// driven by puppeteer-core, with every console error, page error and failed
+// request of its pages collected (any of them fails the test).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const FLAGS = ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader',
+               '--enable-unsafe-swiftshader', '--disable-background-networking',
+               '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export const CHROMIUM = process.env.CROWD_CHROMIUM ?? '/usr/bin/chromium';
+
+// Resolves to {newPage(), errors, close()}; rejects with the reason when
+// chromium is missing or does not start.
+export async function launch(puppeteer) {
+    if (!fs.existsSync(CHROMIUM)) {
+        throw new Error(`${CHROMIUM} not found (scripts/install-deps.sh installs Debian's chromium)`);
+    }
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'crowd-chromium-'));
+    let browser;
+    try {
+        browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS,
+                                           userDataDir: profile, protocolTimeout: 600000 });
+    } catch (e) {
+        fs.rmSync(profile, { recursive: true, force: true });
+        throw e;
+    }
+    const errors = [];
+    return {
+        errors,
+        async newPage(width, height) {
+            const page = await browser.newPage();
+            await page.setViewport({ width, height, deviceScaleFactor: 1 });
+            page.on('console', (m) => {
+                if (m.type() === 'error' || m.type() === 'assert') {
+                    errors.push(`console ${m.type()}: ${m.text()}`);
+                }
+            });
+            page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+            page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+            page.on('response', (r) => {
+                if (r.status() >= 400) {
+                    errors.push(`HTTP ${r.status()}: ${r.url()}`);
+                }
+            });
+            return page;
+        },
+        async close() {
+            await browser.close();
+            fs.rmSync(profile, { recursive: true, force: true });
+        },
+    };
+}

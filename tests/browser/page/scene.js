@@ -1,0 +1,67 @@
+// scene.js - window.renderStill(spec): one still frame of a crowd drawn by
+// the three.js player, returned as RGBA pixels (rows top first, base64) for
+// test_browser.mjs to compare with crowd's own render of the same scene.
+//   spec = { bake: manifest URL, mode: 'vat' | 'bat', width, height,
+//            eye: [x, y, z], target: [x, y, z],
+//            instances: [setInstance descriptions], set at clock 0,
+//            plays: [{ at: clock, instance, clip, fade }], in order,
+//            time: the clock of the frame }
+import * as THREE from 'three';
+import { CrowdBake } from '../crowd.js';
+import { addCrowdLights, crowdCamera } from '../example/stage.js';
+
+const renderer = new THREE.WebGLRenderer({ antialias: false });
+renderer.setPixelRatio(1);
+document.body.appendChild(renderer.domElement);
+const bakes = new Map();
+
+function toBase64(pixels, width, height) {
+    // readPixels gives the bottom row first.
+    const rows = new Uint8Array(pixels.length);
+    for (let y = 0; y < height; y++) {
+        rows.set(pixels.subarray((height - 1 - y) * width * 4, (height - y) * width * 4), y * width * 4);
+    }
+    let text = '';
+    for (let i = 0; i < rows.length; i += 0x8000) {
+        text += String.fromCharCode(...rows.subarray(i, i + 0x8000));
+    }
+    return btoa(text);
+}
+
+async function bakeFor(spec) {
+    const key = `${spec.bake} ${spec.mode}`;
+    if (!bakes.has(key)) {
+        bakes.set(key, await CrowdBake.load(spec.bake, { renderer, mode: spec.mode }));
+    }
+    return bakes.get(key);
+}
+
+window.renderStill = async (spec) => {
+    const bake = await bakeFor(spec);
+    const crowd = bake.createCrowd(spec.instances.length);
+    spec.instances.forEach((description, i) => crowd.setInstance(i, description));
+    for (const p of spec.plays ?? []) {
+        crowd.update(p.at);
+        crowd.play(p.instance, p.clip, p.fade);
+    }
+    crowd.update(spec.time);
+    const scene = new THREE.Scene();
+    addCrowdLights(scene);
+    scene.add(crowd.mesh);
+    renderer.setSize(spec.width, spec.height, false);
+    renderer.render(scene, crowdCamera(spec.eye, spec.target, spec.width / spec.height));
+    const calls = renderer.info.render.calls;
+    const gl = renderer.getContext();
+    const pixels = new Uint8Array(spec.width * spec.height * 4);
+    gl.readPixels(0, 0, spec.width, spec.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    crowd.dispose();
+    return { pixels: toBase64(pixels, spec.width, spec.height), calls };
+};
+
+// For the size check: a load that must be refused, and the device's limit.
+window.loadBake = (url) => CrowdBake.load(url, { renderer });
+window.maxTextureSize = () => renderer.capabilities.maxTextureSize;
+
+// Load errors of a bake reach the test as a rejected renderStill; anything
+// else that goes wrong is a page error, which fails the test.
+window.crowdPageReady = true;

@@ -1,0 +1,40 @@
+// server.mjs - a static file server on 127.0.0.1 (an ephemeral port) for the
+// browser test: each mount maps a URL prefix onto a folder. Only GET, only
+// files inside a mount, nothing cached.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
+                '.json': 'application/json', '.png': 'image/png', '.glb': 'model/gltf-binary',
+                '.exr': 'image/x-exr' };
+
+// mounts: [[prefix, folder], ...], longest prefix first. Resolves to
+// {url, close()}.
+export function serve(mounts) {
+    const server = http.createServer((request, response) => {
+        const url = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
+        const mount = mounts.find(([prefix]) => url.startsWith(prefix));
+        const file = mount && path.resolve(mount[1], url.slice(mount[0].length));
+        if (request.method !== 'GET' || !mount || !file.startsWith(path.resolve(mount[1]))) {
+            response.writeHead(404).end();
+            return;
+        }
+        fs.readFile(file, (error, data) => {
+            if (error) {
+                response.writeHead(404).end();
+                return;
+            }
+            response.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+                                      'Content-Length': data.length, 'Cache-Control': 'no-store' });
+            response.end(data);
+        });
+    });
+    return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve({
+            url: `http://127.0.0.1:${server.address().port}`,
+            close: () => new Promise((done) => server.close(done)),
+        }));
+    });
+}

@@ -1,0 +1,205 @@
+// test_browser.mjs - crowd's three.js player (integrations/three) in a real
+// browser against crowd's own renderer. For builtin: and robot.glb (when
+// ../shared/models has it), in every encoding: bake with the CLI, draw a
+// looping clip, a one-shot clip held at its end, a crossfade mid-point and
+// 100 instances in mixed clips with `crowd render` (the crossfade with
+// fade_render, crowd render has no crossfade option) and with the player in
+// headless chromium, then compare. Also: the example page runs, a texture
+// beyond the device's MAX_TEXTURE_SIZE is refused with a clear error.
+//
+//   node test_browser.mjs --crowd CLI --fade-render EXE --models DIR --node-modules DIR
+//
+// Exit 0 all passed; 1 a failure (a comparison, a page or console error,
+// chromium that does not start, npm packages missing); 77 the CLI is not
+// built. Works in a temporary folder of its own, kept when something fails.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launch } from './browser.mjs';
+import { ENCODINGS, MODELS, scenes } from './cases.mjs';
+import { compare } from './compare.mjs';
+import { readPng, writePng } from './png.mjs';
+import { serve } from './server.mjs';
+
+// Thresholds: silhouettes (the issue's bar) and mean |RGB| difference on the
+// pixels both cover, in 8-bit steps. The colour differs by three's
+// MeshStandardMaterial (a little specular, energy conservation) against
+// crowd's Lambert shading, not by the animation.
+const IOU_MIN = 0.99;
+const COLOUR_MAX = 6;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+function parseArgs() {
+    const args = {};
+    for (let i = 2; i < process.argv.length; i += 2) {
+        args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+    }
+    return args;
+}
+
+async function importPuppeteer(nodeModules) {
+    const require = createRequire(path.join(nodeModules, '..', 'package.json'));
+    try {
+        return (await import(pathToFileURL(require.resolve('puppeteer-core')))).default;
+    } catch (e) {
+        throw new Error(`puppeteer-core not found in ${nodeModules} (scripts/install-deps.sh ` +
+                        `installs tests/browser/package-lock.json there): ${e.message}`);
+    }
+}
+
+function run(program, args) {
+    return execFileSync(program, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+// The bakes: [{model, encoding, dir, manifest, url}].
+function bake(crowd, models, tmp) {
+    const bakes = [];
+    for (const model of MODELS) {
+        const source = model.file ? path.join(models, model.file) : model.source;
+        if (model.file && !fs.existsSync(source)) {
+            console.log(`note: ${source} not found, ${model.name} not tested`);
+            continue;
+        }
+        for (const encoding of ENCODINGS) {
+            const name = `${model.name}_${encoding.name}`;
+            const dir = path.join(tmp, name);
+            run(crowd, ['bake', source, '-o', dir, '--quiet', ...encoding.options]);
+            const file = fs.readdirSync(dir).find((f) => f.endsWith('.crowd.json'));
+            bakes.push({ model, encoding, dir, url: `/bake/${name}/${file}`,
+                         manifest: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) });
+        }
+    }
+    return bakes;
+}
+
+function reference(tools, scene, file) {
+    if (scene.reference.tool === 'render') {
+        run(tools.crowd, ['render', ...scene.reference.args.slice(0, 1), '-o', file,
+                          ...scene.reference.args.slice(1)]);
+    } else {
+        const [dir, ...rest] = scene.reference.args;
+        run(tools.fade, [dir, file, ...rest]);
+    }
+    return readPng(fs.readFileSync(file));
+}
+
+async function compareAll(page, tools, bakes, tmp) {
+    let failures = 0;
+    console.log('model    encoding     case           IoU      colour  draws');
+    for (const b of bakes) {
+        for (const scene of scenes(b.model, b.encoding, b.dir, b.manifest, b.url)) {
+            const stem = path.join(tmp, `${path.basename(b.dir)}_${scene.name}`);
+            const want = reference(tools, scene, `${stem}_crowd.png`);
+            const got = await page.evaluate((spec) => window.renderStill(spec), scene.spec);
+            const pixels = new Uint8Array(Buffer.from(got.pixels, 'base64'));
+            const { width, height } = scene.spec;
+            const r = compare(want.data, pixels, width, height);
+            const ok = r.iou >= IOU_MIN && r.colour <= COLOUR_MAX && r.pixels > 100;
+            console.log(`${b.model.name.padEnd(8)} ${b.encoding.name.padEnd(12)} ` +
+                        `${scene.name.padEnd(14)} ${r.iou.toFixed(4)}  ${r.colour.toFixed(2).padStart(6)}  ` +
+                        `${String(got.calls).padStart(5)}${ok ? '' : '  FAIL'}`);
+            if (!ok) {
+                failures++;
+                fs.writeFileSync(`${stem}_three.png`, writePng(width, height, pixels));
+                fs.writeFileSync(`${stem}_diff.png`, writePng(width, height, r.diff));
+            }
+        }
+    }
+    return failures;
+}
+
+// A VAT 128 texels wide wraps builtin's 6407 vertices onto 51 rows a frame:
+// 9843 rows, beyond WebGL2's common 8192.
+async function checkTooLarge(page, tools, tmp) {
+    const dir = path.join(tmp, 'too_large');
+    run(tools.crowd, ['bake', 'builtin:', '-o', dir, '--quiet', '--what', 'vat', '--max-width', '128']);
+    const result = await page.evaluate(async (url) => {
+        try {
+            await window.loadBake(url);
+            return { loaded: true, max: window.maxTextureSize() };
+        } catch (e) {
+            return { message: e.message, max: window.maxTextureSize() };
+        }
+    }, '/bake/too_large/builtin.crowd.json');
+    const height = JSON.parse(fs.readFileSync(path.join(dir, 'builtin.crowd.json'), 'utf8')).vat.height;
+    const expected = height > result.max;
+    const refused = /MAX_TEXTURE_SIZE/.test(result.message ?? '');
+    console.log(`texture 128x${height}, device limit ${result.max}: ` +
+                (result.loaded ? 'loaded' : `refused: ${result.message}`));
+    return expected === refused && (refused || result.loaded) ? 0 : 1;
+}
+
+// The README's example page, as a user opens it, draws a crowd.
+async function checkExample(open, server) {
+    const page = await open(480, 360);
+    const url = `${server}/crowd/example/index.html?bake=/bake/builtin_unorm16_oct/builtin.crowd.json&count=25`;
+    await page.goto(url);
+    await page.waitForFunction(() => window.exampleFrames >= 3, { timeout: 120000 });
+    const shot = readPng(Buffer.from(await page.screenshot({ type: 'png' })));
+    let drawn = 0;
+    for (let i = 0; i < shot.data.length; i += 4) {
+        drawn += shot.data[i] > 150 && shot.data[i + 1] < 80 ? 1 : 0; // builtin's red shirts
+    }
+    console.log(`example page: ${drawn} shirt pixels`);
+    await page.close();
+    return drawn > 200 ? 0 : 1;
+}
+
+async function main() {
+    const args = parseArgs();
+    if (!args.crowd || !fs.existsSync(args.crowd) || !fs.existsSync(args['fade-render'])) {
+        console.log(`skipped: the crowd CLI or fade_render is not built (${args.crowd})`);
+        return 77;
+    }
+    const puppeteer = await importPuppeteer(args['node-modules']);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crowd-browser-'));
+    const tools = { crowd: args.crowd, fade: args['fade-render'] };
+    let failures = 0;
+    const started = Date.now();
+    const bakes = bake(args.crowd, args.models, tmp);
+    const server = await serve([['/crowd/node_modules/', args['node-modules']],
+                                ['/crowd/test/', path.join(here, 'page')],
+                                ['/crowd/', path.join(root, 'integrations/three')],
+                                ['/bake/', tmp]]);
+    let browser;
+    try {
+        browser = await launch(puppeteer);
+    } catch (e) {
+        console.log(`FAIL: chromium does not start: ${e.message}`);
+        await server.close();
+        return 1;
+    }
+    try {
+        const page = await browser.newPage(480, 360);
+        await page.goto(`${server.url}/crowd/test/scene.html`);
+        await page.waitForFunction(() => window.crowdPageReady === true);
+        failures += await compareAll(page, tools, bakes, tmp);
+        failures += await checkTooLarge(page, tools, tmp);
+        failures += await checkExample((w, h) => browser.newPage(w, h), server.url);
+    } finally {
+        await browser.close();
+        await server.close();
+    }
+    for (const e of browser.errors) {
+        console.log(`FAIL: ${e}`);
+    }
+    failures += browser.errors.length;
+    console.log(`${failures === 0 ? 'passed' : `${failures} failures`} in ` +
+                `${((Date.now() - started) / 1000).toFixed(0)} s (IoU >= ${IOU_MIN}, colour <= ${COLOUR_MAX})`);
+    if (failures === 0) {
+        fs.rmSync(tmp, { recursive: true, force: true });
+    } else {
+        console.log(`pictures and bakes kept in ${tmp}`);
+    }
+    return failures === 0 ? 0 : 1;
+}
+
+main().then((code) => process.exit(code), (e) => {
+    console.log(`FAIL: ${e.stack ?? e}`);
+    process.exit(1);
+});
