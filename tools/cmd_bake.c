@@ -34,6 +34,9 @@ static const char usage[] =
     "  --max-width N          widest texture row, 1..16384 (default 4096)\n"
     "  --encoding E           VAT encoding: unorm16_oct (default), f16, f32\n"
     "  --bat-encoding E       BAT encoding: f32 (default), f16\n"
+    "  --lods N               LODs below LOD 0, 0..7 (default 3; 0 = none)\n"
+    "  --target T             desktop (default) or web (webgl2): every texture within\n"
+    "                         4096x4096, the width WebGL2 holds everywhere\n"
     "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
     "  --compat openvat       also write the OpenVAT layout (NAME-remap_info.json)\n"
     "  --report-all           also measure the encodings not chosen (not written)\n"
@@ -54,6 +57,8 @@ typedef struct options {
     long threads;
     crowd_vat_encoding vat_encoding;
     crowd_bat_encoding bat_encoding;
+    int32_t lods; /* as crowd_bake_desc.lods */
+    bool web;
     bool openvat, report_all, quiet;
 } options;
 
@@ -176,6 +181,19 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
             return cli_fail(CLI_EXIT_USAGE, "--bat-encoding: '%s' is not f32 or f16", value);
         }
         opt->bat_encoding = (crowd_bat_encoding)choice;
+    } else if (strcmp(arg, "--lods") == 0) {
+        char *end = NULL;
+        long lods = strtol(value, &end, 10);
+        if (end == value || *end != '\0' || lods < 0 || lods >= CROWD_BAKE_MAX_LODS) {
+            return cli_fail(CLI_EXIT_USAGE, "--lods: '%s' is not a number of LODs from 0 to %d",
+                            value, CROWD_BAKE_MAX_LODS - 1);
+        }
+        opt->lods = lods == 0 ? -1 : (int32_t)lods;
+    } else if (strcmp(arg, "--target") == 0) {
+        opt->web = strcmp(value, "web") == 0 || strcmp(value, "webgl2") == 0;
+        if (!opt->web && strcmp(value, "desktop") != 0) {
+            return cli_fail(CLI_EXIT_USAGE, "--target: '%s' is not desktop, web or webgl2", value);
+        }
     } else if (strcmp(arg, "--compat") == 0) {
         if (strcmp(value, "openvat") != 0) {
             return cli_fail(CLI_EXIT_USAGE, "--compat: '%s' is not openvat", value);
@@ -187,8 +205,9 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
 
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
-        "-o",     "--output", "--fps",  "--max-width", "--threads",      "--clips",  "--loop",
-        "--once", "--attach", "--what", "--encoding",  "--bat-encoding", "--compat", NULL};
+        "-o",       "--output", "--fps",    "--max-width", "--threads",  "--clips",
+        "--loop",   "--once",   "--attach", "--what",      "--encoding", "--bat-encoding",
+        "--compat", "--lods",   "--target", NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -335,6 +354,48 @@ static void print_bat_row(const crowd_bake *bake, const crowd_bake_report *r, do
     printf(" %6.2fs%s\n", build_s, written ? "" : "  (not written)");
 }
 
+static void print_lods(const crowd_bake *bake) {
+    if (bake->lod_count <= 1) {
+        printf("LODs: none (LOD 0 only)\n");
+        return;
+    }
+    printf("LODs (error: farthest LOD0 vertex from the LOD's surface over every baked frame):\n");
+    printf("%-4s %10s %10s %12s %11s\n", "LOD", "triangles", "vertices", "error", "error/diag");
+    for (uint32_t k = 0; k < bake->lod_count; k++) {
+        const crowd_bake_lod *lod = &bake->lods[k];
+        printf("%-4u %10u %10u %12.4g %11.2e\n", k, lod->triangle_count, lod->vertex_count,
+               (double)lod->error, (double)lod->error_rel);
+    }
+}
+
+/* Which GPUs can hold every texture of the bake, by the largest texture
+ * side each guarantees. */
+static void print_fits(const crowd_bake *bake) {
+    static const struct {
+        const char *name;
+        uint32_t size;
+    } targets[] = {{"desktop (16384)", 16384},
+                   {"WebGL2 8192", 8192},
+                   {"WebGL2 4096", 4096},
+                   {"GLES 3.0 2048", 2048}};
+    uint32_t width =
+        bake->vat_position.width > bake->bat.width ? bake->vat_position.width : bake->bat.width;
+    uint32_t height =
+        bake->vat_position.height > bake->bat.height ? bake->vat_position.height : bake->bat.height;
+    char fits[160] = "", misses[200] = "";
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        if (width <= targets[i].size && height <= targets[i].size) {
+            snprintf(fits + strlen(fits), sizeof fits - strlen(fits), "%s%s", fits[0] ? ", " : "",
+                     targets[i].name);
+        } else {
+            snprintf(misses + strlen(misses), sizeof misses - strlen(misses), "%snot %s (%u %s)",
+                     misses[0] ? ", " : "", targets[i].name, height > width ? height : width,
+                     height > width ? "rows" : "wide");
+        }
+    }
+    printf("fits: %s%s%s\n", fits[0] ? fits : "none", misses[0] ? "; " : "", misses);
+}
+
 /* Files of this bake in `dir` (NAME.*, NAME-* and NAME_*), with their sizes. */
 static void print_files(const char *dir, const char *name) {
     DIR *d = opendir(dir);
@@ -445,6 +506,11 @@ static int run(const options *opt) {
         return code;
     }
     status.start_s = cli_wall_s();
+    long max_width = opt->max_width;
+    if (opt->web && max_width > 4096) {
+        fprintf(stderr, "crowd: --target web: --max-width %ld lowered to 4096\n", max_width);
+        max_width = 4096;
+    }
     crowd_bake_desc desc = {
         .fps = (float)opt->fps,
         .clips = opt->clips,
@@ -454,9 +520,11 @@ static int run(const options *opt) {
         .once_clips = opt->onces,
         .once_clip_count = opt->once_count,
         .what = opt->what,
-        .max_width = (uint32_t)opt->max_width,
+        .max_width = (uint32_t)max_width,
         .vat_encoding = opt->vat_encoding,
         .bat_encoding = opt->bat_encoding,
+        .max_texture_size = opt->web ? 4096 : 0,
+        .lods = opt->lods,
         .logger = logger,
         .progress = status.terminal ? draw_progress : NULL,
         .progress_user = &status,
@@ -503,6 +571,8 @@ static int run(const options *opt) {
             if (opt->report_all) {
                 code = report_others(asset, &desc, bake);
             }
+            print_fits(bake);
+            print_lods(bake);
             printf("files in %s:\n", opt->output);
             print_files(opt->output, bake->name);
             if (opt->openvat) {

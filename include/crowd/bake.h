@@ -16,6 +16,13 @@
  * the same way, holding the rows of the 3x4 skinning matrix (crowd/anim.h).
  * Row 0 of a texture is the first row in memory and in the file.
  *
+ * LODs. LOD 0 is the asset's mesh. Each LOD k >= 1 is a simplified index
+ * buffer over a compacted range of vertices, and each of those vertices
+ * names the LOD0 vertex it is (lod_vertices): its attributes, material and
+ * VAT/BAT texels are that vertex's, so every LOD plays from the same
+ * textures. Per clip, the bake also holds its animated bounds (box and
+ * sphere over every baked frame), for culling.
+ *
  * Ownership: create/destroy pairs; destroy(NULL) is a no-op. A bake built
  * from an asset borrows it (bake->asset); the caller keeps the asset alive
  * for the bake's lifetime. A loaded bake owns its asset (mesh and materials
@@ -31,10 +38,13 @@
 extern "C" {
 #endif
 
-#define CROWD_BAKE_FORMAT_VERSION 1
+/* Manifest version written; the loader reads versions 1 and 2. */
+#define CROWD_BAKE_FORMAT_VERSION 2
 #define CROWD_BAKE_DEFAULT_FPS 30.0f
 #define CROWD_BAKE_DEFAULT_MAX_WIDTH 4096u
 #define CROWD_BAKE_MAX_TEXTURE_SIZE 16384u
+#define CROWD_BAKE_MAX_LODS 8 /* LOD 0 included */
+#define CROWD_BAKE_DEFAULT_LODS 3
 
 typedef enum crowd_vat_encoding {
     CROWD_VAT_DEFAULT = 0, /* = CROWD_VAT_UNORM16_OCT */
@@ -75,7 +85,31 @@ typedef struct crowd_bake_clip {
     uint32_t first_frame; /* global frame of the clip's frame 0 */
     uint32_t frame_count;
     uint32_t source_clip; /* index into the source asset's clips (UINT32_MAX when loaded) */
+    /* Animated bounds, object space: every vertex position of every baked
+     * frame of the clip lies in the box and in the sphere. Positions as the
+     * bake plays them: decoded from the VAT (crowd_bake_vat_fetch), or
+     * skinned with the decoded BAT matrices when there is no VAT; the other
+     * mode of a bake with both differs by the VAT's position error
+     * (crowd_bake_measure). The sphere is centred on the box. A version-1
+     * bake gives every clip the bake's bounds and the sphere around them. */
+    float bounds_min[3], bounds_max[3];
+    float sphere_center[3], sphere_radius;
 } crowd_bake_clip;
+
+/* One level of detail. */
+typedef struct crowd_bake_lod {
+    /* LOD 0: 0 and the mesh's index_count (its indices are
+     * asset->mesh.indices); LOD k >= 1: a range of bake->lod_indices. */
+    uint32_t first_index, index_count;
+    /* LOD 0: 0 and vertex_count; LOD k >= 1: a range of bake->lod_vertices. */
+    uint32_t first_vertex, vertex_count;
+    uint32_t triangle_count; /* index_count / 3 */
+    /* Measured: the largest distance of a LOD0 vertex from this LOD's
+     * surface (its nearest triangle) over every baked frame, positions as
+     * for the clip bounds, in model units; 0 for LOD 0. */
+    float error;
+    float error_rel; /* error / bounds diagonal */
+} crowd_bake_lod;
 
 typedef struct crowd_bake {
     char *name;               /* output base name: NAME.crowd.json, ... */
@@ -97,6 +131,22 @@ typedef struct crowd_bake {
     crowd_bat_encoding bat_encoding; /* CROWD_BAT_DEFAULT when there is no BAT */
     uint32_t bat_rows_per_frame;
     crowd_texture bat;
+
+    /* 1..CROWD_BAKE_MAX_LODS; 1 = LOD 0 only (version-1 bakes, no LODs
+     * asked for, or a mesh that cannot be simplified). Each LOD has fewer
+     * triangles than the one before. */
+    uint32_t lod_count;
+    crowd_bake_lod lods[CROWD_BAKE_MAX_LODS];
+    /* The LOD0 vertex (< vertex_count) of each compacted LOD vertex, the
+     * ranges of LODs 1.. one after another; NULL when lod_count is 1. */
+    uint32_t *lod_vertices;
+    uint32_t lod_vertex_total;
+    /* Per LOD >= 1, triangles indexing ITS OWN range: index i of LOD k is
+     * vertex lod_vertices[lods[k].first_vertex + i], i < lods[k].vertex_count.
+     * Triangles of one material are contiguous (the material of a triangle
+     * is that of its LOD0 vertices). NULL when lod_count is 1. */
+    uint32_t *lod_indices;
+    uint32_t lod_index_total;
 } crowd_bake;
 
 typedef struct crowd_bake_desc {
@@ -108,7 +158,15 @@ typedef struct crowd_bake_desc {
     const char *const *once_clips; /* force one-shot */
     uint32_t once_clip_count;
     crowd_bake_what what;
-    uint32_t max_width; /* 0 = 4096; at most 16384 */
+    uint32_t max_width; /* 0 = 4096 (or max_texture_size if smaller); at most max_texture_size */
+    /* Largest width and height of any texture: 0 = 16384 (desktop GL); 4096
+     * keeps a bake within what every WebGL2 device holds. At most 16384. */
+    uint32_t max_texture_size;
+    /* LODs below LOD 0: 0 = CROWD_BAKE_DEFAULT_LODS, -1 = none, 1 to
+     * CROWD_BAKE_MAX_LODS - 1 = that many. Each targets half the triangles
+     * of the one before; a mesh that cannot be simplified that far keeps
+     * the LODs it got (a warning says why). */
+    int32_t lods;
     crowd_vat_encoding vat_encoding;
     crowd_bat_encoding bat_encoding;
     crowd_logger logger;
@@ -121,12 +179,14 @@ typedef struct crowd_bake_desc {
     uint32_t thread_count;
 } crowd_bake_desc;
 
-/* Samples every selected clip of `asset` and encodes the textures. desc may
- * be NULL. Errors: CROWD_ERROR_INVALID_ARGUMENT (fps out of range, unknown
- * clip name, max_width out of range), CROWD_ERROR_LIMIT (the texture would be
- * taller than 16384: the reason says how many frames fit and which fps would
- * fit), CROWD_ERROR_OUT_OF_MEMORY. An asset with no clips bakes its rest pose
- * as one one-frame clip named "rest". */
+/* Samples every selected clip of `asset`, encodes the textures, computes
+ * each clip's animated bounds and builds and measures the LODs. desc may be
+ * NULL. Errors: CROWD_ERROR_INVALID_ARGUMENT (fps out of range, unknown clip
+ * name, max_width, max_texture_size or lods out of range),
+ * CROWD_ERROR_LIMIT (a texture would be taller than max_texture_size: the
+ * reason says how many frames fit and which fps would fit),
+ * CROWD_ERROR_OUT_OF_MEMORY. An asset with no clips bakes its rest pose as
+ * one one-frame clip named "rest". */
 crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *desc,
                               crowd_bake **out_bake, crowd_error *error);
 

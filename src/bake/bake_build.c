@@ -1,8 +1,10 @@
-/* crowd_bake_build: checks the request, then clips -> layout -> frames
- * (bake_build.h). Nothing here touches the disk. */
+/* crowd_bake_build: checks the request, then clips -> layout -> frames ->
+ * clip bounds -> LODs (bake_build.h, bake_lod.h). Nothing here touches the
+ * disk. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bake/bake_build.h"
+#include "bake/bake_lod.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +14,18 @@ static const char *source_of(const crowd_asset *asset) {
     return asset->source != NULL ? asset->source : "";
 }
 
+static uint32_t max_texture_size(const crowd_bake_desc *desc) {
+    return desc->max_texture_size != 0 ? desc->max_texture_size : CROWD_BAKE_MAX_TEXTURE_SIZE;
+}
+
+static uint32_t max_width(const crowd_bake_desc *desc) {
+    uint32_t size = max_texture_size(desc);
+    if (desc->max_width != 0) {
+        return desc->max_width;
+    }
+    return size < CROWD_BAKE_DEFAULT_MAX_WIDTH ? size : CROWD_BAKE_DEFAULT_MAX_WIDTH;
+}
+
 static crowd_result check_desc(const crowd_asset *asset, const crowd_bake_desc *desc,
                                crowd_error *error) {
     const char *source = source_of(asset);
@@ -19,10 +33,20 @@ static crowd_result check_desc(const crowd_asset *asset, const crowd_bake_desc *
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
                                "fps %g is out of range (0, 1000]", (double)desc->fps);
     }
-    if (desc->max_width > CROWD_BAKE_MAX_TEXTURE_SIZE) {
+    if (desc->max_texture_size > CROWD_BAKE_MAX_TEXTURE_SIZE) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
-                               "max width %u is out of range [1, %u]", desc->max_width,
-                               CROWD_BAKE_MAX_TEXTURE_SIZE);
+                               "max texture size %u is out of range [1, %u]",
+                               desc->max_texture_size, CROWD_BAKE_MAX_TEXTURE_SIZE);
+    }
+    uint32_t max_size = max_texture_size(desc);
+    if (desc->max_width > max_size) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "max width %u is out of range [1, %u]", desc->max_width, max_size);
+    }
+    if (desc->lods < -1 || desc->lods >= CROWD_BAKE_MAX_LODS) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "%d LODs asked for; 0 to %d below LOD 0 (-1 for none)", desc->lods,
+                               CROWD_BAKE_MAX_LODS - 1);
     }
     if ((unsigned)desc->what > CROWD_BAKE_BAT_ONLY) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
@@ -61,6 +85,27 @@ static crowd_bake *create_bake(const crowd_asset *asset, float fps) {
     return bake;
 }
 
+/* What is computed from the encoded textures: clip bounds and LODs. */
+static crowd_result finish(crowd_bake *bake, const crowd_bake_desc *desc, uint32_t thread_count,
+                           crowd_error *error) {
+    bake_played played;
+    crowd_result result = bake_played_init(bake, &played, error);
+    if (result == CROWD_OK) {
+        result = bake_clip_bounds(bake, &played, thread_count, error);
+    }
+    if (result == CROWD_OK) {
+        uint32_t lods = desc->lods < 0    ? 0u
+                        : desc->lods == 0 ? (uint32_t)CROWD_BAKE_DEFAULT_LODS
+                                          : (uint32_t)desc->lods;
+        result = bake_build_lods(bake, lods, &desc->logger, error);
+    }
+    if (result == CROWD_OK) {
+        result = bake_measure_lods(bake, &played, thread_count, error);
+    }
+    bake_played_release(&played);
+    return result;
+}
+
 crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *desc,
                               crowd_bake **out_bake, crowd_error *error) {
     if (out_bake == NULL) {
@@ -91,7 +136,8 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
     if (result == CROWD_OK) {
         bake_layout_request request = {
             .what = desc->what,
-            .max_width = desc->max_width != 0 ? desc->max_width : CROWD_BAKE_DEFAULT_MAX_WIDTH,
+            .max_width = max_width(desc),
+            .max_size = max_texture_size(desc),
             .vat_encoding = desc->vat_encoding != CROWD_VAT_DEFAULT ? desc->vat_encoding
                                                                     : CROWD_VAT_UNORM16_OCT,
             .bat_encoding =
@@ -111,6 +157,9 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
                   bake->vat_position.width, bake->vat_position.height, bake->bat.width,
                   bake->bat.height);
         result = bake_run_frames(bake, asset, &options, error);
+        if (result == CROWD_OK) {
+            result = finish(bake, desc, options.thread_count, error);
+        }
     }
     if (result != CROWD_OK) {
         crowd_bake_destroy(bake);

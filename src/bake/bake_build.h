@@ -4,13 +4,16 @@
  * Build order: select clips and frame counts (bake_build_clips.c), plan and
  * allocate the textures with the height limit (bake_build_layout.c), then
  * sample, skin and encode every frame on worker threads
- * (bake_build_frames.c, over bake_parallel_for).
+ * (bake_build_frames.c, over bake_parallel_for), then, from the encoded
+ * textures, each clip's animated bounds (bake_build_bounds.c) and the LODs
+ * (bake_lod.h).
  */
 #ifndef CROWD_BAKE_BUILD_H
 #define CROWD_BAKE_BUILD_H
 
 #include "load/bake_internal.h"
 #include "crowd/anim.h"
+#include "crowd/skin.h"
 
 /* Frames of a clip: loop max(1, round(d * fps)), one-shot round(d * fps) + 1,
  * the product in double. Saturates far above any texture limit instead of
@@ -27,14 +30,15 @@ crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *
 /* Resolved layout request. */
 typedef struct bake_layout_request {
     crowd_bake_what what;
-    uint32_t max_width;
+    uint32_t max_width;              /* resolved, <= max_size */
+    uint32_t max_size;               /* resolved: largest width and height */
     crowd_vat_encoding vat_encoding; /* resolved, never DEFAULT */
     crowd_bat_encoding bat_encoding; /* resolved, never DEFAULT */
 } bake_layout_request;
 
-/* Chooses widths and rows per frame, checks the 16384-row limit (the reason
- * says how many frames fit and which fps would), allocates zeroed textures
- * and sets bake->frame_count. */
+/* Chooses widths and rows per frame, checks the max_size row limit (the
+ * reason says how many frames fit and which fps would), allocates zeroed
+ * textures and sets bake->frame_count. */
 crowd_result bake_plan_textures(crowd_bake *bake, const crowd_asset *asset, uint64_t total_frames,
                                 const bake_layout_request *request, crowd_error *error);
 
@@ -47,6 +51,27 @@ typedef struct bake_run_options {
 } bake_run_options;
 crowd_result bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
                              const bake_run_options *options, crowd_error *error);
+
+/* Positions of every vertex at a global frame as the bake plays them
+ * (crowd_bake_clip): decoded from the VAT, or skinned with the decoded BAT
+ * matrices when the bake has no VAT. */
+typedef struct bake_played {
+    const crowd_bake *bake;
+    crowd_skin_prepared *prepared; /* bake->asset's mesh; NULL with a VAT */
+} bake_played;
+
+/* Errors: those of crowd_skin_prepared_create. */
+crowd_result bake_played_init(const crowd_bake *bake, bake_played *out_played, crowd_error *error);
+void bake_played_release(bake_played *played);
+
+/* skin: scratch of 12 * joint_count floats (unused with a VAT); out:
+ * 3 * vertex_count floats. Thread-safe. */
+void bake_played_positions(const bake_played *played, uint32_t frame, float *skin,
+                           float *out_positions);
+
+/* Sets every clip's box and sphere from the played positions of its frames. */
+crowd_result bake_clip_bounds(crowd_bake *bake, const bake_played *played, uint32_t thread_count,
+                              crowd_error *error);
 
 /* Skinning matrices (12 floats per joint, model space) of `clip` at time_s,
  * or of the rest pose when clip is NULL. locals and models are scratch of

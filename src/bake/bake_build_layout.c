@@ -1,7 +1,8 @@
 /* Texture sizes for a bake. Frames go down, so a texture's height is
- * frames x rows per frame and the 16384-row limit is what runs out first;
- * when it does, the user needs numbers to act on: how many frames fit, and
- * an fps that would fit. */
+ * frames x rows per frame and the row limit (16384, or the smaller size a
+ * target such as WebGL2 asks for) is what runs out first; when it does, the
+ * user needs numbers to act on: how many frames fit, and an fps that would
+ * fit. */
 #include "bake/bake_build.h"
 
 #include <math.h>
@@ -52,8 +53,9 @@ static double fitting_fps(const crowd_bake *bake, double fps, uint64_t fit) {
 
 static crowd_result too_tall(const crowd_bake *bake, const crowd_asset *asset, const char *texture,
                              uint64_t frames, uint32_t rows_per_frame, uint64_t items,
-                             uint32_t max_width, crowd_error *error) {
-    uint64_t fit = CROWD_BAKE_MAX_TEXTURE_SIZE / rows_per_frame;
+                             const bake_layout_request *request, crowd_error *error) {
+    uint32_t limit = request->max_size;
+    uint64_t fit = limit / rows_per_frame;
     char advice[200];
     double fps = fitting_fps(bake, bake->fps, fit);
     if (fps > 0.0) {
@@ -63,18 +65,17 @@ static crowd_result too_tall(const crowd_bake *bake, const crowd_asset *asset, c
                  bake->clip_count);
     }
     char wider[120] = "";
-    uint64_t rows_at_max = (items + CROWD_BAKE_MAX_TEXTURE_SIZE - 1) / CROWD_BAKE_MAX_TEXTURE_SIZE;
-    if (max_width < CROWD_BAKE_MAX_TEXTURE_SIZE && rows_at_max < rows_per_frame) {
-        snprintf(wider, sizeof wider, " (or --max-width %u: %llu frames fit)",
-                 CROWD_BAKE_MAX_TEXTURE_SIZE,
-                 (unsigned long long)(CROWD_BAKE_MAX_TEXTURE_SIZE / rows_at_max));
+    uint64_t rows_at_max = (items + limit - 1) / limit;
+    if (request->max_width < limit && rows_at_max < rows_per_frame) {
+        snprintf(wider, sizeof wider, " (or --max-width %u: %llu frames fit)", limit,
+                 (unsigned long long)(limit / rows_at_max));
     }
     return crowd_error_set(error, CROWD_ERROR_LIMIT, asset->source ? asset->source : "",
                            "the %s texture would be %.0f rows tall (%llu frames x %u rows per "
                            "frame at %g fps), over the limit of %u: %llu frames fit; %s%s",
                            texture, (double)frames * rows_per_frame, (unsigned long long)frames,
-                           rows_per_frame, (double)bake->fps, CROWD_BAKE_MAX_TEXTURE_SIZE,
-                           (unsigned long long)fit, advice, wider);
+                           rows_per_frame, (double)bake->fps, limit, (unsigned long long)fit,
+                           advice, wider);
 }
 
 static crowd_result alloc_texture(crowd_texture *texture, uint32_t width, uint32_t height,
@@ -92,18 +93,19 @@ static crowd_result alloc_texture(crowd_texture *texture, uint32_t width, uint32
 
 /* Width and rows per frame for `items` texels per frame; checks the height. */
 static crowd_result plan_one(const crowd_bake *bake, const crowd_asset *asset, const char *name,
-                             uint64_t frames, uint64_t items, uint32_t max_width,
+                             uint64_t frames, uint64_t items, const bake_layout_request *request,
                              uint32_t *out_width, uint32_t *out_rows, crowd_error *error) {
-    uint32_t width = balanced_width(items, max_width);
+    uint32_t width = balanced_width(items, request->max_width);
     uint64_t rows = (items + width - 1) / width;
-    if (rows > CROWD_BAKE_MAX_TEXTURE_SIZE) {
+    uint32_t limit = request->max_size;
+    if (rows > limit) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, asset->source ? asset->source : "",
                                "one frame of the %s texture needs %llu rows at width %u, over "
                                "the limit of %u; raise --max-width",
-                               name, (unsigned long long)rows, width, CROWD_BAKE_MAX_TEXTURE_SIZE);
+                               name, (unsigned long long)rows, width, limit);
     }
-    if (frames > CROWD_BAKE_MAX_TEXTURE_SIZE || frames * rows > CROWD_BAKE_MAX_TEXTURE_SIZE) {
-        return too_tall(bake, asset, name, frames, (uint32_t)rows, items, max_width, error);
+    if (frames > limit || frames * rows > limit) {
+        return too_tall(bake, asset, name, frames, (uint32_t)rows, items, request, error);
     }
     *out_width = width;
     *out_rows = (uint32_t)rows;
@@ -117,12 +119,12 @@ crowd_result bake_plan_textures(crowd_bake *bake, const crowd_asset *asset, uint
     uint32_t vat_width = 0, vat_rows = 0, bat_width = 0, bat_rows = 0;
     crowd_result result = CROWD_OK;
     if (vat) {
-        result = plan_one(bake, asset, "VAT", total_frames, bake->vertex_count, request->max_width,
-                          &vat_width, &vat_rows, error);
+        result = plan_one(bake, asset, "VAT", total_frames, bake->vertex_count, request, &vat_width,
+                          &vat_rows, error);
     }
     if (result == CROWD_OK && bat) {
         result = plan_one(bake, asset, "BAT", total_frames, 3 * (uint64_t)bake->joint_count,
-                          request->max_width, &bat_width, &bat_rows, error);
+                          request, &bat_width, &bat_rows, error);
     }
     if (result != CROWD_OK) {
         return result;

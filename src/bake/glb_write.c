@@ -5,11 +5,14 @@
  * embedded image. glTF is little-endian and so are the arrays in memory. */
 #include "bake/glb_write.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bake/bake_lod.h"
 #include "bake/png_write.h"
 #include "bake/write_json.h"
+#include "load/manifest_io.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the GLB writer stores arrays as they are in memory, which glTF requires to be little-endian"
@@ -114,16 +117,15 @@ static int add_vertex_array(glb_writer *w, const void *data, uint32_t count, int
 }
 
 /* POSITION needs min and max (glTF requires them for positions). */
-static int add_positions(glb_writer *w, const crowd_mesh *mesh) {
-    int accessor =
-        add_vertex_array(w, mesh->positions, mesh->vertex_count, GLTF_FLOAT, 4, 3, "VEC3");
+static int add_positions(glb_writer *w, const float *positions, uint32_t count) {
+    int accessor = add_vertex_array(w, positions, count, GLTF_FLOAT, 4, 3, "VEC3");
     float min[3], max[3];
     for (int a = 0; a < 3; a++) {
-        min[a] = max[a] = mesh->positions[a];
+        min[a] = max[a] = positions[a];
     }
-    for (uint32_t v = 1; v < mesh->vertex_count; v++) {
+    for (uint32_t v = 1; v < count; v++) {
         for (int a = 0; a < 3; a++) {
-            float value = mesh->positions[3 * v + (uint32_t)a];
+            float value = positions[3 * v + (uint32_t)a];
             min[a] = value < min[a] ? value : min[a];
             max[a] = value > max[a] ? value : max[a];
         }
@@ -135,13 +137,13 @@ static int add_positions(glb_writer *w, const crowd_mesh *mesh) {
 }
 
 typedef struct vertex_accessors {
-    int position, normal, uv0, uv1, joints, weights;
+    int position, normal, uv0, uv1, joints, weights, source;
 } vertex_accessors;
 
 static vertex_accessors add_vertices(glb_writer *w) {
     const crowd_mesh *mesh = &w->desc->asset->mesh;
-    vertex_accessors a = {-1, -1, -1, -1, -1, -1};
-    a.position = add_positions(w, mesh);
+    vertex_accessors a = {-1, -1, -1, -1, -1, -1, -1};
+    a.position = add_positions(w, mesh->positions, mesh->vertex_count);
     a.normal = add_vertex_array(w, mesh->normals, mesh->vertex_count, GLTF_FLOAT, 4, 3, "VEC3");
     a.uv0 = add_vertex_array(w, mesh->uv0, mesh->vertex_count, GLTF_FLOAT, 4, 2, "VEC2");
     if (w->desc->lookup.width > 0) {
@@ -165,12 +167,36 @@ static vertex_accessors add_vertices(glb_writer *w) {
     return a;
 }
 
-static void add_mesh(glb_writer *w, const vertex_accessors *a) {
+/* One primitive over `count` indices from `first` of an index view. */
+static void add_primitive(glb_writer *w, cJSON *primitives, const vertex_accessors *a,
+                          int index_view, uint32_t first, uint32_t count, uint32_t material) {
+    cJSON *primitive = put(w, primitives, NULL, cJSON_CreateObject());
+    cJSON *attributes = put(w, primitive, "attributes", cJSON_CreateObject());
+    put_number(w, attributes, "POSITION", a->position);
+    put_number(w, attributes, "NORMAL", a->normal);
+    put_number(w, attributes, "TEXCOORD_0", a->uv0);
+    if (a->uv1 >= 0) {
+        put_number(w, attributes, "TEXCOORD_1", a->uv1);
+    }
+    if (a->joints >= 0) {
+        put_number(w, attributes, "JOINTS_0", a->joints);
+        put_number(w, attributes, "WEIGHTS_0", a->weights);
+    }
+    if (a->source >= 0) {
+        put_number(w, attributes, "_SOURCE_VERTEX", a->source);
+    }
+    int indices =
+        add_accessor(w, index_view, (size_t)first * 4, GLTF_UNSIGNED_INT, count, "SCALAR");
+    put_number(w, primitive, "indices", indices);
+    put_number(w, primitive, "material", material);
+    put_number(w, primitive, "mode", GLTF_TRIANGLES);
+}
+
+static void add_mesh(glb_writer *w, cJSON *meshes, const vertex_accessors *a) {
     const crowd_mesh *mesh = &w->desc->asset->mesh;
     int index_view =
         add_view(w, mesh->indices, (size_t)mesh->index_count * 4, GLTF_ELEMENT_ARRAY_BUFFER);
-    cJSON *object =
-        put(w, put(w, w->root, "meshes", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+    cJSON *object = put(w, meshes, NULL, cJSON_CreateObject());
     put_string(w, object, "name", w->desc->name);
     cJSON *primitives = put(w, object, "primitives", cJSON_CreateArray());
     for (uint32_t s = 0; s < mesh->submesh_count; s++) {
@@ -178,24 +204,98 @@ static void add_mesh(glb_writer *w, const vertex_accessors *a) {
         if (submesh->index_count == 0) {
             continue; /* glTF accessors cannot be empty; an empty range draws nothing anyway */
         }
-        cJSON *primitive = put(w, primitives, NULL, cJSON_CreateObject());
-        cJSON *attributes = put(w, primitive, "attributes", cJSON_CreateObject());
-        put_number(w, attributes, "POSITION", a->position);
-        put_number(w, attributes, "NORMAL", a->normal);
-        put_number(w, attributes, "TEXCOORD_0", a->uv0);
-        if (a->uv1 >= 0) {
-            put_number(w, attributes, "TEXCOORD_1", a->uv1);
-        }
-        if (a->joints >= 0) {
-            put_number(w, attributes, "JOINTS_0", a->joints);
-            put_number(w, attributes, "WEIGHTS_0", a->weights);
-        }
-        int indices = add_accessor(w, index_view, (size_t)submesh->first_index * 4,
-                                   GLTF_UNSIGNED_INT, submesh->index_count, "SCALAR");
-        put_number(w, primitive, "indices", indices);
-        put_number(w, primitive, "material", submesh->material);
-        put_number(w, primitive, "mode", GLTF_TRIANGLES);
+        add_primitive(w, primitives, a, index_view, submesh->first_index, submesh->index_count,
+                      submesh->material);
     }
+}
+
+static void gather(const float *array, int components, const uint32_t *source, uint32_t count,
+                   float *out) {
+    size_t n = (size_t)components;
+    for (uint32_t i = 0; i < count; i++) {
+        memcpy(out + n * i, array + n * source[i], n * sizeof *out);
+    }
+}
+
+/* LOD k's vertices, each attribute copied from its LOD0 vertex. */
+static vertex_accessors add_lod_vertices(glb_writer *w, const crowd_bake_lod *lod) {
+    const crowd_mesh *mesh = &w->desc->asset->mesh;
+    const uint32_t *source = w->desc->lod_vertices + lod->first_vertex;
+    uint32_t count = lod->vertex_count;
+    vertex_accessors a = {-1, -1, -1, -1, -1, -1, -1};
+    float *values = malloc((size_t)count * 4 * sizeof *values); /* the widest attribute */
+    uint16_t *joints = malloc((size_t)count * 4 * sizeof *joints);
+    if (values == NULL || joints == NULL) {
+        free(values);
+        free(joints);
+        w->failed = true;
+        return a;
+    }
+    gather(mesh->positions, 3, source, count, values);
+    a.position = add_positions(w, values, count);
+    gather(mesh->normals, 3, source, count, values);
+    a.normal = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 3, "VEC3");
+    gather(mesh->uv0, 2, source, count, values);
+    a.uv0 = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 2, "VEC2");
+    if (w->desc->lookup.width > 0) {
+        for (uint32_t i = 0; i < count; i++) {
+            glb_lookup_uv(&w->desc->lookup, source[i], values + 2 * (size_t)i);
+        }
+        a.uv1 = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 2, "VEC2");
+    }
+    if (w->desc->skin) {
+        for (uint32_t i = 0; i < count; i++) {
+            memcpy(joints + 4 * (size_t)i, mesh->joints + 4 * (size_t)source[i],
+                   4 * sizeof *joints);
+        }
+        a.joints = add_vertex_array(w, joints, count, GLTF_UNSIGNED_SHORT, 2, 4, "VEC4");
+        gather(mesh->weights, 4, source, count, values);
+        a.weights = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 4, "VEC4");
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        values[i] = (float)source[i]; /* exact: below BAKE_LOD_MAX_VERTICES = 2^24 */
+    }
+    a.source = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 1, "SCALAR");
+    free(values);
+    free(joints);
+    return a;
+}
+
+/* Meshes 1..: one per LOD, a primitive per run of one material (the
+ * builder keeps a material's triangles together, so usually one each). */
+static void add_lod_meshes(glb_writer *w, cJSON *meshes) {
+    const glb_write_desc *desc = w->desc;
+    if (desc->lod_count <= 1) {
+        return;
+    }
+    uint32_t *materials = malloc((size_t)desc->asset->mesh.vertex_count * sizeof *materials);
+    if (materials == NULL) {
+        w->failed = true;
+        return;
+    }
+    bake_vertex_materials(&desc->asset->mesh, materials);
+    for (uint32_t k = 1; k < desc->lod_count && !w->failed; k++) {
+        const crowd_bake_lod *lod = &desc->lods[k];
+        const uint32_t *indices = desc->lod_indices + lod->first_index;
+        const uint32_t *source = desc->lod_vertices + lod->first_vertex;
+        vertex_accessors a = add_lod_vertices(w, lod);
+        int index_view =
+            add_view(w, indices, (size_t)lod->index_count * 4, GLTF_ELEMENT_ARRAY_BUFFER);
+        char name[MANIFEST_NAME_MAX + 16];
+        snprintf(name, sizeof name, "%s_LOD%u", desc->name, k);
+        cJSON *object = put(w, meshes, NULL, cJSON_CreateObject());
+        put_string(w, object, "name", name);
+        cJSON *primitives = put(w, object, "primitives", cJSON_CreateArray());
+        uint32_t start = 0;
+        for (uint32_t t = 3; t <= lod->index_count; t += 3) {
+            uint32_t material = materials[source[indices[start]]];
+            if (t == lod->index_count || materials[source[indices[t]]] != material) {
+                add_primitive(w, primitives, &a, index_view, start, t - start, material);
+                start = t;
+            }
+        }
+    }
+    free(materials);
 }
 
 static float unit_clamp(float value) {
@@ -315,6 +415,21 @@ static void add_nodes(glb_writer *w) {
     }
 }
 
+/* Node of LOD k: after the joints, not in the scene. */
+static void add_lod_nodes(glb_writer *w) {
+    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(w->root, "nodes");
+    for (uint32_t k = 1; k < w->desc->lod_count; k++) {
+        char name[MANIFEST_NAME_MAX + 16];
+        snprintf(name, sizeof name, "%s_LOD%u", w->desc->name, k);
+        cJSON *node = put(w, nodes, NULL, cJSON_CreateObject());
+        put_string(w, node, "name", name);
+        put_number(w, node, "mesh", k);
+        if (w->desc->skin) {
+            put_number(w, node, "skin", 0);
+        }
+    }
+}
+
 static crowd_result check_desc(const glb_write_desc *desc, crowd_error *error) {
     const crowd_asset *asset = desc->asset;
     const crowd_mesh *mesh = &asset->mesh;
@@ -389,8 +504,11 @@ crowd_result glb_write(const glb_write_desc *desc, uint8_t **out_data, size_t *o
     w.accessors = put(&w, w.root, "accessors", cJSON_CreateArray());
     w.views = put(&w, w.root, "bufferViews", cJSON_CreateArray());
     vertex_accessors accessors = add_vertices(&w);
-    add_mesh(&w, &accessors);
+    cJSON *meshes = put(&w, w.root, "meshes", cJSON_CreateArray());
+    add_mesh(&w, meshes, &accessors);
+    add_lod_meshes(&w, meshes);
     add_nodes(&w);
+    add_lod_nodes(&w);
     result = add_materials(&w, error);
     if (result == CROWD_OK) {
         cJSON *buffer =

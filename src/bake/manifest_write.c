@@ -105,6 +105,29 @@ static void put_bat(bool *failed, cJSON *root, const crowd_bake *bake, const man
     put_range(failed, bat, "range", &info->bat_range);
 }
 
+static void put_clip_bounds(bool *failed, cJSON *object, const crowd_bake_clip *clip) {
+    cJSON *bounds = json_put(failed, object, "bounds", cJSON_CreateObject());
+    json_put_floats(failed, bounds, "min", clip->bounds_min, 3);
+    json_put_floats(failed, bounds, "max", clip->bounds_max, 3);
+    json_put_floats(failed, bounds, "center", clip->sphere_center, 3);
+    json_put_number(failed, bounds, "radius", clip->sphere_radius);
+}
+
+static void put_lods(bool *failed, cJSON *root, const crowd_bake *bake) {
+    cJSON *lods = json_put(failed, root, "lods", cJSON_CreateArray());
+    for (uint32_t k = 0; k < bake->lod_count; k++) {
+        const crowd_bake_lod *lod = &bake->lods[k];
+        cJSON *object = json_put(failed, lods, NULL, cJSON_CreateObject());
+        json_put_number(failed, object, "first_index", lod->first_index);
+        json_put_number(failed, object, "index_count", lod->index_count);
+        json_put_number(failed, object, "first_vertex", lod->first_vertex);
+        json_put_number(failed, object, "vertex_count", lod->vertex_count);
+        json_put_number(failed, object, "triangle_count", lod->triangle_count);
+        json_put_number(failed, object, "error", lod->error);
+        json_put_number(failed, object, "error_rel", lod->error_rel);
+    }
+}
+
 crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
                             const manifest_openvat *openvat, char **out_json, crowd_error *error) {
     const manifest_files *files = &info->files;
@@ -132,7 +155,9 @@ crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
         json_put_bool(&failed, object, "loop", clip->loop);
         json_put_number(&failed, object, "first_frame", clip->first_frame);
         json_put_number(&failed, object, "frame_count", clip->frame_count);
+        put_clip_bounds(&failed, object, clip);
     }
+    put_lods(&failed, root, bake);
     put_vat(&failed, root, bake, info);
     put_bat(&failed, root, bake, info);
     json_put_string(&failed, root, "mesh", files->mesh);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bake/atomic_set.h"
+#include "bake/bake_lod.h"
 #include "load/bake_internal.h"
 #include "bake/exr_write.h"
 #include "bake/glb_write.h"
@@ -27,8 +28,51 @@ static bool layout_matches(const crowd_texture *texture, uint32_t rows_per_frame
            (uint64_t)texture->height == (uint64_t)frame_count * rows_per_frame;
 }
 
-/* What writing needs to be safe: names, a valid asset for the mesh, and
- * texel arrays as large as their stated sizes. */
+/* LOD arrays in range (the manifest read-back checks the numbers). */
+static crowd_result check_lods(const crowd_bake *bake, const char *name, crowd_error *error) {
+    const crowd_mesh *mesh = &bake->asset->mesh;
+    const crowd_bake_lod *lod0 = &bake->lods[0];
+    if (bake->lod_count < 1 || bake->lod_count > CROWD_BAKE_MAX_LODS ||
+        lod0->index_count != mesh->index_count || lod0->vertex_count != mesh->vertex_count ||
+        lod0->first_index != 0 || lod0->first_vertex != 0) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "lod_count is not 1 to %d or LOD 0 is not the whole mesh",
+                               CROWD_BAKE_MAX_LODS);
+    }
+    if (bake->lod_count > 1 && (bake->lod_vertices == NULL || bake->lod_indices == NULL ||
+                                bake->vertex_count >= BAKE_LOD_MAX_VERTICES)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "LODs without their arrays, or over %u vertices",
+                               BAKE_LOD_MAX_VERTICES);
+    }
+    for (uint32_t k = 1; k < bake->lod_count; k++) {
+        const crowd_bake_lod *lod = &bake->lods[k];
+        if ((uint64_t)lod->first_vertex + lod->vertex_count > bake->lod_vertex_total ||
+            (uint64_t)lod->first_index + lod->index_count > bake->lod_index_total) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                                   "LOD %u reaches beyond the LOD arrays", k);
+        }
+        for (uint32_t i = 0; i < lod->vertex_count; i++) {
+            if (bake->lod_vertices[lod->first_vertex + i] >= bake->vertex_count) {
+                return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                                       "LOD %u vertex %u names vertex %u of %u", k, i,
+                                       bake->lod_vertices[lod->first_vertex + i],
+                                       bake->vertex_count);
+            }
+        }
+        for (uint32_t i = 0; i < lod->index_count; i++) {
+            if (bake->lod_indices[lod->first_index + i] >= lod->vertex_count) {
+                return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                                       "LOD %u index %u is %u, beyond its %u vertices", k, i,
+                                       bake->lod_indices[lod->first_index + i], lod->vertex_count);
+            }
+        }
+    }
+    return CROWD_OK;
+}
+
+/* What writing needs to be safe: names, a valid asset for the mesh, texel
+ * arrays as large as their stated sizes, LOD arrays in range. */
 static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
     const char *name = bake->name ? bake->name : "";
     if (bake->name == NULL || !manifest_valid_file_name(bake->name) ||
@@ -80,7 +124,7 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
                                    i);
         }
     }
-    return CROWD_OK;
+    return check_lods(bake, name, error);
 }
 
 static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *texture,
@@ -155,7 +199,15 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const m
         result = write_texture(set, files->bat, &bake->bat, error);
     }
     if (result == CROWD_OK) {
-        glb_write_desc desc = {.asset = bake->asset, .name = bake->name, .skin = true};
+        glb_write_desc desc = {
+            .asset = bake->asset,
+            .name = bake->name,
+            .skin = true,
+            .lod_count = bake->lod_count,
+            .lods = bake->lods,
+            .lod_vertices = bake->lod_vertices,
+            .lod_indices = bake->lod_indices,
+        };
         if (files->vat_position[0] != '\0') {
             desc.lookup = (glb_lookup){bake->vat_position.width, bake->vat_position.height, 1};
         }

@@ -16,6 +16,8 @@ void crowd_bake_destroy(crowd_bake *bake) {
     free(bake->vat_position.texels);
     free(bake->vat_normal.texels);
     free(bake->bat.texels);
+    free(bake->lod_vertices);
+    free(bake->lod_indices);
     crowd_asset_destroy(bake->owned_asset);
     free(bake);
 }

@@ -9,8 +9,9 @@
  * bit. All functions are pure and thread-safe.
  *
  * Ownership rule for struct crowd_bake (crowd_bake_destroy relies on it):
- * the struct itself, name, source, clips, every clips[i].name and every
- * crowd_texture.texels are separate malloc/calloc blocks (or NULL), and
+ * the struct itself, name, source, clips, every clips[i].name, every
+ * crowd_texture.texels, lod_vertices and lod_indices are separate
+ * malloc/calloc blocks (or NULL), and
  * owned_asset is released with crowd_asset_destroy.
  */
 #ifndef CROWD_LOAD_BAKE_INTERNAL_H

@@ -428,10 +428,12 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
 }
 
 /* Primitives become submeshes in order; their indices are concatenated. */
-static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1) {
+static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1,
+                              uint32_t lod_count) {
     cJSON *meshes = array_member(r->json, "meshes");
-    if (meshes == NULL || cJSON_GetArraySize(meshes) != 1) {
-        return unsupported(r, "a bake mesh file holds exactly one mesh");
+    if (meshes == NULL || cJSON_GetArraySize(meshes) != (int)(1 + lod_count)) {
+        return invalid(r, "the file holds %d meshes; the manifest's LODs make %u",
+                       meshes ? cJSON_GetArraySize(meshes) : 0, 1 + lod_count);
     }
     cJSON *primitives = array_member(cJSON_GetArrayItem(meshes, 0), "primitives");
     int primitive_count = primitives ? cJSON_GetArraySize(primitives) : 0;
@@ -509,6 +511,136 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
     }
     if (result == CROWD_OK) {
         result = read_vertices(r, &first, mesh, out_uv1);
+    }
+    return result;
+}
+
+/* ---- LOD meshes ------------------------------------------------------------ */
+
+void glb_lod_meshes_free(glb_lod_mesh *lods, uint32_t count) {
+    for (uint32_t k = 0; lods != NULL && k < count; k++) {
+        free(lods[k].source);
+        free(lods[k].uv1);
+        free(lods[k].indices);
+        lods[k] = (glb_lod_mesh){0};
+    }
+}
+
+/* _SOURCE_VERTEX: exact integers naming vertices of LOD 0. */
+static crowd_result read_sources(glb_reader *r, uint64_t accessor, uint32_t vertex_count,
+                                 glb_lod_mesh *lod) {
+    float *values = NULL;
+    crowd_result result = read_floats(r, accessor, "SCALAR", 1, &values, &lod->vertex_count);
+    if (result == CROWD_OK &&
+        (lod->source = malloc(lod->vertex_count * sizeof(uint32_t))) == NULL) {
+        result = crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
+    }
+    for (uint32_t i = 0; result == CROWD_OK && i < lod->vertex_count; i++) {
+        float value = values[i];
+        if (!(value >= 0.0f && value < (float)vertex_count && value == floorf(value))) {
+            result = invalid(r, "_SOURCE_VERTEX %u is %g, not a vertex of the %u of LOD 0", i,
+                             (double)value, vertex_count);
+        } else {
+            lod->source[i] = (uint32_t)value;
+        }
+    }
+    free(values);
+    return result;
+}
+
+/* Mesh `index` of the file as a LOD: one attribute set for all its
+ * primitives, their triangles concatenated. Material indices are checked
+ * against the materials later (*material_max). */
+static crowd_result read_lod_mesh(glb_reader *r, const cJSON *mesh, int index,
+                                  uint32_t vertex_count, glb_lod_mesh *lod,
+                                  uint64_t *material_max) {
+    cJSON *primitives = array_member(mesh, "primitives");
+    int count = primitives ? cJSON_GetArraySize(primitives) : 0;
+    if (count == 0) {
+        return invalid(r, "LOD mesh %d has no primitives", index);
+    }
+    crowd_result result = CROWD_OK;
+    uint64_t source = 0, uv1 = 0;
+    bool has_uv1 = false;
+    for (int p = 0; p < count && result == CROWD_OK; p++) {
+        char where[48];
+        snprintf(where, sizeof where, "mesh %d primitive %d", index, p);
+        const cJSON *primitive = cJSON_GetArrayItem(primitives, p);
+        const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(primitive, "attributes");
+        uint64_t this_source = 0, this_uv1 = 0, mode = 0, indices = 0, material = 0;
+        bool this_has_uv1 = cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_1") != NULL;
+        result = get_index(r, attributes, "_SOURCE_VERTEX", -1, INT32_MAX, where, &this_source);
+        if (result == CROWD_OK && this_has_uv1) {
+            result = get_index(r, attributes, "TEXCOORD_1", -1, INT32_MAX, where, &this_uv1);
+        }
+        if (result == CROWD_OK && p > 0 &&
+            (this_source != source || this_has_uv1 != has_uv1 || this_uv1 != uv1)) {
+            result = unsupported(r, "primitives of a LOD with different vertex buffers");
+        }
+        source = this_source;
+        uv1 = this_uv1;
+        has_uv1 = this_has_uv1;
+        if (result == CROWD_OK) {
+            result = get_index(r, primitive, "mode", GLTF_TRIANGLES, 6, where, &mode);
+        }
+        if (result == CROWD_OK && mode != GLTF_TRIANGLES) {
+            result = unsupported(r, "primitives that are not triangle lists");
+        }
+        if (result == CROWD_OK) {
+            result = get_index(r, primitive, "material", -1, INT32_MAX, where, &material);
+        }
+        *material_max = material > *material_max ? material : *material_max;
+        if (result == CROWD_OK) {
+            result = get_index(r, primitive, "indices", -1, INT32_MAX, where, &indices);
+        }
+        uint32_t *part = NULL, part_count = 0;
+        if (result == CROWD_OK) {
+            result = read_uints(r, indices, "SCALAR", 1, &part, &part_count);
+        }
+        uint64_t total = (uint64_t)lod->index_count + part_count;
+        if (result == CROWD_OK && (part_count % 3 != 0 || total > GLB_MAX_COUNT)) {
+            result =
+                invalid(r, "%s has %u indices, not a multiple of 3 or too many", where, part_count);
+        }
+        uint32_t *grown =
+            result == CROWD_OK ? realloc(lod->indices, (size_t)total * sizeof *lod->indices) : NULL;
+        if (result == CROWD_OK && grown == NULL) {
+            result = crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
+        }
+        if (result == CROWD_OK) {
+            lod->indices = grown;
+            memcpy(lod->indices + lod->index_count, part, (size_t)part_count * sizeof *part);
+            lod->index_count = (uint32_t)total;
+        }
+        free(part);
+    }
+    if (result == CROWD_OK) {
+        result = read_sources(r, source, vertex_count, lod);
+    }
+    uint32_t uv1_count = 0;
+    if (result == CROWD_OK && has_uv1) {
+        result = read_floats(r, uv1, "VEC2", 2, &lod->uv1, &uv1_count);
+        if (result == CROWD_OK && uv1_count != lod->vertex_count) {
+            result = invalid(r, "LOD mesh %d: TEXCOORD_1 count %u differs from _SOURCE_VERTEX's %u",
+                             index, uv1_count, lod->vertex_count);
+        }
+    }
+    for (uint32_t i = 0; result == CROWD_OK && i < lod->index_count; i++) {
+        if (lod->indices[i] >= lod->vertex_count) {
+            result = invalid(r, "LOD mesh %d index %u is %u, beyond its %u vertices", index, i,
+                             lod->indices[i], lod->vertex_count);
+        }
+    }
+    return result;
+}
+
+static crowd_result read_lod_meshes(glb_reader *r, const crowd_asset *asset, uint32_t lod_count,
+                                    glb_lod_mesh *out_lods, uint64_t *material_max) {
+    cJSON *meshes = array_member(r->json, "meshes");
+    crowd_result result = CROWD_OK;
+    for (uint32_t k = 0; k < lod_count && result == CROWD_OK; k++) {
+        result = read_lod_mesh(r, cJSON_GetArrayItem(meshes, (int)k + 1), (int)k + 1,
+                               asset->mesh.vertex_count, &out_lods[k], material_max);
     }
     return result;
 }
@@ -805,14 +937,22 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
 }
 
 crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_asset *asset,
-                      float **out_uv1, crowd_error *error) {
+                      float **out_uv1, uint32_t lod_count, glb_lod_mesh *out_lods,
+                      crowd_error *error) {
     glb_reader r = {.name = name, .error = error};
     if (out_uv1 != NULL) {
         *out_uv1 = NULL;
     }
+    for (uint32_t k = 0; k < lod_count; k++) {
+        out_lods[k] = (glb_lod_mesh){0};
+    }
+    uint64_t lod_material_max = 0;
     crowd_result result = parse_container(&r, data, size);
     if (result == CROWD_OK) {
-        result = read_mesh(&r, asset, out_uv1);
+        result = read_mesh(&r, asset, out_uv1, lod_count);
+    }
+    if (result == CROWD_OK) {
+        result = read_lod_meshes(&r, asset, lod_count, out_lods, &lod_material_max);
     }
     if (result == CROWD_OK) {
         result = read_skeleton(&r, asset);
@@ -820,10 +960,17 @@ crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_
     if (result == CROWD_OK) {
         result = read_materials(&r, asset);
     }
+    if (result == CROWD_OK && lod_count > 0 && lod_material_max >= asset->material_count) {
+        result = invalid(&r, "a LOD primitive uses material %llu of %u",
+                         (unsigned long long)lod_material_max, asset->material_count);
+    }
     cJSON_Delete(r.json);
     if (result != CROWD_OK && out_uv1 != NULL) {
         free(*out_uv1);
         *out_uv1 = NULL;
+    }
+    if (result != CROWD_OK) {
+        glb_lod_meshes_free(out_lods, lod_count);
     }
     return result;
 }

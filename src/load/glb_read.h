@@ -30,13 +30,29 @@ typedef struct glb_lookup {
 
 void glb_lookup_uv(const glb_lookup *lookup, uint32_t vertex, float uv[2]);
 
+/* A LOD mesh of the file (meshes 1.., bake/glb_write.h), as far as the
+ * runtime uses it: which LOD0 vertex each vertex is, its texel lookup and
+ * the triangles. The other attributes are copies for engines, not read. */
+typedef struct glb_lod_mesh {
+    uint32_t vertex_count, index_count;
+    uint32_t *source;  /* _SOURCE_VERTEX: vertex_count LOD0 vertices, each < the mesh's */
+    float *uv1;        /* TEXCOORD_1, 2 floats per vertex; NULL when absent */
+    uint32_t *indices; /* the primitives' indices in order, each < vertex_count */
+} glb_lod_mesh;
+
+/* Frees the arrays of `count` LOD meshes (not the array itself). */
+void glb_lod_meshes_free(glb_lod_mesh *lods, uint32_t count);
+
 /* Reads a .glb written by glb_write into `asset` (mesh, materials,
  * skeleton; has_skin set), which must be freshly created. When out_uv1 is
  * not NULL it receives the TEXCOORD_1 array (2 floats per vertex, malloc'ed)
- * or NULL when the file has none. `name` is the file named in errors.
- * Errors: CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED,
+ * or NULL when the file has none. The file must hold 1 + lod_count meshes;
+ * meshes 1.. are read into out_lods[0 .. lod_count) (freed with
+ * glb_lod_meshes_free, also on failure). `name` is the file named in
+ * errors. Errors: CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED,
  * CROWD_ERROR_LIMIT, CROWD_ERROR_OUT_OF_MEMORY. */
 crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_asset *asset,
-                      float **out_uv1, crowd_error *error);
+                      float **out_uv1, uint32_t lod_count, glb_lod_mesh *out_lods,
+                      crowd_error *error);
 
 #endif

@@ -4,7 +4,7 @@
  * depth the manifest states and every texel is checked against the stated
  * value range; the mesh is read by the strict GLB reader, checked against
  * the manifest's counts and the VAT lookup, and must pass
- * crowd_asset_validate. */
+ * crowd_asset_validate; its LOD meshes must match the manifest's LODs. */
 #define _XOPEN_SOURCE 700
 
 #include "load/load_bake.h"
@@ -146,6 +146,69 @@ static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset,
     return CROWD_OK;
 }
 
+/* LOD 0 is the mesh (version 1 only learns its index count here); every
+ * LOD mesh has the manifest's counts and, with a VAT, each vertex's
+ * TEXCOORD_1 is its LOD0 vertex's texel, bit for bit. The arrays move into
+ * the bake. */
+static crowd_result take_lods(crowd_bake *bake, const crowd_asset *asset, glb_lod_mesh *lods,
+                              const char *path, crowd_error *error) {
+    crowd_bake_lod *lod0 = &bake->lods[0];
+    if (bake->lod_count == 1 && lod0->index_count == 0) {
+        lod0->index_count = asset->mesh.index_count;
+        lod0->triangle_count = asset->mesh.index_count / 3;
+    }
+    if (lod0->index_count != asset->mesh.index_count) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                               "mesh has %u indices, the manifest's lods[0] says %u",
+                               asset->mesh.index_count, lod0->index_count);
+    }
+    if (bake->lod_count == 1) {
+        return CROWD_OK;
+    }
+    glb_lookup lookup = {bake->vat_position.width, bake->vat_position.height, 1};
+    for (uint32_t k = 1; k < bake->lod_count; k++) {
+        const crowd_bake_lod *lod = &bake->lods[k];
+        const glb_lod_mesh *mesh = &lods[k - 1];
+        if (mesh->vertex_count != lod->vertex_count || mesh->index_count != lod->index_count) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                                   "LOD mesh %u has %u vertices and %u indices, the manifest "
+                                   "says %u and %u",
+                                   k, mesh->vertex_count, mesh->index_count, lod->vertex_count,
+                                   lod->index_count);
+        }
+        if (bake->vat_position.format == CROWD_TEXEL_NONE) {
+            continue;
+        }
+        if (mesh->uv1 == NULL) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                                   "LOD mesh %u has no TEXCOORD_1, which a VAT bake needs", k);
+        }
+        for (uint32_t i = 0; i < mesh->vertex_count; i++) {
+            float expected[2];
+            glb_lookup_uv(&lookup, mesh->source[i], expected);
+            if (mesh->uv1[2 * i] != expected[0] || mesh->uv1[2 * i + 1] != expected[1]) {
+                return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                                       "TEXCOORD_1 of LOD %u vertex %u is not the texel centre "
+                                       "of its LOD0 vertex %u",
+                                       k, i, mesh->source[i]);
+            }
+        }
+    }
+    bake->lod_vertices = malloc((size_t)bake->lod_vertex_total * sizeof *bake->lod_vertices);
+    bake->lod_indices = malloc((size_t)bake->lod_index_total * sizeof *bake->lod_indices);
+    if (bake->lod_vertices == NULL || bake->lod_indices == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    }
+    for (uint32_t k = 1; k < bake->lod_count; k++) {
+        const crowd_bake_lod *lod = &bake->lods[k];
+        memcpy(bake->lod_vertices + lod->first_vertex, lods[k - 1].source,
+               (size_t)lod->vertex_count * sizeof *bake->lod_vertices);
+        memcpy(bake->lod_indices + lod->first_index, lods[k - 1].indices,
+               (size_t)lod->index_count * sizeof *bake->lod_indices);
+    }
+    return CROWD_OK;
+}
+
 static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const char *name,
                               crowd_error *error) {
     char path[LOAD_PATH_MAX];
@@ -156,11 +219,19 @@ static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const
     }
     crowd_asset *asset = crowd_asset_create();
     float *uv1 = NULL;
-    result = asset ? glb_read(blob.data, blob.size, path, asset, &uv1, error)
+    glb_lod_mesh lods[CROWD_BAKE_MAX_LODS - 1];
+    uint32_t lod_meshes = bake->lod_count - 1;
+    result = asset ? glb_read(blob.data, blob.size, path, asset, &uv1, lod_meshes, lods, error)
                    : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     free(blob.owned);
     if (result == CROWD_OK) {
         result = check_mesh(bake, asset, uv1, path, error);
+    }
+    if (result == CROWD_OK) {
+        result = take_lods(bake, asset, lods, path, error);
+    }
+    if (asset != NULL) {
+        glb_lod_meshes_free(lods, lod_meshes);
     }
     if (result == CROWD_OK && ((asset->name = core_copy_string(bake->name)) == NULL ||
                                (asset->source = core_copy_string(bake->source)) == NULL)) {

@@ -1,5 +1,5 @@
 /* manifest_io.h - NAME.crowd.json, the manifest of a bake folder
- * (docs/manifest.md is the schema, version 1).
+ * (docs/manifest.md is the schema, versions 1 and 2).
  *
  * The manifest names every other file of the folder and states everything a
  * player needs without opening them: counts, clips, texture layouts,
@@ -44,12 +44,15 @@ bool manifest_valid_file_name(const char *name);
 
 /* What the manifest says besides the crowd_bake fields. */
 typedef struct manifest_info {
+    uint32_t version; /* 1 or 2 */
     manifest_files files;
     manifest_range vat_position_range, vat_normal_range, bat_range;
 } manifest_info;
 
 /* Parses and validates manifest text. Fills every crowd_bake field except
- * the texels and the asset (textures get width, height and format); the
+ * the texels, the asset and the LOD arrays (textures get width, height and
+ * format; lods, lod_count and the LOD totals are set, and for version 1
+ * lods[0].index_count is left 0 for the mesh to give); the
  * bake's strings and clips are malloc'ed per bake_internal.h, also on
  * failure, for crowd_bake_destroy. `file` names the manifest in errors and
  * gives the default bake name. Errors: CROWD_ERROR_INVALID_DATA,

@@ -1,8 +1,9 @@
 /* Reading and validating NAME.crowd.json (manifest_io.h, docs/manifest.md).
  * Every member is checked for presence, type and range before use, and the
  * numbers are checked against each other, so the loader can size buffers
- * from them. Unknown members are ignored: version 1 readers accept
- * additions. */
+ * from them. Unknown members are ignored: readers accept additions.
+ * Version 1 has no LODs and no clip bounds; they are filled in as version 2
+ * would state them for LOD 0 only and the bake's bounds. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,10 +16,14 @@
 
 /* Vertices a VAT can hold: a full 16384 x 16384 texture. */
 #define MANIFEST_MAX_VERTICES (CROWD_BAKE_MAX_TEXTURE_SIZE * CROWD_BAKE_MAX_TEXTURE_SIZE)
+/* Indices of one LOD, and of the LODs below LOD 0 together: as many as a
+ * mesh file holds (glb_read.c). */
+#define MANIFEST_MAX_LOD_INDICES (1u << 30)
 
 typedef struct manifest_reader {
     const char *file;
     crowd_error *error;
+    uint32_t version;
 } manifest_reader;
 
 #if defined(__GNUC__)
@@ -176,6 +181,66 @@ static crowd_result check_unique_names(manifest_reader *r, const crowd_bake *bak
     return result;
 }
 
+/* The bake's bounds, or a clip's, up to float rounding of decoded values. */
+static float bounds_tolerance(const crowd_bake *bake) {
+    float largest = 0.0f;
+    for (int a = 0; a < 3; a++) {
+        largest = fmaxf(largest, fmaxf(fabsf(bake->bounds_min[a]), fabsf(bake->bounds_max[a])));
+    }
+    return 1e-3f * (1.0f + largest);
+}
+
+/* Version 2: the clip's box, inside the bake's, and its sphere. Version 1:
+ * the bake's box and the sphere around it. */
+static crowd_result read_clip_bounds(manifest_reader *r, const cJSON *object, const char *where,
+                                     const crowd_bake *bake, crowd_bake_clip *clip) {
+    if (r->version == 1) {
+        double radius2 = 0.0;
+        for (int a = 0; a < 3; a++) {
+            clip->bounds_min[a] = bake->bounds_min[a];
+            clip->bounds_max[a] = bake->bounds_max[a];
+            clip->sphere_center[a] = 0.5f * (bake->bounds_min[a] + bake->bounds_max[a]);
+            double half = 0.5 * ((double)bake->bounds_max[a] - bake->bounds_min[a]);
+            radius2 += half * half;
+        }
+        clip->sphere_radius = nextafterf((float)sqrt(radius2), INFINITY);
+        return CROWD_OK;
+    }
+    char path[48];
+    snprintf(path, sizeof path, "%s.bounds", where);
+    cJSON *bounds;
+    crowd_result result = member(r, object, where, "bounds", &bounds);
+    if (result == CROWD_OK) {
+        result = get_floats(r, bounds, path, "min", 3, clip->bounds_min);
+    }
+    if (result == CROWD_OK) {
+        result = get_floats(r, bounds, path, "max", 3, clip->bounds_max);
+    }
+    if (result == CROWD_OK) {
+        result = get_floats(r, bounds, path, "center", 3, clip->sphere_center);
+    }
+    if (result == CROWD_OK) {
+        result = get_float(r, bounds, path, "radius", &clip->sphere_radius);
+    }
+    if (result == CROWD_OK && !(clip->sphere_radius >= 0.0f)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.radius is negative", path);
+    }
+    float tolerance = bounds_tolerance(bake);
+    for (int a = 0; a < 3 && result == CROWD_OK; a++) {
+        if (clip->bounds_min[a] > clip->bounds_max[a]) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.min[%d] is above %s.max[%d]", path, a,
+                          path, a);
+        } else if (clip->bounds_min[a] < bake->bounds_min[a] - tolerance ||
+                   clip->bounds_max[a] > bake->bounds_max[a] + tolerance) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA,
+                          "%s axis %d [%g, %g] lies outside the bake's bounds [%g, %g]", path, a,
+                          (double)clip->bounds_min[a], (double)clip->bounds_max[a],
+                          (double)bake->bounds_min[a], (double)bake->bounds_max[a]);
+        }
+    }
+    return result;
+}
+
 /* Clips are stacked in order: each starts where the previous ended, and
  * together they fill frame_count. A clip's frame count follows from its
  * duration (DESIGN.md "Loops"); one frame of slack covers rounding. */
@@ -230,6 +295,9 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
             result = get_uint(r, object, where, "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE,
                               &clip->frame_count);
         }
+        if (result == CROWD_OK) {
+            result = read_clip_bounds(r, object, where, bake, clip);
+        }
         if (result == CROWD_OK && clip->first_frame != next_frame) {
             result =
                 fail(r, CROWD_ERROR_INVALID_DATA,
@@ -256,6 +324,121 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
                  (unsigned long long)next_frame, bake->frame_count);
     }
     return result == CROWD_OK ? check_unique_names(r, bake) : result;
+}
+
+/* ---- LODs ----------------------------------------------------------------- */
+
+static crowd_result read_error(manifest_reader *r, const cJSON *object, const char *where,
+                               const char *key, float *out) {
+    crowd_result result = get_float(r, object, where, key, out);
+    if (result == CROWD_OK && *out < 0.0f) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s is negative", where, key);
+    }
+    return result;
+}
+
+/* One LOD; the ranges of LODs 1.. follow each other from 0, each with
+ * fewer triangles than the one before. LOD 0 is the whole mesh; that its
+ * index count is the mesh's is checked when the mesh is read. */
+static crowd_result read_lod(manifest_reader *r, const cJSON *object, uint32_t k,
+                             crowd_bake *bake) {
+    char where[32];
+    snprintf(where, sizeof where, "lods[%u]", k);
+    crowd_bake_lod *lod = &bake->lods[k];
+    double most = MANIFEST_MAX_LOD_INDICES;
+    crowd_result result = get_uint(r, object, where, "first_index", 0, most, &lod->first_index);
+    if (result == CROWD_OK) {
+        result = get_uint(r, object, where, "index_count", 3, most, &lod->index_count);
+    }
+    if (result == CROWD_OK) {
+        result = get_uint(r, object, where, "first_vertex", 0, MANIFEST_MAX_VERTICES,
+                          &lod->first_vertex);
+    }
+    if (result == CROWD_OK) {
+        result =
+            get_uint(r, object, where, "vertex_count", 1, bake->vertex_count, &lod->vertex_count);
+    }
+    if (result == CROWD_OK) {
+        result = get_uint(r, object, where, "triangle_count", 1, most / 3, &lod->triangle_count);
+    }
+    if (result == CROWD_OK) {
+        result = read_error(r, object, where, "error", &lod->error);
+    }
+    if (result == CROWD_OK) {
+        result = read_error(r, object, where, "error_rel", &lod->error_rel);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if ((uint64_t)lod->index_count != 3 * (uint64_t)lod->triangle_count) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s: index_count %u is not 3 x triangle_count %u",
+                    where, lod->index_count, lod->triangle_count);
+    }
+    if (k == 0) {
+        if (lod->first_index != 0 || lod->first_vertex != 0 ||
+            lod->vertex_count != bake->vertex_count || lod->error != 0.0f ||
+            lod->error_rel != 0.0f) {
+            return fail(r, CROWD_ERROR_INVALID_DATA,
+                        "lods[0] is the whole mesh: first_index and first_vertex 0, vertex_count "
+                        "%u, error 0",
+                        bake->vertex_count);
+        }
+        return CROWD_OK;
+    }
+    if (lod->first_index != bake->lod_index_total || lod->first_vertex != bake->lod_vertex_total) {
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "%s starts at index %u and vertex %u; after the LODs before it, it must "
+                    "start at %u and %u",
+                    where, lod->first_index, lod->first_vertex, bake->lod_index_total,
+                    bake->lod_vertex_total);
+    }
+    if (lod->triangle_count >= bake->lods[k - 1].triangle_count) {
+        return fail(r, CROWD_ERROR_INVALID_DATA,
+                    "%s has %u triangles, not fewer than the %u of the LOD before", where,
+                    lod->triangle_count, bake->lods[k - 1].triangle_count);
+    }
+    if ((uint64_t)bake->lod_index_total + lod->index_count > MANIFEST_MAX_LOD_INDICES ||
+        (uint64_t)bake->lod_vertex_total + lod->vertex_count > MANIFEST_MAX_VERTICES) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "the LODs hold too many indices or vertices");
+    }
+    bake->lod_index_total += lod->index_count;
+    bake->lod_vertex_total += lod->vertex_count;
+    return CROWD_OK;
+}
+
+/* Version 2: lods (LOD 0 first). Version 1: LOD 0 only (its index count
+ * comes from the mesh). */
+static crowd_result read_lods(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
+    bake->lod_count = 1;
+    bake->lods[0] = (crowd_bake_lod){.vertex_count = bake->vertex_count};
+    if (r->version == 1) {
+        return CROWD_OK;
+    }
+    cJSON *lods;
+    crowd_result result = member(r, root, "", "lods", &lods);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    int count = cJSON_IsArray(lods) ? cJSON_GetArraySize(lods) : -1;
+    if (count < 1 || count > CROWD_BAKE_MAX_LODS) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "lods must be an array of 1 to %d LODs",
+                    CROWD_BAKE_MAX_LODS);
+    }
+    /* the mesh file names LOD0 vertices by floats, exact below 2^24 */
+    if (count > 1 && bake->vertex_count >= (1u << 24)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "LODs of a mesh of %u vertices (at most 2^24)",
+                    bake->vertex_count);
+    }
+    for (int k = 0; k < count && result == CROWD_OK; k++) {
+        const cJSON *object = cJSON_GetArrayItem(lods, k);
+        result = cJSON_IsObject(object)
+                     ? read_lod(r, object, (uint32_t)k, bake)
+                     : fail(r, CROWD_ERROR_INVALID_DATA, "lods[%d] must be an object", k);
+    }
+    if (result == CROWD_OK) {
+        bake->lod_count = (uint32_t)count;
+    }
+    return result;
 }
 
 /* ---- textures ------------------------------------------------------------- */
@@ -308,11 +491,7 @@ static crowd_result check_unorm_range(manifest_reader *r, const manifest_range *
 /* Float positions lie in the bounds, up to half-float rounding. */
 static crowd_result check_position_range(manifest_reader *r, const manifest_range *range,
                                          const crowd_bake *bake) {
-    float largest = 0.0f;
-    for (int a = 0; a < 3; a++) {
-        largest = fmaxf(largest, fmaxf(fabsf(bake->bounds_min[a]), fabsf(bake->bounds_max[a])));
-    }
-    float tolerance = 1e-3f * (1.0f + largest);
+    float tolerance = bounds_tolerance(bake);
     for (int a = 0; a < 3; a++) {
         if (range->min[a] < bake->bounds_min[a] - tolerance ||
             range->max[a] > bake->bounds_max[a] + tolerance) {
@@ -404,7 +583,7 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
 
 /* ---- header ---------------------------------------------------------------- */
 
-static crowd_result read_identity(manifest_reader *r, const cJSON *root) {
+static crowd_result read_identity(manifest_reader *r, const cJSON *root, manifest_info *info) {
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
     if (!cJSON_IsString(format) || strcmp(format->valuestring, MANIFEST_FORMAT) != 0) {
         return fail(r, CROWD_ERROR_INVALID_DATA,
@@ -414,11 +593,12 @@ static crowd_result read_identity(manifest_reader *r, const cJSON *root) {
     if (!cJSON_IsNumber(version) || version->valuedouble != floor(version->valuedouble)) {
         return fail(r, CROWD_ERROR_INVALID_DATA, "\"version\" must be an integer");
     }
-    if (version->valuedouble != CROWD_BAKE_FORMAT_VERSION) {
+    if (version->valuedouble != 1 && version->valuedouble != 2) {
         return fail(r, CROWD_ERROR_UNSUPPORTED,
-                    "manifest version %.0f; this crowd reads version %d", version->valuedouble,
-                    CROWD_BAKE_FORMAT_VERSION);
+                    "manifest version %.0f; this crowd reads versions 1 and 2",
+                    version->valuedouble);
     }
+    r->version = info->version = (uint32_t)version->valuedouble;
     const char *producer = NULL, *coordinates = NULL;
     crowd_result result = get_string(r, root, "", "producer", &producer);
     if (result == CROWD_OK) {
@@ -499,7 +679,7 @@ static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bak
 
 crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
                            manifest_info *info, crowd_error *error) {
-    manifest_reader r = {file, error};
+    manifest_reader r = {file, error, 0};
     memset(info, 0, sizeof *info);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);
@@ -511,7 +691,7 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
                           offset)
                    : fail(&r, CROWD_ERROR_INVALID_DATA, "the manifest is not a JSON object");
     }
-    crowd_result result = read_identity(&r, root);
+    crowd_result result = read_identity(&r, root, info);
     if (result == CROWD_OK) {
         result = read_name(&r, root, bake, info);
     }
@@ -520,6 +700,9 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
     }
     if (result == CROWD_OK) {
         result = read_clips(&r, root, bake);
+    }
+    if (result == CROWD_OK) {
+        result = read_lods(&r, root, bake);
     }
     cJSON *vat = NULL, *bat = NULL;
     if (result == CROWD_OK && (result = member(&r, root, "", "vat", &vat)) == CROWD_OK &&

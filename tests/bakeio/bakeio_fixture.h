@@ -180,9 +180,28 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
     }
     bake->clip_count = 2;
     bake->clips = calloc(2, sizeof *bake->clips);
-    bake->clips[0] = (crowd_bake_clip){fx_strdup("walk"), 2.0f / 30.0f, true, 0, 2, 0};
-    bake->clips[1] = (crowd_bake_clip){fx_strdup("wave"), 1.0f / 30.0f, false, 2, 2, 1};
+    bake->clips[0] = (crowd_bake_clip){
+        .name = fx_strdup("walk"), .duration_s = 2.0f / 30.0f, .loop = true, .frame_count = 2};
+    bake->clips[1] = (crowd_bake_clip){.name = fx_strdup("wave"),
+                                       .duration_s = 1.0f / 30.0f,
+                                       .first_frame = 2,
+                                       .frame_count = 2,
+                                       .source_clip = 1};
+    /* walk stays in the lower half of the bounds, wave fills them */
+    for (int c = 0; c < 2; c++) {
+        crowd_bake_clip *clip = &bake->clips[c];
+        for (int a = 0; a < 3; a++) {
+            clip->bounds_min[a] = -1.0f;
+            clip->bounds_max[a] = c == 0 && a == 1 ? 0.0f : 1.0f;
+            clip->sphere_center[a] = 0.5f * (clip->bounds_min[a] + clip->bounds_max[a]);
+        }
+        clip->sphere_radius = c == 0 ? 1.5f : 1.7320509f;
+    }
     bake->frame_count = 4;
+    bake->lod_count = 1;
+    bake->lods[0] = (crowd_bake_lod){.index_count = asset->mesh.index_count,
+                                     .vertex_count = asset->mesh.vertex_count,
+                                     .triangle_count = asset->mesh.index_count / 3};
     uint32_t state = o->seed * 2654435761u + 1u;
     if (o->vat_width > 0) {
         uint32_t rows = (bake->vertex_count + o->vat_width - 1) / o->vat_width;

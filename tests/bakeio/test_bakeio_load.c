@@ -87,7 +87,7 @@ static void set_number(cJSON *object, const char *key, double value) {
 }
 
 static void edit_version(cJSON *r) {
-    set_number(r, "version", 2);
+    set_number(r, "version", 3);
 }
 static void edit_format(cJSON *r) {
     cJSON_ReplaceItemInObjectCaseSensitive(r, "format", cJSON_CreateString("gltf"));
@@ -183,7 +183,7 @@ static void test_manifests(void) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON",
                 "empty manifest");
 
-    manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 2", "unknown version");
+    manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 3", "unknown version");
     manifest_case(good_png, edit_format, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest",
                   "format");
     manifest_case(good_png, edit_no_vertex_count, CROWD_ERROR_INVALID_DATA,
@@ -497,7 +497,10 @@ static void test_mesh(void) {
 }
 
 static void edit_vertex_count(cJSON *r) {
-    set_number(r, "vertex_count", number_of(r, "vertex_count") - 1);
+    double count = number_of(r, "vertex_count") - 1;
+    set_number(r, "vertex_count", count);
+    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "lods"), 0), "vertex_count",
+               count);
 }
 
 /* ---- folders and arguments ------------------------------------------------------------ */
