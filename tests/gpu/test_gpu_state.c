@@ -6,7 +6,8 @@
  * capability on and odd values, then with every capability off), and read
  * back after each call that may touch GL: world creation, adding an
  * archetype (one with the game's own shading), mode changes, instance
- * edits, updates and both passes in every mode, removal and destruction;
+ * edits, updates and both passes in every mode with each way of culling,
+ * removal and destruction;
  * under CROWD_STATE_RESTORE everything reads as the application set it,
  * under CROWD_STATE_RESET the same except that a draw leaves the bindings
  * it resets at GL's defaults.
@@ -70,17 +71,42 @@ static const GLenum pixel_store[] = {
     GL_UNPACK_ALIGNMENT,    GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
     GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES};
 
-static void snapshot(gl_snapshot *s) {
+/* Buffer bindings besides those crowd/gpu.h names, all set by the test. */
+static const GLenum other_buffers[] = {
+    GL_ARRAY_BUFFER,      GL_PIXEL_UNPACK_BUFFER,      GL_PIXEL_PACK_BUFFER,
+    GL_UNIFORM_BUFFER,    GL_DISPATCH_INDIRECT_BUFFER, GL_COPY_READ_BUFFER,
+    GL_COPY_WRITE_BUFFER, GL_ATOMIC_COUNTER_BUFFER,    GL_QUERY_BUFFER,
+    GL_TEXTURE_BUFFER,    GL_TRANSFORM_FEEDBACK_BUFFER};
+static const GLenum other_buffer_bindings[] = {
+    GL_ARRAY_BUFFER_BINDING,      GL_PIXEL_UNPACK_BUFFER_BINDING,      GL_PIXEL_PACK_BUFFER_BINDING,
+    GL_UNIFORM_BUFFER_BINDING,    GL_DISPATCH_INDIRECT_BUFFER_BINDING, GL_COPY_READ_BUFFER_BINDING,
+    GL_COPY_WRITE_BUFFER_BINDING, GL_ATOMIC_COUNTER_BUFFER_BINDING,    GL_QUERY_BUFFER_BINDING,
+    GL_TEXTURE_BUFFER_BINDING,    GL_TRANSFORM_FEEDBACK_BUFFER_BINDING};
+#define OTHER_BUFFERS (sizeof other_buffers / sizeof other_buffers[0])
+
+/* GL's state, and what the application's vertex array holds (crowd must
+ * not bind its buffers into it). */
+static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
     s->count = 0;
     put_ints(s, "draw framebuffer", GL_DRAW_FRAMEBUFFER_BINDING, 1);
     put_ints(s, "read framebuffer", GL_READ_FRAMEBUFFER_BINDING, 1);
     put_ints(s, "viewport", GL_VIEWPORT, 4);
     put_ints(s, "program", GL_CURRENT_PROGRAM, 1);
     put_ints(s, "vertex array", GL_VERTEX_ARRAY_BINDING, 1);
-    put_ints(s, "array buffer", GL_ARRAY_BUFFER_BINDING, 1);
-    put_ints(s, "pixel unpack buffer", GL_PIXEL_UNPACK_BUFFER_BINDING, 1);
-    put_ints(s, "pixel pack buffer", GL_PIXEL_PACK_BUFFER_BINDING, 1);
-    put_ints(s, "uniform buffer", GL_UNIFORM_BUFFER_BINDING, 1);
+    for (size_t i = 0; i < OTHER_BUFFERS; i++) {
+        put_ints(s, "other buffer bindings", other_buffer_bindings[i], 1);
+    }
+    put_ints(s, "draw indirect buffer", GL_DRAW_INDIRECT_BUFFER_BINDING, 1);
+    for (GLuint b = 0; b < 8; b++) {
+        GLint buffer = 0, stride = 0;
+        glGetVertexArrayIndexediv(app_vertex_array, b, GL_VERTEX_BINDING_BUFFER, &buffer);
+        glGetVertexArrayIndexediv(app_vertex_array, b, GL_VERTEX_BINDING_STRIDE, &stride);
+        put(s, "application vertex array's buffers", buffer);
+        put(s, "application vertex array's strides", stride);
+    }
+    GLint elements = 0;
+    glGetVertexArrayiv(app_vertex_array, GL_ELEMENT_ARRAY_BUFFER_BINDING, &elements);
+    put(s, "application vertex array's element buffer", elements);
     put_ints(s, "active texture", GL_ACTIVE_TEXTURE, 1);
     GLint active = 0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
@@ -92,16 +118,15 @@ static void snapshot(gl_snapshot *s) {
     }
     glActiveTexture((GLenum)active);
     put_ints(s, "storage buffer", GL_SHADER_STORAGE_BUFFER_BINDING, 1);
-    const GLuint indices[2] = {1, 3};
-    for (int i = 0; i < 2; i++) {
+    for (GLuint i = 1; i <= 5; i++) {
         GLint binding = 0;
         GLint64 start = 0, size = 0;
-        glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, indices[i], &binding);
-        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, indices[i], &start);
-        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, indices[i], &size);
-        put(s, "storage buffer 1 / 3", binding);
-        put(s, "storage buffer 1 / 3 start", (double)start);
-        put(s, "storage buffer 1 / 3 size", (double)size);
+        glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &binding);
+        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &start);
+        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &size);
+        put(s, "storage buffer 1-5", binding);
+        put(s, "storage buffer 1-5 start", (double)start);
+        put(s, "storage buffer 1-5 size", (double)size);
     }
     put_enabled(s, "blend", GL_BLEND);
     put_ints(s, "blend src rgb", GL_BLEND_SRC_RGB, 1);
@@ -154,7 +179,7 @@ static void snapshot(gl_snapshot *s) {
 typedef struct app_objects {
     GLuint framebuffer, color, depth_stencil;
     GLuint textures_2d[4], textures_array[4], samplers[4];
-    GLuint storage[3], pixel_buffer, array_buffer, uniform_buffer;
+    GLuint storage[6], other[OTHER_BUFFERS], indirect;
     app_quad quad; /* its program and vertex array are "the application's" */
 } app_objects;
 
@@ -176,20 +201,25 @@ static bool objects_create(app_objects *o) {
         glTextureStorage2D(o->textures_2d[u], 1, GL_RGBA8, 4, 4);
         glTextureStorage3D(o->textures_array[u], 1, GL_RGBA8, 4, 4, 2);
     }
-    glCreateBuffers(3, o->storage);
-    glCreateBuffers(1, &o->pixel_buffer);
-    glCreateBuffers(1, &o->array_buffer);
-    glCreateBuffers(1, &o->uniform_buffer);
-    for (int i = 0; i < 3; i++) {
+    glCreateBuffers(6, o->storage);
+    glCreateBuffers(OTHER_BUFFERS, o->other);
+    glCreateBuffers(1, &o->indirect);
+    for (int i = 0; i < 6; i++) {
         glNamedBufferStorage(o->storage[i], 4096, NULL, GL_DYNAMIC_STORAGE_BIT);
     }
-    glNamedBufferStorage(o->pixel_buffer, 1 << 16, NULL, GL_DYNAMIC_STORAGE_BIT);
-    glNamedBufferStorage(o->array_buffer, 256, NULL, 0);
-    glNamedBufferStorage(o->uniform_buffer, 256, NULL, 0);
+    for (size_t i = 0; i < OTHER_BUFFERS; i++) {
+        glNamedBufferStorage(o->other[i], 1 << 16, NULL, GL_DYNAMIC_STORAGE_BIT);
+    }
+    glNamedBufferStorage(o->indirect, 256, NULL, 0);
     const float corners[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
-    return app_quad_create(&o->quad, corners) &&
-           glCheckNamedFramebufferStatus(o->framebuffer, GL_DRAW_FRAMEBUFFER) ==
-               GL_FRAMEBUFFER_COMPLETE;
+    if (!app_quad_create(&o->quad, corners)) {
+        return false;
+    }
+    /* Its own element buffer and a second vertex binding, both unused. */
+    glVertexArrayElementBuffer(o->quad.vertex_array, o->other[0]);
+    glVertexArrayVertexBuffer(o->quad.vertex_array, 6, o->other[1], 16, 32);
+    return glCheckNamedFramebufferStatus(o->framebuffer, GL_DRAW_FRAMEBUFFER) ==
+           GL_FRAMEBUFFER_COMPLETE;
 }
 
 static void objects_destroy(app_objects *o) {
@@ -199,10 +229,9 @@ static void objects_destroy(app_objects *o) {
     glDeleteTextures(4, o->textures_2d);
     glDeleteTextures(4, o->textures_array);
     glDeleteSamplers(4, o->samplers);
-    glDeleteBuffers(3, o->storage);
-    glDeleteBuffers(1, &o->pixel_buffer);
-    glDeleteBuffers(1, &o->array_buffer);
-    glDeleteBuffers(1, &o->uniform_buffer);
+    glDeleteBuffers(6, o->storage);
+    glDeleteBuffers(OTHER_BUFFERS, o->other);
+    glDeleteBuffers(1, &o->indirect);
     app_quad_destroy(&o->quad);
 }
 
@@ -223,9 +252,11 @@ static void set_application_state(const app_objects *o, bool odd) {
     glViewport(odd ? 3 : 0, odd ? 5 : 2, odd ? 150 : 160, odd ? 100 : 117);
     glUseProgram(o->quad.program);
     glBindVertexArray(o->quad.vertex_array);
-    glBindBuffer(GL_ARRAY_BUFFER, o->array_buffer);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, odd ? o->pixel_buffer : 0);
-    glBindBuffer(GL_UNIFORM_BUFFER, o->uniform_buffer);
+    /* A bound pixel unpack buffer would take crowd's texture uploads. */
+    for (size_t i = 0; i < OTHER_BUFFERS; i++) {
+        glBindBuffer(other_buffers[i], odd || i % 2 == 0 ? o->other[i] : 0);
+    }
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, o->indirect);
     for (GLuint u = 0; u < 4; u++) {
         glActiveTexture(GL_TEXTURE0 + u);
         glBindTexture(GL_TEXTURE_2D, o->textures_2d[odd ? u : 3 - u]);
@@ -235,13 +266,17 @@ static void set_application_state(const app_objects *o, bool odd) {
     glActiveTexture(odd ? GL_TEXTURE2 : GL_TEXTURE5);
     GLint align = 16;
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, o->storage[0], odd ? align : 2 * align, 256);
-    if (odd) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, o->storage[1]);
-    } else {
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, o->storage[1], align, 512);
+    /* Ranges, whole buffers and nothing, on the points crowd uses. */
+    for (GLuint i = 1; i <= 5; i++) {
+        int kind = (int)(i + (odd ? 0 : 1)) % 3;
+        if (kind == 0) {
+            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, o->storage[i - 1], (GLintptr)i * align,
+                              256);
+        } else {
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, kind == 1 ? o->storage[i - 1] : 0);
+        }
     }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->storage[2]);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->storage[5]);
     set_enabled(GL_BLEND, odd);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, odd ? GL_ZERO : GL_DST_ALPHA);
     glBlendEquationSeparate(odd ? GL_FUNC_SUBTRACT : GL_FUNC_ADD, GL_MAX);
@@ -285,9 +320,10 @@ static void reset_state(void) {
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glUseProgram(0);
     glBindVertexArray(0);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    for (size_t i = 0; i < OTHER_BUFFERS; i++) {
+        glBindBuffer(other_buffers[i], 0);
+    }
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
     for (GLuint u = 0; u < 4; u++) {
         glActiveTexture(GL_TEXTURE0 + u);
         glBindTexture(GL_TEXTURE_2D, 0);
@@ -295,8 +331,9 @@ static void reset_state(void) {
         glBindSampler(u, 0);
     }
     glActiveTexture(GL_TEXTURE0);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, 0);
+    for (GLuint i = 1; i <= 5; i++) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, 0);
+    }
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     glDisable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ZERO);
@@ -345,9 +382,9 @@ static const char *const reset_names[] = {"vertex array",
                                           "texture 2D array of units 0-3",
                                           "sampler of units 0-3",
                                           "storage buffer",
-                                          "storage buffer 1 / 3",
-                                          "storage buffer 1 / 3 start",
-                                          "storage buffer 1 / 3 size",
+                                          "storage buffer 1-5",
+                                          "storage buffer 1-5 start",
+                                          "storage buffer 1-5 size",
                                           "colour mask"};
 
 static double expected_value(const state_run *run, int i, bool drew) {
@@ -367,7 +404,7 @@ static double expected_value(const state_run *run, int i, bool drew) {
  * is pending; then the application's state is set again for the next call. */
 static void expect_state(state_run *run, const char *what, bool drew) {
     gl_snapshot after;
-    snapshot(&after);
+    snapshot(&after, run->objects->quad.vertex_array);
     int changed = 0;
     for (int i = 0; i < run->application.count && i < after.count; i++) {
         double expected = expected_value(run, i, drew);
@@ -427,14 +464,21 @@ static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const c
         snprintf(what, sizeof what, "crowd_archetype_set_mode (%s)",
                  crowd_gpu_mode_name((crowd_gpu_mode)m));
         expect_state(s, what, false);
-        CHECK(crowd_world_update(world, 0.1 * m, &error) == CROWD_OK);
+        CHECK_MSG(crowd_world_update(world, 0.1 * m, &error) == CROWD_OK, "update: %s",
+                  error.reason);
         snprintf(what, sizeof what, "crowd_world_update (%s)",
                  crowd_gpu_mode_name((crowd_gpu_mode)m));
         expect_state(s, what, false);
-        for (int p = 0; p < 2; p++) {
-            CHECK(crowd_world_draw(world, &passes[p], &error) == CROWD_OK);
-            snprintf(what, sizeof what, "crowd_world_draw (%s, %s pass)",
-                     crowd_gpu_mode_name((crowd_gpu_mode)m), p == 0 ? "colour" : "depth");
+        /* Each pass with each way of culling, LODs chosen. */
+        for (int p = 0; p < 6; p++) {
+            crowd_draw_desc pass = passes[p % 2];
+            pass.cull = (crowd_cull_mode)(p / 2);
+            pass.viewport_height_px = GPU_TEST_HEIGHT;
+            CHECK(crowd_world_draw(world, &pass, &error) == CROWD_OK);
+            const char *culls[3] = {"GPU", "CPU", "no"};
+            snprintf(what, sizeof what, "crowd_world_draw (%s, %s pass, %s culling)",
+                     crowd_gpu_mode_name((crowd_gpu_mode)m), p % 2 == 0 ? "colour" : "depth",
+                     culls[p / 2]);
             expect_state(s, what, true);
         }
     }
@@ -465,7 +509,7 @@ static void test_state(const crowd_asset *bar, const crowd_bake *bar_bake, const
         for (int odd = 1; odd >= 0; odd--) {
             state_run run = {&o, odd != 0, (crowd_state_policy)policy, {0}};
             set_application_state(&o, run.odd);
-            snapshot(&run.application);
+            snapshot(&run.application, o.quad.vertex_array);
             CHECK(glGetError() == GL_NO_ERROR);
             int failed_before = check_failures;
             exercise(bar, bar_bake, human, human_bake, &run);
