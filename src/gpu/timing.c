@@ -76,6 +76,11 @@ static bool frame_time(gpu_timing *t, uint32_t f, double *out_s) {
 
 void gpu_timing_frame(crowd_world *w) {
     gpu_timing *t = &w->timing_queries;
+    /* With a query buffer bound, GL writes query results into it at the
+     * "pointer" as an offset: the application's binding is set aside. */
+    GLint query_buffer = 0;
+    glGetIntegerv(GL_QUERY_BUFFER_BINDING, &query_buffer);
+    glBindBuffer(GL_QUERY_BUFFER, 0);
     /* The newest earlier frame whose results are all in. */
     for (uint32_t back = 1; back < GPU_TIMING_FRAMES && back < w->frame; back++) {
         uint32_t f = (uint32_t)((w->frame - back) % GPU_TIMING_FRAMES);
@@ -87,6 +92,7 @@ void gpu_timing_frame(crowd_world *w) {
             break;
         }
     }
+    glBindBuffer(GL_QUERY_BUFFER, (GLuint)query_buffer);
     uint32_t current = (uint32_t)(w->frame % GPU_TIMING_FRAMES);
     t->frame_of[current] = w->frame;
     t->used[current] = 0;
