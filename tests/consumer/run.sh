@@ -8,7 +8,9 @@
 #     `pkg-config --static --cflags --libs crowd-runtime`, and add_subdirectory
 #     of the source tree;
 #  3. runs each binary on a bake folder made by the installed `crowd bake
-#     builtin:`;
+#     builtin:`: it loads the bake, samples a clip, and draws 9 characters
+#     with a crowd world into a framebuffer of its own GL context (EGL
+#     reached through libepoxy, loaded at run time), checking pixels;
 #  4. fails if assimp, GLFW or EGL is in a consumer's link line or among the
 #     libraries ldd lists for it.
 # Without WORK_DIR it works in a folder from mktemp -d, removed at the end.
@@ -115,7 +117,7 @@ flags=$(PKG_CONFIG_PATH=$(dirname "$pc_file") pkg-config --static --cflags --lib
     fail "pkg-config does not resolve crowd-runtime"
 echo "pkg-config: $flags"
 # shellcheck disable=SC2086 # the flags are words
-"$cc" -O2 -o "$work/consumer_pc" "$project/consumer.c" $flags || fail "cc with pkg-config flags failed"
+"$cc" -O2 -o "$work/consumer_pc" "$project/consumer.c" "$project/consumer_draw.c" $flags || fail "cc with pkg-config flags failed"
 check_linked "$work/consumer_pc" "$flags"
 run_consumer "$work/consumer_pc"
 

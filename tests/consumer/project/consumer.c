@@ -1,13 +1,15 @@
 /* consumer.c - a program that links crowd::runtime alone, as a game would,
  * and uses only runtime API: loads the bake folder argv[1], checks that its
  * first baked vertex lies inside the bake's bounds, and plays a clip of its
- * own on the loaded skeleton through the anim jobs. Prints what it found;
+ * own on the loaded skeleton through the anim jobs, then draws it with a
+ * crowd world in a context of its own (consumer_draw.c). Prints what it found;
  * exits 0 when everything is consistent, 1 otherwise. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "crowd/anim.h"
+#include "consumer_draw.h"
 #include "crowd/bake.h"
 
 /* A looping one-second quarter turn of joint 0 about +Y, linear keys. */
@@ -65,8 +67,8 @@ int main(int argc, char **argv) {
     printf("clip sampled at 1.5 s: joint 0 rotation y %.4f (expected %.4f), %u skinning matrices\n",
            locals[0].rotation[1], expected, joints);
 
-    /* The GL draw of this bake (a crowd_world in an application's own
-     * context, crowd/gpu.h) goes here once the world API is in place. */
+    /* What a game does with it: draw it into its own frame. */
+    ok = ok && consumer_draw(bake) > 100;
 
     free(tracks);
     free(locals);
