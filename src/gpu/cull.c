@@ -85,8 +85,10 @@ static bool reserve_lists(gpu_archetype *r) {
     uint64_t old_state_bytes = r->lod_state_bytes;
     r->lod_state_buffer = 0;
     uint64_t records = (uint64_t)capacity * r->lod_count;
+    /* Written by the culling pass, or by the CPU path's uploads. */
     if (gpu_buffer_create(r, &r->visible_buffer, &r->visible_bytes,
-                          records * sizeof(gpu_instance_record), NULL, 0, &ignored) != CROWD_OK ||
+                          records * sizeof(gpu_instance_record), NULL, GL_DYNAMIC_STORAGE_BIT,
+                          &ignored) != CROWD_OK ||
         gpu_buffer_create(r, &r->lod_state_buffer, &r->lod_state_bytes, 4ull * capacity, NULL,
                           GL_DYNAMIC_STORAGE_BIT, &ignored) != CROWD_OK) {
         r->lod_state_buffer = old_state;

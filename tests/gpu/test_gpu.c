@@ -21,7 +21,8 @@
  *
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
- *                           state and shade), state, shade, cli; none = all
+ *                           state and shade), state, shade, cull, cli;
+ *                           none = all
  */
 #include <math.h>
 #include <stdio.h>
@@ -236,6 +237,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "shade", "world")) {
         result = combine(result, test_gpu_shade());
+    }
+    if (run_group(which, "cull", NULL)) {
+        result = combine(result, test_gpu_cull());
     }
     host_target_release(&gpu_test_target);
     host_context_destroy(gpu_test_context);

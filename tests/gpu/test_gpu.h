@@ -84,5 +84,6 @@ int test_gpu_cli(void);
 int test_gpu_world(void);
 int test_gpu_state(void);
 int test_gpu_shade(void);
+int test_gpu_cull(void);
 
 #endif
