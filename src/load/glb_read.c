@@ -527,7 +527,7 @@ void glb_lod_meshes_free(glb_lod_mesh *lods, uint32_t count) {
 }
 
 /* _SOURCE_VERTEX: exact integers naming vertices of LOD 0. */
-static crowd_result read_sources(glb_reader *r, uint64_t accessor, uint32_t vertex_count,
+static crowd_result read_sources(glb_reader *r, int mesh, uint64_t accessor, uint32_t vertex_count,
                                  glb_lod_mesh *lod) {
     float *values = NULL;
     crowd_result result = read_floats(r, accessor, "SCALAR", 1, &values, &lod->vertex_count);
@@ -538,8 +538,9 @@ static crowd_result read_sources(glb_reader *r, uint64_t accessor, uint32_t vert
     for (uint32_t i = 0; result == CROWD_OK && i < lod->vertex_count; i++) {
         float value = values[i];
         if (!(value >= 0.0f && value < (float)vertex_count && value == floorf(value))) {
-            result = invalid(r, "_SOURCE_VERTEX %u is %g, not a vertex of the %u of LOD 0", i,
-                             (double)value, vertex_count);
+            result =
+                invalid(r, "LOD mesh %d: _SOURCE_VERTEX %u is %g, not a vertex of the %u of LOD 0",
+                        mesh, i, (double)value, vertex_count);
         } else {
             lod->source[i] = (uint32_t)value;
         }
@@ -615,7 +616,7 @@ static crowd_result read_lod_mesh(glb_reader *r, const cJSON *mesh, int index,
         free(part);
     }
     if (result == CROWD_OK) {
-        result = read_sources(r, source, vertex_count, lod);
+        result = read_sources(r, index, source, vertex_count, lod);
     }
     uint32_t uv1_count = 0;
     if (result == CROWD_OK && has_uv1) {

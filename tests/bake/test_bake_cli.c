@@ -451,6 +451,80 @@ static int test_wrapping_and_limit(void) {
     return 0;
 }
 
+/* The LOD table, the fits line and --lods 0; --target web keeps textures
+ * within 4096 and refuses robot at 120 fps and --max-width 2048 (1767 x
+ * 9376 otherwise) with the frames and the fps that fit. */
+static int test_lods_and_targets(void) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/lods", root);
+    const char *plain[] = {"builtin:", "-o", dir, NULL};
+    cli_run run;
+    run_bake(plain, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    printf("%s", run.out);
+    CHECK(strstr(run.out, "LOD   triangles   vertices        error  error/diag") != NULL);
+    CHECK(strstr(run.out, "\n3    ") != NULL);
+    CHECK(strstr(run.out, "fits: desktop (16384), WebGL2 8192, WebGL2 4096; not GLES 3.0 2048") !=
+          NULL);
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->lod_count == 4);
+        crowd_bake_destroy(bake);
+    } else {
+        CHECK_MSG(false, "LOD load: %s", error.reason);
+    }
+    const char *none[] = {"builtin:", "-o", dir, "--lods", "0", NULL};
+    run_bake(none, NULL, &run);
+    CHECK(run.exit_code == 0 && strstr(run.out, "LODs: none (LOD 0 only)") != NULL);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->lod_count == 1);
+        crowd_bake_destroy(bake);
+    }
+    const char *two[] = {"builtin:", "-o", dir, "--lods", "2", "--quiet", NULL};
+    run_bake(two, NULL, &run);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->lod_count == 3);
+        crowd_bake_destroy(bake);
+    }
+    /* --target web lowers a wider --max-width to 4096 */
+    const char *web[] = {"builtin:", "-o", dir, "--target", "web", "--max-width", "8192", NULL};
+    run_bake(web, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    CHECK(strstr(run.err, "--max-width 8192 lowered to 4096") != NULL);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->vat_position.width <= 4096 && bake->vat_position.height <= 4096);
+        crowd_bake_destroy(bake);
+    }
+    test_remove_tree(dir);
+
+    const char *robot = check_shared_model("robot.glb");
+    if (robot == NULL) {
+        return 0;
+    }
+    char model[1024];
+    snprintf(model, sizeof model, "%s", robot);
+    const char *tall[] = {model, "-o", dir, "--fps", "120", "--max-width", "2048", "--quiet", NULL};
+    run_bake(tall, NULL, &run);
+    printf("robot at 120 fps, width 2048, desktop: exit %d\n%s", run.exit_code, run.out);
+    CHECK(run.exit_code == 0);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->vat_position.width == 1767 && bake->vat_position.height == 9376);
+        crowd_bake_destroy(bake);
+    }
+    test_remove_tree(dir);
+    const char *too_tall[] = {model,         "-o",   dir,        "--fps", "120",
+                              "--max-width", "2048", "--target", "web",   NULL};
+    run_bake(too_tall, NULL, &run);
+    printf("the same, --target web: exit %d: %s", run.exit_code, run.err);
+    CHECK(run.exit_code == 2);
+    CHECK(strstr(run.err, "9376 rows tall") != NULL);
+    CHECK(strstr(run.err, "over the limit of 4096: 1024 frames fit") != NULL);
+    CHECK(strstr(run.err, "--fps 52 would fit") != NULL);
+    CHECK(!check_path_exists(dir));
+    return 0;
+}
+
 /* ---- bad inputs ------------------------------------------------------------- */
 
 static char before[65536], after[65536];
@@ -522,6 +596,14 @@ static int test_bad_inputs(void) {
     expect_untouched(dir, no_output, NULL, 1, "-o DIR");
     const char *unknown[] = {"builtin:", "-o", dir, "--frobnicate", NULL};
     expect_untouched(dir, unknown, NULL, 1, "--frobnicate");
+    const char *lods_big[] = {"builtin:", "-o", dir, "--lods", "8", NULL};
+    expect_untouched(dir, lods_big, NULL, 1, "--lods: '8' is not a number of LODs from 0 to 7");
+    const char *lods_negative[] = {"builtin:", "-o", dir, "--lods", "-1", NULL};
+    expect_untouched(dir, lods_negative, NULL, 1, "--lods: '-1'");
+    const char *lods_text[] = {"builtin:", "-o", dir, "--lods", "many", NULL};
+    expect_untouched(dir, lods_text, NULL, 1, "--lods: 'many'");
+    const char *target[] = {"builtin:", "-o", dir, "--target", "mobile", NULL};
+    expect_untouched(dir, target, NULL, 1, "--target: 'mobile' is not desktop, web or webgl2");
 
     const char *greenman = check_shared_model("greenman.glb");
     const char *sword_path = check_shared_model("greenman_sword.glb");
@@ -594,6 +676,7 @@ int main(void) {
     test_models();
     test_options();
     test_wrapping_and_limit();
+    test_lods_and_targets();
     test_bad_inputs();
     char out[512];
     snprintf(out, sizeof out, "%s/cli_out.txt", root);

@@ -249,6 +249,47 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
     return bake;
 }
 
+/* LODs by hand (crowd/bake.h): LOD k keeps every 2^k-th triangle of LOD 0
+ * while that still makes fewer triangles, its vertices compacted in first
+ * use order; LOD k's error is 0.125 * k. Up to `lod_count` LODs in all. */
+static inline void fx_add_lods(crowd_bake *bake, uint32_t lod_count) {
+    const crowd_mesh *mesh = &bake->asset->mesh;
+    uint32_t triangles = mesh->index_count / 3;
+    bake->lod_vertices = malloc((size_t)bake->vertex_count * lod_count * sizeof(uint32_t));
+    bake->lod_indices = malloc((size_t)mesh->index_count * lod_count * sizeof(uint32_t));
+    uint32_t *remap = malloc(bake->vertex_count * sizeof *remap);
+    float diagonal = sqrtf(12.0f); /* of the fixture's bounds [-1, 1]^3 */
+    for (uint32_t k = 1; k < lod_count; k++) {
+        uint32_t step = 1u << k, kept = (triangles + step - 1) / step;
+        if (kept >= bake->lods[k - 1].triangle_count) {
+            break;
+        }
+        crowd_bake_lod *lod = &bake->lods[k];
+        *lod = (crowd_bake_lod){.first_index = bake->lod_index_total,
+                                .index_count = 3 * kept,
+                                .first_vertex = bake->lod_vertex_total,
+                                .triangle_count = kept,
+                                .error = 0.125f * (float)k,
+                                .error_rel = 0.125f * (float)k / diagonal};
+        memset(remap, 0xff, bake->vertex_count * sizeof *remap);
+        uint32_t *out = bake->lod_indices + lod->first_index;
+        for (uint32_t t = 0; t < triangles; t += step) {
+            for (uint32_t c = 0; c < 3; c++) {
+                uint32_t v = mesh->indices[3 * t + c];
+                if (remap[v] == UINT32_MAX) {
+                    remap[v] = lod->vertex_count++;
+                    bake->lod_vertices[lod->first_vertex + remap[v]] = v;
+                }
+                *out++ = remap[v];
+            }
+        }
+        bake->lod_index_total += lod->index_count;
+        bake->lod_vertex_total += lod->vertex_count;
+        bake->lod_count = k + 1;
+    }
+    free(remap);
+}
+
 /* crowd_bake_write, printing the error when it fails. */
 static inline bool fx_written(const crowd_bake *bake, const char *dir,
                               const crowd_bake_write_desc *desc) {

@@ -112,6 +112,20 @@ static void compare_bakes(const crowd_bake *a, const crowd_bake *b) {
         CHECK(x->duration_s == y->duration_s && x->loop == y->loop);
         CHECK(x->first_frame == y->first_frame && x->frame_count == y->frame_count);
         CHECK(y->source_clip == UINT32_MAX);
+        CHECK(same_floats(x->bounds_min, y->bounds_min, 3) &&
+              same_floats(x->bounds_max, y->bounds_max, 3));
+        CHECK(same_floats(x->sphere_center, y->sphere_center, 3) &&
+              x->sphere_radius == y->sphere_radius);
+    }
+    /* LODs: the same ranges, errors and arrays, word for word */
+    CHECK(a->lod_count == b->lod_count);
+    CHECK(memcmp(a->lods, b->lods, sizeof a->lods) == 0);
+    CHECK(a->lod_vertex_total == b->lod_vertex_total && a->lod_index_total == b->lod_index_total);
+    if (a->lod_count > 1 && a->lod_count == b->lod_count &&
+        a->lod_vertex_total == b->lod_vertex_total && a->lod_index_total == b->lod_index_total) {
+        CHECK(memcmp(a->lod_vertices, b->lod_vertices, a->lod_vertex_total * sizeof(uint32_t)) ==
+              0);
+        CHECK(memcmp(a->lod_indices, b->lod_indices, a->lod_index_total * sizeof(uint32_t)) == 0);
     }
     bool vat = a->vat_position.texels != NULL, bat = a->bat.texels != NULL;
     if (vat) {
@@ -174,9 +188,13 @@ static void memory_set_free(memory_set *set) {
 
 /* ---- round trips -------------------------------------------------------------- */
 
-static void round_trip(const char *label, uint32_t vertices, fx_bake_options options) {
+/* lods: LODs in all (1 = LOD 0 only), made by fx_add_lods. */
+static void round_trip(const char *label, uint32_t vertices, uint32_t lods,
+                       fx_bake_options options) {
     crowd_asset *asset = fx_asset_create(vertices);
     crowd_bake *bake = fx_bake_create(asset, &options);
+    fx_add_lods(bake, lods);
+    CHECK(bake->lod_count == lods);
     char dir[1024];
     folder(dir, sizeof dir, label);
     crowd_error error = {0};
@@ -225,15 +243,21 @@ static void round_trip(const char *label, uint32_t vertices, fx_bake_options opt
 }
 
 static void test_round_trips(void) {
-    round_trip("unorm16", 10, (fx_bake_options){10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 1});
-    round_trip("unorm16_wrapped", 10,
+    round_trip("unorm16", 10, 1, (fx_bake_options){10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 1});
+    round_trip("unorm16_wrapped", 10, 1,
                (fx_bake_options){4, CROWD_VAT_UNORM16_OCT, 4, CROWD_BAT_F32, 2});
-    round_trip("f16", 37, (fx_bake_options){16, CROWD_VAT_F16, 9, CROWD_BAT_F16, 3});
-    round_trip("f32", 37, (fx_bake_options){37, CROWD_VAT_F32, 0, CROWD_BAT_DEFAULT, 4});
-    round_trip("f32_wrapped", 37, (fx_bake_options){5, CROWD_VAT_F32, 2, CROWD_BAT_F32, 5});
-    round_trip("bat_only", 12, (fx_bake_options){0, CROWD_VAT_DEFAULT, 9, CROWD_BAT_F32, 6});
-    round_trip("vat_default_enum", 12,
+    round_trip("f16", 37, 1, (fx_bake_options){16, CROWD_VAT_F16, 9, CROWD_BAT_F16, 3});
+    round_trip("f32", 37, 1, (fx_bake_options){37, CROWD_VAT_F32, 0, CROWD_BAT_DEFAULT, 4});
+    round_trip("f32_wrapped", 37, 1, (fx_bake_options){5, CROWD_VAT_F32, 2, CROWD_BAT_F32, 5});
+    round_trip("bat_only", 12, 1, (fx_bake_options){0, CROWD_VAT_DEFAULT, 9, CROWD_BAT_F32, 6});
+    round_trip("vat_default_enum", 12, 1,
                (fx_bake_options){12, CROWD_VAT_DEFAULT, 9, CROWD_BAT_DEFAULT, 7});
+    /* LODs: 35 triangles -> 18, 9, 5, 3, 2, 1 (every 2^k-th) */
+    round_trip("lods_unorm16", 37, 7,
+               (fx_bake_options){16, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 8});
+    round_trip("lods_f32", 37, 3, (fx_bake_options){5, CROWD_VAT_F32, 2, CROWD_BAT_F32, 9});
+    round_trip("lods_bat_only", 37, 4,
+               (fx_bake_options){0, CROWD_VAT_DEFAULT, 9, CROWD_BAT_F16, 10});
 }
 
 /* ---- the manifest, read as plain JSON ------------------------------------------ */
@@ -262,6 +286,7 @@ static void test_manifest_fields(void) {
     crowd_asset *asset = fx_asset_create(10);
     fx_bake_options options = {4, CROWD_VAT_UNORM16_OCT, 4, CROWD_BAT_F32, 11};
     crowd_bake *bake = fx_bake_create(asset, &options);
+    fx_add_lods(bake, 3);
     char dir[1024], path[1100];
     folder(dir, sizeof dir, "manifest");
     REQUIRE_VOID(fx_written(bake, dir, NULL));
@@ -310,6 +335,35 @@ static void test_manifest_fields(void) {
           number(bat, "rows_per_frame") == 3);
     CHECK(strcmp(string(bat, "encoding"), "f32") == 0);
     CHECK(strcmp(string(bat, "file"), "synth.bat.exr") == 0);
+
+    /* walk: [-1, 1] x [-1, 0] x [-1, 1] around (0, -0.5, 0), radius 1.5 */
+    const cJSON *bounds = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(clips, 0), "bounds");
+    const float walk_min[3] = {-1, -1, -1}, walk_max[3] = {1, 0, 1}, walk_centre[3] = {0, -0.5f, 0};
+    for (int a = 0; a < 3; a++) {
+        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(bounds, "min"), a)->valuedouble ==
+              walk_min[a]);
+        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(bounds, "max"), a)->valuedouble ==
+              walk_max[a]);
+        CHECK(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(bounds, "center"), a)
+                  ->valuedouble == walk_centre[a]);
+    }
+    CHECK(number(bounds, "radius") == 1.5);
+    /* 8 triangles (t, t+1, t+2): LOD 1 keeps t = 0, 2, 4, 6 over vertices
+     * 0..8; LOD 2 keeps t = 0, 4 over vertices 0, 1, 2, 4, 5, 6 */
+    const cJSON *lods = cJSON_GetObjectItemCaseSensitive(json, "lods");
+    CHECK(cJSON_GetArraySize(lods) == 3);
+    const double expected[3][6] = {
+        {0, 24, 0, 10, 8, 0}, {0, 12, 0, 9, 4, 0.125}, {12, 6, 9, 6, 2, 0.25}};
+    static const char *const keys[6] = {"first_index",  "index_count",    "first_vertex",
+                                        "vertex_count", "triangle_count", "error"};
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 6; i++) {
+            CHECK_MSG(number(cJSON_GetArrayItem(lods, k), keys[i]) == expected[k][i],
+                      "lods[%d].%s is %g, want %g", k, keys[i],
+                      number(cJSON_GetArrayItem(lods, k), keys[i]), expected[k][i]);
+        }
+    }
+    CHECK((float)number(cJSON_GetArrayItem(lods, 2), "error_rel") == 0.25f / sqrtf(12.0f));
     cJSON_Delete(json);
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
@@ -321,8 +375,10 @@ static uint32_t le32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* The float array of attribute `name` of primitive 0 (2 floats a vertex). */
-static float *glb_attribute(const char *path, const char *name, uint32_t *count) {
+/* The float array of attribute `name` of primitive 0 of mesh `mesh`,
+ * `components` floats a vertex. */
+static float *glb_attribute(const char *path, int mesh, const char *name, int components,
+                            uint32_t *count) {
     size_t size = 0;
     uint8_t *data = (uint8_t *)test_read_file(path, &size);
     if (data == NULL || size < 28) {
@@ -334,7 +390,8 @@ static float *glb_attribute(const char *path, const char *name, uint32_t *count)
     const uint8_t *bin = data + 20 + json_length + 8;
     const cJSON *primitive = cJSON_GetArrayItem(
         cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0), "primitives"),
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), mesh),
+            "primitives"),
         0);
     const cJSON *index = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name);
@@ -347,8 +404,9 @@ static float *glb_attribute(const char *path, const char *name, uint32_t *count)
                                (int)number(accessor, "bufferView"));
         double offset = number(view, "byteOffset");
         *count = (uint32_t)number(accessor, "count");
-        values = malloc(*count * 2 * sizeof *values);
-        memcpy(values, bin + (size_t)(isnan(offset) ? 0 : offset), *count * 2 * sizeof *values);
+        size_t bytes = *count * (size_t)components * sizeof *values;
+        values = malloc(bytes);
+        memcpy(values, bin + (size_t)(isnan(offset) ? 0 : offset), bytes);
     }
     cJSON_Delete(json);
     free(data);
@@ -366,7 +424,7 @@ static void test_texcoord1(void) {
     REQUIRE_VOID(fx_written(bake, dir, NULL));
     snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
     uint32_t count = 0;
-    float *uv = glb_attribute(path, "TEXCOORD_1", &count);
+    float *uv = glb_attribute(path, 0, "TEXCOORD_1", 2, &count);
     CHECK(uv != NULL && count == 10);
     const double width = 4, height = 12, rows = 3;
     for (uint32_t v = 0; uv != NULL && v < count; v++) {
@@ -380,6 +438,92 @@ static void test_texcoord1(void) {
         }
     }
     free(uv);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+/* LOD meshes 1..: each vertex's _SOURCE_VERTEX is its LOD0 vertex and its
+ * TEXCOORD_1 that vertex's texel, bit for bit, so every LOD plays LOD0's
+ * texels; the positions are LOD0's too. */
+static void test_lod_meshes(void) {
+    crowd_asset *asset = fx_asset_create(37);
+    fx_bake_options options = {16, CROWD_VAT_F16, 9, CROWD_BAT_F32, 13};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    fx_add_lods(bake, 4);
+    char dir[1024], path[1100];
+    folder(dir, sizeof dir, "lod_meshes");
+    REQUIRE_VOID(fx_written(bake, dir, NULL));
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    uint32_t count0 = 0;
+    float *uv0 = glb_attribute(path, 0, "TEXCOORD_1", 2, &count0);
+    float *positions0 = glb_attribute(path, 0, "POSITION", 3, &count0);
+    CHECK(bake->lod_count == 4 && uv0 != NULL && positions0 != NULL && count0 == 37);
+    for (uint32_t k = 1; k < bake->lod_count && uv0 != NULL && positions0 != NULL; k++) {
+        const crowd_bake_lod *lod = &bake->lods[k];
+        uint32_t count = 0, uv_count = 0, position_count = 0;
+        float *source = glb_attribute(path, (int)k, "_SOURCE_VERTEX", 1, &count);
+        float *uv = glb_attribute(path, (int)k, "TEXCOORD_1", 2, &uv_count);
+        float *positions = glb_attribute(path, (int)k, "POSITION", 3, &position_count);
+        CHECK(source != NULL && uv != NULL && positions != NULL);
+        CHECK(count == lod->vertex_count && uv_count == count && position_count == count);
+        for (uint32_t i = 0; source != NULL && uv != NULL && positions != NULL && i < count; i++) {
+            uint32_t v = bake->lod_vertices[lod->first_vertex + i];
+            CHECK(source[i] == (float)v);
+            CHECK(uv[2 * i] == uv0[2 * v] && uv[2 * i + 1] == uv0[2 * v + 1]);
+            CHECK(same_floats(positions + 3 * i, positions0 + 3 * v, 3));
+        }
+        free(source);
+        free(uv);
+        free(positions);
+    }
+    free(uv0);
+    free(positions0);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+}
+
+/* A version-1 folder (no lods, no clip bounds) still loads: LOD 0 only, and
+ * every clip gets the bake's box with the sphere through its corners. */
+static void test_version1(void) {
+    crowd_asset *asset = fx_asset_create(10);
+    fx_bake_options options = {10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 14};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    char dir[1024], path[1100];
+    folder(dir, sizeof dir, "version1");
+    REQUIRE_VOID(fx_written(bake, dir, NULL));
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    cJSON *json = read_json(path);
+    cJSON_ReplaceItemInObjectCaseSensitive(json, "version", cJSON_CreateNumber(1));
+    cJSON_DeleteItemFromObjectCaseSensitive(json, "lods");
+    cJSON *clip;
+    cJSON_ArrayForEach(clip, cJSON_GetObjectItemCaseSensitive(json, "clips")) {
+        cJSON_DeleteItemFromObjectCaseSensitive(clip, "bounds");
+    }
+    char *text = cJSON_Print(json);
+    test_write_file(path, text, strlen(text));
+    cJSON_free(text);
+    cJSON_Delete(json);
+    crowd_bake *loaded = NULL;
+    crowd_error error = {0};
+    crowd_result result = crowd_bake_load(dir, NULL, &loaded, &error);
+    CHECK_MSG(result == CROWD_OK, "version 1: %s: %s", error.file, error.reason);
+    if (loaded != NULL) {
+        CHECK(loaded->lod_count == 1 && loaded->lod_vertices == NULL &&
+              loaded->lod_indices == NULL);
+        CHECK(loaded->lods[0].index_count == asset->mesh.index_count &&
+              loaded->lods[0].vertex_count == 10 &&
+              loaded->lods[0].triangle_count == asset->mesh.index_count / 3);
+        for (uint32_t c = 0; c < loaded->clip_count; c++) {
+            const crowd_bake_clip *x = &loaded->clips[c];
+            CHECK(same_floats(x->bounds_min, loaded->bounds_min, 3) &&
+                  same_floats(x->bounds_max, loaded->bounds_max, 3));
+            /* bounds [-1, 1]^3: centre 0, radius sqrt(3) rounded up */
+            CHECK(x->sphere_center[0] == 0.0f && x->sphere_center[1] == 0.0f &&
+                  x->sphere_center[2] == 0.0f);
+            CHECK(x->sphere_radius >= 1.7320508f && x->sphere_radius < 1.7320510f);
+        }
+    }
+    crowd_bake_destroy(loaded);
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
 }
@@ -493,14 +637,14 @@ static void test_openvat_set(void) {
 
     snprintf(path, sizeof path, "%s/openvat/synth.glb", dir);
     uint32_t count = 0;
-    float *uv = glb_attribute(path, "TEXCOORD_1", &count);
+    float *uv = glb_attribute(path, 0, "TEXCOORD_1", 2, &count);
     CHECK(uv != NULL && count == 3);
     for (uint32_t v = 0; uv != NULL && v < count; v++) {
         CHECK_NEAR(uv[2 * v], (v + 0.5) / 64.0, 1e-7);
         CHECK_NEAR(uv[2 * v + 1], 0.5 / 8.0, 1e-7);
     }
     free(uv);
-    float *joints = glb_attribute(path, "JOINTS_0", &count);
+    float *joints = glb_attribute(path, 0, "JOINTS_0", 2, &count);
     CHECK(joints == NULL); /* OpenVAT meshes are static */
     free(joints);
 
@@ -637,6 +781,8 @@ int main(void) {
     test_round_trips();
     test_manifest_fields();
     test_texcoord1();
+    test_lod_meshes();
+    test_version1();
     test_openvat_plan();
     test_openvat_set();
     test_writer_arguments();

@@ -4,7 +4,9 @@
  * the manifest's syntax, version, members, types and numbers, each texture
  * (missing, truncated, garbage, other depth, size or pixel type, a NaN, a
  * value outside the stated range) and the mesh (truncated, garbage, bounds,
- * lookup, weights, joints). Each must give the stated result code, an error
+ * lookup, weights, joints), and version 2's LODs and clip bounds (their
+ * ranges, counts and errors, the LOD meshes' vertices, texels, indices and
+ * materials). Each must give the stated result code, an error
  * naming the broken file and a reason that says what is wrong; never a
  * crash (the sanitizer build runs this too).
  */
@@ -362,27 +364,36 @@ static void edit_glb(const char *path, json_edit edit) {
     free(data);
 }
 
-/* Byte offset in the file of accessor `name`'s first element (primitive 0). */
-static size_t attribute_offset(const char *path, const char *name) {
+/* Byte offset in the file of the first element of attribute `name` (or,
+ * for "indices", the index accessor) of primitive 0 of mesh `mesh`. */
+static size_t accessor_offset(const char *path, int mesh, const char *name) {
     size_t size = 0;
     uint8_t *data = (uint8_t *)test_read_file(path, &size);
     uint32_t json_length = le32(data + 12);
     cJSON *json = cJSON_ParseWithLength((const char *)data + 20, json_length);
     cJSON *primitive = cJSON_GetArrayItem(
         cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), 0), "primitives"),
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "meshes"), mesh),
+            "primitives"),
         0);
-    int accessor = cJSON_GetObjectItemCaseSensitive(
-                       cJSON_GetObjectItemCaseSensitive(primitive, "attributes"), name)
-                       ->valueint;
+    const cJSON *holder = strcmp(name, "indices") == 0
+                              ? primitive
+                              : cJSON_GetObjectItemCaseSensitive(primitive, "attributes");
+    int accessor = cJSON_GetObjectItemCaseSensitive(holder, name)->valueint;
     cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "accessors"), accessor);
     cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "bufferViews"),
                                      cJSON_GetObjectItemCaseSensitive(a, "bufferView")->valueint);
+    const cJSON *inner = cJSON_GetObjectItemCaseSensitive(a, "byteOffset");
     size_t offset = 20 + json_length + 8 +
-                    (size_t)cJSON_GetObjectItemCaseSensitive(view, "byteOffset")->valuedouble;
+                    (size_t)cJSON_GetObjectItemCaseSensitive(view, "byteOffset")->valuedouble +
+                    (inner != NULL ? (size_t)inner->valuedouble : 0);
     cJSON_Delete(json);
     free(data);
     return offset;
+}
+
+static size_t attribute_offset(const char *path, const char *name) {
+    return accessor_offset(path, 0, name);
 }
 
 static void patch_bytes(const char *path, size_t offset, const void *bytes, size_t count) {
@@ -503,6 +514,162 @@ static void edit_vertex_count(cJSON *r) {
                count);
 }
 
+/* ---- LODs and clip bounds (version 2) ------------------------------------------------- */
+
+static char good_lods[1024];
+
+static cJSON *lod_of(cJSON *r, int k) {
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "lods"), k);
+}
+static cJSON *clip_bounds_of(cJSON *r, int c) {
+    return cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), c), "bounds");
+}
+static void edit_no_lods(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "lods");
+}
+static void edit_lods_object(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "lods", cJSON_CreateObject());
+}
+static void edit_lods_nine(cJSON *r) {
+    cJSON *lods = cJSON_GetObjectItemCaseSensitive(r, "lods");
+    while (cJSON_GetArraySize(lods) < 9) {
+        cJSON_AddItemToArray(lods, cJSON_Duplicate(cJSON_GetArrayItem(lods, 1), true));
+    }
+}
+static void edit_lod0_first_vertex(cJSON *r) {
+    set_number(lod_of(r, 0), "first_vertex", 1);
+}
+static void edit_lod_gap(cJSON *r) {
+    set_number(lod_of(r, 2), "first_vertex", number_of(lod_of(r, 2), "first_vertex") + 1);
+}
+static void edit_lod_not_fewer(cJSON *r) {
+    double triangles = number_of(lod_of(r, 1), "triangle_count");
+    set_number(lod_of(r, 2), "triangle_count", triangles);
+    set_number(lod_of(r, 2), "index_count", 3 * triangles);
+}
+static void edit_lod_index_count(cJSON *r) {
+    set_number(lod_of(r, 1), "index_count", number_of(lod_of(r, 1), "index_count") + 3);
+}
+static void edit_lod_vertices(cJSON *r) {
+    set_number(lod_of(r, 1), "vertex_count", 25);
+}
+static void edit_lod_error_negative(cJSON *r) {
+    set_number(lod_of(r, 1), "error", -0.5);
+}
+static void edit_lod_error_string(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(lod_of(r, 1), "error_rel", cJSON_CreateString("nan"));
+}
+static void edit_lod0_indices(cJSON *r) {
+    double triangles = number_of(lod_of(r, 0), "triangle_count") - 1;
+    set_number(lod_of(r, 0), "triangle_count", triangles);
+    set_number(lod_of(r, 0), "index_count", 3 * triangles);
+}
+static void edit_lods_fewer(cJSON *r) {
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItemCaseSensitive(r, "lods"), 3);
+}
+static void edit_clip_no_bounds(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0), "bounds");
+}
+static void edit_clip_radius(cJSON *r) {
+    set_number(clip_bounds_of(r, 1), "radius", -1);
+}
+static void edit_clip_order(cJSON *r) {
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(clip_bounds_of(r, 1), "min"), 0,
+                             cJSON_CreateNumber(2.0));
+}
+static void edit_clip_outside(cJSON *r) {
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(clip_bounds_of(r, 1), "max"), 2,
+                             cJSON_CreateNumber(4.0));
+}
+static void edit_clip_centre_short(cJSON *r) {
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItemCaseSensitive(clip_bounds_of(r, 0), "center"), 2);
+}
+
+static cJSON *lod_primitive_of(cJSON *r, int mesh) {
+    return cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "meshes"), mesh), "primitives"),
+        0);
+}
+static void glb_lod_material(cJSON *r) {
+    set_number(lod_primitive_of(r, 1), "material", 7);
+}
+static void glb_lod_no_source(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(lod_primitive_of(r, 2), "attributes"), "_SOURCE_VERTEX");
+}
+static void glb_lod_mesh_gone(cJSON *r) {
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItemCaseSensitive(r, "meshes"), 3);
+}
+
+static void lod_manifest_case(json_edit edit, crowd_result expected, const char *file,
+                              const char *reason, const char *what) {
+    char dir[1100];
+    copy_case(good_lods, dir, sizeof dir);
+    edit_manifest(dir, edit);
+    expect_load(dir, expected, file, reason, what);
+}
+
+static void lod_glb_case(json_edit edit, const char *reason, const char *what) {
+    char dir[1100], path[1200];
+    copy_case(good_lods, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    edit_glb(path, edit);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", reason, what);
+}
+
+/* One value of mesh `mesh`'s accessor `name` (primitive 0) overwritten. */
+static void lod_patch_case(int mesh, const char *name, const void *bytes, size_t count,
+                           const char *reason, const char *what) {
+    char dir[1100], path[1200];
+    copy_case(good_lods, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    patch_bytes(path, accessor_offset(path, mesh, name), bytes, count);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", reason, what);
+}
+
+static void test_lods(void) {
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    CHECK(crowd_bake_load(good_lods, NULL, &bake, &error) == CROWD_OK && bake->lod_count == 4);
+    crowd_bake_destroy(bake);
+    const crowd_result bad = CROWD_ERROR_INVALID_DATA;
+    const char *json = "synth.crowd.json", *glb = "synth.mesh.glb";
+    lod_manifest_case(edit_no_lods, bad, json, "lods is missing", "no lods");
+    lod_manifest_case(edit_lods_object, bad, json, "lods must be an array", "lods type");
+    lod_manifest_case(edit_lods_nine, bad, json, "1 to 8 LODs", "nine lods");
+    lod_manifest_case(edit_lod0_first_vertex, bad, json, "lods[0] is the whole mesh", "lod 0");
+    lod_manifest_case(edit_lod_gap, bad, json, "lods[2] starts at", "lod ranges");
+    lod_manifest_case(edit_lod_not_fewer, bad, json, "not fewer than", "lod triangles");
+    lod_manifest_case(edit_lod_index_count, bad, json, "not 3 x triangle_count", "lod indices");
+    lod_manifest_case(edit_lod_vertices, bad, json, "lods[1].vertex_count must be", "lod vertices");
+    lod_manifest_case(edit_lod_error_negative, bad, json, "lods[1].error is negative", "error");
+    lod_manifest_case(edit_lod_error_string, bad, json, "lods[1].error_rel must be a finite",
+                      "error type");
+    lod_manifest_case(edit_lod0_indices, bad, glb, "the manifest's lods[0] says", "lod 0 indices");
+    lod_manifest_case(edit_lods_fewer, bad, glb, "the manifest's LODs make 3", "lod meshes");
+    lod_manifest_case(edit_clip_no_bounds, bad, json, "clips[0].bounds is missing", "clip bounds");
+    lod_manifest_case(edit_clip_radius, bad, json, "clips[1].bounds.radius is negative", "radius");
+    lod_manifest_case(edit_clip_order, bad, json, "clips[1].bounds.min[0] is above", "clip order");
+    lod_manifest_case(edit_clip_outside, bad, json, "outside the bake's bounds", "clip outside");
+    lod_manifest_case(edit_clip_centre_short, bad, json, "center must be an array of 3",
+                      "clip centre");
+
+    lod_glb_case(glb_lod_material, "a LOD primitive uses material 7", "lod material");
+    lod_glb_case(glb_lod_no_source, "no '_SOURCE_VERTEX'", "no source");
+    lod_glb_case(glb_lod_mesh_gone, "the file holds 3 meshes", "lod mesh missing");
+    const float far = 1000.0f, half = 0.5f, off = 0.75f;
+    lod_patch_case(1, "_SOURCE_VERTEX", &far, sizeof far, "_SOURCE_VERTEX 0 is 1000",
+                   "source range");
+    lod_patch_case(2, "_SOURCE_VERTEX", &half, sizeof half, "_SOURCE_VERTEX 0 is 0.5",
+                   "source fraction");
+    lod_patch_case(1, "TEXCOORD_1", &off, sizeof off, "TEXCOORD_1 of LOD 1 vertex 0", "lod texel");
+    const uint32_t beyond = 999;
+    lod_patch_case(3, "indices", &beyond, sizeof beyond, "LOD mesh 3 index 0 is 999", "lod index");
+}
+
 /* ---- folders and arguments ------------------------------------------------------------ */
 
 static void test_folders(void) {
@@ -553,9 +720,13 @@ int main(void) {
     fx_bake_options exr_options = {8, CROWD_VAT_F32, 4, CROWD_BAT_F32, 42};
     crowd_bake *png_bake = fx_bake_create(asset, &png_options);
     crowd_bake *exr_bake = fx_bake_create(asset, &exr_options);
+    crowd_bake *lod_bake = fx_bake_create(asset, &png_options);
+    fx_add_lods(lod_bake, 4);
     snprintf(good_png, sizeof good_png, "%s/good_png", root);
     snprintf(good_exr, sizeof good_exr, "%s/good_exr", root);
-    if (fx_written(png_bake, good_png, NULL) && fx_written(exr_bake, good_exr, NULL)) {
+    snprintf(good_lods, sizeof good_lods, "%s/good_lods", root);
+    if (fx_written(png_bake, good_png, NULL) && fx_written(exr_bake, good_exr, NULL) &&
+        fx_written(lod_bake, good_lods, NULL)) {
         crowd_bake *bake = NULL;
         crowd_error error = {0};
         CHECK(crowd_bake_load(good_png, NULL, &bake, &error) == CROWD_OK);
@@ -563,12 +734,14 @@ int main(void) {
         test_manifests();
         test_textures(png_bake);
         test_mesh();
+        test_lods();
         test_folders();
     } else {
         CHECK(!"the good folders could not be written");
     }
     crowd_bake_destroy(png_bake);
     crowd_bake_destroy(exr_bake);
+    crowd_bake_destroy(lod_bake);
     crowd_asset_destroy(asset);
     test_remove_tree(root);
     return check_finish();
