@@ -11,7 +11,7 @@ const FLAGS = ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=
 
 export const CHROMIUM = process.env.CROWD_CHROMIUM ?? '/usr/bin/chromium';
 
-// Resolves to {newPage(), errors, close()}; rejects with the reason when
+// Resolves to {newPage(width, height), errors, version(), close()}; rejects with the reason when
 // chromium is missing or does not start.
 export async function launch(puppeteer) {
     if (!fs.existsSync(CHROMIUM)) {
@@ -46,6 +46,7 @@ export async function launch(puppeteer) {
             });
             return page;
         },
+        version: () => browser.version(),
         async close() {
             await browser.close();
             fs.rmSync(profile, { recursive: true, force: true });

@@ -25,8 +25,12 @@ export function serve(mounts) {
                 response.writeHead(404).end();
                 return;
             }
+            // Cross-origin isolation gives pages performance.now() in 5 us
+            // steps instead of 100 us (the bench's per-frame times).
             response.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-                                      'Content-Length': data.length, 'Cache-Control': 'no-store' });
+                                      'Content-Length': data.length, 'Cache-Control': 'no-store',
+                                      'Cross-Origin-Opener-Policy': 'same-origin',
+                                      'Cross-Origin-Embedder-Policy': 'require-corp' });
             response.end(data);
         });
     });

@@ -8,20 +8,22 @@
 // beyond the device's MAX_TEXTURE_SIZE is refused with a clear error.
 //
 //   node test_browser.mjs --crowd CLI --fade-render EXE --models DIR --node-modules DIR
+//                         [--only REGEX]   (bakes named MODEL_ENCODING that match, to
+//                                           rerun a few while working on the player)
 //
 // Exit 0 all passed; 1 a failure (a comparison, a page or console error,
 // chromium that does not start, npm packages missing); 77 the CLI is not
 // built. Works in a temporary folder of its own, kept when something fails.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
-import { ENCODINGS, MODELS, scenes } from './cases.mjs';
-import { compare } from './compare.mjs';
+import { ENCODINGS, scenes } from './cases.mjs';
+import { compare, SKY } from './compare.mjs';
 import { readPng, writePng } from './png.mjs';
+import { bakeAll, reference, run } from './reference.mjs';
 import { serve } from './server.mjs';
 
 // Thresholds: silhouettes (the issue's bar) and mean |RGB| difference on the
@@ -50,42 +52,6 @@ async function importPuppeteer(nodeModules) {
         throw new Error(`puppeteer-core not found in ${nodeModules} (scripts/install-deps.sh ` +
                         `installs tests/browser/package-lock.json there): ${e.message}`);
     }
-}
-
-function run(program, args) {
-    return execFileSync(program, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-// The bakes: [{model, encoding, dir, manifest, url}].
-function bake(crowd, models, tmp) {
-    const bakes = [];
-    for (const model of MODELS) {
-        const source = model.file ? path.join(models, model.file) : model.source;
-        if (model.file && !fs.existsSync(source)) {
-            console.log(`note: ${source} not found, ${model.name} not tested`);
-            continue;
-        }
-        for (const encoding of ENCODINGS) {
-            const name = `${model.name}_${encoding.name}`;
-            const dir = path.join(tmp, name);
-            run(crowd, ['bake', source, '-o', dir, '--quiet', ...encoding.options]);
-            const file = fs.readdirSync(dir).find((f) => f.endsWith('.crowd.json'));
-            bakes.push({ model, encoding, dir, url: `/bake/${name}/${file}`,
-                         manifest: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) });
-        }
-    }
-    return bakes;
-}
-
-function reference(tools, scene, file) {
-    if (scene.reference.tool === 'render') {
-        run(tools.crowd, ['render', ...scene.reference.args.slice(0, 1), '-o', file,
-                          ...scene.reference.args.slice(1)]);
-    } else {
-        const [dir, ...rest] = scene.reference.args;
-        run(tools.fade, [dir, file, ...rest]);
-    }
-    return readPng(fs.readFileSync(file));
 }
 
 async function compareAll(page, tools, bakes, tmp) {
@@ -134,20 +100,29 @@ async function checkTooLarge(page, tools, tmp) {
     return expected === refused && (refused || result.loaded) ? 0 : 1;
 }
 
-// The README's example page, as a user opens it, draws a crowd.
-async function checkExample(open, server) {
-    const page = await open(480, 360);
-    const url = `${server}/crowd/example/index.html?bake=/bake/builtin_unorm16_oct/builtin.crowd.json&count=25`;
-    await page.goto(url);
-    await page.waitForFunction(() => window.exampleFrames >= 3, { timeout: 120000 });
+// The README's example page, as a user opens it, draws a crowd of the first
+// bake (a page error ends the wait early).
+async function checkExample(browser, server, bake) {
+    const page = await browser.newPage(480, 360);
+    await page.goto(`${server}/crowd/example/index.html?bake=${bake.url}&mode=${bake.encoding.mode}&count=25`);
+    const errors = browser.errors.length;
+    const threeFrames = page.waitForFunction(() => window.exampleFrames >= 3, { timeout: 120000 })
+        .catch(() => {});
+    let poll;
+    const failed = new Promise((resolve) => {
+        poll = setInterval(() => browser.errors.length > errors && resolve(), 200);
+    });
+    await Promise.race([threeFrames, failed]);
+    clearInterval(poll);
+    const frames = await page.evaluate(() => window.exampleFrames ?? 0);
     const shot = readPng(Buffer.from(await page.screenshot({ type: 'png' })));
     let drawn = 0;
-    for (let i = 0; i < shot.data.length; i += 4) {
-        drawn += shot.data[i] > 150 && shot.data[i + 1] < 80 ? 1 : 0; // builtin's red shirts
+    for (let i = 0; i < shot.width * shot.height * 4; i += 4) {
+        drawn += Math.abs(shot.data[i] - SKY[0]) + Math.abs(shot.data[i + 2] - SKY[2]) > 20 ? 1 : 0;
     }
-    console.log(`example page: ${drawn} shirt pixels`);
+    console.log(`example page (${bake.url}): ${frames} frames, ${drawn} pixels not sky`);
     await page.close();
-    return drawn > 200 ? 0 : 1;
+    return frames >= 3 && drawn > 500 ? 0 : 1;
 }
 
 async function main() {
@@ -161,7 +136,8 @@ async function main() {
     const tools = { crowd: args.crowd, fade: args['fade-render'] };
     let failures = 0;
     const started = Date.now();
-    const bakes = bake(args.crowd, args.models, tmp);
+    const bakes = bakeAll(args.crowd, args.models, ENCODINGS, new RegExp(args.only ?? ''), tmp)
+        .map((b) => ({ ...b, url: `/bake/${b.name}/${b.file}` }));
     const server = await serve([['/crowd/node_modules/', args['node-modules']],
                                 ['/crowd/test/', path.join(here, 'page')],
                                 ['/crowd/', path.join(root, 'integrations/three')],
@@ -180,7 +156,7 @@ async function main() {
         await page.waitForFunction(() => window.crowdPageReady === true);
         failures += await compareAll(page, tools, bakes, tmp);
         failures += await checkTooLarge(page, tools, tmp);
-        failures += await checkExample((w, h) => browser.newPage(w, h), server.url);
+        failures += bakes.length > 0 ? await checkExample(browser, server.url, bakes[0]) : 0;
     } finally {
         await browser.close();
         await server.close();

@@ -15,21 +15,16 @@ function fail(url, what) {
 // group and one MeshStandardMaterial per submesh.
 export async function loadMesh(url, vertexCount) {
     const bytes = await fetchBytes(url);
-    let gltf;
+    // glTF mesh 0 is LOD0, the vertices the textures follow; version 2 bakes
+    // add coarser LODs as further meshes, which this player does not draw.
+    let lod0;
     try {
-        gltf = await new GLTFLoader().parseAsync(bytes.buffer, new URL('.', url).href);
+        const parser = (await new GLTFLoader().parseAsync(bytes.buffer, new URL('.', url).href)).parser;
+        lod0 = await parser.getDependency('mesh', 0);
     } catch (e) {
         throw fail(url, `cannot load the mesh (${e.message})`);
     }
-    const meshes = [];
-    gltf.scene.traverse((o) => {
-        if (o.isMesh) {
-            meshes.push(o);
-        }
-    });
-    if (meshes.length === 0) {
-        throw fail(url, 'holds no mesh');
-    }
+    const meshes = lod0.isMesh ? [lod0] : lod0.children.filter((o) => o.isMesh);
     const shared = meshes[0].geometry.attributes;
     let indexCount = 0;
     for (const m of meshes) {
