@@ -54,6 +54,9 @@ typedef struct bench_config {
     uint32_t archetypes; /* per world; 0 = 1 */
     bool shadows;        /* a shadow map pass before the colour pass */
     bool no_wait;        /* see above */
+    /* The worlds' GL state policy: false, the CLI's CROWD_STATE_RESET
+     * (stage.h); true, CROWD_STATE_RESTORE, crowd's default, to compare. */
+    bool restore_state;
     uint32_t width, height;
     uint32_t frames, warmup;
     double frame_step_s; /* global time advance per round */

@@ -54,10 +54,11 @@ void bench_print_header(FILE *out, const bench_results *r) {
             c->shadows ? "a shadow map pass + the colour pass" : "one colour pass",
             (unsigned)c->archetypes, c->archetypes == 1 ? "" : "s", (unsigned)c->frames,
             (unsigned)c->warmup);
-    fprintf(out, "%s\n",
+    fprintf(out, "%s; crowd's GL state policy: %s\n",
             c->no_wait ? "frames not waited for (at most 2 in flight): frame ms = wall time of the "
                          "update and draws"
-                       : "every frame waited for (glFinish): frame ms = until the GPU finished");
+                       : "every frame waited for (glFinish): frame ms = until the GPU finished",
+            c->restore_state ? "restore" : "reset");
 }
 
 void bench_print_table(FILE *out, const bench_results *r) {
@@ -182,6 +183,7 @@ static cJSON *settings_json(const bench_config *c) {
     cJSON_AddNumberToObject(o, "archetypes", c->archetypes);
     cJSON_AddBoolToObject(o, "shadows", c->shadows);
     cJSON_AddBoolToObject(o, "wait", !c->no_wait);
+    cJSON_AddStringToObject(o, "state", c->restore_state ? "restore" : "reset");
     return o;
 }
 

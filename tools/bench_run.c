@@ -174,7 +174,8 @@ static crowd_result cell_init(cell_state *cell, const scene_character *character
     if (!allocated) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    crowd_world_desc desc = {.max_instances = count, .timing = true};
+    crowd_world_desc desc = stage_world_desc(count, (crowd_logger){0});
+    desc.state = c->restore_state ? CROWD_STATE_RESTORE : CROWD_STATE_RESET;
     crowd_result result = crowd_world_create(&desc, &cell->world, error);
     for (uint32_t a = 0; result == CROWD_OK && a < c->archetypes; a++) {
         result =

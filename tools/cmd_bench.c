@@ -28,6 +28,8 @@ static const char usage[] =
     "  --archetypes K    K archetypes of the model per world, instances split among\n"
     "                    them: K draws per pass (default 1)\n"
     "  --shadows         a shadow map (depth-only pass) before the colour pass\n"
+    "  --state P         crowd's GL state policy: reset (default: the CLI binds\n"
+    "                    what it draws with) or restore (crowd's default)\n"
     "  --no-wait         do not wait for the GPU after each frame (at most 2 in\n"
     "                    flight): frame ms is then the submit's wall time, which\n"
     "                    stays flat unless the CPU stalls on a busy GPU\n"
@@ -121,9 +123,9 @@ static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
-        static const char *const with_value[] = {"--counts", "--modes",      "--size", "--frames",
-                                                 "--warmup", "--seed",       "--json", "--csv",
-                                                 "--chart",  "--archetypes", NULL};
+        static const char *const with_value[] = {"--counts", "--modes",      "--size",  "--frames",
+                                                 "--warmup", "--seed",       "--json",  "--csv",
+                                                 "--chart",  "--archetypes", "--state", NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -162,6 +164,11 @@ static int parse(int argc, char **argv, options *o) {
                 return CLI_EXIT_USAGE;
             }
             o->config.archetypes = (uint32_t)number;
+        } else if (strcmp(arg, "--state") == 0) {
+            if (strcmp(value, "reset") != 0 && strcmp(value, "restore") != 0) {
+                return cli_fail(CLI_EXIT_USAGE, "--state: '%s' is not reset or restore", value);
+            }
+            o->config.restore_state = strcmp(value, "restore") == 0;
         } else if (strcmp(arg, "--shadows") == 0) {
             o->config.shadows = true;
         } else if (strcmp(arg, "--no-wait") == 0) {

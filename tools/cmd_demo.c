@@ -90,7 +90,7 @@ static crowd_result picture_draw(host_context *context, const scene_character *c
     if (p->ids == NULL || p->pixels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    crowd_world_desc desc = {.max_instances = plan->picture_count, .timing = true};
+    crowd_world_desc desc = stage_world_desc(plan->picture_count, (crowd_logger){0});
     crowd_result result = crowd_world_create(&desc, &p->world, error);
     char shade[512];
     zombie_shade(character->asset, shade, sizeof shade);

@@ -365,7 +365,7 @@ static crowd_result play(player *p, crowd_error *error) {
  * it has), the stage and the starting crowd. */
 static crowd_result setup(player *p, crowd_error *error) {
     const options *o = p->options;
-    crowd_world_desc desc = {.max_instances = p->max_count, .timing = true};
+    crowd_world_desc desc = stage_world_desc(p->max_count, (crowd_logger){0});
     crowd_gpu_mode wanted[CAST_MAX_CHARACTERS];
     for (uint32_t r = 0; r < p->cast->count; r++) {
         wanted[r] = o->mode_given ? o->mode

@@ -337,7 +337,7 @@ static int render(const options *opt, render_job *s) {
     if (host_context_create(&context, &s->context, &error) != CROWD_OK) {
         return cli_report(&error);
     }
-    crowd_world_desc world = {.max_instances = opt->count, .timing = true, .logger = log};
+    crowd_world_desc world = stage_world_desc(opt->count, log);
     crowd_gpu_mode wanted[CAST_MAX_CHARACTERS];
     for (uint32_t r = 0; r < opt->input_count; r++) {
         wanted[r] = opt->mode_given                      ? opt->mode

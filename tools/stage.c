@@ -18,6 +18,13 @@ uint32_t stage_shadow_size(const host_context *context) {
     return info.software ? 1024u : 2048u;
 }
 
+crowd_world_desc stage_world_desc(uint32_t max_instances, crowd_logger logger) {
+    return (crowd_world_desc){.max_instances = max_instances,
+                              .timing = true,
+                              .state = CROWD_STATE_RESET,
+                              .logger = logger};
+}
+
 crowd_result stage_create(const host_context *context, bool with_ground, bool shadows, stage *out,
                           crowd_error *error) {
     memset(out, 0, sizeof *out);

@@ -38,6 +38,15 @@ crowd_result stage_create(const host_context *context, bool with_ground, bool sh
                           crowd_error *error);
 void stage_release(stage *s);
 
+/* The desc of a world a stage draws: timing on (the CLI prints the times)
+ * and CROWD_STATE_RESET. The stage binds what it draws with (its target,
+ * the ground's program, vertex array and shadow map) before each of its
+ * own draws, so nothing crowd changes needs putting back, and the glGet
+ * reads of CROWD_STATE_RESTORE would make Mesa's GL thread (mesa_glthread)
+ * finish the queued work, a draw of the frame's earlier pass included, on
+ * the calling thread. */
+crowd_world_desc stage_world_desc(uint32_t max_instances, crowd_logger logger);
+
 /* Draws `world` as `camera` sees it into `target` (aspect from its size).
  * CROWD_ERROR_INVALID_ARGUMENT for a degenerate camera; errors of
  * crowd_world_draw. */
