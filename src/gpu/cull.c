@@ -95,8 +95,9 @@ static bool reserve_lists(gpu_archetype *r) {
         r->lod_state_bytes = old_state_bytes;
         return false;
     }
-    const GLuint zero = 0;
-    glClearNamedBufferData(r->lod_state_buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    /* NULL data clears to zero and reads nothing: a clear value would be
+     * read under the application's unpack state (row length, skips). */
+    glClearNamedBufferData(r->lod_state_buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     if (old_state != 0) {
         glCopyNamedBufferSubData(old_state, r->lod_state_buffer, 0, 0, (GLsizeiptr)old_state_bytes);
         gpu_buffer_delete(r, &old_state, &old_state_bytes);
