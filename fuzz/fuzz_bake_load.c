@@ -10,11 +10,12 @@
  * the other files intact. Anything may fail; nothing may crash, leak or be
  * reported by the sanitizers, and a bake that loads must be self-consistent.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bake/load_bake.h"
+#include "load/load_bake.h"
 #include "crowd/bake.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,6 +46,41 @@ static void check_loaded(const crowd_bake *bake) {
     if (bake->bat.texels != NULL) {
         float matrix[12];
         crowd_bake_bat_fetch(bake, bake->frame_count - 1, bake->joint_count - 1, matrix);
+    }
+    /* LODs: LOD 0 the mesh, the others inside their ranges, fewer triangles each */
+    if (bake->lod_count < 1 || bake->lod_count > CROWD_BAKE_MAX_LODS ||
+        bake->lods[0].index_count != bake->asset->mesh.index_count) {
+        abort();
+    }
+    for (uint32_t k = 1; k < bake->lod_count; k++) {
+        const crowd_bake_lod *lod = &bake->lods[k];
+        if (lod->triangle_count >= bake->lods[k - 1].triangle_count ||
+            (uint64_t)lod->first_vertex + lod->vertex_count > bake->lod_vertex_total ||
+            (uint64_t)lod->first_index + lod->index_count > bake->lod_index_total) {
+            abort();
+        }
+        for (uint32_t i = 0; i < lod->vertex_count; i++) {
+            if (bake->lod_vertices[lod->first_vertex + i] >= bake->vertex_count) {
+                abort();
+            }
+        }
+        for (uint32_t i = 0; i < lod->index_count; i++) {
+            if (bake->lod_indices[lod->first_index + i] >= lod->vertex_count) {
+                abort();
+            }
+        }
+    }
+    for (uint32_t i = 0; i < bake->clip_count; i++) {
+        const crowd_bake_clip *clip = &bake->clips[i];
+        if (!(clip->sphere_radius >= 0.0f) || !isfinite(clip->sphere_radius)) {
+            abort();
+        }
+        for (int a = 0; a < 3; a++) {
+            if (!(clip->bounds_min[a] <= clip->bounds_max[a]) ||
+                !isfinite(clip->sphere_center[a])) {
+                abort();
+            }
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 #include "bake_test_asset.h"
 #include "check.h"
 #include "crowd/bake.h"

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bake/bake_internal.h"
+#include "load/bake_internal.h"
 #include "test_files.h"
 #include "crowd/bake.h"
 

@@ -14,7 +14,7 @@
 
 #include "check.h"
 #include "bakeio_fixture.h"
-#include "bake/load_bake.h"
+#include "load/load_bake.h"
 #include "bake/openvat_write.h"
 
 static char root[] = "/tmp/test_bakeio.XXXXXX";

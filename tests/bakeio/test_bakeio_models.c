@@ -54,6 +54,25 @@ static void compare_loaded(const crowd_bake *built, const crowd_bake *loaded,
     }
     CHECK(same_bytes(built->bounds_min, loaded->bounds_min, sizeof built->bounds_min));
     CHECK(same_bytes(built->bounds_max, loaded->bounds_max, sizeof built->bounds_max));
+    for (uint32_t i = 0; i < built->clip_count && i < loaded->clip_count; i++) {
+        const crowd_bake_clip *x = &built->clips[i], *y = &loaded->clips[i];
+        CHECK(same_bytes(x->bounds_min, y->bounds_min, sizeof x->bounds_min) &&
+              same_bytes(x->bounds_max, y->bounds_max, sizeof x->bounds_max) &&
+              same_bytes(x->sphere_center, y->sphere_center, sizeof x->sphere_center) &&
+              x->sphere_radius == y->sphere_radius);
+    }
+    /* the LODs, read back from the manifest and the mesh */
+    CHECK(loaded->lod_count == built->lod_count);
+    CHECK(same_bytes(built->lods, loaded->lods, sizeof built->lods));
+    CHECK(loaded->lod_vertex_total == built->lod_vertex_total &&
+          loaded->lod_index_total == built->lod_index_total);
+    if (loaded->lod_vertex_total == built->lod_vertex_total &&
+        loaded->lod_index_total == built->lod_index_total && built->lod_count > 1) {
+        CHECK(same_bytes(built->lod_vertices, loaded->lod_vertices,
+                         4 * (size_t)built->lod_vertex_total));
+        CHECK(same_bytes(built->lod_indices, loaded->lod_indices,
+                         4 * (size_t)built->lod_index_total));
+    }
     CHECK(loaded->vat_rows_per_frame == built->vat_rows_per_frame &&
           loaded->bat_rows_per_frame == built->bat_rows_per_frame);
     compare_texture(&built->vat_position, &loaded->vat_position, "VAT position");
@@ -111,6 +130,8 @@ static void bake_model(const char *label, crowd_asset *asset, crowd_vat_encoding
     if (result != CROWD_OK) {
         return;
     }
+    CHECK_MSG(bake->lod_count == 1 + CROWD_BAKE_DEFAULT_LODS, "%s: %u LODs", label,
+              bake->lod_count);
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", root, label);
     crowd_bake_write_desc write = {.openvat = true};
