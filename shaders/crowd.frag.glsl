@@ -10,6 +10,7 @@ in vec2 v_uv;
 in vec4 v_tint;
 flat in uint v_material;
 flat in uint v_instance;
+flat in uint v_lod;
 
 struct Material {
     vec4 base_color;
@@ -26,6 +27,7 @@ layout(location = 14) uniform vec3 u_ambient_sky;
 layout(location = 15) uniform vec3 u_ambient_ground;
 layout(location = 16) uniform bool u_linear_output;
 layout(location = 17) uniform uint u_archetype;
+layout(location = 18) uniform bool u_lod_tint;
 
 out vec4 o_color;
 
@@ -39,6 +41,7 @@ struct crowd_surface {
     vec4 tint;
     uint instance;
     uint archetype;
+    uint lod;
 };
 
 // Sky/ground hemisphere ambient plus one directional light.
@@ -68,7 +71,15 @@ void main() {
         n = -n;
     }
     crowd_surface s =
-        crowd_surface(v_world, n, v_uv, v_material, base, v_tint, v_instance, u_archetype);
+        crowd_surface(v_world, n, v_uv, v_material, base, v_tint, v_instance, u_archetype, v_lod);
     vec4 color = crowd_shade(s);
+    if (u_lod_tint) {
+        // LOD 0 white, then green, yellow, orange, red, magenta, cyan, blue.
+        const vec3 tints[8] = vec3[8](vec3(1.0), vec3(0.3, 1.0, 0.3), vec3(1.0, 1.0, 0.2),
+                                      vec3(1.0, 0.6, 0.2), vec3(1.0, 0.25, 0.25),
+                                      vec3(1.0, 0.3, 1.0), vec3(0.3, 1.0, 1.0),
+                                      vec3(0.3, 0.4, 1.0));
+        color.rgb *= tints[min(v_lod, 7u)];
+    }
     o_color = u_linear_output ? color : vec4(srgb_encode(color.rgb), color.a);
 }

@@ -23,7 +23,7 @@ layout(location = 8) in vec4 i_tint;
 layout(location = 9) in vec4 i_play;       // scale, start_s, offset_s, speed
 layout(location = 10) in vec4 i_fade;      // duration_s, fade_start_s, fade_duration_s,
                                            // from_duration_s
-layout(location = 11) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed
+layout(location = 11) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed, LOD drawn
 layout(location = 12) in uvec4 i_clip;     // clip, flags, first_frame, frame_count
 layout(location = 13) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count,
                                            // instance handle
@@ -37,6 +37,7 @@ out vec2 v_uv;
 out vec4 v_tint;
 flat out uint v_material;
 flat out uint v_instance;
+flat out uint v_lod;
 
 const uint FLAG_LOOP_MASK = 3u;
 const uint FLAG_FROM_LOOP_SHIFT = 2u;
@@ -335,4 +336,5 @@ void main() {
     v_tint = i_tint;
     v_material = a_material;
     v_instance = i_from.w;
+    v_lod = uint(i_from_play.w);
 }

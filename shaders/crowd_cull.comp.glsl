@@ -99,5 +99,6 @@ void main() {
         lod_state[i] = lod;
     }
     uint slot = atomicAdd(commands[lod].instance_count, 1u);
+    rec.from_play.w = float(lod);
     visible[lod * u_capacity + slot] = rec;
 }

@@ -209,6 +209,7 @@ typedef struct crowd_archetype_desc {
      *         vec4 tint;            // the instance's tint
      *         uint instance;        // the instance's handle id (crowd_instance.id)
      *         uint archetype;       // the archetype's handle id
+     *         uint lod;             // the LOD it is drawn at (0 unless culled with LODs)
      *     };
      * and, callable from it, `vec3 crowd_default_lighting(crowd_surface s)`,
      * crowd's own shading under the frame's crowd_light. NULL = crowd's
@@ -386,6 +387,9 @@ typedef struct crowd_draw_desc {
      * always; lod_error_px 0 = 1 pixel. */
     float viewport_height_px;
     float lod_error_px;
+    /* Colour pass: each character tinted by its LOD (0 white, 1 green, 2
+     * yellow, 3 orange, ...), to see where LODs switch. */
+    bool debug_lod_tint;
 } crowd_draw_desc;
 
 /* Draws the instances of every archetype that the view keeps (desc->cull),

@@ -218,7 +218,9 @@ void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_sta
         if (view->keep_lod_state) {
             lod_state[i] = (uint8_t)lod;
         }
-        out[lod * capacity + counts[lod]++] = *rec;
+        gpu_instance_record *kept = &out[lod * capacity + counts[lod]++];
+        *kept = *rec;
+        kept->lod = (float)lod;
     }
 }
 

@@ -58,6 +58,7 @@ static void set_light(GLuint program, const crowd_draw_desc *desc, uint32_t arch
     glProgramUniform3fv(program, GPU_UNIFORM_AMBIENT_GROUND, 1, l->ambient_ground);
     glProgramUniform1ui(program, GPU_UNIFORM_LINEAR_OUTPUT, desc->linear_output ? 1u : 0u);
     glProgramUniform1ui(program, GPU_UNIFORM_ARCHETYPE, archetype);
+    glProgramUniform1ui(program, GPU_UNIFORM_LOD_TINT, desc->debug_lod_tint ? 1u : 0u);
 }
 
 /* cpu mode: one draw per character from this frame's stream section. */

@@ -35,7 +35,7 @@ typedef struct gpu_instance_record {
     float from_start_s;
     float from_offset_s;
     float from_speed;
-    float unused;
+    float lod; /* the LOD a culled pass drew it at (0 in the records) */
     uint32_t clip;
     uint32_t flags;       /* GPU_FLAG_* */
     uint32_t first_frame; /* clip's baked frames (bat, vat) */
@@ -110,6 +110,7 @@ enum {
     GPU_UNIFORM_AMBIENT_GROUND = 15,
     GPU_UNIFORM_LINEAR_OUTPUT = 16,
     GPU_UNIFORM_ARCHETYPE = 17,
+    GPU_UNIFORM_LOD_TINT = 18,
 };
 /* Vertex attribute locations = buffer binding indices; the per-instance
  * attributes follow, all from binding GPU_BINDING_INSTANCES. */

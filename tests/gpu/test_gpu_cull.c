@@ -311,6 +311,20 @@ static void test_lod_switch(const char *name, const crowd_asset *asset, const cr
                   (double)steps[s], (unsigned long long)stats.vertices_drawn, s, expected);
         if (s == 1) {
             at_lod1 = gpu_test_read_rgba();
+            lod.debug_lod_tint = true; /* LOD1 tinted green: red and blue drop to 30 % */
+            uint8_t *tinted = gpu_test_frame(scene.world, 0.4, &lod) ? gpu_test_read_rgba() : NULL;
+            lod.debug_lod_tint = false;
+            uint32_t green = 0, covered = 0;
+            for (uint32_t p = 0; tinted != NULL && at_lod1 != NULL && p < GPU_TEST_PIXELS; p++) {
+                const uint8_t *a = at_lod1 + 4 * p, *b = tinted + 4 * p;
+                if (memcmp(a, at_lod1, 3) != 0) { /* not the clear colour (a corner) */
+                    covered++;
+                    green += b[0] < a[0] && b[2] <= a[2] && b[1] + 2 >= a[1];
+                }
+            }
+            CHECK_MSG(covered > 20 && green * 10 >= covered * 9, "%s: %u of %u px tinted green",
+                      name, (unsigned)green, (unsigned)covered);
+            free(tinted);
             lod.viewport_height_px = 0.0f; /* LOD0 from the same place */
             if (gpu_test_frame(scene.world, 0.4, &lod)) {
                 at_lod0 = gpu_test_read_rgba();
