@@ -427,6 +427,30 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
     return result;
 }
 
+/* A primitive's material and its triangles: a triangle list's indices
+ * (malloc'ed into *out, a multiple of 3). */
+static crowd_result read_triangles(glb_reader *r, const cJSON *primitive, const char *where,
+                                   uint64_t *material, uint32_t **out, uint32_t *count) {
+    uint64_t mode = 0, indices = 0;
+    crowd_result result = get_index(r, primitive, "mode", GLTF_TRIANGLES, 6, where, &mode);
+    if (result == CROWD_OK && mode != GLTF_TRIANGLES) {
+        result = unsupported(r, "primitives that are not triangle lists");
+    }
+    if (result == CROWD_OK) {
+        result = get_index(r, primitive, "indices", -1, INT32_MAX, where, &indices);
+    }
+    if (result == CROWD_OK) {
+        result = get_index(r, primitive, "material", -1, INT32_MAX, where, material);
+    }
+    if (result == CROWD_OK) {
+        result = read_uints(r, indices, "SCALAR", 1, out, count);
+    }
+    if (result == CROWD_OK && *count % 3 != 0) {
+        result = invalid(r, "%s has %u indices, not a multiple of 3", where, *count);
+    }
+    return result;
+}
+
 /* Primitives become submeshes in order; their indices are concatenated. */
 static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1,
                               uint32_t lod_count) {
@@ -458,30 +482,15 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
         snprintf(where, sizeof where, "primitive %d", p);
         const cJSON *primitive = cJSON_GetArrayItem(primitives, p);
         attribute_set set = {0};
-        uint64_t mode = 0, indices = 0, material = 0;
+        uint64_t material = 0;
         result = read_attribute_set(r, primitive, (uint32_t)p, &set);
         if (result == CROWD_OK && p > 0 && !same_attributes(&first, &set)) {
             result = unsupported(r, "primitives with different vertex buffers");
         }
         first = p == 0 ? set : first;
-        if (result == CROWD_OK) {
-            result = get_index(r, primitive, "mode", GLTF_TRIANGLES, 6, where, &mode);
-        }
-        if (result == CROWD_OK && mode != GLTF_TRIANGLES) {
-            result = unsupported(r, "primitives that are not triangle lists");
-        }
-        if (result == CROWD_OK) {
-            result = get_index(r, primitive, "indices", -1, INT32_MAX, where, &indices);
-        }
-        if (result == CROWD_OK) {
-            result = get_index(r, primitive, "material", -1, INT32_MAX, where, &material);
-        }
         uint32_t count = 0;
         if (result == CROWD_OK) {
-            result = read_uints(r, indices, "SCALAR", 1, &parts[p], &count);
-        }
-        if (result == CROWD_OK && count % 3 != 0) {
-            result = invalid(r, "%s has %u indices, not a multiple of 3", where, count);
+            result = read_triangles(r, primitive, where, &material, &parts[p], &count);
         }
         if (result == CROWD_OK) {
             mesh->submeshes[p] = (crowd_submesh){(uint32_t)total, count, (uint32_t)material};
@@ -568,7 +577,7 @@ static crowd_result read_lod_mesh(glb_reader *r, const cJSON *mesh, int index,
         snprintf(where, sizeof where, "mesh %d primitive %d", index, p);
         const cJSON *primitive = cJSON_GetArrayItem(primitives, p);
         const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(primitive, "attributes");
-        uint64_t this_source = 0, this_uv1 = 0, mode = 0, indices = 0, material = 0;
+        uint64_t this_source = 0, this_uv1 = 0, material = 0;
         bool this_has_uv1 = cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_1") != NULL;
         result = get_index(r, attributes, "_SOURCE_VERTEX", -1, INT32_MAX, where, &this_source);
         if (result == CROWD_OK && this_has_uv1) {
@@ -581,27 +590,14 @@ static crowd_result read_lod_mesh(glb_reader *r, const cJSON *mesh, int index,
         source = this_source;
         uv1 = this_uv1;
         has_uv1 = this_has_uv1;
-        if (result == CROWD_OK) {
-            result = get_index(r, primitive, "mode", GLTF_TRIANGLES, 6, where, &mode);
-        }
-        if (result == CROWD_OK && mode != GLTF_TRIANGLES) {
-            result = unsupported(r, "primitives that are not triangle lists");
-        }
-        if (result == CROWD_OK) {
-            result = get_index(r, primitive, "material", -1, INT32_MAX, where, &material);
-        }
-        *material_max = material > *material_max ? material : *material_max;
-        if (result == CROWD_OK) {
-            result = get_index(r, primitive, "indices", -1, INT32_MAX, where, &indices);
-        }
         uint32_t *part = NULL, part_count = 0;
         if (result == CROWD_OK) {
-            result = read_uints(r, indices, "SCALAR", 1, &part, &part_count);
+            result = read_triangles(r, primitive, where, &material, &part, &part_count);
         }
+        *material_max = material > *material_max ? material : *material_max;
         uint64_t total = (uint64_t)lod->index_count + part_count;
-        if (result == CROWD_OK && (part_count % 3 != 0 || total > GLB_MAX_COUNT)) {
-            result =
-                invalid(r, "%s has %u indices, not a multiple of 3 or too many", where, part_count);
+        if (result == CROWD_OK && total > GLB_MAX_COUNT) {
+            result = invalid(r, "%s: more than %u indices in all", where, GLB_MAX_COUNT);
         }
         uint32_t *grown =
             result == CROWD_OK ? realloc(lod->indices, (size_t)total * sizeof *lod->indices) : NULL;
