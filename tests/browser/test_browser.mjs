@@ -4,8 +4,9 @@
 // looping clip, a one-shot clip held at its end, a crossfade mid-point and
 // 100 instances in mixed clips with `crowd render` (the crossfade with
 // fade_render, crowd render has no crossfade option) and with the player in
-// headless chromium, then compare. Also: the example page runs, a texture
-// beyond the device's MAX_TEXTURE_SIZE is refused with a clear error.
+// headless chromium, then compare. Also: shadows follow the animation, the
+// example page runs, a texture beyond the device's MAX_TEXTURE_SIZE is
+// refused with a clear error.
 //
 //   node test_browser.mjs --crowd CLI --fade-render EXE --models DIR --node-modules DIR
 //                         [--only REGEX]   (bakes named MODEL_ENCODING that match, to
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
+import { frameBox } from './layout.mjs';
 import { compare, SKY } from './compare.mjs';
 import { readPng, writePng } from './png.mjs';
 import { bakeAll, reference, run } from './reference.mjs';
@@ -100,6 +102,36 @@ async function checkTooLarge(page, tools, tmp) {
     return expected === refused && (refused || result.loaded) ? 0 : 1;
 }
 
+// Shadows follow the animation: the pixels the crowd's shadow darkens on a
+// ground plane (a render with castShadow against one without) change
+// between two clip times. Drawn from the bind pose, the shadow beside the
+// character would hardly change.
+async function checkShadows(page, bake) {
+    const loop = scenes(bake.model, bake.encoding, bake.dir, bake.manifest, bake.url)[0].spec;
+    const { min, max } = bake.manifest.bounds;
+    const view = { width: 640, height: 480,
+                   ...frameBox([min[0] - 1.6 * (max[1] - min[1]), min[1], min[2]], max, 640 / 480) };
+    const shadow = async (time) => {
+        const draw = async (castShadow) => Buffer.from((await page.evaluate((spec) => window.renderStill(spec),
+            { ...loop, ...view, time, ground: true, castShadow })).pixels, 'base64');
+        const [cast, none] = [await draw(true), await draw(false)];
+        const mask = new Uint8Array(cast.length / 4);
+        for (let i = 0; i < mask.length; i++) {
+            mask[i] = [0, 1, 2].some((k) => Math.abs(cast[4 * i + k] - none[4 * i + k]) > 8) ? 1 : 0;
+        }
+        return mask;
+    };
+    const [a, b] = [await shadow(0.1), await shadow(0.6)];
+    let either = 0, one = 0;
+    for (let i = 0; i < a.length; i++) {
+        either += a[i] | b[i];
+        one += a[i] ^ b[i];
+    }
+    console.log(`shadows (${bake.name}): ${either} shadow pixels, ${one} differ between clip times`);
+    // Measured on builtin: walking, 90 % differ; from the bind pose, 30 %.
+    return either > 500 && one > 0.6 * either ? 0 : 1;
+}
+
 // The README's example page, as a user opens it, draws a crowd of the first
 // bake (a page error ends the wait early).
 async function checkExample(browser, server, bake) {
@@ -156,7 +188,10 @@ async function main() {
         await page.waitForFunction(() => window.crowdPageReady === true);
         failures += await compareAll(page, tools, bakes, tmp);
         failures += await checkTooLarge(page, tools, tmp);
-        failures += bakes.length > 0 ? await checkExample(browser, server.url, bakes[0]) : 0;
+        if (bakes.length > 0) {
+            failures += await checkShadows(page, bakes[0]);
+            failures += await checkExample(browser, server.url, bakes[0]);
+        }
     } finally {
         await browser.close();
         await server.close();

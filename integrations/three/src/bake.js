@@ -13,8 +13,8 @@ function checkFits(manifest, texture, name, maxTextureSize) {
     if (texture.width > maxTextureSize || texture.height > maxTextureSize) {
         throw new Error(`crowd: ${manifest.url}: the ${name} texture is ` +
                         `${texture.width}x${texture.height}, this device's WebGL allows at most ` +
-                        `${maxTextureSize}x${maxTextureSize} (MAX_TEXTURE_SIZE); bake it for the web ` +
-                        `(fewer frames, --fps, or a smaller --max-width)`);
+                        `${maxTextureSize}x${maxTextureSize} (MAX_TEXTURE_SIZE); bake it with ` +
+                        `\`crowd bake --target web\` (every texture within 4096)`);
     }
 }
 

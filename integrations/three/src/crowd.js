@@ -55,6 +55,12 @@ export class Crowd {
             patchMaterial(m.clone(), bake.defines, this.uniforms));
         this.mesh = new THREE.InstancedMesh(geometry, materials, count);
         this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+        // Shadow maps draw with these: the animated pose, not the bind pose.
+        this.mesh.customDepthMaterial = patchMaterial(
+            new THREE.MeshDepthMaterial({ depthPacking: THREE.RGBADepthPacking }), bake.defines,
+            this.uniforms);
+        this.mesh.customDistanceMaterial = patchMaterial(new THREE.MeshDistanceMaterial(),
+                                                         bake.defines, this.uniforms);
         this.matrix = new THREE.Matrix4();
         for (let i = 0; i < count; i++) {
             this.setInstance(i, {});
@@ -119,7 +125,8 @@ export class Crowd {
     // Frees the GPU objects of this crowd (the bake's textures stay).
     dispose() {
         this.mesh.geometry.dispose();
-        for (const m of this.mesh.material) {
+        for (const m of [...this.mesh.material, this.mesh.customDepthMaterial,
+                         this.mesh.customDistanceMaterial]) {
             m.dispose();
         }
         this.mesh.dispose();

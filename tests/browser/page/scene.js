@@ -5,7 +5,9 @@
 //            eye: [x, y, z], target: [x, y, z],
 //            instances: [setInstance descriptions], set at clock 0,
 //            plays: [{ at: clock, instance, clip, fade }], in order,
-//            time: the clock of the frame }
+//            time: the clock of the frame,
+//            ground: add a ground plane that receives the sun's shadows,
+//            castShadow: the crowd casts them }
 import * as THREE from 'three';
 import { CrowdBake } from '../crowd.js';
 import { addCrowdLights, crowdCamera } from '../example/stage.js';
@@ -36,6 +38,24 @@ async function bakeFor(spec) {
     return bakes.get(key);
 }
 
+// A grey floor under the character, lit by the sun from low on the +X side
+// so that the character's shadow falls beside it, mostly where the character
+// does not hide it.
+function addGround(scene, sun, { min, max }) {
+    const size = 3 * Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+    const floor = new THREE.Mesh(new THREE.PlaneGeometry(size, size),
+                                 new THREE.MeshStandardMaterial({ color: 0x808080 }));
+    floor.rotation.x = -Math.PI / 2;
+    floor.receiveShadow = true;
+    scene.add(floor);
+    sun.castShadow = true;
+    return floor;
+    sun.position.set(size, 0.7 * size, 0);
+    Object.assign(sun.shadow.camera, { left: -size, right: size, top: size, bottom: -size,
+                                       near: 0.1, far: 4 * size });
+    sun.shadow.mapSize.set(1024, 1024);
+}
+
 window.renderStill = async (spec) => {
     const bake = await bakeFor(spec);
     const crowd = bake.createCrowd(spec.instances.length);
@@ -46,8 +66,11 @@ window.renderStill = async (spec) => {
     }
     crowd.update(spec.time);
     const scene = new THREE.Scene();
-    addCrowdLights(scene);
+    const sun = addCrowdLights(scene);
     scene.add(crowd.mesh);
+    renderer.shadowMap.enabled = spec.ground === true;
+    const floor = spec.ground ? addGround(scene, sun, bake.manifest.bounds) : null;
+    crowd.mesh.castShadow = spec.castShadow === true;
     renderer.setSize(spec.width, spec.height, false);
     renderer.render(scene, crowdCamera(spec.eye, spec.target, spec.width / spec.height));
     const calls = renderer.info.render.calls;
@@ -55,6 +78,9 @@ window.renderStill = async (spec) => {
     const pixels = new Uint8Array(spec.width * spec.height * 4);
     gl.readPixels(0, 0, spec.width, spec.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
     crowd.dispose();
+    floor?.geometry.dispose();
+    floor?.material.dispose();
+    sun.dispose();
     return { pixels: toBase64(pixels, spec.width, spec.height), calls };
 };
 
