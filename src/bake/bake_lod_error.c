@@ -34,8 +34,17 @@ typedef struct error_worker {
     float *corners;  /* 9 floats per triangle of the current LOD */
     float *spheres;  /* 4 floats per triangle: centroid, bounding radius */
     int32_t *ranges; /* 6 per triangle: its cells */
+    /* Built when a query first needs it: most frames' queries all stop at
+     * their hint, and then the frame needs no grid. */
     tri_grid grid;
-    uint32_t *stamp; /* per triangle: the last query that tested it */
+    bool grid_ready;
+    uint32_t triangles;           /* of the LOD posed */
+    float box_min[3], box_max[3]; /* of the pose */
+    uint32_t *stamp;              /* per triangle: the last query that tested it */
+    /* Per query, the triangle found last time: the bind pose's at first,
+     * then that of the frame this worker measured before (mostly the one
+     * before it in the clip). */
+    uint32_t *hints;
     uint32_t query;
     /* Squared error of each LOD over the frames this worker measured: a
      * vertex whose first guess is already closer cannot raise it, so its
@@ -51,7 +60,6 @@ typedef struct error_job {
     const bake_played *played;
     uint32_t *queries; /* per LOD k >= 1: the LOD0 vertices it does not keep */
     uint32_t query_first[CROWD_BAKE_MAX_LODS + 1];
-    uint32_t *hints; /* per query: a triangle near it */
     error_worker *workers;
 } error_job;
 
@@ -303,11 +311,10 @@ static float outside_distance(const tri_grid *g, const float p[3], const int32_t
 /* The nearest triangle to p, or as soon as one is found within
  * sqrt(enough) of it, that one. `hint` (a triangle, or UINT32_MAX) is tested
  * first, so that a good guess prunes the search from the start. */
-static nearest find_nearest(error_worker *w, uint32_t triangles, const float p[3], uint32_t hint,
-                            float enough) {
+static nearest find_nearest(error_worker *w, const float p[3], uint32_t hint, float enough) {
     const tri_grid *g = &w->grid;
     if (++w->query == 0) {
-        memset(w->stamp, 0, triangles * sizeof *w->stamp);
+        memset(w->stamp, 0, w->triangles * sizeof *w->stamp);
         w->query = 1;
     }
     nearest n = {FLT_MAX, FLT_MAX, 0};
@@ -324,6 +331,14 @@ static nearest find_nearest(error_worker *w, uint32_t triangles, const float p[3
     if (n.d2 <= enough) {
         return n;
     }
+    if (!w->grid_ready) {
+        w->grid_ready =
+            build_grid(&w->grid, w->corners, w->triangles, w->ranges, w->box_min, w->box_max);
+        if (!w->grid_ready) {
+            w->failed = true;
+            return n;
+        }
+    }
     int32_t c[3] = {cell_of(g, p[0], 0), cell_of(g, p[1], 1), cell_of(g, p[2], 2)};
     for (int32_t r = 0; n.d2 > enough; r++) {
         visit_ring(w, p, c, r, &n);
@@ -336,8 +351,8 @@ static nearest find_nearest(error_worker *w, uint32_t triangles, const float p[3
 }
 
 /* LOD `lod` posed at `positions` (box_min..box_max holding all of them):
- * corners, bounding spheres and the grid. */
-static bool pose_lod(error_worker *w, const crowd_bake *bake, uint32_t lod, const float *positions,
+ * corners and bounding spheres; the grid follows when needed. */
+static void pose_lod(error_worker *w, const crowd_bake *bake, uint32_t lod, const float *positions,
                      const float box_min[3], const float box_max[3]) {
     const crowd_bake_lod *l = &bake->lods[lod];
     const uint32_t *vertices = bake->lod_vertices + l->first_vertex;
@@ -361,7 +376,10 @@ static bool pose_lod(error_worker *w, const crowd_bake *bake, uint32_t lod, cons
         /* a little more than the corner distance, for float rounding */
         sphere[3] = sqrtf(r2) * 1.0001f + 1e-30f;
     }
-    return build_grid(&w->grid, w->corners, l->triangle_count, w->ranges, box_min, box_max);
+    w->triangles = l->triangle_count;
+    memcpy(w->box_min, box_min, sizeof w->box_min);
+    memcpy(w->box_max, box_max, sizeof w->box_max);
+    w->grid_ready = false;
 }
 
 static void box_of(const float *positions, uint32_t count, float box_min[3], float box_max[3]) {
@@ -383,49 +401,46 @@ static void measure_frame(void *context, uint32_t worker, uint32_t frame) {
     bake_played_positions(job->played, frame, w->skin, w->positions);
     float box_min[3], box_max[3];
     box_of(w->positions, bake->vertex_count, box_min, box_max);
-    for (uint32_t k = 1; k < bake->lod_count; k++) {
-        if (!pose_lod(w, bake, k, w->positions, box_min, box_max)) {
-            w->failed = true;
-            return;
-        }
+    for (uint32_t k = 1; k < bake->lod_count && !w->failed; k++) {
+        pose_lod(w, bake, k, w->positions, box_min, box_max);
         for (uint32_t q = job->query_first[k]; q < job->query_first[k + 1]; q++) {
             const float *p = w->positions + 3 * (size_t)job->queries[q];
-            float d2 =
-                find_nearest(w, bake->lods[k].triangle_count, p, job->hints[q], w->worst2[k]).d2;
-            w->worst2[k] = max_f(w->worst2[k], d2);
+            nearest n = find_nearest(w, p, w->hints[q], w->worst2[k]);
+            w->hints[q] = n.triangle;
+            w->worst2[k] = max_f(w->worst2[k], n.d2);
         }
     }
 }
 
-/* Each query's nearest triangle in the bind pose, the first guess for
- * every frame (limbs move, but mostly with the surface around them). */
-static bool find_hints(error_job *job) {
+/* Each query's nearest triangle in the bind pose, every worker's first
+ * guess (limbs move, but mostly with the surface around them). */
+static bool find_hints(error_job *job, uint32_t thread_count) {
     const crowd_bake *bake = job->bake;
     const float *positions = bake->asset->mesh.positions;
     error_worker *w = &job->workers[0];
     float box_min[3], box_max[3];
     box_of(positions, bake->vertex_count, box_min, box_max);
-    for (uint32_t k = 1; k < bake->lod_count; k++) {
-        if (!pose_lod(w, bake, k, positions, box_min, box_max)) {
-            return false;
-        }
+    for (uint32_t k = 1; k < bake->lod_count && !w->failed; k++) {
+        pose_lod(w, bake, k, positions, box_min, box_max);
         for (uint32_t q = job->query_first[k]; q < job->query_first[k + 1]; q++) {
             const float *p = positions + 3 * (size_t)job->queries[q];
-            job->hints[q] =
-                find_nearest(w, bake->lods[k].triangle_count, p, UINT32_MAX, 0.0f).triangle;
+            w->hints[q] = find_nearest(w, p, UINT32_MAX, 0.0f).triangle;
         }
     }
-    return true;
+    size_t bytes = (size_t)job->query_first[bake->lod_count] * sizeof *w->hints;
+    for (uint32_t t = 1; t < thread_count; t++) {
+        memcpy(job->workers[t].hints, w->hints, bytes);
+    }
+    return !w->failed;
 }
 
 /* Per LOD, the LOD0 vertices it does not keep. */
 static bool list_queries(error_job *job) {
     const crowd_bake *bake = job->bake;
     uint8_t *kept = malloc(bake->vertex_count);
-    size_t most = (size_t)bake->vertex_count * (bake->lod_count - 1);
-    job->queries = malloc(most * sizeof *job->queries);
-    job->hints = malloc(most * sizeof *job->hints);
-    if (kept == NULL || job->queries == NULL || job->hints == NULL) {
+    job->queries =
+        malloc((size_t)bake->vertex_count * (bake->lod_count - 1) * sizeof *job->queries);
+    if (kept == NULL || job->queries == NULL) {
         free(kept);
         return false;
     }
@@ -462,7 +477,9 @@ static bool alloc_workers(error_job *job, uint32_t thread_count) {
         w->spheres = malloc(4 * (size_t)most * sizeof(float));
         w->ranges = malloc(6 * (size_t)most * sizeof *w->ranges);
         w->stamp = calloc(most, sizeof *w->stamp);
-        if (!w->positions || !w->skin || !w->corners || !w->spheres || !w->ranges || !w->stamp) {
+        w->hints = malloc((size_t)job->query_first[bake->lod_count] * sizeof *w->hints + 1);
+        if (!w->positions || !w->skin || !w->corners || !w->spheres || !w->ranges || !w->stamp ||
+            !w->hints) {
             return false;
         }
     }
@@ -478,12 +495,12 @@ static void free_job(error_job *job, uint32_t thread_count) {
         free(w->spheres);
         free(w->ranges);
         free(w->stamp);
+        free(w->hints);
         free(w->grid.first);
         free(w->grid.entries);
     }
     free(job->workers);
     free(job->queries);
-    free(job->hints);
 }
 
 crowd_result bake_measure_lods(crowd_bake *bake, const bake_played *played, uint32_t thread_count,
@@ -494,7 +511,7 @@ crowd_result bake_measure_lods(crowd_bake *bake, const bake_played *played, uint
     error_job job = {.bake = bake, .played = played};
     job.workers = calloc(thread_count, sizeof *job.workers);
     bool ok = job.workers != NULL && list_queries(&job) && alloc_workers(&job, thread_count) &&
-              find_hints(&job);
+              find_hints(&job, thread_count);
     if (ok) {
         bake_parallel_for(bake->frame_count, thread_count, measure_frame, NULL, &job);
         for (uint32_t t = 0; t < thread_count; t++) {
