@@ -36,7 +36,7 @@ static const char usage[] =
     "  --bat-encoding E       BAT encoding: f32 (default), f16\n"
     "  --lods N               LODs below LOD 0, 0..7 (default 3; 0 = none)\n"
     "  --target T             desktop (default) or web (webgl2): every texture within\n"
-    "                         4096x4096, the width WebGL2 holds everywhere\n"
+    "                         4096x4096, the size every WebGL2 device holds\n"
     "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
     "  --compat openvat       also write the OpenVAT layout (NAME-remap_info.json)\n"
     "  --report-all           also measure the encodings not chosen (not written)\n"
@@ -447,6 +447,7 @@ static int report_others(const crowd_asset *asset, const crowd_bake_desc *chosen
             desc.vat_encoding = vat ? (crowd_vat_encoding)e : CROWD_VAT_DEFAULT;
             desc.bat_encoding = vat ? CROWD_BAT_DEFAULT : (crowd_bat_encoding)e;
             desc.progress = NULL;
+            desc.lods = -1; /* the encodings are compared, not the LODs */
             crowd_bake *other = NULL;
             crowd_error error = {0};
             double start = cli_wall_s();
