@@ -78,14 +78,7 @@ func _next():
 	_viewport.render_target_update_mode = Viewport.UPDATE_ALWAYS
 	add_child(_viewport)
 	_viewport.add_child(_stage(_viewport.world))
-	var crowd = _bakes[spec["bake"]].create_crowd(spec["instances"].size())
-	for i in range(spec["instances"].size()):
-		crowd.set_instance(i, _description(spec["instances"][i]))
-	for p in spec.get("plays", []):
-		crowd.update(p["at"])
-		crowd.play(int(p["instance"]), p["clip"], p["fade"])
-	crowd.update(spec["time"])
-	_viewport.add_child(crowd)
+	_viewport.add_child(_crowd(_bakes[spec["bake"]], spec))
 	var camera = Camera.new()
 	camera.fov = 45
 	var eye = _vector(spec["eye"])
@@ -97,6 +90,20 @@ func _next():
 	camera.look_at_from_position(eye, target, Vector3.UP)
 	camera.current = true
 	_wait = 3
+
+
+# The spec's crowd: instances set at clock 0, then its plays in order, drawn
+# at its time.
+func _crowd(bake, spec):
+	var instances = spec["instances"]
+	var crowd = bake.create_crowd(instances.size())
+	for i in range(instances.size()):
+		crowd.set_instance(i, _description(instances[i]))
+	for p in spec.get("plays", []):
+		crowd.update(p["at"])
+		crowd.play(int(p["instance"]), p["clip"], p["fade"])
+	crowd.update(spec["time"])
+	return crowd
 
 
 func _vector(a):
