@@ -76,7 +76,9 @@ static const char fragment_source[] =
     "    o_color = vec4(srgb_encode(base), 1.0);\n"
     "}\n";
 
-void ground_extent(const crowd_world *world, float out[4]) {
+/* The square under the crowd's feet: centre x and z, half size, height. A
+ * world without instances gets a 4 m square at y = 0. */
+static void ground_extent(const crowd_world *world, float out[4]) {
     float min[3] = {-2.0f, 0.0f, -2.0f}, max[3] = {2.0f, 0.0f, 2.0f};
     crowd_world_instance_bounds(world, min, max);
     float size = fmaxf(max[0] - min[0], max[2] - min[2]);

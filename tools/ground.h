@@ -19,10 +19,6 @@ typedef struct ground {
     bool shadows;
 } ground;
 
-/* The square under the crowd's feet: centre x and z, half size, height. A
- * world without instances gets a 4 m square at y = 0. */
-void ground_extent(const crowd_world *world, float out[4]);
-
 /* Compiles the program (sampling a shadow map when `shadows`).
  * CROWD_ERROR_GPU with the compiler's log. */
 crowd_result ground_create(bool shadows, ground *out, crowd_error *error);

@@ -16,12 +16,13 @@ static const command commands[] = {
      "info   MODEL [--joints] [--json]          meshes, vertices, joints, clips, sockets, repairs"},
     {"bake", cmd_bake,
      "bake   MODEL -o DIR [options]             VAT + BAT textures, manifest and mesh"},
-    {"render", cmd_render, "render MODEL|DIR -o OUT.png [options]      render a crowd to a PNG"},
+    {"render", cmd_render,
+     "render MODEL|DIR... -o OUT.png [options]  render a (mixed) crowd to a PNG"},
     {"bench", cmd_bench,
      "bench  [MODEL] [--counts 1,100,1000]      compare playback modes side by side"},
     {"demo", cmd_demo,
      "demo                                      the built-in character, no arguments needed"},
-    {"play", cmd_play, "play   MODEL|DIR                          interactive window"},
+    {"play", cmd_play, "play   MODEL|DIR... [options]             interactive window"},
 };
 
 static void print_usage(FILE *out) {
