@@ -39,7 +39,7 @@ try {
     const server = await serve([['/crowd/node_modules/', args['node-modules']],
                                 ['/crowd/', path.join(root, 'integrations/three')],
                                 ['/bake/', tmp], ['/model/', args.models]]);
-    const browser = await launch(puppeteer);
+    const browser = await launch(puppeteer, tmp);
     try {
         const page = await browser.newPage(640, 480);
         const query = `model=/model/robot.glb&bake=/bake/robot/robot.crowd.json&counts=${args.counts}` +

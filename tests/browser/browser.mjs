@@ -2,7 +2,6 @@
 // driven by puppeteer-core, with every console error, page error and failed
 // request of its pages collected (any of them fails the test).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 const FLAGS = ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader',
@@ -11,17 +10,19 @@ const FLAGS = ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=
 
 export const CHROMIUM = process.env.CROWD_CHROMIUM ?? '/usr/bin/chromium';
 
-// Resolves to {newPage(width, height), errors, version(), close()}; rejects with the reason when
-// chromium is missing or does not start.
-export async function launch(puppeteer) {
+// Resolves to {newPage(width, height), errors, version(), close()}; rejects
+// with the reason when chromium is missing or does not start. Its profile and
+// home (NSS database, font caches) are folders in `tmp`.
+export async function launch(puppeteer, tmp) {
     if (!fs.existsSync(CHROMIUM)) {
         throw new Error(`${CHROMIUM} not found (scripts/install-deps.sh installs Debian's chromium)`);
     }
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'crowd-chromium-'));
+    const profile = fs.mkdtempSync(path.join(tmp, 'chromium-'));
     let browser;
     try {
         browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS,
-                                           userDataDir: profile, protocolTimeout: 600000 });
+                                           userDataDir: profile, protocolTimeout: 600000,
+                                           env: { ...process.env, HOME: profile } });
     } catch (e) {
         fs.rmSync(profile, { recursive: true, force: true });
         throw e;

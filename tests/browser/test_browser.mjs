@@ -5,8 +5,8 @@
 // 100 instances in mixed clips with `crowd render` (the crossfade with
 // fade_render, crowd render has no crossfade option) and with the player in
 // headless chromium, then compare. Also: shadows follow the animation, the
-// example page runs, a texture beyond the device's MAX_TEXTURE_SIZE is
-// refused with a clear error.
+// example page runs, a texture beyond the device's MAX_TEXTURE_SIZE and
+// broken files are refused with clear errors.
 //
 //   node test_browser.mjs --crowd CLI --fade-render EXE --models DIR --node-modules DIR
 //                         [--only REGEX]   (bakes named MODEL_ENCODING that match, to
@@ -102,6 +102,45 @@ async function checkTooLarge(page, tools, tmp) {
     return expected === refused && (refused || result.loaded) ? 0 : 1;
 }
 
+// Broken bakes are refused with an error naming the file: a truncated PNG,
+// garbage inside its compressed data, a PNG of another size than the
+// manifest says, a truncated EXR and mesh, an unknown manifest version.
+async function checkBadInput(page, bakes, tmp) {
+    const damage = {
+        png_truncated: ['unorm16_oct', (m) => m.vat.position, (b) => b.subarray(0, b.length >> 1)],
+        png_corrupt: ['unorm16_oct', (m) => m.vat.position,
+                      (b) => Buffer.from(b).fill(0xab, b.length >> 1, (b.length >> 1) + 4096)],
+        // still 2 rows a frame, so only the image's size disagrees
+        png_size: ['unorm16_oct', () => null, null, (m) => { m.vat.width = 3300; }],
+        exr_truncated: ['f16', (m) => m.vat.normal, (b) => b.subarray(0, b.length >> 1)],
+        mesh_truncated: ['f32', (m) => m.mesh, (b) => b.subarray(0, 1000)],
+        version: ['f32', () => null, null, (m) => { m.version = 99; }],
+    };
+    let failures = 0;
+    for (const [name, [encoding, file, cut, edit]] of Object.entries(damage)) {
+        const source = bakes.find((b) => b.model.name === 'builtin' && b.encoding.name === encoding);
+        if (!source) {
+            continue;
+        }
+        const dir = path.join(tmp, `bad_${name}`);
+        fs.cpSync(source.dir, dir, { recursive: true });
+        const manifest = JSON.parse(JSON.stringify(source.manifest));
+        edit?.(manifest);
+        fs.writeFileSync(path.join(dir, source.file), JSON.stringify(manifest));
+        const broken = file(manifest);
+        if (broken) {
+            fs.writeFileSync(path.join(dir, broken), cut(fs.readFileSync(path.join(dir, broken))));
+        }
+        const message = await page.evaluate((url) => window.loadBake(url).then(() => 'loaded', (e) => e.message),
+                                            `/bake/bad_${name}/${source.file}`);
+        const named = broken ?? (name === 'png_size' ? manifest.vat.position : source.file);
+        const ok = message.startsWith('crowd: ') && message.includes(named);
+        console.log(`bad input ${name}: ${message}${ok ? '' : '  FAIL'}`);
+        failures += ok ? 0 : 1;
+    }
+    return failures;
+}
+
 // Shadows follow the animation: the pixels the crowd's shadow darkens on a
 // ground plane (a render with castShadow against one without) change
 // between two clip times. Drawn from the bind pose, the shadow beside the
@@ -183,7 +222,7 @@ async function main() {
                                 ['/bake/', tmp]]);
     let browser = null;
     try {
-        browser = await launch(puppeteer);
+        browser = await launch(puppeteer, tmp);
     } catch (e) {
         console.log(`FAIL: chromium does not start: ${e.message}`);
         failures++;
@@ -195,6 +234,7 @@ async function main() {
             await page.waitForFunction(() => window.crowdPageReady === true);
             failures += await compareAll(page, tools, bakes, tmp);
             failures += await checkTooLarge(page, tools, tmp);
+            failures += await checkBadInput(page, bakes, tmp);
             if (bakes.length > 0) {
                 failures += await checkShadows(page, bakes[0]);
                 failures += await checkExample(browser, server.url, bakes[0]);

@@ -38,31 +38,34 @@ export class CrowdBake {
             throw new Error(`crowd: ${manifest.url}: the bake has no ${mode.toUpperCase()}`);
         }
         checkFits(manifest, texture, mode.toUpperCase(), renderer.capabilities.maxTextureSize);
-        const meshPromise = loadMesh(manifest.fileUrl(manifest.mesh), manifest.vertex_count);
         const uniforms = { crowdFps: { value: manifest.fps },
                            crowdRowsPerFrame: { value: texture.rows_per_frame } };
         const defines = {};
+        const file = (name) => manifest.fileUrl(name);
+        let textures;
         if (mode === 'bat') {
             defines.CROWD_BAT = '';
-            uniforms.crowdBat = { value: await loadExrTexture(manifest.fileUrl(texture.file), texture,
-                                                              texture.encoding) };
+            textures = { crowdBat: loadExrTexture(file(texture.file), texture, texture.encoding) };
         } else if (texture.encoding === 'unorm16_oct') {
             defines.CROWD_VAT = defines.CROWD_VAT_OCT = '';
             const { min, max } = manifest.bounds;
             uniforms.crowdBoundsMin = { value: new THREE.Vector3(...min) };
             uniforms.crowdBoundsExtent = { value: new THREE.Vector3(max[0] - min[0], max[1] - min[1],
                                                                     max[2] - min[2]) };
-            uniforms.crowdVat = { value: await loadPng16Texture(manifest.fileUrl(texture.position),
-                                                                texture) };
+            textures = { crowdVat: loadPng16Texture(file(texture.position), texture) };
         } else {
             defines.CROWD_VAT = '';
-            const [position, normal] = await Promise.all([
-                loadExrTexture(manifest.fileUrl(texture.position), texture, texture.encoding),
-                loadExrTexture(manifest.fileUrl(texture.normal), texture, texture.encoding)]);
-            uniforms.crowdVat = { value: position };
-            uniforms.crowdVatNormal = { value: normal };
+            textures = { crowdVat: loadExrTexture(file(texture.position), texture, texture.encoding),
+                         crowdVatNormal: loadExrTexture(file(texture.normal), texture, texture.encoding) };
         }
-        return new CrowdBake(manifest, mode, await meshPromise, defines, uniforms);
+        // All at once, so the first failure rejects and none goes unhandled.
+        const names = Object.keys(textures);
+        const [mesh, ...loaded] = await Promise.all([
+            loadMesh(file(manifest.mesh), manifest.vertex_count), ...Object.values(textures)]);
+        names.forEach((name, k) => {
+            uniforms[name] = { value: loaded[k] };
+        });
+        return new CrowdBake(manifest, mode, mesh, defines, uniforms);
     }
 
     constructor(manifest, mode, mesh, defines, uniforms) {

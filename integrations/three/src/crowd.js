@@ -46,11 +46,11 @@ export class Crowd {
             geometry.setAttribute(name, a);
             return a;
         };
-        this.clip = record('crowdClip');
-        this.play_ = record('crowdPlay');
-        this.fromClip = record('crowdFromClip');
-        this.fromPlay = record('crowdFromPlay');
-        this.loop = new Uint8Array(count);
+        this.clipRecord = record('crowdClip');
+        this.playRecord = record('crowdPlay');
+        this.fromClipRecord = record('crowdFromClip');
+        this.fromPlayRecord = record('crowdFromPlay');
+        this.loopModes = new Uint8Array(count);
         const materials = bake.materials.map((m) =>
             patchMaterial(m.clone(), bake.defines, this.uniforms));
         this.mesh = new THREE.InstancedMesh(geometry, materials, count);
@@ -80,11 +80,19 @@ export class Crowd {
     //   'clip' = the clip's own flag, the default).
     setInstance(i, { position = [0, 0, 0], heading = 0, scale = 1, clip = 0, time = 0,
                      speed = 1, loop } = {}) {
+        // Everything is checked before anything is written.
         this.checkIndex(i);
         const p = Array.isArray(position) ? position : [position.x, position.y, position.z];
         p.forEach((v) => finite('position', v));
-        this.matrix.makeRotationY(finite('heading', heading));
-        this.matrix.scale(new THREE.Vector3(scale, scale, scale));
+        finite('heading', heading);
+        finite('time', time);
+        finite('speed', speed);
+        if (!(finite('scale', scale) > 0)) {
+            throw new RangeError(`crowd: scale must be positive, not ${scale}`);
+        }
+        const index = this.bake.clipIndex(clip);
+        const mode = loopMode(loop);
+        this.matrix.makeRotationY(heading).scale(new THREE.Vector3(scale, scale, scale));
         this.matrix.setPosition(p[0], p[1], p[2]);
         this.mesh.setMatrixAt(i, this.matrix);
         this.mesh.instanceMatrix.addUpdateRange(16 * i, 16);
@@ -93,11 +101,11 @@ export class Crowd {
         // instance; they are recomputed on the next frame.
         this.mesh.boundingSphere = null;
         this.mesh.boundingBox = null;
-        this.loop[i] = loopMode(loop);
-        this.setClip(i, this.bake.clipIndex(clip));
-        this.write(this.play_, i, f32(this.time), finite('time', time), finite('speed', speed), 0);
-        this.write(this.fromPlay, i, 0, 0, 0, 0);
-        this.write(this.fromClip, i, 0, 0, 0, 0);
+        this.loopModes[i] = mode;
+        this.setClip(i, index);
+        this.write(this.playRecord, i, f32(this.time), time, speed, 0);
+        this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
+        this.write(this.fromClipRecord, i, 0, 0, 0, 0);
     }
 
     // Starts `clip` from time 0 now, crossfading from the current clip over
@@ -110,16 +118,16 @@ export class Crowd {
         }
         const index = this.bake.clipIndex(clip);
         const now = f32(this.time);
-        const c = this.clip.array, p = this.play_.array, at = 4 * i;
+        const c = this.clipRecord.array, p = this.playRecord.array, at = 4 * i;
         if (fade > 0) {
             // A fade already running is cut short: its source clip drops out.
-            this.write(this.fromClip, i, c[at], c[at + 1], c[at + 2], c[at + 3]);
-            this.write(this.fromPlay, i, p[at], p[at + 1], p[at + 2], fade);
+            this.write(this.fromClipRecord, i, c[at], c[at + 1], c[at + 2], c[at + 3]);
+            this.write(this.fromPlayRecord, i, p[at], p[at + 1], p[at + 2], fade);
         } else {
-            this.write(this.fromPlay, i, 0, 0, 0, 0);
+            this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
         }
         this.setClip(i, index);
-        this.write(this.play_, i, now, 0, p[at + 2], now);
+        this.write(this.playRecord, i, now, 0, p[at + 2], now);
     }
 
     // Frees the GPU objects of this crowd (the bake's textures stay).
@@ -140,8 +148,8 @@ export class Crowd {
 
     setClip(i, index) {
         const clip = this.bake.clips[index];
-        const flags = this.loop[i] | (clip.loop ? BAKED_LOOP : 0);
-        this.write(this.clip, i, clip.first_frame, clip.frame_count, clip.duration_s, flags);
+        const flags = this.loopModes[i] | (clip.loop ? BAKED_LOOP : 0);
+        this.write(this.clipRecord, i, clip.first_frame, clip.frame_count, clip.duration_s, flags);
     }
 
     write(attribute, i, x, y, z, w) {

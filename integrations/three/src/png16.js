@@ -11,9 +11,28 @@ function fail(url, what) {
     return new Error(`crowd: ${url}: ${what}`);
 }
 
-async function inflate(chunks) {
-    const stream = new Blob(chunks).stream().pipeThrough(new DecompressionStream('deflate'));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+// The zlib stream of the IDAT chunks, refused as soon as it holds more than
+// `size` bytes (a small corrupt file must not fill memory).
+async function inflate(url, chunks, size) {
+    const reader = new Blob(chunks).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+    const out = new Uint8Array(size);
+    let length = 0;
+    try {
+        for (let part = await reader.read(); !part.done; part = await reader.read()) {
+            if (length + part.value.length > size) {
+                throw fail(url, `image data holds more than the ${size} bytes its size needs`);
+            }
+            out.set(part.value, length);
+            length += part.value.length;
+        }
+    } catch (e) {
+        reader.cancel().catch(() => {});
+        throw e.message.startsWith('crowd:') ? e : fail(url, `corrupt image data (${e.message})`);
+    }
+    if (length !== size) {
+        throw fail(url, `image data is ${length} bytes, its size needs ${size}`);
+    }
+    return out;
 }
 
 function paeth(a, b, c) {
@@ -67,8 +86,9 @@ function unfilter(url, raw, width, height) {
     return out;
 }
 
-// Returns {width, height, data: Uint16Array of RGBA codes, rows top first}.
-export async function decodePng16(url, bytes) {
+// Returns {width, height, data: Uint16Array of RGBA codes, rows top first}
+// of a PNG that must be want.width x want.height.
+export async function decodePng16(url, bytes, want) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (bytes.length < 8 || SIGNATURE.some((b, i) => bytes[i] !== b)) {
         throw fail(url, 'not a PNG file');
@@ -103,11 +123,10 @@ export async function decodePng16(url, bytes) {
         throw fail(url, 'expected a non-interlaced 16-bit RGBA PNG (a unorm16_oct VAT)');
     }
     const { width, height } = header;
-    const raw = await inflate(idat);
-    if (raw.length !== height * (width * BYTES_PER_PIXEL + 1)) {
-        throw fail(url, `image data is ${raw.length} bytes, ${width}x${height} needs ` +
-                        `${height * (width * BYTES_PER_PIXEL + 1)}`);
+    if (width !== want.width || height !== want.height) {
+        throw fail(url, `image is ${width}x${height}, the manifest says ${want.width}x${want.height}`);
     }
+    const raw = await inflate(url, idat, height * (width * BYTES_PER_PIXEL + 1));
     const rows = unfilter(url, raw, width, height);
     // PNG samples are big-endian.
     const data = new Uint16Array(width * height * 4);

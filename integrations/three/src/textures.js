@@ -28,8 +28,7 @@ function checkSize(url, got, want) {
 // The unorm16_oct VAT as an RGBA16UI texture of the exact 16-bit codes
 // (sampled with texelFetch on a usampler2D).
 export async function loadPng16Texture(url, want) {
-    const image = await decodePng16(url, await fetchBytes(url));
-    checkSize(url, image, want);
+    const image = await decodePng16(url, await fetchBytes(url), want);
     return dataTexture(image.data, image.width, image.height, THREE.RGBAIntegerFormat,
                        THREE.UnsignedShortType, 'RGBA16UI');
 }
