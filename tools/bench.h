@@ -128,6 +128,9 @@ void bench_print_header(FILE *out, const bench_results *results);
 void bench_print_table(FILE *out, const bench_results *results);
 bool bench_write_json(const char *path, const bench_results *results);
 bool bench_write_csv(const char *path, const bench_results *results);
+/* Writes `text` to path through a temporary file renamed into place;
+ * false (printed) when it cannot. */
+bool bench_write_text(const char *path, const char *text);
 /* Draws the chart with gnuplot. Returns 0 when written, 1 when gnuplot is
  * not installed (nothing written), -1 on failure (printed). */
 int bench_write_chart(const char *path, const bench_results *results);

@@ -87,8 +87,7 @@ void bench_print_table(FILE *out, const bench_results *r) {
     }
 }
 
-/* Writes `text` to path through a temporary file renamed into place. */
-static bool write_atomically(const char *path, const char *text) {
+bool bench_write_text(const char *path, const char *text) {
     size_t length = strlen(path);
     char *temp = malloc(length + 16);
     if (temp == NULL) {
@@ -256,7 +255,7 @@ bool bench_write_json(const char *path, const bench_results *r) {
         text = line;
         memcpy(text + length, "\n", 2);
     }
-    bool ok = write_atomically(path, text);
+    bool ok = bench_write_text(path, text);
     free(text);
     return ok;
 }
@@ -297,7 +296,7 @@ bool bench_write_csv(const char *path, const bench_results *r) {
             used += (size_t)snprintf(text + used, size - used, "\n");
         }
     }
-    bool ok = write_atomically(path, text);
+    bool ok = bench_write_text(path, text);
     free(text);
     return ok;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_field.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -36,6 +37,11 @@ static const char usage[] =
     "  --json FILE       write the results as JSON (schema: docs/bench.md)\n"
     "  --csv FILE        write one CSV row per mode and size\n"
     "  --chart FILE.png  draw frame and CPU time against size (needs gnuplot)\n"
+    "  --scene field     N characters over a field seen from eye height inside it:\n"
+    "                    floor, brute force, GPU culling, culling + LODs side by\n"
+    "                    side (default counts 1000,10000,100000, mode vat)\n"
+    "  --brute-limit V   field: skip brute force and the floor above V vertices a\n"
+    "                    frame (default 100000000)\n"
     "  --no-gl-thread    leave Mesa's GL driver thread off (see docs/bench.md)\n"
     "  --quiet           no progress line\n"
     "  --verbose         also print the library's informational messages\n";
@@ -44,7 +50,8 @@ typedef struct options {
     const char *model;
     uint32_t model_count;
     const char *json, *csv, *chart;
-    bool modes_given, gl_thread;
+    bool modes_given, gl_thread, counts_given, field;
+    long brute_limit;
     uint32_t width, height; /* 0: chosen for the renderer */
     long frames, warmup;
     bench_config config;
@@ -123,9 +130,10 @@ static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
-        static const char *const with_value[] = {"--counts", "--modes",      "--size",  "--frames",
-                                                 "--warmup", "--seed",       "--json",  "--csv",
-                                                 "--chart",  "--archetypes", "--state", NULL};
+        static const char *const with_value[] = {
+            "--counts", "--modes", "--size",        "--frames", "--warmup",
+            "--seed",   "--json",  "--csv",         "--chart",  "--archetypes",
+            "--state",  "--scene", "--brute-limit", NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -135,6 +143,16 @@ static int parse(int argc, char **argv, options *o) {
             return CLI_EXIT_OK;
         } else if (strcmp(arg, "--counts") == 0) {
             if (!parse_counts(value, &o->config)) {
+                return CLI_EXIT_USAGE;
+            }
+            o->counts_given = true;
+        } else if (strcmp(arg, "--scene") == 0) {
+            if (strcmp(value, "field") != 0 && strcmp(value, "crowd") != 0) {
+                return cli_fail(CLI_EXIT_USAGE, "--scene: '%s' is not field or crowd", value);
+            }
+            o->field = strcmp(value, "field") == 0;
+        } else if (strcmp(arg, "--brute-limit") == 0) {
+            if (!cli_parse_int(arg, value, 1, 2147483647L, &o->brute_limit)) {
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(arg, "--modes") == 0) {
@@ -239,6 +257,37 @@ static int write_reports(const options *o, const bench_results *results) {
     return code;
 }
 
+/* --scene field: bench_field.h. */
+static int run_field(options *o, host_context *context, const scene_character *character) {
+    bench_config *c = &o->config;
+    if (!o->counts_given) {
+        const uint32_t counts[3] = {1000, 10000, 100000};
+        memcpy(c->counts, counts, sizeof counts);
+        c->count_count = 3;
+    }
+    if (!o->modes_given) {
+        c->modes[0] = CROWD_GPU_MODE_VAT;
+        c->mode_count = 1;
+    }
+    if (c->modes[0] != CROWD_GPU_MODE_STATIC && c->modes[0] != CROWD_GPU_MODE_BAT &&
+        c->modes[0] != CROWD_GPU_MODE_VAT) {
+        return cli_fail(CLI_EXIT_USAGE,
+                        "--scene field: mode '%s' is not culled; use static, bat "
+                        "or vat",
+                        crowd_gpu_mode_name(c->modes[0]));
+    }
+    field_results results;
+    crowd_error error = {0};
+    if (bench_field_run(context, character, c, (uint64_t)o->brute_limit, &results, &error) !=
+        CROWD_OK) {
+        return cli_report(&error);
+    }
+    bench_field_print(stdout, &results);
+    fflush(stdout);
+    return o->json != NULL && !bench_field_write_json(o->json, &results) ? CLI_EXIT_OUTPUT
+                                                                         : CLI_EXIT_OK;
+}
+
 static int run(options *o) {
     scene_gl_thread_setup(o->gl_thread);
     crowd_logger logger = {scene_log, NULL};
@@ -261,6 +310,13 @@ static int run(options *o) {
         c->height = o->height > 0 ? o->height : info.software ? 180 : 720;
         c->frames = (uint32_t)(o->frames > 0 ? o->frames : info.software ? 9 : 60);
         c->warmup = (uint32_t)(o->warmup >= 0 ? o->warmup : info.software ? 1 : 10);
+        if (o->field) {
+            c->frames = (uint32_t)(o->frames > 0 ? o->frames : info.software ? 3 : 30);
+            code = run_field(o, context, &character);
+            host_context_destroy(context);
+            scene_character_release(&character);
+            return code;
+        }
         bench_results results;
         if (bench_run(context, &character, c, &results, &error) != CROWD_OK) {
             code = cli_report(&error);
@@ -281,6 +337,7 @@ static int run(options *o) {
 int cmd_bench(int argc, char **argv) {
     options o = {
         .gl_thread = true,
+        .brute_limit = 100000000L,
         .warmup = -1,
         .config = {.counts = {1, 100, 1000},
                    .count_count = 3,

@@ -255,7 +255,10 @@ static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_COMMANDS, r->command_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_LOD_STATE, r->lod_state_buffer);
     glDispatchCompute((r->instance_count + 63) / 64, 1, 1);
-    glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+    /* The draws read the commands and records; the timing read-back copies
+     * the commands. */
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
+                    GL_BUFFER_UPDATE_BARRIER_BIT);
     r->world->culled_upper_vertices += (uint64_t)r->index_count * r->instance_count;
     r->world->culled_upper_instances += r->instance_count;
 }
@@ -316,13 +319,13 @@ bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float vie
     return true;
 }
 
-void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count) {
+void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) {
     glBindVertexBuffer(GPU_BINDING_INSTANCES, r->visible_buffer, 0, sizeof(gpu_instance_record));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->command_buffer);
     glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL, (GLsizei)lod_count,
                                 sizeof(draw_command));
     r->world->stats.draw_calls += lod_count;
-    if (r->world->timing) {
+    if (r->world->timing && !counted) {
         gpu_timing_note_commands(r->world, r->command_buffer, lod_count);
     }
 }

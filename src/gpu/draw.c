@@ -112,7 +112,7 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
     glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instance_buffer, 0, sizeof(gpu_instance_record));
     set_mode_uniforms(r, program);
     if (culled) {
-        gpu_cull_submit(r, lod_count);
+        gpu_cull_submit(r, lod_count, desc->cull == CROWD_CULL_CPU);
         return;
     }
     if (r->mode == CROWD_GPU_MODE_CPU) {

@@ -388,8 +388,10 @@ bool gpu_cull_applies(const gpu_archetype *r);
  * the draw's own bindings. */
 bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
                   uint32_t *out_lod_count);
-/* The multi-draw of those lists, with the archetype's draw state bound. */
-void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count);
+/* The multi-draw of those lists, with the archetype's draw state bound;
+ * `counted`: the CPU path already counted what it draws (the GPU path's
+ * commands are read back for the stats when timing is on). */
+void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted);
 /* The planes, the LOD scaling and the hysteresis of one view. */
 typedef struct gpu_view {
     float planes[6][4]; /* normalized, inside where dot(n, p) + d >= 0 */

@@ -1,0 +1,59 @@
+/* bench_field.h - `crowd bench --scene field`: the view a game has of a
+ * large crowd. N characters stand scattered over a square field; the camera
+ * is at eye height in the middle of it, looking along it, so most of the
+ * crowd is behind, beside or far away. For each N, four ways to draw the
+ * same frame, interleaved round by round in a shuffled order (bench.h):
+ *   floor    the cheapest instanced static draw of the mesh (floor.h), all N
+ *   brute    crowd in the mode asked for, every character at LOD0
+ *            (CROWD_CULL_OFF)
+ *   cull     GPU culling against the animated bounds, LOD0 (CROWD_CULL_GPU)
+ *   cull+lod GPU culling and LODs by projected error (1 pixel)
+ * and per way: characters drawn, vertices shaded, draw calls, frame time
+ * (until the GPU finished), application CPU time, GPU memory per character,
+ * as ratios to brute force and to the floor. Brute force and the floor are
+ * left out (reported as skipped) above `brute_limit` vertices a frame,
+ * where one frame of a software rasterizer takes minutes.
+ */
+#ifndef CROWD_TOOLS_BENCH_FIELD_H
+#define CROWD_TOOLS_BENCH_FIELD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench.h"
+
+#define FIELD_WAYS 4
+
+typedef struct field_cell {
+    uint32_t count;
+    bool skipped; /* brute force or floor above the vertex limit */
+    bench_summary frame_ms, cpu_ms;
+    uint64_t visible, vertices;
+    uint32_t draw_calls;
+    uint64_t gpu_memory_bytes;
+} field_cell;
+
+typedef struct field_results {
+    const char *model;
+    crowd_gpu_mode mode;
+    uint32_t width, height, frames, warmup;
+    uint64_t brute_limit;
+    uint32_t vertex_count, lod_count;
+    bench_machine machine;
+    uint32_t count_count;
+    uint32_t counts[BENCH_MAX_COUNTS];
+    field_cell cells[BENCH_MAX_COUNTS][FIELD_WAYS]; /* [count][way] */
+    double seconds;
+} field_results;
+
+extern const char *const field_way_names[FIELD_WAYS];
+
+/* Measures the field at every count of `config` (its first mode, width,
+ * height, frames, warmup, seed) on `character`, which must have a bake. */
+crowd_result bench_field_run(host_context *context, const scene_character *character,
+                             const bench_config *config, uint64_t brute_limit, field_results *out,
+                             crowd_error *error);
+void bench_field_print(FILE *out, const field_results *results);
+bool bench_field_write_json(const char *path, const field_results *results);
+
+#endif

@@ -1,0 +1,118 @@
+/* bench_field_report.c - the field scene's table and JSON (bench_field.h,
+ * docs/bench.md). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "bench_field.h"
+
+/* value / the same column of way `base`, NAN when that way was skipped. */
+static double versus(const field_cell *cells, int way, int base,
+                     double (*get)(const field_cell *)) {
+    if (cells[way].skipped || cells[base].skipped || !(get(&cells[base]) > 0.0)) {
+        return NAN;
+    }
+    return get(&cells[way]) / get(&cells[base]);
+}
+
+static double frame_of(const field_cell *c) {
+    return c->frame_ms.median;
+}
+
+static void ratio_text(char *out, size_t size, double ratio) {
+    bench_format_ratio(out, size, ratio);
+}
+
+void bench_field_print(FILE *out, const field_results *r) {
+    fprintf(out,
+            "field scene: %s in %s mode (%u vertices, %u LODs), %ux%u, camera at eye height in "
+            "the middle looking along the field; median (10th-90th percentile) of %u frames "
+            "after %u warm-up, the four ways interleaved; %s | %s; %.0f s\n",
+            r->model, crowd_gpu_mode_name(r->mode), (unsigned)r->vertex_count,
+            (unsigned)r->lod_count, (unsigned)r->width, (unsigned)r->height, (unsigned)r->frames,
+            (unsigned)r->warmup, r->machine.cpu, r->machine.gl_renderer, r->seconds);
+    fprintf(out, "\n  count  way       drawn   vertices  draws  frame ms                  app CPU "
+                 "ms   GPU B/char  frame/brute  frame/floor\n");
+    for (uint32_t k = 0; k < r->count_count; k++) {
+        for (int w = 0; w < FIELD_WAYS; w++) {
+            const field_cell *c = &r->cells[k][w];
+            if (c->skipped) {
+                fprintf(out, "%7u  %-8s  skipped: %llu vertices a frame is over --brute-limit\n",
+                        (unsigned)c->count, field_way_names[w],
+                        (unsigned long long)c->count * r->vertex_count);
+                continue;
+            }
+            char frame[64], brute[16], floor[16];
+            snprintf(frame, sizeof frame, "%.3g (%.3g-%.3g)", c->frame_ms.median, c->frame_ms.p10,
+                     c->frame_ms.p90);
+            ratio_text(brute, sizeof brute, versus(r->cells[k], w, 1, frame_of));
+            ratio_text(floor, sizeof floor, versus(r->cells[k], w, 0, frame_of));
+            fprintf(out, "%7u  %-8s %6llu %10llu %6u  %-25s %-12.3f %10.0f  %11s  %11s\n",
+                    (unsigned)c->count, field_way_names[w], (unsigned long long)c->visible,
+                    (unsigned long long)c->vertices, (unsigned)c->draw_calls, frame,
+                    c->cpu_ms.median, (double)c->gpu_memory_bytes / (double)c->count, brute, floor);
+        }
+    }
+}
+
+static cJSON *summary(const bench_summary *s) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "median", s->median);
+    cJSON_AddNumberToObject(o, "p10", s->p10);
+    cJSON_AddNumberToObject(o, "p90", s->p90);
+    cJSON_AddNumberToObject(o, "min", s->min);
+    cJSON_AddNumberToObject(o, "max", s->max);
+    cJSON_AddNumberToObject(o, "mean", s->mean);
+    return o;
+}
+
+static void add_ratio(cJSON *o, const char *name, double ratio) {
+    if (isfinite(ratio)) {
+        cJSON_AddNumberToObject(o, name, ratio);
+    } else {
+        cJSON_AddNullToObject(o, name);
+    }
+}
+
+bool bench_field_write_json(const char *path, const field_results *r) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "scene", "field");
+    cJSON_AddStringToObject(root, "model", r->model);
+    cJSON_AddStringToObject(root, "mode", crowd_gpu_mode_name(r->mode));
+    cJSON_AddNumberToObject(root, "width", r->width);
+    cJSON_AddNumberToObject(root, "height", r->height);
+    cJSON_AddNumberToObject(root, "frames", r->frames);
+    cJSON_AddNumberToObject(root, "warmup", r->warmup);
+    cJSON_AddNumberToObject(root, "vertex_count", r->vertex_count);
+    cJSON_AddNumberToObject(root, "lod_count", r->lod_count);
+    cJSON_AddNumberToObject(root, "brute_limit_vertices", (double)r->brute_limit);
+    cJSON_AddStringToObject(root, "cpu", r->machine.cpu);
+    cJSON_AddStringToObject(root, "gl_renderer", r->machine.gl_renderer);
+    cJSON_AddNumberToObject(root, "seconds", r->seconds);
+    cJSON *rows = cJSON_AddArrayToObject(root, "results");
+    for (uint32_t k = 0; k < r->count_count; k++) {
+        for (int w = 0; w < FIELD_WAYS; w++) {
+            const field_cell *c = &r->cells[k][w];
+            cJSON *row = cJSON_CreateObject();
+            cJSON_AddNumberToObject(row, "count", c->count);
+            cJSON_AddStringToObject(row, "way", field_way_names[w]);
+            cJSON_AddBoolToObject(row, "skipped", c->skipped);
+            if (!c->skipped) {
+                cJSON_AddNumberToObject(row, "drawn", (double)c->visible);
+                cJSON_AddNumberToObject(row, "vertices", (double)c->vertices);
+                cJSON_AddNumberToObject(row, "draw_calls", c->draw_calls);
+                cJSON_AddItemToObject(row, "frame_ms", summary(&c->frame_ms));
+                cJSON_AddItemToObject(row, "cpu_ms", summary(&c->cpu_ms));
+                cJSON_AddNumberToObject(row, "gpu_memory_bytes", (double)c->gpu_memory_bytes);
+                add_ratio(row, "frame_vs_brute", versus(r->cells[k], w, 1, frame_of));
+                add_ratio(row, "frame_vs_floor", versus(r->cells[k], w, 0, frame_of));
+            }
+            cJSON_AddItemToArray(rows, row);
+        }
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    bool ok = text != NULL && bench_write_text(path, text);
+    free(text);
+    return ok;
+}
