@@ -14,4 +14,9 @@ function(crowd_add_test name)
         CROWD_CLI="$<TARGET_FILE:crowd_cli>")
     add_test(NAME ${name} COMMAND ${name} ${T_ARGS} WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
     set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1200)
+    if(TARGET crowd_import_helper)
+        # Imports run assimp in the helper (crowd/import.h), found through this.
+        set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT
+                     "CROWD_IMPORT_HELPER=$<TARGET_FILE:crowd_import_helper>")
+    endif()
 endfunction()

@@ -38,6 +38,7 @@ static const char usage[] =
     "  --target T             desktop (default) or web (webgl2): every texture within\n"
     "                         4096x4096, the size every WebGL2 device holds\n"
     "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
+    "  --scale S              metres per unit of the files, instead of the unit they declare\n"
     "  --compat openvat       also write the OpenVAT layout (NAME-remap_info.json)\n"
     "  --report-all           also measure the encodings not chosen (not written)\n"
     "  --threads N            worker threads (default one per CPU)\n"
@@ -49,6 +50,7 @@ typedef struct options {
     uint32_t model_count;
     const char *output;
     double fps;
+    double scale; /* 0: each file's unit */
     const char **clips, **loops, **onces, **attach;
     uint32_t clip_count, loop_count, once_count, attach_count;
     char *clip_list;
@@ -150,6 +152,8 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
             code = cli_fail(CLI_EXIT_USAGE, "--max-width: '%s' is not a whole number", value);
         }
         opt->max_width = (long)number;
+    } else if (strcmp(arg, "--scale") == 0) {
+        code = parse_number(arg, value, 0.0, 1e9, true, &opt->scale);
     } else if (strcmp(arg, "--threads") == 0) {
         code = parse_number(arg, value, 1.0, 16.0, false, &number);
         opt->threads = (long)number;
@@ -207,7 +211,7 @@ static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
         "-o",       "--output", "--fps",    "--max-width", "--threads",  "--clips",
         "--loop",   "--once",   "--attach", "--what",      "--encoding", "--bat-encoding",
-        "--compat", "--lods",   "--target", NULL};
+        "--compat", "--lods",   "--target", "--scale",     NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -482,7 +486,7 @@ static int fail(const crowd_error *error) {
 }
 
 static int load_model(const options *opt, const crowd_logger *logger, crowd_asset **out_asset) {
-    crowd_import_desc import = {.logger = *logger};
+    crowd_import_desc import = {.logger = *logger, .scale = (float)opt->scale};
     crowd_error error = {0};
     crowd_asset *asset = NULL;
     if (crowd_model_load(opt->model, &import, &asset, &error) != CROWD_OK) {

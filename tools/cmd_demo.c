@@ -111,6 +111,7 @@ static crowd_result picture_draw(host_context *context, const scene_character *c
     }
     if (result == CROWD_OK) {
         result = stage_create(context, true, true, &p->stage, error);
+        p->stage.lods = true;
     }
     if (result == CROWD_OK) {
         crowd_camera camera;

@@ -23,6 +23,7 @@ static const char usage[] =
     "  --joints             print the joint hierarchy\n"
     "  --json               print everything as JSON on stdout\n"
     "  --attach SOCKET=FILE merge a prop onto a socket first (repeatable)\n"
+    "  --scale S            metres per unit of the file, instead of the unit it declares\n"
     "  --verbose            also print the importer's informational messages\n";
 
 /* Diagnostics collected while loading, printed only once loading succeeded. */
@@ -54,6 +55,7 @@ typedef struct options {
     const char *model;
     uint32_t model_count;
     bool joints, json;
+    double scale; /* 0: the file's unit */
     uint32_t attach_count;
     const char *attach[MAX_ATTACHMENTS]; /* SOCKET=FILE, checked */
 } options;
@@ -71,6 +73,11 @@ static int parse(int argc, char **argv, options *opt) {
             opt->json = true;
         } else if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
             cli_verbose = true;
+        } else if (strcmp(arg, "--scale") == 0) {
+            const char *value = cli_option_value(argc, argv, &i);
+            if (value == NULL || !cli_parse_float("--scale", value, 1e-9, 1e9, &opt->scale)) {
+                return CLI_EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--attach") == 0) {
             const char *value = cli_option_value(argc, argv, &i);
             if (value == NULL) {
@@ -112,8 +119,8 @@ typedef struct repair_line {
     uint32_t count;
 } repair_line;
 
-static uint32_t repair_lines(const crowd_repairs *r, repair_line out[7]) {
-    const repair_line lines[7] = {
+static uint32_t repair_lines(const crowd_repairs *r, repair_line out[11]) {
+    const repair_line lines[11] = {
         {"influences_truncated", "vertices with more than 4 influences (kept the 4 largest)",
          r->influences_truncated},
         {"weights_renormalized", "vertices whose weights did not sum to 1 (renormalized)",
@@ -122,13 +129,20 @@ static uint32_t repair_lines(const crowd_repairs *r, repair_line out[7]) {
          r->vertices_unweighted},
         {"static_meshes_rigid", "static meshes bound rigidly to their node",
          r->static_meshes_rigid},
-        {"normals_generated", "vertices whose normals were missing or zero (generated)",
+        {"normals_generated", "vertices whose normals were missing, zero or not finite (generated)",
          r->normals_generated},
         {"clips_renamed", "clips with an empty or duplicate name (renamed)", r->clips_renamed},
         {"keys_dropped", "animation keys out of order or not finite (dropped)", r->keys_dropped},
+        {"clips_extended", "clips with keys past the file's duration (extended to the last key)",
+         r->clips_extended},
+        {"bones_unbound", "bones naming no node (their weights bound to the mesh's node)",
+         r->bones_unbound},
+        {"reader_warnings", "warnings of assimp's reader (it used its defaults; see the warnings)",
+         r->reader_warnings},
+        {"units_converted", "file unit converted to metres (see unit scale)", r->units_converted},
     };
     memcpy(out, lines, sizeof lines);
-    return 7;
+    return 11;
 }
 
 static void print_joint_tree(const crowd_skeleton *sk) {
@@ -210,7 +224,10 @@ static void print_text(const crowd_asset *asset, const options *opt) {
     crowd_asset_bind_bounds(asset, lo, hi);
     printf("bounds      min (%.4g, %.4g, %.4g) max (%.4g, %.4g, %.4g)\n", (double)lo[0],
            (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]);
-    repair_line lines[7];
+    if (asset->unit_scale > 0.0f) {
+        printf("unit scale  %g m per unit of the file\n", (double)asset->unit_scale);
+    }
+    repair_line lines[11];
     uint32_t count = repair_lines(&asset->repairs, lines), total = 0;
     for (uint32_t i = 0; i < count; i++) {
         total += lines[i].count;
@@ -297,8 +314,9 @@ static cJSON *build_json(const crowd_asset *asset, const options *opt) {
     cJSON *bounds = cJSON_AddObjectToObject(root, "bounds");
     cJSON_AddItemToObject(bounds, "min", vec3(lo));
     cJSON_AddItemToObject(bounds, "max", vec3(hi));
+    cJSON_AddNumberToObject(root, "unit_scale", asset->unit_scale);
     cJSON *repairs = cJSON_AddObjectToObject(root, "repairs");
-    repair_line lines[7];
+    repair_line lines[11];
     uint32_t count = repair_lines(&asset->repairs, lines);
     for (uint32_t i = 0; i < count; i++) {
         cJSON_AddNumberToObject(repairs, lines[i].key, lines[i].count);
@@ -310,6 +328,7 @@ static int load(const options *opt, held_log *log, crowd_asset **out_asset) {
     crowd_import_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.logger = (crowd_logger){hold_message, log};
+    desc.scale = (float)opt->scale;
     crowd_error error;
     memset(&error, 0, sizeof error);
     crowd_asset *asset = NULL;

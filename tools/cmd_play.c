@@ -4,7 +4,8 @@
  * cast.h); --shadows adds the shadow map. Keys: 1-5 pick a mode (static cpu
  * gpu bat vat) for every archetype (each plays the nearest it has), M the
  * next one; + and - double or halve the crowd; space pauses; C sends
- * everyone to another clip with a crossfade; arrows (or WASD) and a
+ * everyone to another clip with a crossfade; L tints each character by the
+ * LOD it is drawn at (culling and LODs are on); arrows (or WASD) and a
  * left-button drag orbit the camera, the wheel zooms; Escape quits. The
  * title bar reads mode, crowd size, wall time per frame, the application's
  * CPU time per frame (update and draws, the GPU not waited for) and draw
@@ -45,6 +46,7 @@ static const char usage[] =
     "  --no-gl-thread     leave Mesa's GL driver thread off\n"
     "  --verbose          also print the library's informational messages\n"
     "keys: 1-5 mode, M next mode, + / - crowd size x2 / /2, space pause, C change clips,\n"
+    "      L tint characters by LOD,\n"
     "      arrows or WASD or left drag orbit, wheel zoom, Escape quit\n";
 
 #define PI_F 3.14159265f
@@ -223,6 +225,10 @@ static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
     case 'c':
     case 'C':
         return change_clips(p, error);
+    case 'l':
+    case 'L':
+        p->stage.lod_tint = !p->stage.lod_tint;
+        return CROWD_OK;
     default:
         return CROWD_OK;
     }
@@ -377,6 +383,7 @@ static crowd_result setup(player *p, crowd_error *error) {
     }
     if (result == CROWD_OK) {
         result = stage_create(p->context, true, o->shadows, &p->stage, error);
+        p->stage.lods = true;
     }
     if (result == CROWD_OK) {
         p->ids = calloc(p->max_count, sizeof *p->ids);

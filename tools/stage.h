@@ -22,6 +22,10 @@
 
 typedef struct stage {
     bool ground, shadows;
+    /* LODs chosen by projected error (the target's height, 1 pixel), and
+     * characters tinted by their LOD: play and demo turn them on; render
+     * and bench keep every character at LOD0. */
+    bool lods, lod_tint;
     struct ground floor;
     shadow_map shadow;
     crowd_light light;

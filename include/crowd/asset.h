@@ -112,15 +112,21 @@ typedef struct crowd_socket {
     float offset[16]; /* socket relative to that joint */
 } crowd_socket;
 
-/* What the importer had to fix, so the user can be told. */
+/* What the importer had to fix, so the user can be told. Every field is a
+ * uint32_t count: the import helper process sends the struct as such. */
 typedef struct crowd_repairs {
     uint32_t influences_truncated; /* vertices with > 4 influences (kept the 4 largest) */
     uint32_t weights_renormalized; /* vertices whose weights did not sum to 1 */
     uint32_t vertices_unweighted;  /* vertices with no weight, bound to their mesh's node */
     uint32_t static_meshes_rigid;  /* static meshes bound rigidly to their node */
-    uint32_t normals_generated;    /* vertices whose normals were missing or zero */
+    uint32_t normals_generated;    /* vertices whose normals were missing, zero or not finite */
     uint32_t clips_renamed;        /* clips with an empty or duplicate name */
     uint32_t keys_dropped;         /* keys out of order or non-finite */
+    uint32_t
+        clips_extended; /* clips with keys past the file's duration (extended to the last key) */
+    uint32_t bones_unbound;   /* bones naming no node (their weights bound to the mesh's node) */
+    uint32_t reader_warnings; /* warnings of assimp's reader (it used its defaults; see the log) */
+    uint32_t units_converted; /* 1 when the file's unit was converted to metres (unit_scale) */
 } crowd_repairs;
 
 typedef struct crowd_asset {
@@ -136,6 +142,10 @@ typedef struct crowd_asset {
     uint32_t socket_count;
     crowd_socket *sockets;
     bool has_skin; /* false: file had no skin (one joint, rigid) */
+    /* Metres per unit of the source file, applied to its coordinates: 0.01
+     * for an FBX in centimetres, 1 for a file in metres or without a unit,
+     * crowd_import_desc.scale when given; 0 for an asset not read from a file. */
+    float unit_scale;
     crowd_repairs repairs;
 } crowd_asset;
 

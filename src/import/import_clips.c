@@ -8,8 +8,10 @@
  * keeps only the values of glTF cubic-spline keys and reads STEP as
  * linear), so its tracks are linear; for glTF files the STEP and
  * CUBICSPLINE tracks are read from the file first (gltf_samplers.c) and
- * assimp's keys fill the rest. A clip loops by default when its first and
- * last poses match.
+ * assimp's keys fill the rest. A clip lasts until its last key: keys past
+ * the duration the file states extend it (counted as a repair, not
+ * clamped, as no key is dropped that way). A clip loops by default when
+ * its first and last poses match.
  */
 #include <math.h>
 #include <stdio.h>
@@ -215,6 +217,16 @@ static crowd_result convert_animation(import_context *ctx, uint32_t index,
     }
     clip->duration_s = max_time_s;
     clip->loop = clip->duration_s > 0.0f && first_and_last_poses_match(clip, joint_count);
+    /* assimp's validation refuses such keys; crowd keeps them (see above). */
+    double file_duration_s = anim->mDuration / tps;
+    if (isfinite(file_duration_s) && file_duration_s > 0.0 &&
+        max_time_s > file_duration_s * (1.0 + 1e-5)) {
+        ctx->asset->repairs.clips_extended++;
+        crowd_log(ctx->logger, CROWD_LOG_INFO,
+                  "%s: animation '%s' has keys until %g s, past its duration %g s; the clip "
+                  "lasts until its last key",
+                  ctx->file, anim->mName.data, (double)max_time_s, file_duration_s);
+    }
     return CROWD_OK;
 }
 

@@ -1,8 +1,11 @@
 /* import_internal.h - what the steps of the importer share.
  *
- * crowd_import_file()/crowd_import_memory() (import_file.c) get an assimp
- * scene and hand it to import_scene_convert() (import_scene.c), which runs
- * the steps in this order, each in its own file:
+ * crowd_import_file()/crowd_import_memory() (import_file.c) send a file to
+ * the helper process (process/import_child.c), whose main
+ * (helper/crowd_import_helper.c) imports it in process like desc.in_process
+ * does: import_assimp.c gets an assimp scene and hands it to
+ * import_scene_to_asset() (import_scene.c), which runs the steps in this
+ * order, each in its own file:
  *   1. nodes    flatten the node tree (pre-order, so parents come first),
  *               each node under the parent its transform is relative to
  *   2. marks    which nodes must become joints: bone nodes, nodes static
@@ -16,8 +19,9 @@
  *   5. clips    channels to tracks, ticks to seconds; for glTF, STEP and
  *               CUBICSPLINE samplers read from the file (gltf_samplers.c)
  *   6. materials and their base-colour textures
+ *   7. units    the file's length unit to metres (import_units.c)
  * Only files in this folder include assimp; the scene is released by the
- * caller of import_scene_convert() before the asset is returned.
+ * caller of import_scene_to_asset() before the asset is returned.
  */
 #ifndef CROWD_IMPORT_INTERNAL_H
 #define CROWD_IMPORT_INTERNAL_H
@@ -40,6 +44,14 @@ typedef struct import_node {
     bool is_bone;     /* some aiBone names this node */
 } import_node;
 
+/* The file's length unit (import_units.c): metres per unit of the file,
+ * and the part of that factor assimp already applied to the scene. */
+typedef struct import_units {
+    double file_m;
+    double applied_by_assimp;
+    const char *source; /* what declared the unit; NULL when nothing did */
+} import_units;
+
 typedef struct import_context {
     const struct aiScene *scene;
     const char *file;              /* for messages */
@@ -51,6 +63,8 @@ typedef struct import_context {
     /* The file's own glTF 2.0 JSON and buffers when it is one with
      * animations (gltf_document.h), else NULL. */
     struct gltf_document *gltf;
+    import_units units;
+    uint32_t reader_warnings; /* assimp reader lines taken as repairs (import_log_watch) */
 
     uint32_t node_count;
     import_node *nodes;
@@ -117,7 +131,34 @@ crowd_result import_materials_build(import_context *ctx, const uint32_t *scene_m
 bool import_png_decode(const void *bytes, size_t size, uint32_t max_side, uint32_t *out_width,
                        uint32_t *out_height, uint8_t **out_rgba8);
 
-/* Runs steps 1-6 and crowd_asset_validate() (import_scene.c). */
+/* Step 7 (import_units.c): the unit of the file whose scene this is,
+ * from the scene's metadata (FBX) or the file's first bytes `head`
+ * (Collada; NULL when not at hand). */
+void import_units_find(const struct aiScene *scene, const uint8_t *head, size_t head_size,
+                       import_units *out);
+/* Scales ctx->asset to metres, or by desc->scale when given; sets
+ * unit_scale and counts the conversion as a repair. */
+void import_units_apply(import_context *ctx);
+
+/* Runs steps 1-7 and crowd_asset_validate() (import_scene.c). */
 crowd_result import_scene_convert(import_context *ctx);
+/* Creates the asset named after ctx->file, converts ctx->scene into it
+ * (ctx: scene, file, dir, gltf, desc, logger, error, units and
+ * reader_warnings filled in) and frees the steps' scratch; *out_asset
+ * only on success. */
+crowd_result import_scene_to_asset(import_context *ctx, crowd_asset **out_asset);
+
+/* What assimp's log lines mean (import_assimp_log.c). The watch sees every
+ * line of one import, in order. */
+typedef struct import_log_watch {
+    const crowd_logger *logger;
+    const char *file;
+    bool post_processing; /* past "Entering post processing pipeline" */
+    bool repeat;          /* a second read of the file: count, do not log again */
+    uint32_t reader_warnings;
+    char refusal[400];    /* the first line saying data was dropped against the format */
+    char last_error[400]; /* the last error line (why assimp gave up) */
+} import_log_watch;
+void import_log_watch_line(import_log_watch *watch, const char *message);
 
 #endif

@@ -173,10 +173,15 @@ static crowd_result mark_instance(import_context *ctx, uint32_t n, const struct 
         const struct aiBone *bone = mesh->mBones[b];
         int32_t node = import_bone_node(ctx, bone);
         if (node < 0) {
-            free(weighted);
-            return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
-                                   "mesh '%s': bone '%s' names no node", mesh->mName.data,
-                                   bone->mName.data);
+            /* Its weights go to the mesh's node (gather_influences). */
+            ctx->nodes[n].marked = true;
+            ctx->asset->repairs.bones_unbound++;
+            crowd_log(ctx->logger, CROWD_LOG_WARNING,
+                      "%s: mesh '%s': bone '%s' names no node; its weights are bound to the "
+                      "mesh's node '%s'",
+                      ctx->file, mesh->mName.data, bone->mName.data,
+                      ctx->nodes[n].node->mName.data);
+            continue;
         }
         ctx->nodes[node].is_bone = true;
         ctx->nodes[node].marked = true;
@@ -272,7 +277,7 @@ static void sort_influences(influence *list, uint32_t count) {
     }
 }
 
-static crowd_result gather_influences(import_context *ctx, const struct aiMesh *mesh,
+static crowd_result gather_influences(import_context *ctx, uint32_t n, const struct aiMesh *mesh,
                                       build_state *state) {
     uint32_t vertex_count = mesh->mNumVertices;
     size_t total = 0;
@@ -304,14 +309,21 @@ static crowd_result gather_influences(import_context *ctx, const struct aiMesh *
     }
     for (uint32_t b = 0; b < mesh->mNumBones; b++) {
         const struct aiBone *bone = mesh->mBones[b];
-        uint32_t joint = (uint32_t)ctx->nodes[import_bone_node(ctx, bone)].joint;
+        int32_t bone_node = import_bone_node(ctx, bone);
+        uint32_t joint = (uint32_t)ctx->nodes[bone_node >= 0 ? bone_node : (int32_t)n].joint;
         float offset[16], joint_bind[16];
         import_m4_from_ai(&bone->mOffsetMatrix, offset);
-        if (!state->bind_identity) {
+        if (bone_node < 0) {
+            /* A bone naming no node: its share of a vertex is rigid on the
+             * mesh's node, as an unweighted vertex is. B^-1 undoes the bind
+             * placement; the correction below then places it on that node. */
+            memcpy(offset, state->bind_inverse, sizeof offset);
+        } else if (!state->bind_identity) {
             import_m4_mul(offset, state->bind_inverse, offset);
         }
         const float *chosen = &ctx->asset->skeleton.inverse_bind[16 * joint];
-        state->correction_identity[b] = memcmp(offset, chosen, sizeof offset) == 0;
+        state->correction_identity[b] =
+            bone_node >= 0 && memcmp(offset, chosen, sizeof offset) == 0;
         if (!state->correction_identity[b]) {
             bind_from_joint(ctx, joint, joint_bind);
             import_m4_mul(joint_bind, offset, &state->corrections[16 * b]);
@@ -412,14 +424,11 @@ static crowd_result copy_vertex_data(import_context *ctx, const struct aiMesh *m
     if (mesh->mNormals != NULL) {
         const struct aiVector3D *n = &mesh->mNormals[v];
         float normal[3] = {n->x, n->y, n->z};
-        if (!isfinite(normal[0]) || !isfinite(normal[1]) || !isfinite(normal[2])) {
-            return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
-                                   "mesh '%s': vertex %u: normal is not finite", mesh->mName.data,
-                                   v);
-        }
         float identity[16];
         import_m4_identity(identity);
+        /* A normal that is not finite is generated like a missing one. */
         state->needs_normal[v] =
+            !(isfinite(normal[0]) && isfinite(normal[1]) && isfinite(normal[2])) ||
             !import_m4_normal(matrix ? matrix : identity, normal, &out->normals[3 * out_vertex]);
     }
     if (mesh->mTextureCoords[0] != NULL) {
@@ -519,7 +528,7 @@ static crowd_result build_instance(import_context *ctx, uint32_t n, const struct
     }
     if (skinned) {
         state->bind_identity = import_mesh_bind(ctx, n, mesh, state->bind, state->bind_inverse);
-        result = gather_influences(ctx, mesh, state);
+        result = gather_influences(ctx, n, mesh, state);
     }
     for (uint32_t v = 0; v < mesh->mNumVertices && result == CROWD_OK; v++) {
         uint32_t out_vertex = base + v;

@@ -1,4 +1,5 @@
-/* import_scene.c - the node tree and the order of the import steps. */
+/* import_scene.c - the node tree, the order of the import steps, and the
+ * asset they fill. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,10 +175,67 @@ crowd_result import_scene_convert(import_context *ctx) {
     if (result != CROWD_OK) {
         return result;
     }
+    import_units_apply(ctx);
     crowd_error invalid;
     if (crowd_asset_validate(ctx->asset, &invalid) != CROWD_OK) {
         return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file, "%s",
                                invalid.reason);
     }
+    return CROWD_OK;
+}
+
+/* Name without folder and last extension: "models/robot.glb" -> "robot". */
+static char *asset_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *name = core_copy_string(base[0] ? base : "model");
+    if (name != NULL) {
+        char *dot = strrchr(name, '.');
+        if (dot != NULL && dot != name) {
+            *dot = '\0';
+        }
+    }
+    return name;
+}
+
+crowd_result import_scene_to_asset(import_context *ctx, crowd_asset **out_asset) {
+    const struct aiScene *scene = ctx->scene;
+    const char *file = ctx->file;
+    ctx->asset = crowd_asset_create();
+    crowd_result result = CROWD_OK;
+    if (ctx->asset == NULL) {
+        result = crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
+    } else if (scene->mNumMeshes == 0 || scene->mMeshes == NULL) {
+        result = crowd_error_set(ctx->error, CROWD_ERROR_UNSUPPORTED, file,
+                                 "no meshes (a skeleton or animation alone is not a character)");
+    } else {
+        ctx->asset->name = asset_name(file);
+        ctx->asset->source = core_copy_string(file);
+        ctx->asset->repairs.reader_warnings = ctx->reader_warnings;
+        result =
+            ctx->asset->name && ctx->asset->source
+                ? import_scene_convert(ctx)
+                : crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
+    }
+    free(ctx->nodes);
+    free(ctx->joint_node);
+    free(ctx->joint_global);
+    free(ctx->inverse_bind_from_bone);
+    if (result != CROWD_OK) {
+        crowd_asset_destroy(ctx->asset);
+        return result;
+    }
+    const crowd_repairs *r = &ctx->asset->repairs;
+    crowd_log(ctx->logger, CROWD_LOG_INFO,
+              "%s: %u vertices, %u triangles, %u joints, %u clips; repairs: %u influences "
+              "truncated, %u weights renormalized, %u unweighted, %u static meshes rigid, "
+              "%u normals generated, %u clips renamed, %u keys dropped, %u clips extended, "
+              "%u bones unbound, %u reader warnings, %u units converted",
+              file, ctx->asset->mesh.vertex_count, ctx->asset->mesh.index_count / 3,
+              ctx->asset->skeleton.joint_count, ctx->asset->clip_count, r->influences_truncated,
+              r->weights_renormalized, r->vertices_unweighted, r->static_meshes_rigid,
+              r->normals_generated, r->clips_renamed, r->keys_dropped, r->clips_extended,
+              r->bones_unbound, r->reader_warnings, r->units_converted);
+    *out_asset = ctx->asset;
     return CROWD_OK;
 }

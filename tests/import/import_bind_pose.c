@@ -257,25 +257,45 @@ static void check_case(const bind_case *c) {
 }
 
 /* The asset of an assimp test model; NULL when absent (skipped) or when the
- * import fails (a failed check). */
-static crowd_asset *import_assimp_model(const char *file) {
+ * import fails (a failed check). `scale` as crowd_import_desc.scale. */
+static crowd_asset *import_assimp_model(const char *file, float scale) {
     const char *path = check_assimp_model(file);
     crowd_asset *asset = NULL;
     crowd_error error;
+    crowd_import_desc desc = {.scale = scale};
     if (path != NULL) {
-        crowd_result result = crowd_import_file(path, NULL, &asset, &error);
+        crowd_result result = crowd_import_file(path, &desc, &asset, &error);
         CHECK_MSG(result == CROWD_OK, "%s: %s", file, error.reason);
     }
     return asset;
 }
 
+/* Bounds `lo`..`hi` in the file's units times `scale`. */
 static void check_bounds(const crowd_asset *asset, const float lo[3], const float hi[3],
-                         float tolerance) {
+                         float scale, float tolerance) {
     float min[3], max[3];
     crowd_asset_bind_bounds(asset, min, max);
     for (int c = 0; c < 3; c++) {
-        CHECK_NEAR(min[c], lo[c], tolerance);
-        CHECK_NEAR(max[c], hi[c], tolerance);
+        CHECK_NEAR(min[c], lo[c] * scale, tolerance * scale);
+        CHECK_NEAR(max[c], hi[c] * scale, tolerance * scale);
+    }
+}
+
+/* One FBX file's bind bounds in centimetres: converted to metres (its
+ * UnitScaleFactor is 1, centimetres per unit), and kept as they are when
+ * crowd_import_desc.scale says the unit is 1 m. */
+static void check_fbx_file(const char *file, const float lo[3], const float hi[3]) {
+    crowd_asset *asset = import_assimp_model(file, 0.0f);
+    if (asset != NULL) {
+        check_bounds(asset, lo, hi, 0.01f, 0.01f);
+        CHECK(asset->unit_scale == 0.01f && asset->repairs.units_converted == 1);
+        crowd_asset_destroy(asset);
+    }
+    asset = import_assimp_model(file, 1.0f);
+    if (asset != NULL) {
+        check_bounds(asset, lo, hi, 1.0f, 0.01f);
+        CHECK(asset->unit_scale == 1.0f && asset->repairs.units_converted == 0);
+        crowd_asset_destroy(asset);
     }
 }
 
@@ -286,23 +306,15 @@ static void check_bounds(const crowd_asset *asset, const float lo[3], const floa
  * +-0.91667, scale (121.366, 100, 100), rotation (-90, 0, 0), translation
  * (-81.441, 0, 0). */
 static void check_fbx_bounds(void) {
-    crowd_asset *asset = import_assimp_model("FBX/animation_with_skeleton.fbx");
-    if (asset != NULL) {
-        static const float lo[3] = {-3642.0142f, -91.6667f, -91.6667f};
-        static const float hi[3] = {3479.1324f, 91.6667f, 91.6667f};
-        check_bounds(asset, lo, hi, 0.01f);
-        crowd_asset_destroy(asset);
-    }
+    static const float lo[3] = {-3642.0142f, -91.6667f, -91.6667f};
+    static const float hi[3] = {3479.1324f, 91.6667f, 91.6667f};
+    check_fbx_file("FBX/animation_with_skeleton.fbx", lo, hi);
     /* huesitos' Cylinder: x in [-1.0234, 4.3343], y in [-1.0234, 2.1919],
      * z in [-1.2562, 4.1822]; scale (100, 99.99998, 100), rotation (-90, 0,
      * 0), translation (-3.4991, 125.9684, -309.6722). */
-    asset = import_assimp_model("FBX/huesitos.fbx");
-    if (asset != NULL) {
-        static const float lo[3] = {-105.8415f, 0.3491f, -528.8649f};
-        static const float hi[3] = {429.9308f, 544.1864f, -207.3299f};
-        check_bounds(asset, lo, hi, 0.01f);
-        crowd_asset_destroy(asset);
-    }
+    static const float huesitos_lo[3] = {-105.8415f, 0.3491f, -528.8649f};
+    static const float huesitos_hi[3] = {429.9308f, 544.1864f, -207.3299f};
+    check_fbx_file("FBX/huesitos.fbx", huesitos_lo, huesitos_hi);
 }
 
 /* man.mdl's bone table (mstudiobone_t parent fields): Root -1, Pelvis 0,
@@ -311,7 +323,7 @@ static void check_fbx_bounds(void) {
  * aiNode::mParent (assimp issue #5002); the skeleton must follow the
  * latter. */
 static void check_mdl_hierarchy(void) {
-    crowd_asset *asset = import_assimp_model("MDL/MDL (HL1)/man.mdl");
+    crowd_asset *asset = import_assimp_model("MDL/MDL (HL1)/man.mdl", 0.0f);
     if (asset == NULL) {
         return;
     }

@@ -1,0 +1,31 @@
+/* import_child.h - what the parent (import_child.c) and the helper program
+ * (helper/crowd_import_helper.c) agree on besides the reply
+ * (import_wire.h): the program's name, where it is found, its command line.
+ *
+ *   crowd-import-helper --protocol N --memory-limit BYTES --cpu-limit SECONDS
+ *                       [--scale S] [--socket NAME]... (--file PATH | --memory NAME)
+ *
+ * --memory reads the input's bytes from stdin up to its end; NAME gives
+ * the extension and the name in messages. The reply goes to stdout;
+ * stderr is assimp's own printing, read by the parent.
+ *
+ * For tests, the environment variable CROWD_IMPORT_HELPER_FAULT makes the
+ * helper misbehave before it reads anything: "abort" (SIGABRT), "hang"
+ * (sleeps forever), "spin" (burns CPU forever), "alloc" (allocates until
+ * the memory limit stops it), "garbage" (a reply of random bytes). It is
+ * read by the helper only, never by the library.
+ */
+#ifndef CROWD_IMPORT_CHILD_H
+#define CROWD_IMPORT_CHILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define IMPORT_HELPER_NAME "crowd-import-helper"
+#define IMPORT_HELPER_FAULT_ENV "CROWD_IMPORT_HELPER_FAULT"
+
+/* The helper's path into `out` (import_helper_path.c). False when none is
+ * executable; `looked` then says where it was looked for. */
+bool import_helper_path(char *out, size_t size, char *looked, size_t looked_size);
+
+#endif
