@@ -7,20 +7,24 @@
 #                                    test's npm packages (tests/browser)
 #   scripts/install-deps.sh --extra  also the optional tools (Xvfb for
 #                                    `crowd play` screenshots, gnuplot for
-#                                    bench charts, clang for fuzzing)
+#                                    bench charts, clang for fuzzing, assimp's
+#                                    own CLI for regenerating the import
+#                                    sweep table)
+# minetest-data holds Minetest's player model (character.b3d), which the
+# import tests read.
 set -eu
 
 packages="build-essential cmake pkg-config clang-format git
   libassimp-dev libcglm-dev libmeshoptimizer-dev libopenexr-dev libpng-dev libcjson-dev
   libepoxy-dev libegl-dev libglfw3-dev libegl-mesa0 libgl1-mesa-dri
-  assimp-testmodels chromium godot3 xvfb"
+  assimp-testmodels minetest-data chromium godot3 xvfb"
 # The browser test runs under node with npm's packages; Debian's node (18)
 # will do where no newer one is installed.
 command -v node >/dev/null 2>&1 || packages="$packages nodejs"
 command -v npm >/dev/null 2>&1 || packages="$packages npm"
 
 if [ "${1:-}" = "--extra" ]; then
-    packages="$packages xvfb x11-utils imagemagick gnuplot-nox clang libclang-rt-14-dev"
+    packages="$packages xvfb x11-utils imagemagick gnuplot-nox clang libclang-rt-14-dev assimp-utils"
 fi
 
 missing=""
