@@ -347,6 +347,63 @@ static void bench_no_wait(void) {
     cJSON_Delete(root);
 }
 
+/* --scene field: the four ways of every count, in order; brute force and
+ * the floor draw all N with one draw; culling keeps a part of the field
+ * (the camera sees a wedge of it from inside), never more than N; LODs
+ * draw no more vertices than culling alone at the same count; ratios to
+ * brute force are frame ms over brute force's; skipped above the limit. */
+static void bench_field(void) {
+    remove("bench_field.json");
+    const cli_run *r = run("bench", "builtin:", "--scene", "field", "--counts", "64,400",
+                           "--frames", "1", "--warmup", "1", "--size", "64x36", "--brute-limit",
+                           "1000000", "--json", "bench_field.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench --scene field: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK_MSG(strstr(r->out, "cull+lod") != NULL && strstr(r->out, "skipped") != NULL, "%s",
+              r->out);
+    cJSON *root = load_json("bench_field.json");
+    REQUIRE_VOID(root != NULL);
+    CHECK(strcmp(string(root, "scene"), "field") == 0 && strcmp(string(root, "mode"), "vat") == 0);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    REQUIRE_VOID(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 8);
+    static const char *const ways[4] = {"floor", "brute", "cull", "cull+lod"};
+    double brute_ms = NAN, cull_vertices = NAN;
+    for (int i = 0; i < 8; i++) {
+        const cJSON *row = cJSON_GetArrayItem(results, i);
+        double count = number(row, "count");
+        CHECK(count == (i < 4 ? 64 : 400) && strcmp(string(row, "way"), ways[i % 4]) == 0);
+        /* 400 x 6407 vertices is over the 1e6 limit: no brute force or floor. */
+        bool skipped = boolean(row, "skipped");
+        CHECK(skipped == (i >= 4 && i % 4 < 2));
+        if (skipped) {
+            continue;
+        }
+        double drawn = number(row, "drawn"), vertices = number(row, "vertices");
+        double draws = number(row, "draw_calls"), frame = number(object(row, "frame_ms"), "median");
+        if (i % 4 < 2) {
+            CHECK(drawn == count && draws == 1.0);
+        } else {
+            CHECK_MSG(drawn > 0 && drawn < count, "%s %g: drew %g", ways[i % 4], count, drawn);
+        }
+        if (i % 4 == 1) {
+            brute_ms = frame;
+            CHECK_NEAR(number(row, "frame_vs_brute"), 1.0, 1e-9);
+        }
+        if (i % 4 == 2) {
+            cull_vertices = vertices;
+            if (i < 4) {
+                CHECK_NEAR(number(row, "frame_vs_brute"), frame / brute_ms, 1e-6);
+            }
+        }
+        if (i % 4 == 3) {
+            CHECK(vertices <= cull_vertices);
+        }
+    }
+    cJSON_Delete(root);
+    check_usage_error(run("bench", "--scene", "street", NULL), "--scene street", "--scene");
+    check_usage_error(run("bench", "--scene", "field", "--modes", "gpu", NULL), "--modes gpu",
+                      "not culled");
+}
+
 static int group_bench(void) {
     bench_usage_errors();
     crowd_asset *builtin = NULL;
@@ -396,6 +453,7 @@ static int group_bench(void) {
 
     bench_archetypes(builtin);
     bench_no_wait();
+    bench_field();
 
     r = run("bench", "builtin:", "--counts", "1", "--frames", "1", "--json",
             "/nonexistent/dir/b.json", "--quiet", NULL);
