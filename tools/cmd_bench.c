@@ -269,13 +269,6 @@ static int run_field(options *o, host_context *context, const scene_character *c
         c->modes[0] = CROWD_GPU_MODE_VAT;
         c->mode_count = 1;
     }
-    if (c->modes[0] != CROWD_GPU_MODE_STATIC && c->modes[0] != CROWD_GPU_MODE_BAT &&
-        c->modes[0] != CROWD_GPU_MODE_VAT) {
-        return cli_fail(CLI_EXIT_USAGE,
-                        "--scene field: mode '%s' is not culled; use static, bat "
-                        "or vat",
-                        crowd_gpu_mode_name(c->modes[0]));
-    }
     field_results results;
     crowd_error error = {0};
     if (bench_field_run(context, character, c, (uint64_t)o->brute_limit, &results, &error) !=
@@ -348,6 +341,13 @@ int cmd_bench(int argc, char **argv) {
     int code = parse(argc, argv, &o);
     if (code >= 0) {
         return code;
+    }
+    crowd_gpu_mode first = o.config.modes[0];
+    if (o.field && o.modes_given && first != CROWD_GPU_MODE_STATIC && first != CROWD_GPU_MODE_BAT &&
+        first != CROWD_GPU_MODE_VAT) {
+        return cli_fail(CLI_EXIT_USAGE,
+                        "--scene field: mode '%s' is not culled; use static, bat or vat",
+                        crowd_gpu_mode_name(first));
     }
     if (o.model == NULL) {
         o.model = "builtin:";
