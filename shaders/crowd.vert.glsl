@@ -14,17 +14,20 @@ layout(location = 2) in vec2 a_uv;
 layout(location = 3) in uvec4 a_joints;
 layout(location = 4) in vec4 a_weights;
 layout(location = 5) in uint a_material;
-// The LOD0 vertex this one copies (itself in LOD0): its VAT texel.
-layout(location = 6) in uint a_texel;
+// The VAT texel (column, row within a frame) of the LOD0 vertex this one
+// copies (itself in LOD0).
+layout(location = 6) in uvec2 a_texel;
 
 // The instance's record (gpu_instance_record), as per-instance attributes.
-layout(location = 7) in vec4 i_position_heading;
+layout(location = 7) in vec4 i_position_cos; // position, cos(heading)
 layout(location = 8) in vec4 i_tint;
 layout(location = 9) in vec4 i_play;       // scale, start_s, offset_s, speed
 layout(location = 10) in vec4 i_fade;      // duration_s, fade_start_s, fade_duration_s,
                                            // from_duration_s
-layout(location = 11) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed, LOD drawn
-layout(location = 12) in uvec4 i_clip;     // clip, flags, first_frame, frame_count
+layout(location = 11) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed,
+                                           // sin(heading)
+layout(location = 12) in uvec4 i_clip;     // clip, flags (LOD drawn in bits 8-10),
+                                           // first_frame, frame_count
 layout(location = 13) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count,
                                            // instance handle
 
@@ -312,7 +315,7 @@ void main() {
 
 #if defined(MODE_VAT)
     // Every LOD plays from LOD0's texels.
-    ivec2 at = element_texel(a_texel);
+    ivec2 at = ivec2(a_texel);
     vat_clip(to, t_to, at, position, normal);
 #if defined(CROSSFADE)
     if (w_to < 1.0) {
@@ -325,10 +328,9 @@ void main() {
 #endif
 #endif
 
-    float heading = i_position_heading.w, scale = i_play.x;
-    float c = cos(heading), s = sin(heading);
+    float c = i_position_cos.w, s = i_from_play.w, scale = i_play.x;
     mat3 rotation = mat3(c, 0.0, -s, 0.0, 1.0, 0.0, s, 0.0, c);
-    vec3 world = i_position_heading.xyz + rotation * (scale * position);
+    vec3 world = i_position_cos.xyz + rotation * (scale * position);
     gl_Position = u_view_proj * vec4(world, 1.0);
     v_world = world;
     v_normal = rotation * normal;
@@ -336,5 +338,5 @@ void main() {
     v_tint = i_tint;
     v_material = a_material;
     v_instance = i_from.w;
-    v_lod = uint(i_from_play.w);
+    v_lod = (i_clip.y >> 8u) & 7u;
 }

@@ -13,7 +13,7 @@
 layout(local_size_x = 64) in;
 
 struct Record {
-    vec4 position_heading;
+    vec4 position_cos; // position, cos(heading)
     vec4 tint;
     vec4 play;
     vec4 fade;
@@ -49,6 +49,8 @@ layout(location = 20) uniform vec4 u_bind_sphere;
 layout(location = 21) uniform bool u_keep_lod_state;  // the view that owns the hysteresis
 
 const uint FLAG_FADE = 16u;
+const uint FLAG_LOD_SHIFT = 8u;
+const uint FLAG_LOD_MASK = 7u << FLAG_LOD_SHIFT;
 
 // The sphere holding both spheres.
 vec4 hull(vec4 a, vec4 b) {
@@ -73,9 +75,8 @@ void main() {
     if (!u_bind_pose && (rec.clip.y & FLAG_FADE) != 0u && rec.fade.z > 0.0) {
         sphere = hull(sphere, clip_spheres[rec.from.x]);
     }
-    float heading = rec.position_heading.w, scale = rec.play.x;
-    float c = cos(heading), s = sin(heading);
-    vec3 centre = rec.position_heading.xyz +
+    float c = rec.position_cos.w, s = rec.from_play.w, scale = rec.play.x;
+    vec3 centre = rec.position_cos.xyz +
                   scale * vec3(c * sphere.x + s * sphere.z, sphere.y, -s * sphere.x + c * sphere.z);
     float radius = scale * sphere.w;
     for (int p = 0; p < 6; p++) {
@@ -99,6 +100,6 @@ void main() {
         lod_state[i] = lod;
     }
     uint slot = atomicAdd(commands[lod].instance_count, 1u);
-    rec.from_play.w = float(lod);
+    rec.clip.y = (rec.clip.y & ~FLAG_LOD_MASK) | (lod << FLAG_LOD_SHIFT);
     visible[lod * u_capacity + slot] = rec;
 }

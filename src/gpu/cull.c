@@ -187,7 +187,7 @@ void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_sta
         if (!bind_pose && (rec->flags & GPU_FLAG_FADE) && rec->fade_duration_s > 0.0f) {
             sphere_hull(sphere, r->clip_spheres + 4 * rec->from_clip, sphere);
         }
-        float c = cosf(rec->heading_rad), s = sinf(rec->heading_rad), scale = rec->scale;
+        float c = rec->cos_heading, s = rec->sin_heading, scale = rec->scale;
         float centre[3] = {rec->position[0] + scale * (c * sphere[0] + s * sphere[2]),
                            rec->position[1] + scale * sphere[1],
                            rec->position[2] + scale * (-s * sphere[0] + c * sphere[2])};
@@ -220,7 +220,7 @@ void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_sta
         }
         gpu_instance_record *kept = &out[lod * capacity + counts[lod]++];
         *kept = *rec;
-        kept->lod = (float)lod;
+        kept->flags = (kept->flags & ~GPU_FLAG_LOD_MASK) | lod << GPU_FLAG_LOD_SHIFT;
     }
 }
 

@@ -148,7 +148,8 @@ static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instanc
     }
     memset(out, 0, sizeof *out);
     memcpy(out->position, desc->position, sizeof out->position);
-    out->heading_rad = desc->heading_rad;
+    out->cos_heading = cosf(desc->heading_rad);
+    out->sin_heading = sinf(desc->heading_rad);
     bool no_tint = desc->tint[0] == 0.0f && desc->tint[1] == 0.0f && desc->tint[2] == 0.0f &&
                    desc->tint[3] == 0.0f;
     for (int c = 0; c < 4; c++) {
@@ -217,7 +218,8 @@ crowd_result gpu_instance_set_transform(gpu_archetype *r, uint32_t slot, const f
     }
     gpu_instance_record *rec = &r->records[slot];
     memcpy(rec->position, position, sizeof rec->position);
-    rec->heading_rad = heading_rad;
+    rec->cos_heading = cosf(heading_rad);
+    rec->sin_heading = sinf(heading_rad);
     rec->scale = scale == 0.0f ? 1.0f : scale;
     write_record(r, slot);
     return CROWD_OK;
@@ -329,7 +331,7 @@ void gpu_instances_clear(gpu_archetype *r) {
 void gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]) {
     for (uint32_t slot = 0; slot < r->instance_count; slot++) {
         const gpu_instance_record *rec = &r->records[slot];
-        float c = cosf(rec->heading_rad), s = sinf(rec->heading_rad);
+        float c = rec->cos_heading, s = rec->sin_heading;
         for (int corner = 0; corner < 8; corner++) {
             float x = (corner & 1) ? r->bind_max[0] : r->bind_min[0];
             float y = (corner & 2) ? r->bind_max[1] : r->bind_min[1];

@@ -22,7 +22,9 @@ typedef struct gpu_archetype gpu_archetype;
  * clip), so no clip table is read per vertex either. */
 typedef struct gpu_instance_record {
     float position[3];
-    float heading_rad;
+    /* The heading as its cosine and sine (sin_heading further down), worked
+     * out once when the instance is written rather than for every vertex. */
+    float cos_heading;
     float tint[4];
     float scale;
     float start_s;
@@ -35,7 +37,7 @@ typedef struct gpu_instance_record {
     float from_start_s;
     float from_offset_s;
     float from_speed;
-    float lod; /* the LOD a culled pass drew it at (0 in the records) */
+    float sin_heading;
     uint32_t clip;
     uint32_t flags;       /* GPU_FLAG_* */
     uint32_t first_frame; /* clip's baked frames (bat, vat) */
@@ -54,12 +56,16 @@ _Static_assert(sizeof(gpu_instance_record) == 16 * GPU_INSTANCE_ATTR_COUNT,
 
 /* flags: loop mode (crowd_loop_mode) of clip in bits 0-1, of from_clip in
  * bits 2-3; GPU_FLAG_FADE while from_clip is meaningful; whether clip and
- * from_clip were baked as loops (wrapping from their last frame to frame 0). */
+ * from_clip were baked as loops (wrapping from their last frame to frame 0);
+ * bits 8-10 the LOD a culled pass drew it at (0 in the records themselves,
+ * set in the copies of the visible lists). */
 #define GPU_FLAG_LOOP_MASK 3u
 #define GPU_FLAG_FROM_LOOP_SHIFT 2u
 #define GPU_FLAG_FADE 16u
 #define GPU_FLAG_CLIP_LOOPS 32u
 #define GPU_FLAG_FROM_CLIP_LOOPS 64u
+#define GPU_FLAG_LOD_SHIFT 8u
+#define GPU_FLAG_LOD_MASK (7u << GPU_FLAG_LOD_SHIFT)
 
 /* One material (`Material` in crowd.frag.glsl). */
 typedef struct gpu_material_record {

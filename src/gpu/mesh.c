@@ -244,7 +244,7 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     uint64_t v = r->vertex_total;
     /* Sections: position, normal (3 floats), uv (2 floats), joints (4 u16),
      * weights (4 floats), material (u16, padded to 4 bytes per vertex
-     * pair), LOD0 texel vertex (u32). */
+     * pair), VAT texel of the LOD0 vertex (column and row, u16 each). */
     const uint64_t sizes[GPU_ATTR_COUNT] = {12 * v, 12 * v, 8 * v, 8 * v, 16 * v, 4 * ((v + 1) / 2),
                                             4 * v};
     uint64_t total = 0;
@@ -269,8 +269,15 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
                   "%u vertex uses are shared between materials; each vertex keeps its first",
                   shared);
     }
+    /* The VAT texel of each vertex's LOD0 vertex, column and row within a
+     * frame (v % width, v / width), worked out here once instead of for
+     * every vertex of every frame. */
+    uint32_t width = r->bake != NULL && r->bake->vat_position.width > 0
+                         ? r->bake->vat_position.width
+                         : UINT32_MAX;
     for (uint64_t i = 0; i < v; i++) {
-        texels[i] = source_vertex(r, i);
+        uint32_t source = source_vertex(r, i);
+        texels[i] = (source % width) | (source / width) << 16;
     }
     gather(r, mesh->positions, 12, data + r->attr_offset[GPU_ATTR_POSITION]);
     gather(r, mesh->normals, 12, data + r->attr_offset[GPU_ATTR_NORMAL]);
@@ -314,7 +321,7 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     glVertexAttribIFormat(GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
     glVertexAttribFormat(GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
     glVertexAttribIFormat(GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
-    glVertexAttribIFormat(GPU_ATTR_TEXEL, 1, GL_UNSIGNED_INT, 0);
+    glVertexAttribIFormat(GPU_ATTR_TEXEL, 2, GL_UNSIGNED_SHORT, 0);
     /* Instance records, one per instance (the buffer is bound at draw time:
      * it is replaced when it grows). */
     for (GLuint k = 0; k < GPU_INSTANCE_ATTR_COUNT; k++) {
