@@ -101,6 +101,11 @@ static crowd_result assimp_failure(const char *message, const char *file, crowd_
         line[--length] = '\0';
     }
     crowd_result result = CROWD_ERROR_INVALID_DATA;
+    /* assimp's validation refuses a scene without meshes before crowd sees it. */
+    if (strstr(line, "mNumMeshes is 0") != NULL) {
+        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, file,
+                               "no meshes (a skeleton or animation alone is not a character)");
+    }
     if (strstr(line, "No suitable reader") != NULL) {
         result = CROWD_ERROR_UNSUPPORTED;
     } else if (strstr(line, "Unable to open file") != NULL) {
