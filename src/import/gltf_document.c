@@ -1,48 +1,42 @@
 /* gltf_document.c - the glTF 2.0 container: GLB header and chunks, the
- * JSON, and buffer bytes (GLB binary chunk, base64 data: URIs, external
- * files), each range checked before it is read. */
-#define _POSIX_C_SOURCE 200809L /* fseeko, fileno, strcasecmp */
+ * JSON parsed once, the top-level arrays, and buffer bytes (GLB binary
+ * chunk, base64 data: URIs, external files), each range checked before it
+ * is read. */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
 #include "import/gltf_document.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
+
+#include "core/core_internal.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
 #define GLB_CHUNK_BIN 0x004E4942u  /* "BIN\0" */
 #define GLB_HEADER_SIZE 12u
 #define GLB_CHUNK_HEADER_SIZE 8u
+/* An external buffer or image larger than this is no character's. */
+#define GLTF_MAX_EXTERNAL_BYTES ((size_t)1 << 31)
 
-/* The whole input while the container is parsed: bytes in memory or a file. */
-typedef struct source {
-    const uint8_t *bytes;
-    FILE *stream;
-    uint64_t size;
-} source;
+static const char *const list_keys[GLTF_LIST_COUNT] = {
+    "accessors", "animations", "buffers",  "bufferViews", "cameras", "images",  "materials",
+    "meshes",    "nodes",      "samplers", "scenes",      "skins",   "textures"};
 
-static bool source_read(const source *src, uint64_t offset, uint64_t length, void *out) {
-    if (length > src->size || offset > src->size - length) {
-        return false;
-    }
-    if (src->bytes != NULL) {
-        memcpy(out, src->bytes + offset, (size_t)length);
-        return true;
-    }
-    return fseeko(src->stream, (off_t)offset, SEEK_SET) == 0 &&
-           fread(out, 1, (size_t)length, src->stream) == length;
+const char *gltf_list_key(gltf_list_id list) {
+    return list_keys[list];
 }
 
-static uint32_t read_u32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static bool has_gltf_extension(const char *name) {
-    const char *dot = name ? strrchr(name, '.') : NULL;
-    return dot != NULL && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0);
+crowd_result gltf_fail(const gltf_document *doc, const char *format, ...) {
+    char reason[sizeof doc->error->reason];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(reason, sizeof reason, format, args);
+    va_end(args);
+    return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file, "%s", reason);
 }
 
 bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uint64_t max,
@@ -61,154 +55,213 @@ bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uin
     return true;
 }
 
-const cJSON *gltf_json_element(const gltf_document *doc, const char *key, uint64_t index) {
-    for (int a = 0; a < GLTF_ARRAY_COUNT; a++) {
-        const gltf_array *array = &doc->arrays[a];
-        if (strcmp(array->key, key) == 0) {
-            return index < array->count && cJSON_IsObject(array->items[index]) ? array->items[index]
-                                                                               : NULL;
+bool gltf_json_floats(const cJSON *object, const char *key, uint32_t count, float *out) {
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (array == NULL) {
+        return true;
+    }
+    if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != (int)count) {
+        return false;
+    }
+    float values[16];
+    uint32_t i = 0;
+    for (const cJSON *item = array->child; item != NULL && i < 16; item = item->next, i++) {
+        values[i] = (float)item->valuedouble;
+        if (!cJSON_IsNumber(item) || !isfinite(values[i])) {
+            return false;
         }
     }
-    return NULL;
+    memcpy(out, values, count * sizeof *out);
+    return true;
 }
 
-static crowd_result index_arrays(gltf_document *doc) {
-    static const char *const keys[GLTF_ARRAY_COUNT] = {"accessors", "animations", "bufferViews",
-                                                       "buffers",   "nodes",      "scenes"};
-    for (int a = 0; a < GLTF_ARRAY_COUNT; a++) {
-        gltf_array *array = &doc->arrays[a];
-        array->key = keys[a];
-        const cJSON *json = cJSON_GetObjectItemCaseSensitive(doc->json, keys[a]);
-        int count = cJSON_IsArray(json) ? cJSON_GetArraySize(json) : 0;
-        array->items = malloc(((size_t)count + 1) * sizeof *array->items);
-        if (array->items == NULL) {
-            return crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file,
-                                   "out of memory");
-        }
-        for (const cJSON *item = count > 0 ? json->child : NULL; item != NULL; item = item->next) {
-            array->items[array->count++] = item;
-        }
+const char *gltf_json_string(const cJSON *object, const char *key, bool *ok) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    *ok = item == NULL || cJSON_IsString(item);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+crowd_result gltf_ref(const gltf_document *doc, const cJSON *object, const char *key,
+                      gltf_list_id list, bool required, const char *path, uint32_t *out,
+                      bool *present) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (present != NULL) {
+        *present = item != NULL;
     }
+    const char *dot = path[0] != '\0' ? "." : "";
+    if (item == NULL) {
+        return required ? gltf_fail(doc, "%s%s%s is missing", path, dot, key) : CROWD_OK;
+    }
+    uint64_t index = 0;
+    if (!gltf_json_uint(object, key, 0, UINT32_MAX, &index)) {
+        return gltf_fail(doc, "%s%s%s is not an index", path, dot, key);
+    }
+    if (index >= doc->lists[list].count) {
+        return gltf_fail(doc, "%s%s%s names %s[%llu], which does not exist (the file has %u)", path,
+                         dot, key, list_keys[list], (unsigned long long)index,
+                         doc->lists[list].count);
+    }
+    *out = (uint32_t)index;
     return CROWD_OK;
 }
 
-/* Parses `length` bytes of JSON at `offset`. CROWD_ERROR_INVALID_DATA, with
- * `error` left to the caller, when they cannot be read or are not a JSON
- * object. A UTF-8 byte-order mark (which the specification forbids) is
- * skipped: assimp has read the file already, and a mark is no reason to fail. */
-static crowd_result parse_json(gltf_document *doc, const source *src, uint64_t offset,
-                               uint64_t length) {
-    char *text = malloc(length + 1);
-    if (text == NULL) {
-        return crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file, "out of memory");
-    }
-    if (source_read(src, offset, length, text)) {
-        size_t skip = length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-        doc->json = cJSON_ParseWithLength(text + skip, (size_t)length - skip);
-    }
-    free(text);
-    return cJSON_IsObject(doc->json) ? CROWD_OK : CROWD_ERROR_INVALID_DATA;
+static uint32_t read_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static bool named_gltf(const char *name) {
+    const char *dot = name ? strrchr(name, '.') : NULL;
+    return dot != NULL && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0);
+}
+
+/* Parses JSON text; *at is where cJSON stopped when it fails. */
+static cJSON *parse_json(const uint8_t *text, size_t length, const gltf_document *doc,
+                         const crowd_logger *logger, size_t *at) {
+    size_t skip = length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    const char *end = NULL;
+    cJSON *json = cJSON_ParseWithLengthOpts((const char *)text + skip, length - skip, &end, false);
+    crowd_log(logger, CROWD_LOG_DEBUG, "%s: glTF JSON parsed (%zu bytes)", doc->file, length);
+    *at = end != NULL ? (size_t)(end - (const char *)text) : 0;
+    return json;
 }
 
 /* GLB: 12-byte header (magic, version, length), the JSON chunk, then an
  * optional BIN chunk; chunks after it are ignored, as the specification
- * asks. Sets *is_v2 false for GLB version 1 (assimp's glTF 1 reader). */
-static crowd_result parse_glb(gltf_document *doc, const source *src, bool *is_v2) {
-    uint8_t header[GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE];
-    if (!source_read(src, 0, sizeof header, header)) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "GLB shorter than its %zu-byte header", sizeof header);
+ * asks. */
+static crowd_result parse_glb(gltf_document *doc, const uint8_t *bytes, uint64_t size,
+                              const crowd_logger *logger, gltf_kind *kind) {
+    if (size < GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE) {
+        return gltf_fail(doc, "GLB shorter than its %u-byte header",
+                         GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE);
     }
-    *is_v2 = read_u32(header + 4) == 2;
-    if (!*is_v2) {
+    uint32_t version = read_u32(bytes + 4);
+    if (version == 1) {
+        *kind = GLTF_KIND_GLTF1;
         return CROWD_OK;
     }
-    uint64_t total = read_u32(header + 8);
-    if (total > src->size) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "GLB header says %llu bytes, the file has %llu",
-                               (unsigned long long)total, (unsigned long long)src->size);
+    if (version != 2) {
+        return gltf_fail(doc, "GLB version %u (crowd reads version 2)", version);
     }
-    uint64_t json_length = read_u32(header + 12);
-    uint64_t json_start = sizeof header;
-    if (read_u32(header + 16) != GLB_CHUNK_JSON || total < json_start ||
+    uint64_t total = read_u32(bytes + 8);
+    if (total > size) {
+        return gltf_fail(doc, "GLB header says %llu bytes, the file has %llu",
+                         (unsigned long long)total, (unsigned long long)size);
+    }
+    uint64_t json_length = read_u32(bytes + 12);
+    uint64_t json_start = GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE;
+    if (read_u32(bytes + 16) != GLB_CHUNK_JSON || total < json_start ||
         json_length > total - json_start) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "GLB first chunk is not a JSON chunk inside the file");
+        return gltf_fail(doc, "GLB first chunk is not a JSON chunk inside the file");
     }
-    crowd_result result = parse_json(doc, src, json_start, json_length);
-    if (result == CROWD_ERROR_INVALID_DATA) {
-        return crowd_error_set(doc->error, result, doc->file, "GLB JSON chunk is malformed");
+    size_t at = 0;
+    doc->json = parse_json(bytes + json_start, (size_t)json_length, doc, logger, &at);
+    if (!cJSON_IsObject(doc->json)) {
+        return gltf_fail(doc, "GLB JSON chunk is malformed (at byte %zu of the chunk)", at);
     }
     uint64_t next = json_start + json_length;
-    uint8_t chunk[GLB_CHUNK_HEADER_SIZE];
-    if (result != CROWD_OK || total - next < sizeof chunk ||
-        !source_read(src, next, sizeof chunk, chunk) || read_u32(chunk + 4) != GLB_CHUNK_BIN) {
-        return result;
+    if (total - next < GLB_CHUNK_HEADER_SIZE || read_u32(bytes + next + 4) != GLB_CHUNK_BIN) {
+        return CROWD_OK;
     }
-    uint64_t bin_length = read_u32(chunk);
-    if (bin_length > total - next - sizeof chunk) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "GLB binary chunk of %llu bytes runs past the end of the file",
-                               (unsigned long long)bin_length);
+    uint64_t bin_length = read_u32(bytes + next);
+    if (bin_length > total - next - GLB_CHUNK_HEADER_SIZE) {
+        return gltf_fail(doc, "GLB binary chunk of %llu bytes runs past the end of the file",
+                         (unsigned long long)bin_length);
     }
-    doc->has_bin = true;
-    doc->bin_offset = next + sizeof chunk;
+    doc->bin = bytes + next + GLB_CHUNK_HEADER_SIZE;
     doc->bin_size = bin_length;
-    doc->bin = src->bytes != NULL ? src->bytes + doc->bin_offset : NULL;
     return CROWD_OK;
 }
 
-/* Parses the container; *out stays NULL when it is not glTF 2.0 with
- * animations or, with `any`, not glTF 2.0 as assimp 5.2 decides: a GLB of
- * version 2 whatever its asset says, text whose asset.version starts with '2'. */
-static crowd_result open_source(const source *src, const char *file, const char *dir,
-                                const char *path, bool any, gltf_document **out,
+static bool looks_like_json(const uint8_t *bytes, size_t size) {
+    size_t at = size >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (at < size &&
+           (bytes[at] == ' ' || bytes[at] == '\t' || bytes[at] == '\r' || bytes[at] == '\n')) {
+        at++;
+    }
+    return at < size && bytes[at] == '{';
+}
+
+/* JSON text: glTF 2.0 unless asset.version says 1; text without an asset
+ * that is not named glTF is some other reader's. */
+static crowd_result parse_text(gltf_document *doc, const uint8_t *bytes, size_t size,
+                               const crowd_logger *logger, gltf_kind *kind) {
+    bool named = named_gltf(doc->file);
+    if (!looks_like_json(bytes, size)) {
+        *kind = named ? GLTF_KIND_BROKEN : GLTF_KIND_OTHER;
+        return named ? gltf_fail(doc, "named %s but neither a GLB nor glTF JSON",
+                                 strrchr(doc->file, '.'))
+                     : CROWD_OK;
+    }
+    size_t at = 0;
+    doc->json = parse_json(bytes, size, doc, logger, &at);
+    const cJSON *asset = cJSON_GetObjectItemCaseSensitive(doc->json, "asset");
+    if (!cJSON_IsObject(doc->json) || (asset == NULL && !named)) {
+        *kind = named ? GLTF_KIND_BROKEN : GLTF_KIND_OTHER;
+        return named ? gltf_fail(doc, "starts as JSON but is not valid JSON (at byte %zu)", at)
+                     : CROWD_OK;
+    }
+    /* glTF 1.0 files wrote "1.0", and early ones the number 1. */
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
+    if ((cJSON_IsString(version) && version->valuestring[0] == '1') ||
+        (cJSON_IsNumber(version) && version->valuedouble < 2.0)) {
+        *kind = GLTF_KIND_GLTF1;
+    }
+    return CROWD_OK;
+}
+
+static crowd_result index_lists(gltf_document *doc) {
+    for (int l = 0; l < GLTF_LIST_COUNT; l++) {
+        const cJSON *array = cJSON_GetObjectItemCaseSensitive(doc->json, list_keys[l]);
+        if (array != NULL && !cJSON_IsArray(array)) {
+            return gltf_fail(doc, "%s is not an array", list_keys[l]);
+        }
+        int count = array != NULL ? cJSON_GetArraySize(array) : 0;
+        gltf_list *list = &doc->lists[l];
+        list->items = malloc(((size_t)count + 1) * sizeof *list->items);
+        if (list->items == NULL) {
+            return crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file,
+                                   "out of memory");
+        }
+        for (const cJSON *item = count > 0 ? array->child : NULL; item != NULL; item = item->next) {
+            if (!cJSON_IsObject(item)) {
+                return gltf_fail(doc, "%s[%u] is not an object", list_keys[l], list->count);
+            }
+            list->items[list->count++] = item;
+        }
+    }
+    doc->buffers = calloc((size_t)doc->lists[GLTF_BUFFERS].count + 1, sizeof *doc->buffers);
+    if (doc->buffers == NULL) {
+        return crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file, "out of memory");
+    }
+    return CROWD_OK;
+}
+
+crowd_result gltf_document_open(const void *bytes, size_t size, const char *file, const char *dir,
+                                const crowd_logger *logger, gltf_kind *kind, gltf_document **out,
                                 crowd_error *error) {
+    *out = NULL;
+    *kind = GLTF_KIND_GLTF2;
     gltf_document *doc = calloc(1, sizeof *doc);
     if (doc == NULL) {
+        *kind = GLTF_KIND_BROKEN;
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
     }
     doc->file = file;
     doc->dir = dir;
-    doc->path = path;
     doc->error = error;
-    uint8_t magic[4];
-    bool is_v2 = true, is_glb = false;
     crowd_result result = CROWD_OK;
-    if (source_read(src, 0, sizeof magic, magic) && read_u32(magic) == GLB_MAGIC) {
-        is_glb = true;
-        result = parse_glb(doc, src, &is_v2);
+    if (size >= 4 && read_u32(bytes) == GLB_MAGIC) {
+        result = parse_glb(doc, bytes, size, logger, kind);
     } else {
-        /* assimp read this file, so text that is not JSON is another format
-         * with a glTF name (assimp also guesses by content). */
-        result = parse_json(doc, src, 0, src->size);
-        if (result == CROWD_ERROR_INVALID_DATA) {
-            result = CROWD_OK;
-            is_v2 = false;
-        }
+        result = parse_text(doc, bytes, size, logger, kind);
     }
-    if (result == CROWD_OK && is_v2) {
-        const cJSON *asset = cJSON_GetObjectItemCaseSensitive(doc->json, "asset");
-        const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
-        const cJSON *animations = cJSON_GetObjectItemCaseSensitive(doc->json, "animations");
-        bool animated = cJSON_IsArray(animations) && cJSON_GetArraySize(animations) > 0;
-        const char *text = cJSON_IsString(version) ? version->valuestring : "";
-        is_v2 = any ? is_glb || text[0] == '2' : strncmp(text, "2.", 2) == 0 && animated;
+    if (result != CROWD_OK) {
+        *kind = GLTF_KIND_BROKEN;
+    } else if (*kind == GLTF_KIND_GLTF2) {
+        result = index_lists(doc);
+        *kind = result == CROWD_OK ? GLTF_KIND_GLTF2 : GLTF_KIND_BROKEN;
     }
-    if (result == CROWD_OK && is_v2) {
-        result = index_arrays(doc);
-    }
-    if (result == CROWD_OK && is_v2) {
-        const cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc->json, "buffers");
-        int count = cJSON_IsArray(buffers) ? cJSON_GetArraySize(buffers) : 0;
-        doc->buffer_count = (uint32_t)count;
-        doc->buffers = calloc((size_t)count + 1, sizeof *doc->buffers);
-        if (doc->buffers == NULL) {
-            result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
-        }
-    }
-    if (result != CROWD_OK || !is_v2) {
+    if (result != CROWD_OK || *kind != GLTF_KIND_GLTF2) {
         gltf_document_close(doc);
         return result;
     }
@@ -216,58 +269,16 @@ static crowd_result open_source(const source *src, const char *file, const char 
     return CROWD_OK;
 }
 
-crowd_result gltf_document_open_file(const char *path, const char *dir, gltf_document **out,
-                                     crowd_error *error) {
-    *out = NULL;
-    if (!has_gltf_extension(path)) {
-        return CROWD_OK;
-    }
-    FILE *stream = fopen(path, "rb");
-    struct stat st;
-    if (stream == NULL || fstat(fileno(stream), &st) != 0) {
-        crowd_result result =
-            crowd_error_set(error, CROWD_ERROR_IO, path, "cannot open: %s", strerror(errno));
-        if (stream != NULL) {
-            fclose(stream);
-        }
-        return result;
-    }
-    source src = {NULL, stream, (uint64_t)st.st_size};
-    crowd_result result = open_source(&src, path, dir, path, false, out, error);
-    fclose(stream);
-    return result;
-}
-
-crowd_result gltf_document_open_memory(const void *bytes, size_t size, const char *name,
-                                       gltf_document **out, crowd_error *error) {
-    *out = NULL;
-    if (!has_gltf_extension(name)) {
-        return CROWD_OK;
-    }
-    source src = {bytes, NULL, size};
-    return open_source(&src, name, NULL, NULL, false, out, error);
-}
-
-crowd_result gltf_document_open_bytes(const void *bytes, size_t size, const char *name,
-                                      const char *dir, gltf_document **out, crowd_error *error) {
-    *out = NULL;
-    source src = {bytes, NULL, size};
-    return open_source(&src, name, dir, NULL, true, out, error);
-}
-
 void gltf_document_close(gltf_document *doc) {
     if (doc == NULL) {
         return;
     }
-    for (uint32_t b = 0; b < doc->buffer_count; b++) {
-        free(doc->buffers[b].decoded);
-        if (doc->buffers[b].stream != NULL) {
-            fclose(doc->buffers[b].stream);
-        }
+    for (uint32_t b = 0; doc->buffers != NULL && b < doc->lists[GLTF_BUFFERS].count; b++) {
+        free(doc->buffers[b].owned);
     }
     free(doc->buffers);
-    for (int a = 0; a < GLTF_ARRAY_COUNT; a++) {
-        free(doc->arrays[a].items);
+    for (int l = 0; l < GLTF_LIST_COUNT; l++) {
+        free(doc->lists[l].items);
     }
     cJSON_Delete(doc->json);
     free(doc);
@@ -315,19 +326,6 @@ static uint8_t *base64_decode(const char *text, size_t length, uint64_t *out_siz
     return out;
 }
 
-/* A relative URI as a path under doc->dir. Not percent-decoded: assimp 5.2
- * opens the name as written, and the bytes must be the ones it read. */
-static char *uri_path(const gltf_document *doc, const char *uri) {
-    size_t dir_length = strlen(doc->dir), uri_length = strlen(uri);
-    char *path = malloc(dir_length + uri_length + 2);
-    if (path != NULL) {
-        memcpy(path, doc->dir, dir_length);
-        path[dir_length] = '/';
-        memcpy(path + dir_length + 1, uri, uri_length + 1);
-    }
-    return path;
-}
-
 /* "scheme:" before any '/' makes a URI absolute (http:, file:, ...). */
 static bool uri_has_scheme(const char *uri) {
     for (const char *c = uri; *c != '\0' && *c != '/'; c++) {
@@ -338,137 +336,137 @@ static bool uri_has_scheme(const char *uri) {
     return false;
 }
 
-static crowd_result resolve_data_uri(gltf_document *doc, uint32_t index, gltf_buffer *buffer,
-                                     const char *uri) {
-    const char *comma = strchr(uri, ',');
-    size_t header = comma ? (size_t)(comma - uri) : 0;
-    if (comma == NULL || header < 7 || memcmp(comma - 7, ";base64", 7) != 0) {
-        return crowd_error_set(doc->error, CROWD_ERROR_UNSUPPORTED, doc->file,
-                               "buffer %u: data: URI is not base64", index);
-    }
-    uint64_t size = 0;
-    buffer->decoded = base64_decode(comma + 1, strlen(comma + 1), &size);
-    if (buffer->decoded == NULL) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "buffer %u: data: URI is not valid base64", index);
-    }
-    if (size < buffer->byte_length) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "buffer %u: data: URI holds %llu bytes, byteLength says %llu", index,
-                               (unsigned long long)size, (unsigned long long)buffer->byte_length);
-    }
-    buffer->bytes = buffer->decoded;
-    return CROWD_OK;
+static int hex_value(char c) {
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
-static crowd_result resolve_file_uri(gltf_document *doc, uint32_t index, gltf_buffer *buffer,
-                                     const char *uri) {
+/* doc->dir + "/" + uri, percent-decoded when `decode` (URIs are encoded by
+ * the specification; many exporters write plain names). */
+static char *uri_path(const gltf_document *doc, const char *uri, bool decode) {
+    size_t dir_length = strlen(doc->dir), uri_length = strlen(uri);
+    char *path = malloc(dir_length + uri_length + 2);
+    if (path == NULL) {
+        return NULL;
+    }
+    memcpy(path, doc->dir, dir_length);
+    path[dir_length] = '/';
+    char *out = path + dir_length + 1;
+    for (size_t i = 0; i < uri_length; i++) {
+        int high = decode && uri[i] == '%' && i + 2 < uri_length ? hex_value(uri[i + 1]) : -1;
+        int low = high >= 0 ? hex_value(uri[i + 2]) : -1;
+        if (low >= 0 && (high != 0 || low != 0)) {
+            *out++ = (char)(high << 4 | low);
+            i += 2;
+        } else {
+            *out++ = uri[i];
+        }
+    }
+    *out = '\0';
+    return path;
+}
+
+crowd_result gltf_uri_read(const gltf_document *doc, const char *uri, uint8_t **out_owned,
+                           uint64_t *out_size, const char *path, crowd_error *error) {
+    *out_owned = NULL;
+    if (strncmp(uri, "data:", 5) == 0) {
+        const char *comma = strchr(uri, ',');
+        size_t header = comma ? (size_t)(comma - uri) : 0;
+        if (comma == NULL || header < 7 || memcmp(comma - 7, ";base64", 7) != 0) {
+            return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, doc->file,
+                                   "%s: data: URI is not base64", path);
+        }
+        *out_owned = base64_decode(comma + 1, strlen(comma + 1), out_size);
+        return *out_owned != NULL ? CROWD_OK
+                                  : crowd_error_set(error, CROWD_ERROR_INVALID_DATA, doc->file,
+                                                    "%s: data: URI is not valid base64", path);
+    }
     if (doc->dir == NULL || uri_has_scheme(uri)) {
-        return crowd_error_set(doc->error, CROWD_ERROR_UNSUPPORTED, doc->file,
-                               "buffer %u: '%s' cannot be read (%s)", index, uri,
+        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, doc->file,
+                               "%s: '%s' cannot be read (%s)", path, uri,
                                doc->dir == NULL ? "external files are not read from memory"
                                                 : "not a relative file name");
     }
-    char *path = uri_path(doc, uri);
-    if (path == NULL) {
-        return crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file, "out of memory");
+    crowd_result result = CROWD_ERROR_IO;
+    crowd_error missing;
+    for (int decode = 0; decode < 2 && result == CROWD_ERROR_IO; decode++) {
+        char *file = uri_path(doc, uri, decode == 1);
+        if (file == NULL) {
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, doc->file, "out of memory");
+        }
+        size_t size = 0;
+        result = core_file_read(file, GLTF_MAX_EXTERNAL_BYTES, out_owned, &size, &missing);
+        *out_size = size;
+        free(file);
     }
-    struct stat st;
-    buffer->stream = fopen(path, "rb");
-    crowd_result result = CROWD_OK;
-    if (buffer->stream == NULL || fstat(fileno(buffer->stream), &st) != 0) {
-        result = crowd_error_set(doc->error, CROWD_ERROR_IO, doc->file,
-                                 "buffer %u: cannot open '%s': %s", index, path, strerror(errno));
-    } else if ((uint64_t)st.st_size < buffer->byte_length) {
-        result = crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                                 "buffer %u: '%s' has %llu bytes, byteLength says %llu", index,
-                                 path, (unsigned long long)st.st_size,
-                                 (unsigned long long)buffer->byte_length);
+    if (result != CROWD_OK) {
+        return crowd_error_set(error, result, doc->file, "%s: %s: %s", path, missing.file,
+                               missing.reason);
     }
-    if (result != CROWD_OK && buffer->stream != NULL) {
-        fclose(buffer->stream);
-        buffer->stream = NULL;
-    }
-    free(path);
-    return result;
+    return CROWD_OK;
 }
 
 /* Finds where buffer `index`'s bytes are (once). */
 static crowd_result resolve_buffer(gltf_document *doc, uint32_t index) {
     gltf_buffer *buffer = &doc->buffers[index];
-    if (buffer->resolved) {
-        return CROWD_OK;
-    }
     buffer->resolved = true;
-    const cJSON *json = gltf_json_element(doc, "buffers", index);
-    if (json == NULL ||
-        !gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, &buffer->byte_length)) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "buffer %u: no valid byteLength", index);
+    const cJSON *json = doc->lists[GLTF_BUFFERS].items[index];
+    char path[32];
+    snprintf(path, sizeof path, "buffers[%u]", index);
+    if (!gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, &buffer->byte_length)) {
+        return gltf_fail(doc, "%s.byteLength is missing or not a byte count", path);
     }
-    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(json, "uri");
-    if (cJSON_IsString(uri)) {
-        return strncmp(uri->valuestring, "data:", 5) == 0
-                   ? resolve_data_uri(doc, index, buffer, uri->valuestring)
-                   : resolve_file_uri(doc, index, buffer, uri->valuestring);
+    bool ok = true;
+    const char *uri = gltf_json_string(json, "uri", &ok);
+    if (!ok) {
+        return gltf_fail(doc, "%s.uri is not a string", path);
     }
-    if (uri != NULL || index != 0 || !doc->has_bin) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "buffer %u: no uri and no GLB binary chunk", index);
+    if (uri != NULL) {
+        uint64_t size = 0;
+        crowd_result result = gltf_uri_read(doc, uri, &buffer->owned, &size, path, doc->error);
+        if (result == CROWD_OK && size < buffer->byte_length) {
+            result = gltf_fail(doc, "%s: %s holds %llu bytes, byteLength says %llu", path,
+                               strncmp(uri, "data:", 5) == 0 ? "data: URI" : uri,
+                               (unsigned long long)size, (unsigned long long)buffer->byte_length);
+        }
+        buffer->bytes = result == CROWD_OK ? buffer->owned : NULL;
+        return result;
+    }
+    if (index != 0 || doc->bin == NULL) {
+        return gltf_fail(doc, "%s has no uri and there is no GLB binary chunk", path);
     }
     if (buffer->byte_length > doc->bin_size) {
-        return crowd_error_set(
-            doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-            "buffer 0: byteLength %llu exceeds the GLB binary chunk (%llu bytes)",
-            (unsigned long long)buffer->byte_length, (unsigned long long)doc->bin_size);
+        return gltf_fail(doc, "%s.byteLength %llu exceeds the GLB binary chunk (%llu bytes)", path,
+                         (unsigned long long)buffer->byte_length,
+                         (unsigned long long)doc->bin_size);
     }
-    if (doc->bin != NULL) {
-        buffer->bytes = doc->bin;
-        return CROWD_OK;
-    }
-    buffer->stream = fopen(doc->path, "rb");
-    buffer->stream_offset = doc->bin_offset;
-    if (buffer->stream == NULL) {
-        return crowd_error_set(doc->error, CROWD_ERROR_IO, doc->file, "cannot open: %s",
-                               strerror(errno));
-    }
+    buffer->bytes = doc->bin;
     return CROWD_OK;
 }
 
-crowd_result gltf_buffer_read(gltf_document *doc, uint32_t index, uint64_t offset, uint64_t length,
-                              void *out, const char *what) {
-    if (index >= doc->buffer_count) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "%s: buffer %u does not exist (%u buffers)", what, index,
-                               doc->buffer_count);
+crowd_result gltf_buffer_bytes(gltf_document *doc, uint32_t index, uint64_t offset, uint64_t length,
+                               const uint8_t **out, const char *path) {
+    if (index >= doc->lists[GLTF_BUFFERS].count) {
+        return gltf_fail(doc, "%s: names buffers[%u], which does not exist (the file has %u)", path,
+                         index, doc->lists[GLTF_BUFFERS].count);
     }
-    crowd_result result = resolve_buffer(doc, index);
-    if (result != CROWD_OK) {
-        return result;
+    gltf_buffer *buffer = &doc->buffers[index];
+    if (!buffer->resolved) {
+        crowd_result result = resolve_buffer(doc, index);
+        if (result != CROWD_OK) {
+            return result;
+        }
     }
-    const gltf_buffer *buffer = &doc->buffers[index];
-    if (buffer->bytes == NULL && buffer->stream == NULL) {
-        /* A buffer that failed to resolve earlier keeps failing. */
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "%s: buffer %u cannot be read", what, index);
+    if (buffer->bytes == NULL) {
+        return gltf_fail(doc, "%s: buffers[%u] cannot be read", path, index);
     }
     if (length > buffer->byte_length || offset > buffer->byte_length - length) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "%s: bytes [%llu, %llu) are outside buffer %u (%llu bytes)", what,
-                               (unsigned long long)offset, (unsigned long long)(offset + length),
-                               index, (unsigned long long)buffer->byte_length);
+        return gltf_fail(doc, "%s: bytes [%llu, %llu) are outside buffers[%u] (%llu bytes)", path,
+                         (unsigned long long)offset, (unsigned long long)(offset + length), index,
+                         (unsigned long long)buffer->byte_length);
     }
-    if (out == NULL || length == 0) {
-        return CROWD_OK;
-    }
-    if (buffer->bytes != NULL) {
-        memcpy(out, buffer->bytes + offset, (size_t)length);
-        return CROWD_OK;
-    }
-    source src = {NULL, buffer->stream, UINT64_MAX};
-    if (!source_read(&src, buffer->stream_offset + offset, length, out)) {
-        return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file,
-                               "%s: buffer %u is shorter than declared", what, index);
-    }
+    *out = buffer->bytes + offset;
     return CROWD_OK;
 }

@@ -1,98 +1,114 @@
-/* gltf_document.h - crowd's own reading of a glTF 2.0 file, for what
- * assimp 5.2's C API loses: the interpolation of animation samplers (STEP
- * comes back as linear keys, CUBICSPLINE without its tangents) and
- * integer-typed sampler outputs (normalized rotations, whose bytes assimp
- * copies into floats unconverted).
+/* gltf_document.h - the glTF 2.0 container, parsed once: GLB header and
+ * chunks, the JSON (cJSON), the top-level arrays indexed, and buffer bytes
+ * (the GLB binary chunk, base64 data: URIs, external files relative to the
+ * model's folder, not from memory).
  *
- * The document is opened after assimp has read the same file, and only when
- * it is glTF 2.0 (by name: .gltf or .glb) with animations. It parses the
- * JSON (cJSON) and reads buffer bytes on demand: the GLB binary chunk, base64
- * data: URIs, and external files relative to the model's folder (not from
- * memory). Every offset, length, count and index taken from the file is
- * checked before use; a malformed file gives CROWD_ERROR_INVALID_DATA with
- * the file and what is wrong, never a read out of bounds.
+ * The document is the first stage of crowd's glTF reader (gltf_import.h
+ * lists the others). It reads nothing it has not checked: every top-level
+ * array must be an array of objects, every buffer's byteLength must be
+ * backed by bytes, and every index or range taken from the JSON goes
+ * through gltf_ref / gltf_buffer_bytes, which name the JSON path of what
+ * is wrong ("nodes[1].mesh: names meshes[4], which does not exist (the
+ * file has 1)"). Failures are CROWD_ERROR_INVALID_DATA unless said
+ * otherwise, never a read out of bounds.
  *
- * gltf_samplers.c turns the animation samplers into crowd tracks.
- * Single-threaded: one document belongs to one import.
+ * Ownership: the document keeps pointers to the input bytes (they must
+ * outlive it) and owns the JSON and decoded buffers. Single-threaded: one
+ * document belongs to one import.
  */
 #ifndef CROWD_IMPORT_GLTF_DOCUMENT_H
 #define CROWD_IMPORT_GLTF_DOCUMENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
 #include "crowd/result.h"
 
-/* Where one glTF buffer's bytes are, found on first use. */
-typedef struct gltf_buffer {
-    bool resolved;
-    uint64_t byte_length; /* as declared; every view must fit in it */
-    const uint8_t *bytes; /* in memory: the GLB chunk, or `decoded` */
-    uint8_t *decoded;     /* a base64 data: URI, owned */
-    FILE *stream;         /* or a file, read from `stream_offset` */
-    uint64_t stream_offset;
-} gltf_buffer;
+/* The top-level arrays crowd reads or checks references into. */
+typedef enum gltf_list_id {
+    GLTF_ACCESSORS,
+    GLTF_ANIMATIONS,
+    GLTF_BUFFERS,
+    GLTF_BUFFER_VIEWS,
+    GLTF_CAMERAS,
+    GLTF_IMAGES,
+    GLTF_MATERIALS,
+    GLTF_MESHES,
+    GLTF_NODES,
+    GLTF_SAMPLERS,
+    GLTF_SCENES,
+    GLTF_SKINS,
+    GLTF_TEXTURES,
+    GLTF_LIST_COUNT
+} gltf_list_id;
 
-/* The top-level arrays, indexed once: files have thousands of accessors
- * and cJSON's arrays are lists. */
-enum { GLTF_ARRAY_COUNT = 6 };
-
-typedef struct gltf_array {
-    const char *key; /* "accessors", ... */
+/* One top-level array, indexed once: files have thousands of accessors and
+ * cJSON's arrays are lists. */
+typedef struct gltf_list {
     const cJSON **items;
     uint32_t count;
-} gltf_array;
+} gltf_list;
+
+/* Where one buffer's bytes are, found on first use. */
+typedef struct gltf_buffer {
+    bool resolved;        /* looked for (successfully or not) */
+    uint64_t byte_length; /* as declared; every view must fit in it */
+    const uint8_t *bytes; /* NULL when it could not be found */
+    uint8_t *owned;       /* a decoded data: URI or an external file */
+} gltf_buffer;
 
 typedef struct gltf_document {
     cJSON *json;
-    gltf_array arrays[GLTF_ARRAY_COUNT];
+    gltf_list lists[GLTF_LIST_COUNT];
     const char *file; /* for messages */
-    const char *dir;  /* folder of external buffers; NULL from memory */
+    const char *dir;  /* folder of external files; NULL from memory */
     crowd_error *error;
-    /* The GLB binary chunk: in memory (`bin`) or at `bin_offset` of `path`. */
-    bool has_bin;
-    const uint8_t *bin;
-    const char *path;
-    uint64_t bin_offset, bin_size;
-    uint32_t buffer_count;
-    gltf_buffer *buffers;
+    const uint8_t *bin; /* the GLB binary chunk, or NULL */
+    uint64_t bin_size;
+    gltf_buffer *buffers; /* lists[GLTF_BUFFERS].count entries */
 } gltf_document;
 
-/* Opens the glTF 2.0 file `path` (read again after assimp). *out is NULL,
- * with CROWD_OK, when the file is no glTF 2.0 with animations (by extension,
- * GLB version and asset.version), so other formats pass through untouched.
- * `path` and `dir` must outlive the document; `error` is kept for later calls. */
-crowd_result gltf_document_open_file(const char *path, const char *dir, gltf_document **out,
-                                     crowd_error *error);
+/* What the bytes are, as far as crowd's reader is concerned. */
+typedef enum gltf_kind {
+    GLTF_KIND_OTHER,  /* not glTF: another reader's */
+    GLTF_KIND_GLTF1,  /* glTF 1.0 (GLB version 1, asset.version "1.x" or 1): assimp's */
+    GLTF_KIND_GLTF2,  /* parsed: *out is the document */
+    GLTF_KIND_BROKEN, /* meant as glTF (name or GLB magic) but unreadable: error set */
+} gltf_kind;
 
-/* Same from bytes in memory (kept, not copied: they must outlive the
- * document); `name` gives the extension and the name in messages. External
- * buffers cannot be read from memory. */
-crowd_result gltf_document_open_memory(const void *bytes, size_t size, const char *name,
-                                       gltf_document **out, crowd_error *error);
+/* Parses `size` bytes as glTF 2.0. `file` names it in messages and its
+ * extension (.gltf, .glb) says glTF was meant; `dir` is where external
+ * buffers and images are (NULL: in memory, they cannot be read). The
+ * result's kind says what was found; only GLTF_KIND_GLTF2 gives a document
+ * (and CROWD_OK), GLTF_KIND_BROKEN sets the error. A UTF-8 byte-order mark
+ * (which the specification forbids) is skipped. `logger` (may be NULL)
+ * hears one debug line per JSON parse, so tests can count them. */
+crowd_result gltf_document_open(const void *bytes, size_t size, const char *file, const char *dir,
+                                const crowd_logger *logger, gltf_kind *kind, gltf_document **out,
+                                crowd_error *error);
 
-/* Opens any glTF 2.0 document in `bytes` (kept, not copied), animated or
- * not, whatever `name` says: for the pre-check (precheck_gltf.c), which
- * reads the structure before assimp does. glTF 2.0 is what assimp 5.2's
- * reader takes: a GLB of version 2, whatever its asset says, or JSON text
- * whose asset.version starts with '2'. External buffers are read from `dir`
- * (NULL: they cannot be read). *out is NULL, with CROWD_OK, for anything
- * else (text that is not a JSON object, another version). */
-crowd_result gltf_document_open_bytes(const void *bytes, size_t size, const char *name,
-                                      const char *dir, gltf_document **out, crowd_error *error);
-
-/* Frees the document, its decoded buffers and closes its files. NULL is a no-op. */
+/* Frees the document and its decoded buffers. NULL is a no-op. */
 void gltf_document_close(gltf_document *doc);
 
-/* Copies bytes [offset, offset + length) of buffer `index` into `out`
- * (out NULL: only checks the range). CROWD_ERROR_INVALID_DATA when the range
- * is outside the declared buffer or the data behind it (a short file, chunk
- * or data: URI); `what` starts the message. */
-crowd_result gltf_buffer_read(gltf_document *doc, uint32_t index, uint64_t offset, uint64_t length,
-                              void *out, const char *what);
+/* Plural key of a list ("nodes") and what one element is called in paths. */
+const char *gltf_list_key(gltf_list_id list);
+
+/* CROWD_ERROR_INVALID_DATA with the file and the formatted reason. */
+crowd_result gltf_fail(const gltf_document *doc, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Member `key` of `object` (at JSON path `path`) as an index into `list`.
+ * Absent: *present false, CROWD_OK unless `required`. Present, but not an
+ * integer naming an element: an error. `present` may be NULL. */
+crowd_result gltf_ref(const gltf_document *doc, const cJSON *object, const char *key,
+                      gltf_list_id list, bool required, const char *path, uint32_t *out,
+                      bool *present);
 
 /* Member `key` of `object` as an integer in [0, max]: `fallback` when absent
  * (pass UINT64_MAX to mean "required"); false when present but not such an
@@ -100,31 +116,25 @@ crowd_result gltf_buffer_read(gltf_document *doc, uint32_t index, uint64_t offse
 bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uint64_t max,
                     uint64_t *out);
 
-/* Element `index` of the top-level array `key` ("accessors", "animations",
- * "bufferViews", "buffers", "nodes" or "scenes"), or NULL when absent or
- * not an object. */
-const cJSON *gltf_json_element(const gltf_document *doc, const char *key, uint64_t index);
+/* Member `key` of `object` as `count` finite numbers in `out` (floats):
+ * left unchanged when absent; false when present but not an array of
+ * exactly `count` finite numbers. */
+bool gltf_json_floats(const cJSON *object, const char *key, uint32_t count, float *out);
 
-/* An accessor as the samplers need it: validated fields, not yet read. */
-typedef struct gltf_accessor {
-    uint32_t index;
-    uint32_t count;
-    uint32_t components;     /* 1 SCALAR .. 4 VEC4; 0 for the matrix types (not read) */
-    uint32_t component_type; /* 5120 BYTE ... 5126 FLOAT */
-    bool normalized;
-} gltf_accessor;
+/* Member `key` as a string: NULL when absent; false (through *ok) when
+ * present and not a string. */
+const char *gltf_json_string(const cJSON *object, const char *key, bool *ok);
 
-/* Reads and validates accessor `index`'s fields (type, componentType,
- * normalized only with integer types, count >= 1 and at most `max_count`). */
-crowd_result gltf_accessor_describe(gltf_document *doc, uint64_t index, uint32_t max_count,
-                                    gltf_accessor *out, const char *what);
+/* bytes [offset, offset + length) of buffer `index`, in memory: *out points
+ * into the document. `path` starts the message when the range is outside
+ * the declared buffer or the bytes behind it. */
+crowd_result gltf_buffer_bytes(gltf_document *doc, uint32_t index, uint64_t offset, uint64_t length,
+                               const uint8_t **out, const char *path);
 
-/* Reads the accessor's count * components values into `out` as floats:
- * normalized integers per the glTF specification (signed: max(c / (2^(b-1) - 1), -1),
- * unsigned: c / (2^b - 1)), others as their value. Honours bufferView
- * byteOffset and byteStride and sparse substitution; an accessor without a
- * bufferView reads zeros (before sparse values). Every range is checked. */
-crowd_result gltf_accessor_read(gltf_document *doc, const gltf_accessor *accessor, float *out,
-                                const char *what);
+/* Bytes of a data: URI (base64) or a file relative to doc->dir, for buffers
+ * and images: *out_owned is malloc'ed. Failures go to `error` (images pass
+ * their own: a missing texture is no reason to fail); `path` starts them. */
+crowd_result gltf_uri_read(const gltf_document *doc, const char *uri, uint8_t **out_owned,
+                           uint64_t *out_size, const char *path, crowd_error *error);
 
 #endif

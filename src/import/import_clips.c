@@ -4,11 +4,10 @@
  * "unknown" and 25 is what assimp's own tools assume. A channel names its
  * node; where several nodes share the name, the joint is meant
  * (import_node_find). Keys that are out of order, negative in time or not
- * finite are dropped and counted. assimp 5.2 gives every key as linear (it
- * keeps only the values of glTF cubic-spline keys and reads STEP as
- * linear), so its tracks are linear; for glTF files the STEP and
- * CUBICSPLINE tracks are read from the file first (gltf_samplers.c) and
- * assimp's keys fill the rest. A clip lasts until its last key: keys past
+ * finite are dropped and counted. assimp 5.2 gives every key as linear, so
+ * its tracks are linear (glTF, whose samplers also step and use cubic
+ * splines, is read by crowd's own reader, gltf_import.h). A clip lasts
+ * until its last key: keys past
  * the duration the file states extend it (counted as a repair, not
  * clamped, as no key is dropped that way). A clip loops by default when
  * its first and last poses match.
@@ -163,11 +162,10 @@ static bool first_and_last_poses_match(const crowd_clip *clip, uint32_t joint_co
     return true;
 }
 
-/* Converts the channels of assimp animation `index` into `clip`. `animated`
+/* Converts the channels of assimp animation `anim` into `clip`. `animated`
  * has joint_count entries, zeroed. */
-static crowd_result convert_animation(import_context *ctx, uint32_t index,
-                                      const struct aiAnimation *anim, crowd_clip *clip,
-                                      bool *animated) {
+static crowd_result convert_animation(import_context *ctx, const struct aiAnimation *anim,
+                                      crowd_clip *clip, bool *animated) {
     uint32_t joint_count = ctx->asset->skeleton.joint_count;
     clip->tracks = calloc(joint_count, sizeof *clip->tracks);
     clip->name = core_copy_string(anim->mName.data);
@@ -176,12 +174,6 @@ static crowd_result convert_animation(import_context *ctx, uint32_t index,
     }
     double tps = ticks_per_second(ctx, anim);
     float max_time_s = 0.0f;
-    if (ctx->gltf != NULL) {
-        crowd_result result = import_gltf_samplers_apply(ctx, index, anim, clip, &max_time_s);
-        if (result != CROWD_OK) {
-            return result;
-        }
-    }
     for (uint32_t c = 0; c < anim->mNumChannels; c++) {
         const struct aiNodeAnim *channel = anim->mChannels[c];
         if (!channel_usable(channel)) {
@@ -297,7 +289,7 @@ crowd_result import_clips_build(import_context *ctx) {
         /* Counted before converting so a failure still frees what was made. */
         crowd_clip *clip = &asset->clips[asset->clip_count++];
         memset(animated, 0, asset->skeleton.joint_count * sizeof *animated);
-        crowd_result result = convert_animation(ctx, a, anim, clip, animated);
+        crowd_result result = convert_animation(ctx, anim, clip, animated);
         if (result != CROWD_OK) {
             free(animated);
             return result;

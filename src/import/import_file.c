@@ -12,6 +12,7 @@
 
 #include "crowd/asset.h"
 #include "crowd/import.h"
+#include "import/gltf_import.h"
 #include "import/import_run.h"
 
 static crowd_result check_path(const char *path, crowd_error *error) {
@@ -65,6 +66,12 @@ crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
     if (result != CROWD_OK) {
         return result;
     }
+    /* glTF 2.0: crowd's own reader, in this process (gltf_import.h); all else: assimp. */
+    bool gltf = false;
+    result = gltf_import_file(path, &checked, out_asset, error, &gltf);
+    if (gltf) {
+        return result;
+    }
 #ifndef CROWD_IMPORT_IN_PROCESS
     if (!checked.in_process) {
         return import_child_file(path, &checked, out_asset, error);
@@ -91,6 +98,12 @@ crowd_result crowd_import_memory(const void *bytes, size_t size, const char *nam
     }
     if (size > UINT_MAX) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, file, "buffer larger than 4 GiB");
+    }
+    /* glTF 2.0: crowd's own reader, in this process (gltf_import.h); all else: assimp. */
+    bool gltf = false;
+    crowd_result read = gltf_import_memory(bytes, size, name, &checked, out_asset, error, &gltf);
+    if (gltf) {
+        return read;
     }
 #ifndef CROWD_IMPORT_IN_PROCESS
     if (!checked.in_process) {

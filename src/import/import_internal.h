@@ -16,8 +16,7 @@
  *               TRS, inverse binds (placed by import_bind.c), root
  *               transform, sockets
  *   4. mesh     merge every mesh instance, repair weights, normals
- *   5. clips    channels to tracks, ticks to seconds; for glTF, STEP and
- *               CUBICSPLINE samplers read from the file (gltf_samplers.c)
+ *   5. clips    channels to tracks, ticks to seconds
  *   6. materials and their base-colour textures
  *   7. units    the file's length unit to metres (import_units.c)
  * Only files in this folder include assimp; the scene is released by the
@@ -60,9 +59,6 @@ typedef struct import_context {
     const crowd_logger *logger;
     crowd_error *error;
     crowd_asset *asset;
-    /* The file's own glTF 2.0 JSON and buffers when it is one with
-     * animations (gltf_document.h), else NULL. */
-    struct gltf_document *gltf;
     import_units units;
     uint32_t reader_warnings; /* assimp reader lines taken as repairs (import_log_watch) */
 
@@ -113,16 +109,6 @@ bool import_mesh_bind(const import_context *ctx, uint32_t node, const struct aiM
 /* Steps 4-6. */
 crowd_result import_mesh_build(import_context *ctx);
 crowd_result import_clips_build(import_context *ctx);
-/* Step 5 for glTF (gltf_samplers.c): fills, in `clip` made from assimp
- * animation `index`, the tracks of every channel of the file's animation
- * `index` whose sampler is STEP or CUBICSPLINE or whose output is not float,
- * from the file's accessors (interpolation, times, values; cubic values as
- * [in-tangent, value, out-tangent]), and raises *max_time_s to their last
- * key. Tracks it fills are to be kept. CROWD_ERROR_INVALID_DATA for
- * malformed samplers. */
-crowd_result import_gltf_samplers_apply(import_context *ctx, uint32_t index,
-                                        const struct aiAnimation *anim, crowd_clip *clip,
-                                        float *max_time_s);
 crowd_result import_materials_build(import_context *ctx, const uint32_t *scene_material_of,
                                     uint32_t material_count);
 
@@ -143,7 +129,7 @@ void import_units_apply(import_context *ctx);
 /* Runs steps 1-7 and crowd_asset_validate() (import_scene.c). */
 crowd_result import_scene_convert(import_context *ctx);
 /* Creates the asset named after ctx->file, converts ctx->scene into it
- * (ctx: scene, file, dir, gltf, desc, logger, error, units and
+ * (ctx: scene, file, dir, desc, logger, error, units and
  * reader_warnings filled in) and frees the steps' scratch; *out_asset
  * only on success. */
 crowd_result import_scene_to_asset(import_context *ctx, crowd_asset **out_asset);

@@ -64,7 +64,6 @@ crowd_result precheck_ply(const precheck_input *in);
 crowd_result precheck_stl(const precheck_input *in);
 crowd_result precheck_md2(const precheck_input *in);
 crowd_result precheck_md3(const precheck_input *in);
-crowd_result precheck_gltf(const precheck_input *in);
 
 /* Shared by the text checks: bytes [*at, size) with spaces, tabs, line ends
  * skipped; then an unsigned decimal, saturated at UINT64_MAX (false, *at

@@ -68,11 +68,7 @@ bool precheck_looks_like_json(const precheck_input *in) {
 
 static crowd_result run_checks(const precheck_input *in) {
     crowd_result result = CROWD_OK;
-    if (ext_is(in, "glb") || ext_is(in, "gltf") || starts_with(in, "glTF", false) ||
-        precheck_looks_like_json(in)) {
-        result = precheck_gltf(in);
-    }
-    if (result == CROWD_OK && (ext_is(in, "off") || starts_with(in, "off", true))) {
+    if ((ext_is(in, "off") || starts_with(in, "off", true))) {
         result = precheck_off(in);
     }
     if (result == CROWD_OK && (ext_is(in, "ply") || starts_with(in, "ply", true))) {

@@ -1,10 +1,10 @@
-/* import_gltf_document.c - the importer's own glTF reader (src/import/
- * gltf_document.h) called directly, for the bounds that assimp would
- * otherwise reject before it is reached: GLB header and chunks, buffers
- * (binary chunk, data: URIs, external files), bufferView and accessor
- * ranges, byteStride, sparse accessors and the decoding of every component
- * type. Expected values come from the glTF 2.0 specification. Part of
- * test_import_interpolation. */
+/* import_gltf_document.c - the first stages of crowd's glTF reader
+ * (src/import/gltf_document.h, gltf_accessor.c) called directly: what the
+ * container is (glTF 2.0, glTF 1.0 for assimp, another format, broken),
+ * GLB header and chunks, buffers (binary chunk, data: URIs, external
+ * files), bufferView and accessor ranges, byteStride, sparse accessors and
+ * the decoding of every component type. Expected values come from the glTF
+ * 2.0 specification. Part of test_import_interpolation. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "import/gltf_document.h"
+#include "import/gltf_internal.h"
 
 int test_gltf_document(void);
 
@@ -46,24 +46,41 @@ static size_t make_glb(const char *json, const void *bin, uint32_t bin_size) {
 
 static crowd_error error;
 
-static gltf_document *open_memory(const void *bytes, size_t size, const char *name,
-                                  crowd_result expected) {
+static gltf_kind kind;
+
+/* Opens `bytes` from `dir` (NULL: in memory); the document when it is glTF 2.0. */
+static gltf_document *open_in(const void *bytes, size_t size, const char *name, const char *dir,
+                              crowd_result expected) {
     gltf_document *doc = NULL;
     memset(&error, 0, sizeof error);
-    crowd_result result = gltf_document_open_memory(bytes, size, name, &doc, &error);
+    crowd_result result =
+        gltf_document_open(bytes, size, name ? name : "(memory)", dir, NULL, &kind, &doc, &error);
     CHECK_MSG(result == expected, "%s: %s (%s), expected %s", name, crowd_result_str(result),
               error.reason, crowd_result_str(expected));
     return doc;
 }
 
-/* Reads accessor `index` as floats; the result, with `out` filled on success. */
-static crowd_result read(gltf_document *doc, uint32_t index, float *out, uint32_t max_count) {
+static gltf_document *open_memory(const void *bytes, size_t size, const char *name,
+                                  crowd_result expected) {
+    return open_in(bytes, size, name, NULL, expected);
+}
+
+/* Reads accessor `index` as floats into `out` (room for 8); the result. */
+static crowd_result read(gltf_document *doc, uint32_t index, float *out) {
     gltf_accessor accessor;
     memset(&error, 0, sizeof error);
-    crowd_result result = gltf_accessor_describe(doc, index, max_count, &accessor, "test");
-    if (result == CROWD_OK) {
-        result = gltf_accessor_read(doc, &accessor, out, "test");
+    if (index >= doc->lists[GLTF_ACCESSORS].count) {
+        return CROWD_ERROR_INVALID_ARGUMENT;
     }
+    crowd_result result = gltf_accessor_describe(doc, index, &accessor);
+    float *values = NULL;
+    if (result == CROWD_OK) {
+        result = gltf_accessor_floats(doc, &accessor, &values);
+    }
+    if (result == CROWD_OK) {
+        memcpy(out, values, (size_t)accessor.count * accessor.components * sizeof *out);
+    }
+    free(values);
     return result;
 }
 
@@ -78,21 +95,30 @@ static void check_container(void) {
     size_t size = make_glb(json, values, sizeof values);
     gltf_document *doc = open_memory(glb, size, "ok.glb", CROWD_OK);
     float out[2] = {0, 0};
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
+    CHECK(doc != NULL && read(doc, 0, out) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
     gltf_document_close(doc);
 
-    /* Not for this reader: other names, GLB version 1, glTF 1 JSON, no animations, not JSON. */
-    CHECK(open_memory(glb, size, "ok.fbx", CROWD_OK) == NULL);
-    CHECK(open_memory(glb, size, NULL, CROWD_OK) == NULL);
+    /* A GLB is glTF whatever its name; glTF 1.0 is assimp's; JSON without
+     * an asset is glTF only when named so; a .gltf that is no JSON is broken. */
+    doc = open_memory(glb, size, "ok.fbx", CROWD_OK);
+    CHECK(doc != NULL && kind == GLTF_KIND_GLTF2);
+    gltf_document_close(doc);
     put_u32(glb + 4, 1);
-    CHECK(open_memory(glb, size, "v1.glb", CROWD_OK) == NULL);
+    CHECK(open_memory(glb, size, "v1.glb", CROWD_OK) == NULL && kind == GLTF_KIND_GLTF1);
     static const char v1[] = "{\"asset\":{\"version\":\"1.0\"},\"animations\":[{}]}";
-    CHECK(open_memory(v1, strlen(v1), "v1.gltf", CROWD_OK) == NULL);
-    static const char still[] = "{\"asset\":{\"version\":\"2.0\"}}";
-    CHECK(open_memory(still, strlen(still), "still.gltf", CROWD_OK) == NULL);
-    static const char fbx[] = "Kaydara FBX Binary  \0";
-    CHECK(open_memory(fbx, sizeof fbx, "misnamed.gltf", CROWD_OK) == NULL);
+    CHECK(open_memory(v1, strlen(v1), "v1.gltf", CROWD_OK) == NULL && kind == GLTF_KIND_GLTF1);
     CHECK(error.reason[0] == '\0');
+    static const char other[] = "{\"format\":\"some other JSON\"}";
+    CHECK(open_memory(other, strlen(other), "data.json", CROWD_OK) == NULL &&
+          kind == GLTF_KIND_OTHER);
+    doc = open_memory(other, strlen(other), "data.gltf", CROWD_OK);
+    CHECK(doc != NULL && kind == GLTF_KIND_GLTF2);
+    gltf_document_close(doc);
+    static const char fbx[] = "Kaydara FBX Binary  \0";
+    CHECK(open_memory(fbx, sizeof fbx, "misnamed.gltf", CROWD_ERROR_INVALID_DATA) == NULL &&
+          kind == GLTF_KIND_BROKEN);
+    CHECK(strstr(error.reason, "named .gltf but neither a GLB nor glTF JSON") != NULL);
+    CHECK(open_memory(fbx, sizeof fbx, "model.fbx", CROWD_OK) == NULL && kind == GLTF_KIND_OTHER);
 
     /* Every GLB bound. */
     size = make_glb(json, values, sizeof values);
@@ -123,14 +149,14 @@ static void check_container(void) {
                                            "5126,\"count\":2,\"type\":\"SCALAR\"}]}";
     size = make_glb(long_buffer, values, sizeof values);
     doc = open_memory(glb, size, "long_buffer.glb", CROWD_OK);
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_ERROR_INVALID_DATA);
+    CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
     CHECK(strstr(error.reason, "exceeds the GLB binary chunk") != NULL);
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_ERROR_INVALID_DATA);
+    CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
     gltf_document_close(doc);
     size = make_glb(json, NULL, 0);
     doc = open_memory(glb, size, "no_bin.glb", CROWD_OK);
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_ERROR_INVALID_DATA);
-    CHECK(strstr(error.reason, "no uri and no GLB binary chunk") != NULL);
+    CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
+    CHECK(strstr(error.reason, "buffers[0] has no uri and there is no GLB binary chunk") != NULL);
     gltf_document_close(doc);
 }
 
@@ -144,8 +170,8 @@ static gltf_document *open_with_uri(const char *uri, const char *name, crowd_res
                   "\"SCALAR\"}]}",
              uri);
     gltf_document *doc = open_memory(json, strlen(json), name, CROWD_OK);
-    float out[2];
-    crowd_result result = doc ? read(doc, 0, out, 16) : CROWD_ERROR_INVALID_DATA;
+    float out[8];
+    crowd_result result = doc ? read(doc, 0, out) : CROWD_ERROR_INVALID_DATA;
     CHECK_MSG(result == expected_read, "%s: %s (%s)", name, crowd_result_str(result), error.reason);
     if (result == CROWD_OK) {
         CHECK(out[0] == 1.5f && out[1] == -2.0f);
@@ -169,61 +195,34 @@ static void check_buffers(void) {
     gltf_document_close(open_with_uri("floats.bin", "external.gltf", CROWD_ERROR_UNSUPPORTED));
     CHECK(strstr(error.reason, "not read from memory") != NULL);
 
-    /* From disk: an external file, one too short, one missing, and a GLB
-     * whose binary chunk is read from the file. */
+    /* From disk: an external file next to the document, one too short, one missing. */
     static const char json[] = HEAD "\"buffers\":[{\"byteLength\":8,\"uri\":\"doc_floats.bin\"}],"
                                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
                                     "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
                                     "\"count\":2,\"type\":\"SCALAR\"}]}";
     const float values[2] = {1.5f, -2.0f};
-    FILE *f = fopen("doc_test.gltf", "wb");
     FILE *b = fopen("doc_floats.bin", "wb");
-    CHECK(f && b && fputs(json, f) >= 0 && fwrite(values, sizeof values, 1, b) == 1);
-    if (f) {
-        fclose(f);
-    }
+    CHECK(b && fwrite(values, sizeof values, 1, b) == 1);
     if (b) {
         fclose(b);
     }
-    gltf_document *doc = NULL;
-    float out[2] = {0, 0};
-    CHECK(gltf_document_open_file("doc_test.gltf", ".", &doc, &error) == CROWD_OK && doc != NULL);
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
+    float out[8] = {0, 0};
+    gltf_document *doc = open_in(json, strlen(json), "doc_test.gltf", ".", CROWD_OK);
+    CHECK(doc != NULL && read(doc, 0, out) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
     gltf_document_close(doc);
     b = fopen("doc_floats.bin", "wb");
     CHECK(b && fwrite(values, 4, 1, b) == 1);
     if (b) {
         fclose(b);
     }
-    doc = NULL;
-    CHECK(gltf_document_open_file("doc_test.gltf", ".", &doc, &error) == CROWD_OK && doc != NULL);
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_ERROR_INVALID_DATA);
-    CHECK(strstr(error.reason, "has 4 bytes, byteLength says 8") != NULL);
+    doc = open_in(json, strlen(json), "doc_test.gltf", ".", CROWD_OK);
+    CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
+    CHECK(strstr(error.reason, "doc_floats.bin holds 4 bytes, byteLength says 8") != NULL);
     gltf_document_close(doc);
     remove("doc_floats.bin");
-    doc = NULL;
-    CHECK(gltf_document_open_file("doc_test.gltf", ".", &doc, &error) == CROWD_OK && doc != NULL);
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_ERROR_IO);
+    doc = open_in(json, strlen(json), "doc_test.gltf", ".", CROWD_OK);
+    CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_IO);
     gltf_document_close(doc);
-
-    static const char glb_json[] = HEAD "\"buffers\":[{\"byteLength\":8}],"
-                                        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
-                                        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
-                                        "\"count\":2,\"type\":\"SCALAR\"}]}";
-    size_t size = make_glb(glb_json, values, sizeof values);
-    f = fopen("doc_test.glb", "wb");
-    CHECK(f && fwrite(glb, 1, size, f) == size);
-    if (f) {
-        fclose(f);
-    }
-    doc = NULL;
-    out[0] = out[1] = 0;
-    CHECK(gltf_document_open_file("doc_test.glb", ".", &doc, &error) == CROWD_OK && doc != NULL);
-    CHECK(doc != NULL && read(doc, 0, out, 16) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
-    gltf_document_close(doc);
-    doc = (gltf_document *)&doc;
-    CHECK(gltf_document_open_file("doc_missing.glb", ".", &doc, &error) == CROWD_ERROR_IO &&
-          doc == NULL);
 }
 
 /* Bytes of the accessor tests: a 24-byte view read with every layout. */
@@ -302,7 +301,7 @@ static void check_accessors(void) {
                   "{\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\","
                   "\"sparse\":{\"count\":2,\"indices\":{\"bufferView\":7,\"componentType\":5121},"
                   "\"values\":{\"bufferView\":2}}},"
-                  /* 11: stride 2 smaller than a 4-byte float */
+                  /* 11: stride 2, below the specification's 4 */
                   "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
                   /* 12: bufferView past the end of its buffer (40 > 36) */
                   "{\"bufferView\":3,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
@@ -327,47 +326,53 @@ static void check_accessors(void) {
     }
     float out[8];
     /* Normalized: signed max(c / (2^(b-1) - 1), -1), unsigned c / (2^b - 1). */
-    CHECK(read(doc, 0, out, 16) == CROWD_OK && out[0] == -1.0f && out[1] == -1.0f &&
-          out[2] == 0.0f && out[3] == 1.0f);
-    CHECK(read(doc, 1, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == (float)(1 / 255.0) &&
+    CHECK(read(doc, 0, out) == CROWD_OK && out[0] == -1.0f && out[1] == -1.0f && out[2] == 0.0f &&
+          out[3] == 1.0f);
+    CHECK(read(doc, 1, out) == CROWD_OK && out[0] == 0.0f && out[1] == (float)(1 / 255.0) &&
           out[2] == (float)(254 / 255.0) && out[3] == 1.0f);
-    CHECK(read(doc, 2, out, 16) == CROWD_OK && out[0] == -1.0f && out[1] == 1.0f);
-    CHECK(read(doc, 3, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 1.0f);
-    CHECK(read(doc, 4, out, 16) == CROWD_OK && out[0] == -128.0f && out[1] == -127.0f &&
+    CHECK(read(doc, 2, out) == CROWD_OK && out[0] == -1.0f && out[1] == 1.0f);
+    CHECK(read(doc, 3, out) == CROWD_OK && out[0] == 0.0f && out[1] == 1.0f);
+    CHECK(read(doc, 4, out) == CROWD_OK && out[0] == -128.0f && out[1] == -127.0f &&
           out[3] == 127.0f);
-    CHECK(read(doc, 5, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 65535.0f);
-    CHECK(read(doc, 6, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 1.0f &&
-          out[2] == 254.0f && out[3] == 255.0f && out[4] == 0.0f && out[5] == 0.0f &&
-          out[6] == 255.0f && out[7] == 255.0f);
-    CHECK(read(doc, 7, out, 16) == CROWD_OK && out[0] == 0.25f && out[1] == 10.0f);
-    CHECK(read(doc, 8, out, 16) == CROWD_OK && out[0] == 0.0f && out[1] == 10.0f &&
-          out[2] == 0.0f && out[3] == 30.0f);
-    CHECK(read(doc, 9, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "sparse index 1") != NULL);
-    CHECK(read(doc, 10, out, 16) == CROWD_ERROR_INVALID_DATA &&
+    CHECK(read(doc, 5, out) == CROWD_OK && out[0] == 0.0f && out[1] == 65535.0f);
+    CHECK(read(doc, 6, out) == CROWD_OK && out[0] == 0.0f && out[1] == 1.0f && out[2] == 254.0f &&
+          out[3] == 255.0f && out[4] == 0.0f && out[5] == 0.0f && out[6] == 255.0f &&
+          out[7] == 255.0f);
+    CHECK(read(doc, 7, out) == CROWD_OK && out[0] == 0.25f && out[1] == 10.0f);
+    CHECK(read(doc, 8, out) == CROWD_OK && out[0] == 0.0f && out[1] == 10.0f && out[2] == 0.0f &&
+          out[3] == 30.0f);
+    CHECK(read(doc, 9, out) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "accessors[9].sparse: index 1 (3) is past") != NULL);
+    CHECK(read(doc, 10, out) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason, "not increasing") != NULL);
-    CHECK(read(doc, 11, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "byteStride 2 is smaller than an element") != NULL);
-    CHECK(read(doc, 12, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "bytes [0, 40) are outside buffer 0 (36 bytes)") != NULL);
-    CHECK(read(doc, 13, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "buffer 1 does not exist") != NULL);
-    CHECK(read(doc, 14, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "bufferView 70") != NULL);
-    CHECK(read(doc, 15, out, 16) == CROWD_ERROR_INVALID_DATA &&
+    CHECK(read(doc, 11, out) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "bufferViews[4].byteStride is not an integer in [4, 252]") != NULL);
+    CHECK(read(doc, 12, out) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "bufferViews[3]: bytes [0, 40) are outside buffers[0] (36 bytes)") !=
+              NULL);
+    CHECK(read(doc, 13, out) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "bufferViews[6].buffer names buffers[1], which does not exist") !=
+              NULL);
+    CHECK(read(doc, 14, out) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "accessors[14].bufferView names bufferViews[70]") != NULL);
+    CHECK(read(doc, 15, out) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason, "normalized") != NULL);
-    CHECK(read(doc, 16, out, 16) == CROWD_ERROR_INVALID_DATA &&
+    CHECK(read(doc, 16, out) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason, "componentType") != NULL);
-    CHECK(read(doc, 17, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "count") != NULL);
+    CHECK(read(doc, 17, out) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "count") != NULL);
     gltf_accessor matrix;
-    CHECK(gltf_accessor_describe(doc, 18, 16, &matrix, "test") == CROWD_OK &&
-          matrix.components == 0);
-    CHECK(read(doc, 19, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "needs bytes [16, 28) of bufferView 0, which has 24") != NULL);
-    CHECK(read(doc, 20, out, 16) == CROWD_ERROR_INVALID_DATA &&
-          strstr(error.reason, "accessor 20 does not exist") != NULL);
-    CHECK(read(doc, 8, out, 3) == CROWD_ERROR_LIMIT);
+    CHECK(gltf_accessor_describe(doc, 18, &matrix) == CROWD_OK && matrix.components == 16 &&
+          matrix.is_matrix);
+    CHECK(read(doc, 19, out) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason,
+                 "accessors[19] needs bytes [16, 28) of bufferViews[0], which has 24") != NULL);
+    cJSON *reference = cJSON_Parse("{\"input\":20}");
+    gltf_accessor missing;
+    CHECK(gltf_accessor_open(doc, reference, "input", "animations[0].samplers[0]", true, &missing,
+                             NULL) == CROWD_ERROR_INVALID_DATA &&
+          strstr(error.reason, "animations[0].samplers[0].input names accessors[20], which does "
+                               "not exist (the file has 20)") != NULL);
+    cJSON_Delete(reference);
     gltf_document_close(doc);
 }
 

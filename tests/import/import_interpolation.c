@@ -1,9 +1,9 @@
 /* test_import_interpolation - glTF STEP, LINEAR and CUBICSPLINE samplers
  * through crowd_import_memory / crowd_import_file.
  *
- * assimp 5.2 keeps no interpolation mode, so the importer reads STEP and
- * CUBICSPLINE samplers (and integer-typed outputs, which assimp copies
- * unconverted) from the file itself. The files are written here, from the
+ * crowd's glTF reader keeps every sampler's interpolation mode and decodes
+ * integer-typed outputs (assimp 5.2, which read glTF before it, lost both).
+ * The files are written here, from the
  * glTF 2.0 specification: a two-joint skin whose tip joint is animated by the
  * same keys in three clips, one per mode, with values chosen so that
  * samples between keys differ between the modes; a fourth clip has
@@ -443,7 +443,7 @@ static void check_tracks(const crowd_asset *asset, const char *label) {
     const crowd_track *all[6] = {step_p, step_q, lin_p, lin_q, cub_p, cub_q};
     for (int t = 0; t < 6; t++) {
         CHECK_MSG(all[t]->key_count == 3, "%s: track %d has %u keys", label, t, all[t]->key_count);
-        /* Rebuilt (step, cubic) and assimp's (linear) keys share one time base. */
+        /* Every mode's keys keep the file's times, one time base for all. */
         for (uint32_t k = 0; k < 3 && all[t]->key_count == 3; k++) {
             CHECK_MSG(all[t]->times_s[k] == lin_p->times_s[k] && all[t]->times_s[k] == key_times[k],
                       "%s: track %d key %u at %.9g s", label, t, k, (double)all[t]->times_s[k]);
@@ -496,7 +496,7 @@ static void check_tracks(const crowd_asset *asset, const char *label) {
             CHECK_MSG(root_q->times_s[k] == root_p->times_s[k] &&
                           tip_q->times_s[k] == root_p->times_s[k] &&
                           tip_p->times_s[k] == root_p->times_s[k],
-                      "%s: quantized key %d times differ from assimp's", label, k);
+                      "%s: quantized key %d times differ between tracks", label, k);
         }
     }
 }
@@ -644,7 +644,7 @@ static void check_orphan_channel(void) {
     }
 }
 
-/* A NaN key time is dropped once and counted once (not again for assimp's copy). */
+/* A NaN key time is dropped and counted once per track that reads it. */
 static void check_dropped_key(void) {
     breakage x = {0};
     x.nan_step_time = true;
@@ -709,11 +709,12 @@ static void check_malformed(void) {
     expect_invalid(&x, "cubic_missing", "accessor");
     memset(&x, 0, sizeof x);
     x.input_normalized = true;
-    expect_invalid(&x, "input_normalized", "accessor 5: normalized with componentType 5126");
+    expect_invalid(&x, "input_normalized",
+                   "accessors[5].normalized is not false for componentType 5126");
     memset(&x, 0, sizeof x);
     x.sampler_missing = true;
     expect_invalid(&x, "sampler_missing",
-                   "channel 1: sampler is missing or not one of the animation's 2");
+                   "animations[0].channels[1].sampler is missing or not one of the animation's 2");
     memset(&x, 0, sizeof x);
     x.rotation_not_normalized = true;
     expect_invalid(&x, "rotation_raw_int", "not VEC4 of floats or normalized integers");
