@@ -30,7 +30,6 @@
 #include <string.h>
 
 #include "crowd/asset.h"
-#include "import/gltf_document.h"
 #include "import/import_internal.h"
 #include "import/import_run.h"
 #include "import/precheck.h"
@@ -188,33 +187,23 @@ static const struct aiScene *read_watched(const assimp_source *src, import_log_w
     return scene;
 }
 
-/* The glTF samplers assimp loses (gltf_samplers.c), the unit, the
- * conversion; releases the scene. `head` holds the file's first bytes. */
-static crowd_result convert(const struct aiScene *scene, const assimp_source *src, const char *file,
-                            const char *dir, const uint8_t *head, size_t head_size,
-                            const import_log_watch *watch, const crowd_import_desc *desc,
-                            crowd_asset **out_asset, crowd_error *error) {
-    gltf_document *gltf = NULL;
-    crowd_result result = CROWD_OK;
-    if (scene->mNumAnimations > 0) {
-        result = src->path ? gltf_document_open_file(src->path, dir, &gltf, error)
-                           : gltf_document_open_memory(src->bytes, src->size, file, &gltf, error);
-    }
-    if (result == CROWD_OK) {
-        import_context ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.scene = scene;
-        ctx.file = file;
-        ctx.dir = dir;
-        ctx.gltf = gltf;
-        ctx.desc = desc;
-        ctx.logger = &desc->logger;
-        ctx.error = error;
-        ctx.reader_warnings = watch->reader_warnings;
-        import_units_find(scene, head, head_size, &ctx.units);
-        result = import_scene_to_asset(&ctx, out_asset);
-    }
-    gltf_document_close(gltf);
+/* The unit, the conversion; releases the scene. `head` holds the file's
+ * first bytes. */
+static crowd_result convert(const struct aiScene *scene, const char *file, const char *dir,
+                            const uint8_t *head, size_t head_size, const import_log_watch *watch,
+                            const crowd_import_desc *desc, crowd_asset **out_asset,
+                            crowd_error *error) {
+    import_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.scene = scene;
+    ctx.file = file;
+    ctx.dir = dir;
+    ctx.desc = desc;
+    ctx.logger = &desc->logger;
+    ctx.error = error;
+    ctx.reader_warnings = watch->reader_warnings;
+    import_units_find(scene, head, head_size, &ctx.units);
+    crowd_result result = import_scene_to_asset(&ctx, out_asset);
     aiReleaseImport(scene);
     return result;
 }
@@ -244,7 +233,7 @@ crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc,
         if (file != NULL) {
             fclose(file);
         }
-        result = convert(scene, &src, path, dir, head, head_size, &watch, desc, out_asset, error);
+        result = convert(scene, path, dir, head, head_size, &watch, desc, out_asset, error);
         free(head);
     }
     free(dir);
@@ -266,5 +255,5 @@ crowd_result import_assimp_memory(const void *bytes, size_t size, const char *na
     if (scene == NULL) {
         return result;
     }
-    return convert(scene, &src, file, NULL, bytes, size, &watch, desc, out_asset, error);
+    return convert(scene, file, NULL, bytes, size, &watch, desc, out_asset, error);
 }
