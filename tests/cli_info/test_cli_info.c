@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 
 #include "check.h"
 #include "run_cli.h"
+
+#include <sys/stat.h>
 
 static cli_run result;
 
@@ -163,9 +166,163 @@ static void check_good(void) {
     CHECK(r->exit_code == 0 && strstr(r->out, "usage: crowd info") != NULL);
 }
 
+/* Files crowd used to refuse that import with their repairs listed: the
+ * JSON count of the repair each needs, and its line in the text output. */
+static void check_repaired_files(void) {
+    static const struct {
+        const char *file, *repair, *line;
+    } cases[] = {
+        {"OBJ/box.obj", "reader_warnings", "warnings of assimp's reader"},
+        {"invalid/malformed2.obj", "reader_warnings", "warnings of assimp's reader"},
+        {"FBX/boxWithCompressedCTypeArray.FBX", "reader_warnings", "warnings of assimp's reader"},
+        {"FBX/boxWithUncompressedCTypeArray.FBX", "reader_warnings", "warnings of assimp's reader"},
+        {"FBX/box_orphant_embedded_texture.fbx", "reader_warnings", "warnings of assimp's reader"},
+        {"FBX/embedded_ascii/box_embedded_texture_fragmented.fbx", "reader_warnings",
+         "warnings of assimp's reader"},
+        {"FBX/global_settings.fbx", "reader_warnings", "warnings of assimp's reader"},
+        {"X/anim_test.x", "bones_unbound", "bones naming no node"},
+        {"Q3D/earth.q3o", "normals_generated", "not finite (generated)"},
+        {"3DS/CameraRollAnim.3ds", "reader_warnings", "warnings of assimp's reader"},
+        {"3DS/CameraRollAnimWithChildObject.3ds", "reader_warnings", "warnings of assimp's reader"},
+        {"3DS/TargetCameraAnim.3ds", "reader_warnings", "warnings of assimp's reader"},
+        {MINETEST_CHARACTER, "clips_extended", "clips with keys past the file's duration"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char path[1200];
+        if (cases[c].file[0] == '/') {
+            if (!check_path_exists(cases[c].file)) {
+                printf("SKIP: %s not found (install minetest-data)\n", cases[c].file);
+                check_skips++;
+                continue;
+            }
+            snprintf(path, sizeof path, "%s", cases[c].file);
+        } else {
+            const char *found = check_assimp_model(cases[c].file);
+            if (found == NULL) {
+                continue;
+            }
+            snprintf(path, sizeof path, "%s", found);
+        }
+        const cli_run *r = run(path, "--json", NULL);
+        cJSON *json = cJSON_Parse(r->out);
+        int count = json_int(cJSON_GetObjectItem(json, "repairs"), cases[c].repair);
+        CHECK_MSG(r->exit_code == 0 && count > 0, "%s: exit %d, %s %d: %s", cases[c].file,
+                  r->exit_code, cases[c].repair, count, r->err);
+        CHECK_MSG(strstr(r->err, "error") == NULL, "%s: %s", cases[c].file, r->err);
+        cJSON_Delete(json);
+        r = run(path, NULL);
+        CHECK_MSG(r->exit_code == 0 && strstr(r->out, cases[c].line) != NULL,
+                  "%s: no repair line '%s' in:\n%s", cases[c].file, cases[c].line, r->out);
+    }
+}
+
+static double json_number(const cJSON *object, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    return cJSON_IsNumber(item) ? item->valuedouble : -1.0;
+}
+
+/* animation_with_skeleton.fbx is in centimetres (UnitScaleFactor 1). */
+static void check_scale(void) {
+    const char *path = check_assimp_model("FBX/animation_with_skeleton.fbx");
+    if (path == NULL) {
+        return;
+    }
+    const cli_run *r = run(path, "--json", NULL);
+    cJSON *json = cJSON_Parse(r->out);
+    const cJSON *max = cJSON_GetObjectItem(cJSON_GetObjectItem(json, "bounds"), "max");
+    CHECK(r->exit_code == 0 && fabs(json_number(json, "unit_scale") - 0.01) < 1e-7 &&
+          json_int(cJSON_GetObjectItem(json, "repairs"), "units_converted") == 1 &&
+          fabs(cJSON_GetArrayItem(max, 0)->valuedouble - 34.791) < 1e-3);
+    cJSON_Delete(json);
+    r = run(path, "--json", "--scale", "1", NULL);
+    json = cJSON_Parse(r->out);
+    max = cJSON_GetObjectItem(cJSON_GetObjectItem(json, "bounds"), "max");
+    CHECK(r->exit_code == 0 && json_number(json, "unit_scale") == 1.0 &&
+          json_int(cJSON_GetObjectItem(json, "repairs"), "units_converted") == 0 &&
+          fabs(cJSON_GetArrayItem(max, 0)->valuedouble - 3479.13) < 0.1);
+    cJSON_Delete(json);
+    r = run(path, "--scale", "metres", NULL);
+    CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1);
+    r = run(path, "--scale", "0", NULL);
+    CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1);
+}
+
+/* The files in folder `dir` (at most 16 names, sorted), one per line. */
+static void list_folder(const char *dir, char *out, size_t size) {
+    out[0] = '\0';
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] != '.') {
+            size_t length = strlen(out);
+            snprintf(out + length, size - length, "%s\n", e->d_name);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+}
+
+/* A helper made to crash or to send garbage, and a missing one: one error
+ * line, exit 2, and `bake` leaves its output folder as it was. */
+static void check_helper_failures(void) {
+    const char *found = check_assimp_model("X/Testwuson.X");
+    if (found == NULL) {
+        return;
+    }
+    char path[1200];
+    snprintf(path, sizeof path, "%s", found);
+    static const struct {
+        const char *variable, *value, *says;
+    } cases[] = {
+        {"CROWD_IMPORT_HELPER_FAULT", "abort",
+         "the X reader crashed on this file (signal 6, SIGABRT); nothing was written"},
+        {"CROWD_IMPORT_HELPER_FAULT", "garbage", "the X reader's helper sent a malformed reply"},
+        {"CROWD_IMPORT_HELPER", "/nonexistent/crowd-import-helper",
+         "/nonexistent/crowd-import-helper"},
+    };
+    FILE *marker = fopen("marker.txt", "w");
+    if (marker != NULL) {
+        fputs("kept\n", marker);
+        fclose(marker);
+    }
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        setenv(cases[c].variable, cases[c].value, 1);
+        const cli_run *r = run(path, NULL);
+        CHECK_MSG(r->exit_code == 2 && cli_line_count(r->err) == 1 &&
+                      strstr(r->err, cases[c].says) != NULL && r->out[0] == '\0',
+                  "%s=%s: exit %d: %s", cases[c].variable, cases[c].value, r->exit_code, r->err);
+        /* A folder that exists keeps what it held; one that does not stays absent. */
+        if (!check_path_exists("kept")) {
+            CHECK(mkdir("kept", 0755) == 0);
+        }
+        rename("marker.txt", "kept/marker.txt");
+        const char *bake_kept[] = {"bake", path, "-o", "kept", NULL};
+        cli_run_argv(bake_kept, NULL, NULL, &result);
+        char listing[512];
+        list_folder("kept", listing, sizeof listing);
+        CHECK_MSG(result.exit_code == 2 && cli_line_count(result.err) == 1 &&
+                      strstr(result.err, cases[c].says) != NULL &&
+                      strcmp(listing, "marker.txt\n") == 0,
+                  "bake with %s=%s: exit %d, folder holds '%s': %s", cases[c].variable,
+                  cases[c].value, result.exit_code, listing, result.err);
+        rename("kept/marker.txt", "marker.txt");
+        const char *bake_new[] = {"bake", path, "-o", "fresh", NULL};
+        cli_run_argv(bake_new, NULL, NULL, &result);
+        CHECK_MSG(result.exit_code == 2 && !check_path_exists("fresh"),
+                  "bake with %s=%s into a new folder: exit %d", cases[c].variable, cases[c].value,
+                  result.exit_code);
+        unsetenv(cases[c].variable);
+    }
+}
+
 int main(void) {
     check_enter_temp_dir("test_cli_info");
+    /* The CLI finds its import helper beside itself, as an installed one does. */
+    unsetenv("CROWD_IMPORT_HELPER");
     check_bad_inputs();
     check_good();
+    check_repaired_files();
+    check_scale();
+    check_helper_failures();
     return check_finish();
 }
