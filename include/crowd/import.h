@@ -18,8 +18,9 @@
  * (crowd_asset_validate). desc.in_process runs assimp in the calling process
  * instead, as builds configured with CROWD_IMPORT_IN_PROCESS always do (for
  * platforms without processes): then assimp's process-wide logger and error
- * string are used under a process-wide lock, and a crashing reader takes
- * the caller down with it.
+ * string are used under a process-wide lock, what assimp prints itself
+ * reaches the process's stderr, and a crashing reader takes the caller down
+ * with it.
  *
  * Ownership: *out_asset belongs to the caller (crowd_asset_destroy).
  * Threading: import calls may run concurrently on different files.

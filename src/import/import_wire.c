@@ -64,6 +64,10 @@ static void put_f32(import_wire_buffer *out, float value) {
 
 static void put_text(import_wire_buffer *out, const char *text) {
     size_t length = text ? strlen(text) : 0;
+    if (length > UINT32_MAX) {
+        out->failed = true;
+        return;
+    }
     put_u32(out, (uint32_t)length);
     put(out, text, length);
 }

@@ -247,7 +247,8 @@ static void check_scale(void) {
     CHECK(r->exit_code == 1 && cli_line_count(r->err) == 1);
 }
 
-/* The files in folder `dir` (at most 16 names, sorted), one per line. */
+#ifndef CROWD_IMPORT_IN_PROCESS
+/* The files in folder `dir`, one per line. */
 static void list_folder(const char *dir, char *out, size_t size) {
     out[0] = '\0';
     DIR *d = opendir(dir);
@@ -315,6 +316,8 @@ static void check_helper_failures(void) {
     }
 }
 
+#endif
+
 int main(void) {
     check_enter_temp_dir("test_cli_info");
     /* The CLI finds its import helper beside itself, as an installed one does. */
@@ -323,6 +326,8 @@ int main(void) {
     check_good();
     check_repaired_files();
     check_scale();
+#ifndef CROWD_IMPORT_IN_PROCESS
     check_helper_failures();
+#endif
     return check_finish();
 }

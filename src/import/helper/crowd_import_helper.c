@@ -103,7 +103,11 @@ static bool parse_args(int argc, char **argv, helper_args *out) {
         } else if (strcmp(key, "--cpu-limit") == 0 && parse_number(value, UINT32_MAX, &number)) {
             out->cpu_limit = (uint32_t)number;
         } else if (strcmp(key, "--scale") == 0) {
-            out->scale = strtof(value, NULL);
+            char *end = NULL;
+            out->scale = strtof(value, &end);
+            if (end == value || *end != '\0' || !(out->scale >= 0.0f && out->scale < 1e30f)) {
+                return false;
+            }
         } else if (strcmp(key, "--socket") == 0) {
             out->sockets[out->socket_count++] = value;
         } else if (strcmp(key, "--file") == 0) {

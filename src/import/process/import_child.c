@@ -433,11 +433,20 @@ static crowd_result failure(const child_run *run, const child_limits *limits, co
     }
     if (WIFSIGNALED(run->status)) {
         int sig = WTERMSIG(run->status);
-        if (sig == SIGXCPU || sig == SIGKILL) {
+        if (sig == SIGXCPU) {
             return crowd_error_set(error, CROWD_ERROR_LIMIT, file,
                                    "the %s reader used more than its %u s of CPU time on this "
-                                   "file and was stopped (signal %d); nothing was written",
-                                   reader, limits->cpu_s, sig);
+                                   "file and was stopped; nothing was written",
+                                   reader, limits->cpu_s);
+        }
+        /* The kernel's answer to a helper that ignores SIGXCPU, or the
+         * system's to one it ran out of memory for. */
+        if (sig == SIGKILL) {
+            return crowd_error_set(error, CROWD_ERROR_LIMIT, file,
+                                   "the %s reader was killed on this file (signal 9, SIGKILL: "
+                                   "past its %u s of CPU time, or the system out of memory); "
+                                   "nothing was written",
+                                   reader, limits->cpu_s);
         }
         const char *name = signal_name(sig);
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, file,
