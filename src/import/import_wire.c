@@ -322,20 +322,29 @@ static void get_mesh(wire_reader *r, crowd_mesh *mesh) {
     }
 }
 
-static void get_materials(wire_reader *r, crowd_asset *asset) {
-    uint32_t count = get_u32(r, "the material count");
-    /* Each material takes at least its name length, colour and size. */
-    if (count > r->left / 28) {
-        r->problem = "the material count";
-        return;
+/* A zeroed array for the count read next, each element taking at least
+ * `least_bytes` of what is left; *out_count set once it is allocated. */
+static void *get_list(wire_reader *r, uint32_t *out_count, uint64_t least_bytes, size_t element,
+                      const char *what) {
+    uint32_t count = get_u32(r, what);
+    if (r->problem != NULL || count > r->left / least_bytes) {
+        r->problem = what;
+        return NULL;
     }
-    asset->materials = calloc(count ? count : 1, sizeof *asset->materials);
-    if (asset->materials == NULL) {
+    void *list = calloc(count ? count : 1, element);
+    if (list == NULL) {
         r->problem = out_of_memory;
-        return;
+        return NULL;
     }
-    asset->material_count = count;
-    for (uint32_t m = 0; m < count && r->problem == NULL; m++) {
+    *out_count = count;
+    return list;
+}
+
+static void get_materials(wire_reader *r, crowd_asset *asset) {
+    /* A material takes at least its name length, colour and texture size. */
+    asset->materials =
+        get_list(r, &asset->material_count, 28, sizeof *asset->materials, "the material count");
+    for (uint32_t m = 0; m < asset->material_count && r->problem == NULL; m++) {
         crowd_material *material = &asset->materials[m];
         material->name = get_text(r, "a material name");
         for (int c = 0; c < 4; c++) {
@@ -343,7 +352,7 @@ static void get_materials(wire_reader *r, crowd_asset *asset) {
         }
         uint32_t width = get_u32(r, "a texture width");
         uint32_t height = get_u32(r, "a texture height");
-        if ((width == 0) != (height == 0)) {
+        if ((width == 0) != (height == 0) || (uint64_t)width * height > r->left / 4) {
             r->problem = "a texture size";
         } else if (width > 0) {
             material->texture_rgba8 = get_array(r, 4ull * width * height, 1, "a texture");
@@ -354,23 +363,15 @@ static void get_materials(wire_reader *r, crowd_asset *asset) {
 }
 
 static void get_skeleton(wire_reader *r, crowd_skeleton *sk) {
-    uint32_t count = get_u32(r, "the joint count");
-    /* Each joint takes at least its name length, parent, rest pose and
-     * inverse bind. */
-    if (count > r->left / 112) {
-        r->problem = "the joint count";
-        return;
-    }
-    sk->names = calloc(count ? count : 1, sizeof *sk->names);
+    /* A joint takes at least its name length, parent, rest pose and inverse bind. */
+    sk->names = get_list(r, &sk->joint_count, 112, sizeof *sk->names, "the joint count");
     if (sk->names == NULL) {
-        r->problem = out_of_memory;
         return;
     }
-    sk->joint_count = count;
-    for (uint32_t j = 0; j < count && r->problem == NULL; j++) {
+    for (uint32_t j = 0; j < sk->joint_count && r->problem == NULL; j++) {
         sk->names[j] = get_text(r, "a joint name");
     }
-    uint64_t j = count;
+    uint64_t j = sk->joint_count;
     sk->parents = get_array(r, j, sizeof(int32_t), "joint parents");
     sk->rest_translation = get_array(r, 3 * j, sizeof(float), "rest translations");
     sk->rest_rotation = get_array(r, 4 * j, sizeof(float), "rest rotations");
@@ -382,21 +383,12 @@ static void get_skeleton(wire_reader *r, crowd_skeleton *sk) {
 }
 
 static void get_clips(wire_reader *r, crowd_asset *asset) {
-    uint32_t count = get_u32(r, "the clip count");
     uint32_t joints = asset->skeleton.joint_count;
-    /* Each clip takes at least its name length, duration, loop flag and
+    /* A clip takes at least its name length, duration, loop flag and
      * 24 bytes of empty tracks per joint. */
-    if (count > r->left / (9 + 24 * (uint64_t)joints)) {
-        r->problem = "the clip count";
-        return;
-    }
-    asset->clips = calloc(count ? count : 1, sizeof *asset->clips);
-    if (asset->clips == NULL) {
-        r->problem = out_of_memory;
-        return;
-    }
-    asset->clip_count = count;
-    for (uint32_t c = 0; c < count && r->problem == NULL; c++) {
+    asset->clips = get_list(r, &asset->clip_count, 9 + 24 * (uint64_t)joints, sizeof *asset->clips,
+                            "the clip count");
+    for (uint32_t c = 0; c < asset->clip_count && r->problem == NULL; c++) {
         crowd_clip *clip = &asset->clips[c];
         clip->name = get_text(r, "a clip name");
         clip->duration_s = get_f32(r, "a clip duration");
@@ -415,18 +407,10 @@ static void get_clips(wire_reader *r, crowd_asset *asset) {
 }
 
 static void get_sockets(wire_reader *r, crowd_asset *asset) {
-    uint32_t count = get_u32(r, "the socket count");
-    if (count > r->left / 72) {
-        r->problem = "the socket count";
-        return;
-    }
-    asset->sockets = calloc(count ? count : 1, sizeof *asset->sockets);
-    if (asset->sockets == NULL) {
-        r->problem = out_of_memory;
-        return;
-    }
-    asset->socket_count = count;
-    for (uint32_t s = 0; s < count && r->problem == NULL; s++) {
+    /* A socket takes its name length, joint and offset. */
+    asset->sockets =
+        get_list(r, &asset->socket_count, 72, sizeof *asset->sockets, "the socket count");
+    for (uint32_t s = 0; s < asset->socket_count && r->problem == NULL; s++) {
         asset->sockets[s].name = get_text(r, "a socket name");
         asset->sockets[s].joint = get_u32(r, "a socket joint");
         for (int e = 0; e < 16; e++) {

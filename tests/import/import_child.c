@@ -23,6 +23,7 @@
 
 #include "check.h"
 #include "crowd/import.h"
+#include "test_files.h"
 #include "import/import_wire.h"
 
 static double now_s(void) {
@@ -120,24 +121,6 @@ static void check_same_asset(const crowd_asset *a, const crowd_asset *b, const c
     }
 }
 
-static uint8_t *read_file(const char *path, size_t *out_size) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *bytes = size > 0 ? malloc((size_t)size) : NULL;
-    if (bytes != NULL && fread(bytes, 1, (size_t)size, f) != (size_t)size) {
-        free(bytes);
-        bytes = NULL;
-    }
-    fclose(f);
-    *out_size = (size_t)size;
-    return bytes;
-}
-
 /* The file through the helper (from its path and, with `bytes_too`, from
  * its bytes) against the in-process import. */
 static void check_round_trip(const char *path, const crowd_import_desc *base, bool bytes_too) {
@@ -154,7 +137,7 @@ static void check_round_trip(const char *path, const crowd_import_desc *base, bo
     result = crowd_import_file(path, &desc, &child, &error);
     CHECK_MSG(result == CROWD_OK, "%s in the helper: %s", path, error.reason);
     size_t size = 0;
-    uint8_t *bytes = bytes_too ? read_file(path, &size) : NULL;
+    char *bytes = bytes_too ? test_read_file(path, &size) : NULL;
     CHECK(bytes != NULL || !bytes_too);
     if (bytes != NULL) {
         result = crowd_import_memory(bytes, size, path, &desc, &bytes_child, &error);
@@ -236,7 +219,7 @@ static void check_faults(void) {
                error.reason, took);
         /* And from bytes, where the parent also writes to the helper. */
         size_t size = 0;
-        uint8_t *bytes = read_file(path, &size);
+        char *bytes = test_read_file(path, &size);
         result = crowd_import_memory(bytes, size, "Testwuson.X", &desc, &asset, &error);
         CHECK_MSG(result == cases[c].result && asset == NULL, "%s from bytes: %s", cases[c].fault,
                   error.reason);
@@ -304,14 +287,10 @@ static void check_stderr_kept(void) {
     close(saved);
     close(capture);
     crowd_asset_destroy(asset);
-    char printed[512] = "";
-    FILE *f = fopen("stderr.txt", "r");
-    size_t n = f ? fread(printed, 1, sizeof printed - 1, f) : 0;
-    printed[n] = '\0';
-    if (f != NULL) {
-        fclose(f);
-    }
-    CHECK_MSG(n == 0, "assimp printed on our stderr: %s", printed);
+    size_t n = 0;
+    char *printed = test_read_file("stderr.txt", &n);
+    CHECK_MSG(printed != NULL && n == 0, "assimp printed on our stderr: %s", printed);
+    free(printed);
     CHECK_MSG(strstr(held.text, "reader printed: ") != NULL, "no printed line in the log: %s",
               held.text);
     printf("empty_camera.ogex: %s: %s; logged:\n%s", crowd_result_str(result), error.reason,
