@@ -211,12 +211,19 @@ typedef struct wire_reader {
     const char *problem; /* first thing found wrong, NULL while all is well */
 } wire_reader;
 
+/* Keeps the first problem: what follows one is read out of step. */
+static void fail(wire_reader *r, const char *what) {
+    if (r->problem == NULL) {
+        r->problem = what;
+    }
+}
+
 static bool take(wire_reader *r, void *out, size_t size, const char *what) {
     if (r->problem != NULL) {
         return false;
     }
     if (size > r->left) {
-        r->problem = what;
+        fail(r, what);
         return false;
     }
     memcpy(out, r->at, size);
@@ -234,7 +241,7 @@ static uint32_t get_u32(wire_reader *r, const char *what) {
 static bool get_bool(wire_reader *r, const char *what) {
     uint8_t value = 0;
     if (take(r, &value, 1, what) && value > 1) {
-        r->problem = what;
+        fail(r, what);
     }
     return value == 1;
 }
@@ -253,13 +260,13 @@ static void *get_array(wire_reader *r, uint64_t count, size_t element, const cha
         return NULL;
     }
     if (count > r->left / element) {
-        r->problem = what;
+        fail(r, what);
         return NULL;
     }
     size_t size = (size_t)count * element;
     void *data = malloc(size ? size : 1);
     if (data == NULL) {
-        r->problem = out_of_memory;
+        fail(r, out_of_memory);
         return NULL;
     }
     take(r, data, size, what);
@@ -270,18 +277,18 @@ static void *get_array(wire_reader *r, uint64_t count, size_t element, const cha
 static char *get_text(wire_reader *r, const char *what) {
     uint32_t length = get_u32(r, what);
     if (r->problem != NULL || length > r->left) {
-        r->problem = what;
+        fail(r, what);
         return NULL;
     }
     char *text = malloc((size_t)length + 1);
     if (text == NULL) {
-        r->problem = out_of_memory;
+        fail(r, out_of_memory);
         return NULL;
     }
     take(r, text, length, what);
     text[length] = '\0';
     if (memchr(text, '\0', length) != NULL) {
-        r->problem = what;
+        fail(r, what);
     }
     return text;
 }
@@ -290,7 +297,7 @@ static void get_track(wire_reader *r, crowd_track *track, uint32_t components) {
     track->key_count = get_u32(r, "a track's key count");
     uint32_t interpolation = get_u32(r, "a track's interpolation");
     if (interpolation > CROWD_INTERP_CUBIC) {
-        r->problem = "a track's interpolation";
+        fail(r, "a track's interpolation");
         return;
     }
     track->interpolation = (crowd_interpolation)interpolation;
@@ -328,12 +335,12 @@ static void *get_list(wire_reader *r, uint32_t *out_count, uint64_t least_bytes,
                       const char *what) {
     uint32_t count = get_u32(r, what);
     if (r->problem != NULL || count > r->left / least_bytes) {
-        r->problem = what;
+        fail(r, what);
         return NULL;
     }
     void *list = calloc(count ? count : 1, element);
     if (list == NULL) {
-        r->problem = out_of_memory;
+        fail(r, out_of_memory);
         return NULL;
     }
     *out_count = count;
@@ -353,7 +360,7 @@ static void get_materials(wire_reader *r, crowd_asset *asset) {
         uint32_t width = get_u32(r, "a texture width");
         uint32_t height = get_u32(r, "a texture height");
         if ((width == 0) != (height == 0) || (uint64_t)width * height > r->left / 4) {
-            r->problem = "a texture size";
+            fail(r, "a texture size");
         } else if (width > 0) {
             material->texture_rgba8 = get_array(r, 4ull * width * height, 1, "a texture");
             material->texture_width = width;
@@ -395,7 +402,7 @@ static void get_clips(wire_reader *r, crowd_asset *asset) {
         clip->loop = get_bool(r, "a loop flag");
         clip->tracks = calloc(joints ? joints : 1, sizeof *clip->tracks);
         if (clip->tracks == NULL) {
-            r->problem = out_of_memory;
+            fail(r, out_of_memory);
             return;
         }
         for (uint32_t j = 0; j < joints && r->problem == NULL; j++) {
@@ -422,7 +429,7 @@ static void get_sockets(wire_reader *r, crowd_asset *asset) {
 static crowd_asset *get_asset(wire_reader *r) {
     crowd_asset *asset = crowd_asset_create();
     if (asset == NULL) {
-        r->problem = out_of_memory;
+        fail(r, out_of_memory);
         return NULL;
     }
     asset->name = get_text(r, "the asset name");
@@ -431,7 +438,7 @@ static crowd_asset *get_asset(wire_reader *r) {
     asset->has_skin = get_bool(r, "the skin flag");
     asset->unit_scale = get_f32(r, "the unit scale");
     if (!(isfinite(asset->unit_scale) && asset->unit_scale > 0.0f)) {
-        r->problem = "the unit scale";
+        fail(r, "the unit scale");
     }
     get_mesh(r, &asset->mesh);
     get_materials(r, asset);
@@ -439,11 +446,11 @@ static crowd_asset *get_asset(wire_reader *r) {
     get_clips(r, asset);
     get_sockets(r, asset);
     if (get_u32(r, "the repair count") != REPAIR_COUNT) {
-        r->problem = "the repair count";
+        fail(r, "the repair count");
     }
     take(r, &asset->repairs, sizeof asset->repairs, "the repairs");
     if (r->problem == NULL && r->left != 0) {
-        r->problem = "bytes after the asset";
+        fail(r, "bytes after the asset");
     }
     if (r->problem != NULL) {
         crowd_asset_destroy(asset);

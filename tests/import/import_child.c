@@ -9,8 +9,9 @@
  * - A missing helper is an error naming where it was looked for.
  * - assimp's own printing goes to the logger, not to our stderr.
  * - Imports from two threads at once each get their own helper.
- * - The reply decoder rejects every truncation of a valid reply and
- *   survives byte flips (whatever decodes is then validated).
+ * - The reply decoder rejects every truncation of a valid reply, survives
+ *   byte flips (whatever decodes is then validated) and refuses a texture
+ *   size whose byte count would wrap.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -392,6 +393,21 @@ static void check_decoder(void) {
     printf("decoder: %zu truncations refused; 4000 flipped replies survived (%d still valid)\n",
            reply.size, valid);
     free(copy);
+    import_wire_buffer_free(&reply);
+    /* A texture of 2^31 x 2^31 texels: 4 * w * h wraps to 0 bytes in 64 bits. */
+    crowd_material *material = &asset->materials[0];
+    uint8_t texel[4] = {0};
+    material->texture_width = material->texture_height = 1u << 31;
+    material->texture_rgba8 = texel;
+    import_wire_put_header(&reply);
+    import_wire_put_asset(&reply, asset);
+    import_wire_put_end(&reply);
+    material->texture_width = material->texture_height = 0;
+    material->texture_rgba8 = NULL;
+    decoded = NULL;
+    CHECK(import_wire_decode(reply.data, reply.size, NULL, &decoded, &error, &helper_said) ==
+              CROWD_ERROR_INVALID_DATA &&
+          decoded == NULL && strstr(error.reason, "a texture size") != NULL);
     import_wire_buffer_free(&reply);
     crowd_asset_destroy(asset);
 }
