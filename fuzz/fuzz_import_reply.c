@@ -4,8 +4,9 @@
  * The bytes are a reply as a broken or hostile helper might send it.
  * Anything may fail; nothing may crash, leak or be reported by the
  * sanitizers, and an asset it gives must be destroyable whether or not it
- * passes crowd_asset_validate() (the parent checks that next). Seeds: run
- * the helper by hand and keep its stdout. */
+ * passes crowd_asset_validate() (the parent checks that next). Seeds in
+ * fuzz/corpus/import_reply: the helper's stdout for OBJ/box.obj, for
+ * X/anim_test.x (skinned, a clip) and for a missing file (an error). */
 #include <stddef.h>
 #include <stdint.h>
 
