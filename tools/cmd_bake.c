@@ -38,6 +38,8 @@ static const char usage[] =
     "  --target T             desktop (default) or web (webgl2): every texture within\n"
     "                         4096x4096, the size every WebGL2 device holds\n"
     "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
+    "  --anim FILE            add the clips of an animation file (glTF, BVH, FBX, ...;\n"
+    "                         repeatable): joints matched by name, keys retargeted\n"
     "  --scale S              metres per unit of the files, instead of the unit they declare\n"
     "  --compat openvat       also write the OpenVAT layout (NAME-remap_info.json)\n"
     "  --report-all           also measure the encodings not chosen (not written)\n"
@@ -51,8 +53,8 @@ typedef struct options {
     const char *output;
     double fps;
     double scale; /* 0: each file's unit */
-    const char **clips, **loops, **onces, **attach;
-    uint32_t clip_count, loop_count, once_count, attach_count;
+    const char **clips, **loops, **onces, **attach, **anims;
+    uint32_t clip_count, loop_count, once_count, attach_count, anim_count;
     char *clip_list;
     crowd_bake_what what;
     long max_width;
@@ -72,6 +74,7 @@ static void free_options(options *opt) {
     free(opt->loops);
     free(opt->onces);
     free(opt->attach);
+    free(opt->anims);
     free(opt->clip_list);
 }
 
@@ -168,6 +171,8 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
             return CLI_EXIT_USAGE;
         }
         opt->attach[opt->attach_count++] = value;
+    } else if (strcmp(arg, "--anim") == 0) {
+        opt->anims[opt->anim_count++] = value;
     } else if (strcmp(arg, "--what") == 0) {
         static const char *const what[] = {"both", "vat", "bat"};
         if (!pick(value, what, 3, 0, &choice)) {
@@ -211,7 +216,7 @@ static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
         "-o",       "--output", "--fps",    "--max-width", "--threads",  "--clips",
         "--loop",   "--once",   "--attach", "--what",      "--encoding", "--bat-encoding",
-        "--compat", "--lods",   "--target", "--scale",     NULL};
+        "--compat", "--lods",   "--target", "--scale",     "--anim",     NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -221,7 +226,8 @@ static int parse(int argc, char **argv, options *opt) {
     opt->loops = calloc(slots, sizeof(char *));
     opt->onces = calloc(slots, sizeof(char *));
     opt->attach = calloc(slots, sizeof(char *));
-    if (!opt->loops || !opt->onces || !opt->attach) {
+    opt->anims = calloc(slots, sizeof(char *));
+    if (!opt->loops || !opt->onces || !opt->attach || !opt->anims) {
         return cli_fail(CLI_EXIT_INPUT, "out of memory");
     }
     for (int i = 1; i < argc; i++) {
@@ -495,6 +501,23 @@ static int load_model(const options *opt, const crowd_logger *logger, crowd_asse
     if (cli_attach_props(asset, opt->attach, opt->attach_count, &import, &error) != CROWD_OK) {
         crowd_asset_destroy(asset);
         return fail(&error);
+    }
+    for (uint32_t a = 0; a < opt->anim_count; a++) {
+        crowd_anim_import_desc anim = {.logger = *logger, .import = &import};
+        crowd_anim_report report;
+        if (crowd_asset_add_clips(asset, opt->anims[a], &anim, &report, &error) != CROWD_OK) {
+            crowd_asset_destroy(asset);
+            return fail(&error);
+        }
+        if (!opt->quiet) {
+            fprintf(stderr,
+                    "crowd: %s: %u clips added (%u renamed); %u of %u joints matched (%u by "
+                    "role, %u retargeted), %u of the file's unmatched\n",
+                    opt->anims[a], report.clips_added, report.clips_renamed, report.joints_matched,
+                    report.joint_count, report.joints_by_role, report.joints_retargeted,
+                    report.unmatched_count);
+        }
+        crowd_anim_report_free(&report);
     }
     *out_asset = asset;
     return -1;

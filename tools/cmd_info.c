@@ -2,7 +2,8 @@
  *
  * Prints counts, materials, submeshes, joints (the tree with --joints),
  * clips, sockets, bind-pose bounds and every repair, as text or as JSON
- * (--json). --attach SOCKET=FILE merges props first, as `bake` would.
+ * (--json). --attach SOCKET=FILE merges props first, as `bake` would;
+ * --anim FILE adds a file's clips and shows how its joints matched.
  * Library diagnostics are held back until the model loaded, so a failure
  * prints exactly one "crowd: error:" line.
  */
@@ -18,11 +19,14 @@
 #define MAX_ATTACHMENTS 16
 
 static const char usage[] =
-    "usage: crowd info MODEL [--joints] [--json] [--attach SOCKET=FILE]... [--verbose]\n"
+    "usage: crowd info MODEL [--joints] [--json] [--attach SOCKET=FILE]... [--anim FILE]...\n"
+    "                  [--verbose]\n"
     "  MODEL                a model file assimp reads (glTF, FBX, X, ...) or builtin:\n"
     "  --joints             print the joint hierarchy\n"
     "  --json               print everything as JSON on stdout\n"
     "  --attach SOCKET=FILE merge a prop onto a socket first (repeatable)\n"
+    "  --anim FILE          add an animation file's clips, show how its joints matched\n"
+    "                       (repeatable)\n"
     "  --scale S            metres per unit of the file, instead of the unit it declares\n"
     "  --verbose            also print the importer's informational messages\n";
 
@@ -58,6 +62,8 @@ typedef struct options {
     double scale; /* 0: the file's unit */
     uint32_t attach_count;
     const char *attach[MAX_ATTACHMENTS]; /* SOCKET=FILE, checked */
+    uint32_t anim_count;
+    const char *anims[MAX_ATTACHMENTS];
 } options;
 
 /* Returns -1 to go on, else the exit code. */
@@ -90,6 +96,15 @@ static int parse(int argc, char **argv, options *opt) {
                 return cli_fail(CLI_EXIT_USAGE, "--attach: at most %d props", MAX_ATTACHMENTS);
             }
             opt->attach[opt->attach_count++] = value;
+        } else if (strcmp(arg, "--anim") == 0) {
+            const char *value = cli_option_value(argc, argv, &i);
+            if (value == NULL) {
+                return CLI_EXIT_USAGE;
+            }
+            if (opt->anim_count == MAX_ATTACHMENTS) {
+                return cli_fail(CLI_EXIT_USAGE, "--anim: at most %d files", MAX_ATTACHMENTS);
+            }
+            opt->anims[opt->anim_count++] = value;
         } else {
             int code = cli_model_argument("info", arg, &opt->model, &opt->model_count, 1);
             if (code >= 0) {
@@ -343,6 +358,69 @@ static int load(const options *opt, held_log *log, crowd_asset **out_asset) {
     return CLI_EXIT_OK;
 }
 
+/* The files of --anim added to *asset, one report each; on failure the
+ * asset is gone and the exit code returned. */
+static int add_anims(const options *opt, held_log *log, crowd_asset **asset,
+                     crowd_anim_report *reports) {
+    crowd_import_desc import = {.logger = {hold_message, log}, .scale = (float)opt->scale};
+    crowd_anim_import_desc desc = {.logger = import.logger, .import = &import};
+    for (uint32_t a = 0; a < opt->anim_count; a++) {
+        crowd_error error = {0};
+        if (crowd_asset_add_clips(*asset, opt->anims[a], &desc, &reports[a], &error) != CROWD_OK) {
+            crowd_asset_destroy(*asset);
+            *asset = NULL;
+            return cli_report(&error);
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static void print_anim(const crowd_asset *asset, const char *file, const crowd_anim_report *r) {
+    printf("anim        %s: %u clips added (%u renamed)\n", file, r->clips_added, r->clips_renamed);
+    for (uint32_t c = 0; c < r->clips_added; c++) {
+        bool renamed = strcmp(r->clip_names[c], r->clip_file_names[c]) != 0;
+        printf("  clip '%s'%s%s%s\n", r->clip_names[c], renamed ? " (the file's '" : "",
+               renamed ? r->clip_file_names[c] : "", renamed ? "')" : "");
+    }
+    printf("  joints    %u of %u matched (%u by humanoid role, %u retargeted); root '%s', "
+           "translation x%g\n",
+           r->joints_matched, r->joint_count, r->joints_by_role, r->joints_retargeted,
+           r->root_joint >= 0 ? asset->skeleton.names[r->root_joint] : "none",
+           (double)r->root_scale);
+    for (uint32_t j = 0; j < r->joint_count; j++) {
+        printf("    %-24s %s %s\n", asset->skeleton.names[j],
+               r->matched[j] ? (r->matched_by_role[j] ? "<- (role)" : "<-") : "  ",
+               r->matched[j] ? r->matched[j] : "(not animated: rest pose)");
+    }
+    printf("  unmatched %u joints of the file the character lacks\n", r->unmatched_count);
+    for (uint32_t f = 0; f < r->unmatched_count; f++) {
+        printf("    %s\n", r->unmatched[f]);
+    }
+}
+
+static cJSON *anim_json(const crowd_asset *asset, const char *file, const crowd_anim_report *r) {
+    cJSON *item = cJSON_CreateObject();
+    cJSON_AddStringToObject(item, "file", file);
+    cJSON *clips = cJSON_AddArrayToObject(item, "clips");
+    for (uint32_t c = 0; c < r->clips_added; c++) {
+        cJSON_AddItemToArray(clips, cJSON_CreateString(r->clip_names[c]));
+    }
+    cJSON *joints = cJSON_AddObjectToObject(item, "matched");
+    for (uint32_t j = 0; j < r->joint_count; j++) {
+        if (r->matched[j] != NULL) {
+            cJSON_AddStringToObject(joints, asset->skeleton.names[j], r->matched[j]);
+        }
+    }
+    cJSON *unmatched = cJSON_AddArrayToObject(item, "unmatched");
+    for (uint32_t f = 0; f < r->unmatched_count; f++) {
+        cJSON_AddItemToArray(unmatched, cJSON_CreateString(r->unmatched[f]));
+    }
+    cJSON_AddNumberToObject(item, "by_role", r->joints_by_role);
+    cJSON_AddNumberToObject(item, "retargeted", r->joints_retargeted);
+    cJSON_AddNumberToObject(item, "root_scale", r->root_scale);
+    return item;
+}
+
 int cmd_info(int argc, char **argv) {
     options opt;
     memset(&opt, 0, sizeof opt);
@@ -352,12 +430,20 @@ int cmd_info(int argc, char **argv) {
     if (code < 0) {
         code = load(&opt, &log, &asset);
     }
+    crowd_anim_report reports[MAX_ATTACHMENTS] = {0};
+    if (asset != NULL) {
+        code = add_anims(&opt, &log, &asset, reports);
+    }
     if (asset != NULL) {
         if (log.text != NULL) {
             fputs(log.text, stderr);
         }
         if (opt.json) {
             cJSON *json = build_json(asset, &opt);
+            cJSON *anims = opt.anim_count > 0 ? cJSON_AddArrayToObject(json, "anims") : NULL;
+            for (uint32_t a = 0; anims != NULL && a < opt.anim_count; a++) {
+                cJSON_AddItemToArray(anims, anim_json(asset, opt.anims[a], &reports[a]));
+            }
             char *text = json ? cJSON_Print(json) : NULL;
             if (text == NULL) {
                 code = cli_fail(CLI_EXIT_OUTPUT, "info: out of memory while writing JSON");
@@ -368,8 +454,14 @@ int cmd_info(int argc, char **argv) {
             cJSON_Delete(json);
         } else {
             print_text(asset, &opt);
+            for (uint32_t a = 0; a < opt.anim_count; a++) {
+                print_anim(asset, opt.anims[a], &reports[a]);
+            }
         }
         crowd_asset_destroy(asset);
+    }
+    for (uint32_t a = 0; a < opt.anim_count; a++) {
+        crowd_anim_report_free(&reports[a]);
     }
     free(log.text);
     return code;

@@ -22,6 +22,15 @@
  * reaches the process's stderr, and a crashing reader takes the caller down
  * with it.
  *
+ * glTF 2.0 (.gltf, .glb) is not assimp's: crowd's own reader takes it, in
+ * the calling process (it trusts nothing it reads: every index and range
+ * is checked against the specification and a failure names the JSON path
+ * of the problem), parsing the file once. glTF 1.0 goes to assimp.
+ *
+ * Clips can come from other files (crowd_asset_add_clips): an animation
+ * file's skeleton is matched to the character's by joint name, its keys
+ * retargeted where the two rest poses differ.
+ *
  * Ownership: *out_asset belongs to the caller (crowd_asset_destroy).
  * Threading: import calls may run concurrently on different files.
  */
@@ -73,6 +82,63 @@ crowd_result crowd_import_memory(const void *bytes, size_t size, const char *nam
  * skeleton and clips are ignored. On failure `asset` is unchanged. */
 crowd_result crowd_asset_attach(crowd_asset *asset, const char *socket_name,
                                 const crowd_asset *prop, crowd_error *error);
+
+/* How crowd_asset_add_clips reads an animation file. Zero means default. */
+typedef struct crowd_anim_import_desc {
+    crowd_logger logger;
+    /* How the file is read (unit scale, helper limits); NULL: defaults. */
+    const crowd_import_desc *import;
+    /* Factor on the root joint's translation keys; 0: the ratio of hip
+     * heights (character / file), which also converts the file's unit. */
+    float root_scale;
+} crowd_anim_import_desc;
+
+/* What crowd_asset_add_clips did; arrays owned by the report
+ * (crowd_anim_report_free). */
+typedef struct crowd_anim_report {
+    uint32_t clips_added;
+    uint32_t clips_renamed;     /* of those, renamed: their name was taken */
+    char **clip_names;          /* clips_added names, as in the asset */
+    char **clip_file_names;     /* ... and as in the file */
+    uint32_t joint_count;       /* the character's */
+    char **matched;             /* per character joint: the file joint it follows, or NULL */
+    bool *matched_by_role;      /* per character joint: matched by humanoid role, not name */
+    uint32_t joints_matched;    /* character joints that follow a file joint */
+    uint32_t joints_by_role;    /* of those, matched by humanoid role */
+    uint32_t joints_retargeted; /* of those, whose keys were turned (rest poses differ) */
+    uint32_t unmatched_count;   /* joints of the file that the character lacks */
+    char **unmatched;           /* their names */
+    int32_t root_joint;         /* character joint taking the root translation, -1 */
+    float root_scale;           /* factor applied to it */
+} crowd_anim_report;
+
+/* Adds the clips of the file at `path` to `character`. The file holds a
+ * skeleton and animations, with or without meshes (which are ignored):
+ * glTF/GLB (crowd's reader), BVH (read here: mocap has no mesh), any other
+ * format through crowd_import_file (which needs the file to hold a mesh).
+ *
+ * Joints are matched by name, ignoring namespaces ("mixamorig:Hips",
+ * "Armature|Hips", "mixamorig1:Hips" are "Hips") and case; character
+ * joints left over are matched by humanoid role ("LeftArm" of CMU and
+ * Mixamo rigs, "UpperArm.L", crowd's "upper_arm_L"). Where the rest poses
+ * differ, rotations are retargeted in model space (the world-space delta
+ * from each skeleton's rest pose, after turning the character's bone onto
+ * the file's rest direction; src/import/anim_retarget.c has the formulas),
+ * the root's translation is scaled by the ratio of hip heights, other
+ * joints keep their bone lengths; where they agree, keys are copied bit
+ * for bit. Character joints the file does not animate keep their rest
+ * pose; file joints the character lacks are reported. Clip names already
+ * taken become "NAME_N" (counted in repairs.clips_renamed and the report).
+ *
+ * desc may be NULL (defaults); out may be NULL. CROWD_ERROR_UNSUPPORTED
+ * when the file has no clip or no joint matches. On failure `character` is
+ * unchanged. Call before the asset is shared: it is modified in place. */
+crowd_result crowd_asset_add_clips(crowd_asset *character, const char *path,
+                                   const crowd_anim_import_desc *desc, crowd_anim_report *out,
+                                   crowd_error *error);
+
+/* Frees the report's arrays and zeroes it. NULL is a no-op. */
+void crowd_anim_report_free(crowd_anim_report *report);
 
 /* Convenience for tools: "builtin:" gives crowd_builtin_create(), anything
  * else crowd_import_file(). */

@@ -1,4 +1,5 @@
-/* anim_names.c - clip names made unique, joint names compared across files. */
+/* anim_names.c - clip names made unique, joint names compared across files
+ * (namespaces, case) and read as humanoid parts. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,4 +64,67 @@ bool anim_names_match(const char *a, const char *b) {
         }
     }
     return *x == *y;
+}
+
+/* Humanoid parts and how rigs spell them, lowercase without separators:
+ * '#' stands for the side's word (left, right), '@' for its letter (l, r).
+ * A name matches a pattern for one side; parts without side have neither. */
+typedef struct humanoid_part {
+    const char *patterns[8];
+} humanoid_part;
+
+static const humanoid_part humanoid_parts[] = {
+    {{"hips", "pelvis"}},
+    {{"spine", "lowerback", "abdomen", "ab"}},
+    {{"neck"}},
+    {{"head"}},
+    {{"#shoulder", "shoulder@", "@shoulder", "#collar", "#clavicle", "clavicle@"}},
+    {{"#arm", "#upperarm", "upperarm@", "@upperarm", "uparm@"}},
+    {{"#forearm", "forearm@", "#lowerarm", "lowerarm@", "@forearm", "#elbow"}},
+    {{"#hand", "hand@", "@hand", "#wrist"}},
+    {{"#upleg", "upleg@", "#upperleg", "upperleg@", "#thigh", "thigh@", "#hip", "hip@"}},
+    {{"#leg", "#lowerleg", "lowerleg@", "#shin", "shin@", "calf@", "#knee"}},
+    {{"#foot", "foot@", "@foot", "#ankle"}},
+    {{"#toebase", "#toe", "#toes", "toe@", "toes@"}},
+};
+
+/* `name` (normalized) spelled as `pattern` for `side` (0 left, 1 right). */
+static bool spelled(const char *name, const char *pattern, int side) {
+    static const char *const words[2] = {"left", "right"};
+    static const char letters[2] = {'l', 'r'};
+    for (; *pattern != '\0'; pattern++) {
+        if (*pattern == '#') {
+            size_t length = strlen(words[side]);
+            if (strncmp(name, words[side], length) != 0) {
+                return false;
+            }
+            name += length;
+        } else if (*(pattern) == '@' ? *name++ != letters[side] : *name++ != *pattern) {
+            return false;
+        }
+    }
+    return *name == '\0';
+}
+
+int anim_humanoid_role(const char *name) {
+    char normal[64];
+    size_t n = 0;
+    for (const char *c = anim_name_stem(name); *c != '\0' && n + 1 < sizeof normal; c++) {
+        if (*c != '_' && *c != '.' && *c != '-' && *c != ' ') {
+            normal[n++] = (char)tolower((unsigned char)*c);
+        }
+    }
+    normal[n] = '\0';
+    for (size_t part = 0; part < sizeof humanoid_parts / sizeof *humanoid_parts; part++) {
+        for (size_t p = 0; p < 8 && humanoid_parts[part].patterns[p] != NULL; p++) {
+            const char *pattern = humanoid_parts[part].patterns[p];
+            bool sided = strpbrk(pattern, "#@") != NULL;
+            for (int side = 0; side < (sided ? 2 : 1); side++) {
+                if (spelled(normal, pattern, side)) {
+                    return (int)(3 * part + (sided ? 1 + side : 0) + 1);
+                }
+            }
+        }
+    }
+    return 0;
 }

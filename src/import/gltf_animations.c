@@ -22,17 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crowd/anim.h"
 #include "core/core_internal.h"
 #include "crowd/asset.h"
 #include "import/anim_internal.h"
 #include "import/gltf_internal.h"
-
-/* Poses closer than this count as equal when deciding the loop flag:
- * translation and scale per component (relative above 1), rotation as
- * 1 - |dot| (about 0.5 degrees). */
-#define LOOP_TOLERANCE 1e-3f
-#define LOOP_ROTATION_TOLERANCE 4e-5f
 
 typedef enum target_path {
     PATH_TRANSLATION,
@@ -288,44 +281,6 @@ static crowd_result add_channel(clip_builder *b, const cJSON *animation, const c
     return result;
 }
 
-static bool poses_match(const crowd_transform *a, const crowd_transform *b) {
-    float dot = 0.0f;
-    for (int c = 0; c < 4; c++) {
-        dot += a->rotation[c] * b->rotation[c];
-    }
-    if (1.0f - fabsf(dot) > LOOP_ROTATION_TOLERANCE) {
-        return false;
-    }
-    for (int c = 0; c < 3; c++) {
-        float t = fmaxf(1.0f, fmaxf(fabsf(a->translation[c]), fabsf(b->translation[c])));
-        float s = fmaxf(1.0f, fmaxf(fabsf(a->scale[c]), fabsf(b->scale[c])));
-        if (fabsf(a->translation[c] - b->translation[c]) > LOOP_TOLERANCE * t ||
-            fabsf(a->scale[c] - b->scale[c]) > LOOP_TOLERANCE * s) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* A clip loops by default when it ends in the pose it starts in. */
-static crowd_result decide_loop(gltf_import *imp, crowd_clip *clip) {
-    const crowd_skeleton *skeleton = &imp->asset->skeleton;
-    crowd_transform *poses = malloc(2 * (size_t)skeleton->joint_count * sizeof *poses);
-    if (poses == NULL) {
-        return crowd_error_set(imp->error, CROWD_ERROR_OUT_OF_MEMORY, imp->file, "out of memory");
-    }
-    clip->loop = false;
-    crowd_anim_sample(skeleton, clip, 0.0f, NULL, poses);
-    crowd_anim_sample(skeleton, clip, clip->duration_s, NULL, poses + skeleton->joint_count);
-    bool match = clip->duration_s > 0.0f;
-    for (uint32_t j = 0; j < skeleton->joint_count && match; j++) {
-        match = poses_match(&poses[j], &poses[skeleton->joint_count + j]);
-    }
-    clip->loop = match;
-    free(poses);
-    return CROWD_OK;
-}
-
 static crowd_result build_clip(gltf_import *imp, uint32_t a, bool *animated) {
     const cJSON *animation = imp->doc->lists[GLTF_ANIMATIONS].items[a];
     const cJSON *channels = cJSON_GetObjectItemCaseSensitive(animation, "channels");
@@ -367,7 +322,9 @@ static crowd_result build_clip(gltf_import *imp, uint32_t a, bool *animated) {
         result = add_channel(&b, animation, channel, c);
     }
     clip->duration_s = b.duration_s;
-    return result == CROWD_OK ? decide_loop(imp, clip) : result;
+    return result == CROWD_OK
+               ? anim_clip_decide_loop(&imp->asset->skeleton, clip, imp->file, imp->error)
+               : result;
 }
 
 crowd_result gltf_animations_build(gltf_import *imp) {

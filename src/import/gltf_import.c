@@ -238,8 +238,9 @@ static bool may_be_gltf(const uint8_t *bytes, size_t size) {
     return at < size && bytes[at] == '{';
 }
 
-crowd_result gltf_import_file(const char *path, const crowd_import_desc *desc,
-                              crowd_asset **out_asset, crowd_error *error, bool *claimed) {
+/* gltf_import_file and gltf_import_clips_file: the file read whole, from its folder. */
+static crowd_result import_path(const char *path, const crowd_import_desc *desc, bool skeleton_only,
+                                crowd_asset **out_asset, crowd_error *error, bool *claimed) {
     *claimed = false;
     *out_asset = NULL;
     if (!named_gltf(path)) {
@@ -272,11 +273,21 @@ crowd_result gltf_import_file(const char *path, const crowd_import_desc *desc,
     } else {
         slash[slash == dir] = '\0'; /* "/robot.glb" keeps "/" */
     }
-    gltf_import_options options = {path, dir, false};
+    gltf_import_options options = {path, dir, skeleton_only};
     result = gltf_import_bytes(bytes, size, &options, desc, out_asset, error, claimed);
     free(dir);
     free(bytes);
     return result;
+}
+
+crowd_result gltf_import_file(const char *path, const crowd_import_desc *desc,
+                              crowd_asset **out_asset, crowd_error *error, bool *claimed) {
+    return import_path(path, desc, false, out_asset, error, claimed);
+}
+
+crowd_result gltf_import_clips_file(const char *path, const crowd_import_desc *desc,
+                                    crowd_asset **out_asset, crowd_error *error, bool *claimed) {
+    return import_path(path, desc, true, out_asset, error, claimed);
 }
 
 crowd_result gltf_import_memory(const void *bytes, size_t size, const char *name,

@@ -32,6 +32,11 @@ crowd_result gltf_import_memory(const void *bytes, size_t size, const char *name
                                 const crowd_import_desc *desc, crowd_asset **out_asset,
                                 crowd_error *error, bool *claimed);
 
+/* The same for a file of clips (crowd_asset_add_clips): its skeleton and
+ * clips, meshes neither needed nor read (the asset's mesh is empty). */
+crowd_result gltf_import_clips_file(const char *path, const crowd_import_desc *desc,
+                                    crowd_asset **out_asset, crowd_error *error, bool *claimed);
+
 /* What gltf_import_bytes is asked for. */
 typedef struct gltf_import_options {
     const char *file; /* names the input in messages (its extension says glTF was meant) */
