@@ -13,8 +13,8 @@
  * of memory gives an error, never a crash of the caller, and assimp's own
  * printing reaches the logger, never the terminal. The helper is looked for
  * in this order: the environment variable CROWD_IMPORT_HELPER (a path), the
- * folder of the running program (/proc/self/exe), the install's libexec
- * folder. Its reply is checked like any untrusted input
+ * folder of the running program (/proc/self/exe), ../libexec from there,
+ * the libexec folder of the install prefix. Its reply is checked like any untrusted input
  * (crowd_asset_validate). desc.in_process runs assimp in the calling process
  * instead, as builds configured with CROWD_IMPORT_IN_PROCESS always do (for
  * platforms without processes): then assimp's process-wide logger and error
