@@ -53,6 +53,7 @@ extern char **environ;
  * and dropped. */
 #define STDERR_KEPT_BYTES 32768
 #define STDERR_LINES_LOGGED 20
+#define REPLY_PIPE_BYTES (1 << 20)
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HELPER_UNDER_ASAN 1
@@ -211,6 +212,11 @@ static crowd_result spawn_helper(const char *const *args, const child_limits *li
     run->out_fd = out_pipe[0];
     run->err_fd = err_pipe[0];
     run->in_fd = in_pair[0];
+#ifdef F_SETPIPE_SZ
+    /* A reply of megabytes (a texture) then crosses in a few wakeups, not
+     * one per 64 KiB; where the system refuses, the default pipe will do. */
+    fcntl(run->out_fd, F_SETPIPE_SZ, REPLY_PIPE_BYTES);
+#endif
     if (failed != 0) {
         close_fd(&run->out_fd);
         close_fd(&run->err_fd);
@@ -234,7 +240,7 @@ static void drain(child_run *run, int *fd, bool is_reply, uint64_t reply_limit) 
     uint8_t *into = scratch;
     size_t room = sizeof scratch;
     if (is_reply) {
-        if (run->reply_capacity - run->reply_size < 65536) {
+        if (run->reply_capacity - run->reply_size < REPLY_PIPE_BYTES) {
             size_t capacity = run->reply_capacity ? 2 * run->reply_capacity : 1 << 20;
             uint8_t *grown = realloc(run->reply, capacity);
             if (grown == NULL) {
