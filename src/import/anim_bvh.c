@@ -319,34 +319,26 @@ static crowd_result read_asset(bvh_reader *r, crowd_asset *asset) {
                               : result;
 }
 
-crowd_result anim_bvh_read(const char *path, const crowd_logger *logger, crowd_asset **out,
-                           crowd_error *error) {
+crowd_result anim_bvh_parse(const void *bytes, size_t size, const char *name,
+                            const crowd_logger *logger, crowd_asset **out, crowd_error *error) {
     *out = NULL;
     bvh_reader r;
     memset(&r, 0, sizeof r);
-    r.path = path;
+    r.path = name;
     r.error = error;
     r.line = 1;
-    uint8_t *bytes = NULL;
-    size_t size = 0;
-    crowd_result result = core_file_read(path, BVH_MAX_FILE_BYTES, &bytes, &size, error);
-    if (result != CROWD_OK) {
-        return result;
-    }
-    /* core_file_read allocates one byte past the end at least: the terminator. */
-    char *text = realloc(bytes, size + 1);
+    /* A private copy, NUL-terminated: the reader cuts it into words. */
+    char *text = malloc(size + 1);
     r.joints = calloc(BVH_MAX_JOINTS, sizeof *r.joints);
     crowd_asset *asset = crowd_asset_create();
+    crowd_result result = CROWD_OK;
     if (text == NULL || r.joints == NULL || asset == NULL) {
-        free(text ? text : (char *)bytes);
-        free(r.joints);
-        crowd_asset_destroy(asset);
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
-    }
-    text[size] = '\0';
-    if (memchr(text, '\0', size) != NULL) {
-        result = crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path, "contains a NUL byte");
+        result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
+    } else if (memchr(bytes, '\0', size) != NULL) {
+        result = crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name, "contains a NUL byte");
     } else {
+        memcpy(text, bytes, size);
+        text[size] = '\0';
         r.text = r.at = text;
         asset->unit_scale = 1.0f;
         result = read_asset(&r, asset);
@@ -357,9 +349,22 @@ crowd_result anim_bvh_read(const char *path, const crowd_logger *logger, crowd_a
         crowd_asset_destroy(asset);
         return result;
     }
-    crowd_log(logger, CROWD_LOG_INFO, "%s: BVH: %u joints, %u frames, %g s", path,
+    crowd_log(logger, CROWD_LOG_INFO, "%s: BVH: %u joints, %u frames, %g s", name,
               asset->skeleton.joint_count, asset->clips[0].tracks[0].rotation.key_count,
               (double)asset->clips[0].duration_s);
     *out = asset;
     return CROWD_OK;
+}
+
+crowd_result anim_bvh_read(const char *path, const crowd_logger *logger, crowd_asset **out,
+                           crowd_error *error) {
+    *out = NULL;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    crowd_result result = core_file_read(path, BVH_MAX_FILE_BYTES, &bytes, &size, error);
+    if (result == CROWD_OK) {
+        result = anim_bvh_parse(bytes, size, path, logger, out, error);
+    }
+    free(bytes);
+    return result;
 }

@@ -44,6 +44,9 @@ crowd_result anim_clip_decide_loop(const crowd_skeleton *skeleton, crowd_clip *c
  * clip of its motion, named after the file; no mesh. */
 crowd_result anim_bvh_read(const char *path, const crowd_logger *logger, crowd_asset **out,
                            crowd_error *error);
+/* The same from bytes in memory (copied); `name` in messages and the asset's. */
+crowd_result anim_bvh_parse(const void *bytes, size_t size, const char *name,
+                            const crowd_logger *logger, crowd_asset **out, crowd_error *error);
 
 /* How the character's joints take the file's: source[j] is the file joint
  * character joint j follows, or -1; by_role[j] when it was matched by

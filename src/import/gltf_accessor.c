@@ -342,11 +342,14 @@ crowd_result gltf_accessor_check(gltf_document *doc, uint32_t index) {
     return result == CROWD_OK ? read_into(doc, &accessor, &nothing) : result;
 }
 
-crowd_result gltf_accessor_floats(gltf_document *doc, const gltf_accessor *accessor, float **out) {
+/* The accessor read whole into a new array of floats or of uints. */
+static crowd_result read_new(gltf_document *doc, const gltf_accessor *accessor, bool floats,
+                             void **out) {
     *out = NULL;
     void *memory = NULL;
-    crowd_result result = allocate(doc, accessor, sizeof(float), &memory);
-    read_target target = {memory, NULL};
+    crowd_result result =
+        allocate(doc, accessor, floats ? sizeof(float) : sizeof(uint32_t), &memory);
+    read_target target = {floats ? memory : NULL, floats ? NULL : memory};
     if (result == CROWD_OK) {
         result = read_into(doc, accessor, &target);
     }
@@ -356,6 +359,13 @@ crowd_result gltf_accessor_floats(gltf_document *doc, const gltf_accessor *acces
     }
     *out = memory;
     return CROWD_OK;
+}
+
+crowd_result gltf_accessor_floats(gltf_document *doc, const gltf_accessor *accessor, float **out) {
+    void *memory = NULL;
+    crowd_result result = read_new(doc, accessor, true, &memory);
+    *out = memory;
+    return result;
 }
 
 crowd_result gltf_accessor_uints(gltf_document *doc, const gltf_accessor *accessor,
@@ -368,17 +378,9 @@ crowd_result gltf_accessor_uints(gltf_document *doc, const gltf_accessor *access
                          accessor->normalized ? " (normalized)" : "");
     }
     void *memory = NULL;
-    crowd_result result = allocate(doc, accessor, sizeof(uint32_t), &memory);
-    read_target target = {NULL, memory};
-    if (result == CROWD_OK) {
-        result = read_into(doc, accessor, &target);
-    }
-    if (result != CROWD_OK) {
-        free(memory);
-        return result;
-    }
+    crowd_result result = read_new(doc, accessor, false, &memory);
     *out = memory;
-    return CROWD_OK;
+    return result;
 }
 
 crowd_result gltf_accessor_open(gltf_document *doc, const cJSON *object, const char *key,
