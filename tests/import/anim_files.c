@@ -89,8 +89,8 @@ void glb_free(glb_file *file) {
 
 cJSON *animation_only(const glb_file *file, int first, int count) {
     cJSON *json = cJSON_Duplicate(file->json, 1);
-    static const char *const gone[] = {"meshes", "skins", "materials", "textures", "images",
-                                       "samplers"};
+    static const char *const gone[] = {"meshes",   "skins",  "materials",
+                                       "textures", "images", "samplers"};
     for (size_t k = 0; k < sizeof gone / sizeof *gone; k++) {
         cJSON_DeleteItemFromObjectCaseSensitive(json, gone[k]);
     }

@@ -132,9 +132,10 @@ static void check_same_bake(void) {
         CHECK_MSG(same_texture(&expected->vat_normal, &got->vat_normal),
                   "VAT normals differ from the single-file bake");
         CHECK_MSG(same_texture(&expected->bat, &got->bat), "BAT differs from the single-file bake");
-        printf("bake with clips from 2 files: %u frames, VAT %ux%u and BAT %ux%u equal bit for bit\n",
-               got->frame_count, got->vat_position.width, got->vat_position.height,
-               got->bat.width, got->bat.height);
+        printf(
+            "bake with clips from 2 files: %u frames, VAT %ux%u and BAT %ux%u equal bit for bit\n",
+            got->frame_count, got->vat_position.width, got->vat_position.height, got->bat.width,
+            got->bat.height);
     }
     crowd_bake_destroy(expected);
     crowd_bake_destroy(got);
@@ -185,8 +186,8 @@ static void check_refusals(void) {
         crowd_asset *builtin = NULL;
         CHECK(crowd_builtin_create(&builtin, &error) == CROWD_OK);
         uint32_t builtin_clips = builtin ? builtin->clip_count : 0;
-        CHECK(builtin && crowd_asset_add_clips(builtin, "robot_no_match.glb", NULL, NULL,
-                                               &error) == CROWD_ERROR_UNSUPPORTED);
+        CHECK(builtin && crowd_asset_add_clips(builtin, "robot_no_match.glb", NULL, NULL, &error) ==
+                             CROWD_ERROR_UNSUPPORTED);
         CHECK(strstr(error.reason, "no joint of its") != NULL);
         CHECK(builtin && builtin->clip_count == builtin_clips);
         printf("robot_no_match.glb on builtin: %s\n", error.reason);
@@ -195,8 +196,7 @@ static void check_refusals(void) {
         glb_free(&file);
     }
     CHECK(robot->clip_count == clips);
-    CHECK(crowd_asset_add_clips(NULL, "x.glb", NULL, NULL, &error) ==
-          CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_asset_add_clips(NULL, "x.glb", NULL, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     crowd_asset_destroy(robot);
 }
 

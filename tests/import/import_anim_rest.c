@@ -168,8 +168,8 @@ int test_anim_rest(void) {
             float t = clip->duration_s * (float)(k + 0.3) / 7.0f;
             const char *worst = "";
             double gap = pose_gap(character, clip, ref, node_of, t, &worst);
-            CHECK_MSG(gap <= TOLERANCE_RAD, "t=%g: bone of '%s' %g rad from the file's",
-                      (double)t, worst, gap);
+            CHECK_MSG(gap <= TOLERANCE_RAD, "t=%g: bone of '%s' %g rad from the file's", (double)t,
+                      worst, gap);
             worst_gap = fmax(worst_gap, gap);
         }
         printf("  every bone within %.2g rad of the file's pose (tolerance %g) at 7 times\n",
