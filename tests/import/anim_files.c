@@ -1,9 +1,12 @@
+#define _POSIX_C_SOURCE 200809L /* test_files.h */
 #include "anim_files.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "test_files.h"
 
 static uint32_t get_u32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -17,24 +20,16 @@ static void put_u32(uint8_t *p, uint32_t v) {
 
 bool glb_read(const char *path, glb_file *out) {
     memset(out, 0, sizeof *out);
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) {
-        return false;
-    }
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    uint8_t *bytes = size > 28 ? malloc((size_t)size) : NULL;
-    bool ok = bytes != NULL && fread(bytes, 1, (size_t)size, file) == (size_t)size &&
-              memcmp(bytes, "glTF", 4) == 0;
-    fclose(file);
+    size_t size = 0;
+    uint8_t *bytes = path ? (uint8_t *)test_read_file(path, &size) : NULL;
+    bool ok = bytes != NULL && size > 28 && memcmp(bytes, "glTF", 4) == 0;
     uint32_t json_length = ok ? get_u32(bytes + 12) : 0;
-    ok = ok && 20 + (size_t)json_length + 8 <= (size_t)size;
+    ok = ok && 20 + (size_t)json_length + 8 <= size;
     if (ok) {
         out->json = cJSON_ParseWithLength((const char *)bytes + 20, json_length);
         size_t bin_at = 20 + (size_t)json_length;
         out->bin_size = get_u32(bytes + bin_at);
-        ok = out->json != NULL && bin_at + 8 + out->bin_size <= (size_t)size;
+        ok = out->json != NULL && bin_at + 8 + out->bin_size <= size;
         out->bin = ok ? malloc(out->bin_size + 1) : NULL;
         ok = ok && out->bin != NULL;
         if (ok) {
