@@ -97,10 +97,7 @@ static crowd_result finish(crowd_bake *bake, const crowd_bake_desc *desc, uint32
         uint32_t lods = desc->lods < 0    ? 0u
                         : desc->lods == 0 ? (uint32_t)CROWD_BAKE_DEFAULT_LODS
                                           : (uint32_t)desc->lods;
-        result = bake_build_lods(bake, lods, &desc->logger, error);
-    }
-    if (result == CROWD_OK) {
-        result = bake_measure_lods(bake, &played, thread_count, error);
+        result = bake_build_lods(bake, lods, &played, thread_count, &desc->logger, error);
     }
     bake_played_release(&played);
     return result;

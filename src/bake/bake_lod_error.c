@@ -13,7 +13,15 @@
  * triangles farther than the best distance so far, until no unvisited cell
  * can be closer. Frames run on worker threads. On robot.glb (7068
  * vertices, 589 frames, three LODs) this costs about as much as skinning
- * and encoding the frames. */
+ * and encoding the frames.
+ *
+ * The LOD search tries dozens of candidates, so it screens them instead
+ * (bake_screen_lod): a sample of the frames, decoded once, and for each
+ * vertex only whether it is within the limit, which mostly its hint
+ * answers; a vertex found over the limit is not asked again. In the bind
+ * pose, where each vertex's nearest triangle is searched in full for the
+ * hints anyway, the screening also compares its normal with the LOD's
+ * there. */
 #include "bake/bake_lod.h"
 
 #include <float.h>
@@ -45,6 +53,7 @@ typedef struct error_worker {
      * then that of the frame this worker measured before (mostly the one
      * before it in the clip). */
     uint32_t *hints;
+    uint8_t *over; /* screening: per query, farther than the limit in a frame measured */
     uint32_t query;
     /* Squared error of each LOD over the frames this worker measured: a
      * vertex whose first guess is already closer cannot raise it, so its
@@ -58,16 +67,25 @@ typedef struct error_worker {
 typedef struct error_job {
     const crowd_bake *bake;
     const bake_played *played;
+    uint32_t first_lod, end_lod; /* LODs first_lod .. end_lod - 1 are measured */
+    uint32_t frame_step;         /* on frames 0, frame_step, 2 frame_step, ... */
+    const float *frames;         /* those frames' positions, or NULL: decoded here */
+    /* Screening (limit2 0 when measuring): the squared distance limit,
+     * the normal limit, and per LOD0 vertex whether it is over them. */
+    float limit2;
+    const bake_lod_limits *limits;
+    uint8_t *out_over;
     uint32_t *queries; /* per LOD k >= 1: the LOD0 vertices it does not keep */
     uint32_t query_first[CROWD_BAKE_MAX_LODS + 1];
     error_worker *workers;
 } error_job;
 
-/* Squared distance from p to triangle abc (Ericson, Real-Time Collision
- * Detection, 5.1.5: the closest point by Voronoi region). */
-static float triangle_distance2(const float p[3], const float *t) {
+/* Squared distance from p to triangle abc and the barycentric weights of
+ * the closest point (Ericson, Real-Time Collision Detection, 5.1.5: the
+ * closest point by Voronoi region). */
+static float closest_point(const float p[3], const float *t, float bary[3]) {
     const float *a = t, *b = t + 3, *c = t + 6;
-    float ab[3], ac[3], ap[3], closest[3];
+    float ab[3], ac[3], ap[3];
     for (int i = 0; i < 3; i++) {
         ab[i] = b[i] - a[i];
         ac[i] = c[i] - a[i];
@@ -82,36 +100,35 @@ static float triangle_distance2(const float p[3], const float *t) {
     float d5 = ab[0] * cp[0] + ab[1] * cp[1] + ab[2] * cp[2];
     float d6 = ac[0] * cp[0] + ac[1] * cp[1] + ac[2] * cp[2];
     float vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    float v, w; /* closest = a + v ab + w ac */
     if (d1 <= 0.0f && d2 <= 0.0f) {
-        memcpy(closest, a, sizeof closest);
+        v = w = 0.0f;
     } else if (d3 >= 0.0f && d4 <= d3) {
-        memcpy(closest, b, sizeof closest);
+        v = 1.0f, w = 0.0f;
     } else if (d6 >= 0.0f && d5 <= d6) {
-        memcpy(closest, c, sizeof closest);
+        v = 0.0f, w = 1.0f;
     } else if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
-        float v = d1 / (d1 - d3);
-        for (int i = 0; i < 3; i++) {
-            closest[i] = a[i] + v * ab[i];
-        }
+        v = d1 / (d1 - d3), w = 0.0f;
     } else if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
-        float w = d2 / (d2 - d6);
-        for (int i = 0; i < 3; i++) {
-            closest[i] = a[i] + w * ac[i];
-        }
+        v = 0.0f, w = d2 / (d2 - d6);
     } else if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
-        float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        for (int i = 0; i < 3; i++) {
-            closest[i] = b[i] + w * (c[i] - b[i]);
-        }
+        w = (d4 - d3) / ((d4 - d3) + (d5 - d6)), v = 1.0f - w;
     } else {
         float denom = 1.0f / (va + vb + vc);
-        float v = vb * denom, w = vc * denom;
-        for (int i = 0; i < 3; i++) {
-            closest[i] = a[i] + ab[i] * v + ac[i] * w;
-        }
+        v = vb * denom, w = vc * denom;
     }
-    float dx = p[0] - closest[0], dy = p[1] - closest[1], dz = p[2] - closest[2];
-    return dx * dx + dy * dy + dz * dz;
+    bary[0] = 1.0f - v - w, bary[1] = v, bary[2] = w;
+    float d2sum = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        float d = ap[i] - v * ab[i] - w * ac[i];
+        d2sum += d * d;
+    }
+    return d2sum;
+}
+
+float bake_triangle_distance2(const float p[3], const float *t) {
+    float bary[3];
+    return closest_point(p, t, bary);
 }
 
 /* fminf/fmaxf are calls without -ffast-math; these inline. */
@@ -264,7 +281,7 @@ static void consider(error_worker *w, const float p[3], uint32_t t, nearest *n) 
     if (dx * dx + dy * dy + dz * dz > reach * reach) {
         return;
     }
-    float d2 = triangle_distance2(p, w->corners + 9 * (size_t)t);
+    float d2 = bake_triangle_distance2(p, w->corners + 9 * (size_t)t);
     if (d2 < n->d2) {
         *n = (nearest){d2, sqrtf(d2), t};
     }
@@ -394,40 +411,83 @@ static void box_of(const float *positions, uint32_t count, float box_min[3], flo
     }
 }
 
-static void measure_frame(void *context, uint32_t worker, uint32_t frame) {
+static void measure_frame(void *context, uint32_t worker, uint32_t item) {
     error_job *job = context;
     const crowd_bake *bake = job->bake;
     error_worker *w = &job->workers[worker];
-    bake_played_positions(job->played, frame, w->skin, w->positions);
+    const float *positions = w->positions;
+    if (job->frames != NULL) {
+        positions = job->frames + 3 * (size_t)bake->vertex_count * item;
+    } else {
+        bake_played_positions(job->played, item * job->frame_step, w->skin, w->positions);
+    }
     float box_min[3], box_max[3];
-    box_of(w->positions, bake->vertex_count, box_min, box_max);
-    for (uint32_t k = 1; k < bake->lod_count && !w->failed; k++) {
-        pose_lod(w, bake, k, w->positions, box_min, box_max);
+    box_of(positions, bake->vertex_count, box_min, box_max);
+    for (uint32_t k = job->first_lod; k < job->end_lod && !w->failed; k++) {
+        pose_lod(w, bake, k, positions, box_min, box_max);
         for (uint32_t q = job->query_first[k]; q < job->query_first[k + 1]; q++) {
-            const float *p = w->positions + 3 * (size_t)job->queries[q];
-            nearest n = find_nearest(w, p, w->hints[q], w->worst2[k]);
+            if (job->limit2 > 0.0f && w->over[q]) {
+                continue; /* over already: nothing more to learn */
+            }
+            const float *p = positions + 3 * (size_t)job->queries[q];
+            /* screening asks only whether the limit holds */
+            nearest n =
+                find_nearest(w, p, w->hints[q], job->limit2 > 0.0f ? job->limit2 : w->worst2[k]);
             w->hints[q] = n.triangle;
             w->worst2[k] = max_f(w->worst2[k], n.d2);
+            if (job->limit2 > 0.0f) {
+                w->over[q] = n.d2 > job->limit2;
+            }
         }
     }
 }
 
 /* Each query's nearest triangle in the bind pose, every worker's first
  * guess (limbs move, but mostly with the surface around them). */
+/* Whether LOD0 vertex v's normal and LOD `lod`'s interpolated one at
+ * the point of `triangle` nearest to v (bind pose, posed in w) are further
+ * apart than the screening allows. */
+static bool normal_over(const error_job *job, const error_worker *w, uint32_t lod, uint32_t v,
+                        uint32_t triangle) {
+    const crowd_bake *bake = job->bake;
+    const float *normals = bake->asset->mesh.normals;
+    if (job->limits == NULL || job->limits->normal_cos <= -1.0f || !job->limits->smooth[v]) {
+        return false;
+    }
+    const crowd_bake_lod *l = &bake->lods[lod];
+    const uint32_t *corners = bake->lod_indices + l->first_index + 3 * (size_t)triangle;
+    float bary[3], n[3] = {0.0f, 0.0f, 0.0f};
+    closest_point(bake->asset->mesh.positions + 3 * (size_t)v, w->corners + 9 * (size_t)triangle,
+                  bary);
+    for (int k = 0; k < 3; k++) {
+        const float *corner =
+            normals + 3 * (size_t)bake->lod_vertices[l->first_vertex + corners[k]];
+        for (int a = 0; a < 3; a++) {
+            n[a] += bary[k] * corner[a];
+        }
+    }
+    const float *own = normals + 3 * (size_t)v;
+    float dot = n[0] * own[0] + n[1] * own[1] + n[2] * own[2];
+    float length = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    return dot < job->limits->normal_cos * length;
+}
+
 static bool find_hints(error_job *job, uint32_t thread_count) {
     const crowd_bake *bake = job->bake;
     const float *positions = bake->asset->mesh.positions;
     error_worker *w = &job->workers[0];
     float box_min[3], box_max[3];
     box_of(positions, bake->vertex_count, box_min, box_max);
-    for (uint32_t k = 1; k < bake->lod_count && !w->failed; k++) {
+    for (uint32_t k = job->first_lod; k < job->end_lod && !w->failed; k++) {
         pose_lod(w, bake, k, positions, box_min, box_max);
         for (uint32_t q = job->query_first[k]; q < job->query_first[k + 1]; q++) {
             const float *p = positions + 3 * (size_t)job->queries[q];
             w->hints[q] = find_nearest(w, p, UINT32_MAX, 0.0f).triangle;
+            /* the normal is screened here, in the bind pose only */
+            w->over[q] = normal_over(job, w, k, job->queries[q], w->hints[q]);
         }
     }
-    size_t bytes = (size_t)job->query_first[bake->lod_count] * sizeof *w->hints;
+    size_t bytes = (size_t)job->query_first[job->end_lod] * sizeof *w->hints;
     for (uint32_t t = 1; t < thread_count; t++) {
         memcpy(job->workers[t].hints, w->hints, bytes);
     }
@@ -439,13 +499,14 @@ static bool list_queries(error_job *job) {
     const crowd_bake *bake = job->bake;
     uint8_t *kept = malloc(bake->vertex_count);
     job->queries =
-        malloc((size_t)bake->vertex_count * (bake->lod_count - 1) * sizeof *job->queries);
+        malloc((size_t)bake->vertex_count * (job->end_lod - job->first_lod) * sizeof *job->queries);
     if (kept == NULL || job->queries == NULL) {
         free(kept);
         return false;
     }
     uint32_t count = 0;
-    for (uint32_t k = 1; k < bake->lod_count; k++) {
+    job->query_first[job->first_lod] = 0;
+    for (uint32_t k = job->first_lod; k < job->end_lod; k++) {
         const crowd_bake_lod *lod = &bake->lods[k];
         memset(kept, 0, bake->vertex_count);
         for (uint32_t i = 0; i < lod->vertex_count; i++) {
@@ -466,7 +527,7 @@ static bool list_queries(error_job *job) {
 static bool alloc_workers(error_job *job, uint32_t thread_count) {
     const crowd_bake *bake = job->bake;
     uint32_t most = 0;
-    for (uint32_t k = 1; k < bake->lod_count; k++) {
+    for (uint32_t k = job->first_lod; k < job->end_lod; k++) {
         most = bake->lods[k].triangle_count > most ? bake->lods[k].triangle_count : most;
     }
     for (uint32_t t = 0; t < thread_count; t++) {
@@ -477,9 +538,11 @@ static bool alloc_workers(error_job *job, uint32_t thread_count) {
         w->spheres = malloc(4 * (size_t)most * sizeof(float));
         w->ranges = malloc(6 * (size_t)most * sizeof *w->ranges);
         w->stamp = calloc(most, sizeof *w->stamp);
-        w->hints = malloc((size_t)job->query_first[bake->lod_count] * sizeof *w->hints + 1);
+        size_t queries = job->query_first[job->end_lod];
+        w->hints = malloc(queries * sizeof *w->hints + 1);
+        w->over = calloc(queries + 1, sizeof *w->over);
         if (!w->positions || !w->skin || !w->corners || !w->spheres || !w->ranges || !w->stamp ||
-            !w->hints) {
+            !w->hints || !w->over) {
             return false;
         }
     }
@@ -496,6 +559,7 @@ static void free_job(error_job *job, uint32_t thread_count) {
         free(w->ranges);
         free(w->stamp);
         free(w->hints);
+        free(w->over);
         free(w->grid.first);
         free(w->grid.entries);
     }
@@ -503,36 +567,107 @@ static void free_job(error_job *job, uint32_t thread_count) {
     free(job->queries);
 }
 
-crowd_result bake_measure_lods(crowd_bake *bake, const bake_played *played, uint32_t thread_count,
-                               crowd_error *error) {
-    if (bake->lod_count <= 1) {
-        return CROWD_OK;
-    }
-    error_job job = {.bake = bake, .played = played};
-    job.workers = calloc(thread_count, sizeof *job.workers);
-    bool ok = job.workers != NULL && list_queries(&job) && alloc_workers(&job, thread_count) &&
-              find_hints(&job, thread_count);
-    if (ok) {
-        bake_parallel_for(bake->frame_count, thread_count, measure_frame, NULL, &job);
-        for (uint32_t t = 0; t < thread_count; t++) {
-            ok = ok && !job.workers[t].failed;
-        }
-    }
+static double diagonal_of(const crowd_bake *bake) {
     double diagonal = 0.0;
     for (int a = 0; a < 3; a++) {
         double d = (double)bake->bounds_max[a] - bake->bounds_min[a];
         diagonal += d * d;
     }
-    diagonal = sqrt(diagonal);
-    for (uint32_t k = 1; ok && k < bake->lod_count; k++) {
+    return sqrt(diagonal);
+}
+
+/* Per LOD0 vertex, whether any worker found it over the limit. */
+static void gather_over(const error_job *job, uint32_t thread_count) {
+    memset(job->out_over, 0, job->bake->vertex_count);
+    for (uint32_t t = 0; t < thread_count; t++) {
+        for (uint32_t q = 0; q < job->query_first[job->end_lod]; q++) {
+            job->out_over[job->queries[q]] |= job->workers[t].over[q];
+        }
+    }
+}
+
+/* Sets the errors of LODs first_lod .. end_lod - 1 from job's frames. */
+static crowd_result measure(error_job *job, uint32_t thread_count, crowd_error *error) {
+    crowd_bake *bake = (crowd_bake *)job->bake;
+    job->workers = calloc(thread_count, sizeof *job->workers);
+    bool ok = job->workers != NULL && list_queries(job) && alloc_workers(job, thread_count) &&
+              find_hints(job, thread_count);
+    if (ok) {
+        uint32_t items = (bake->frame_count + job->frame_step - 1) / job->frame_step;
+        bake_parallel_for(items, thread_count, measure_frame, NULL, job);
+        for (uint32_t t = 0; t < thread_count; t++) {
+            ok = ok && !job->workers[t].failed;
+        }
+    }
+    if (ok && job->out_over != NULL) {
+        gather_over(job, thread_count);
+    }
+    double diagonal = diagonal_of(bake);
+    for (uint32_t k = job->first_lod; ok && k < job->end_lod; k++) {
         float worst2 = 0.0f;
         for (uint32_t t = 0; t < thread_count; t++) {
-            worst2 = fmaxf(worst2, job.workers[t].worst2[k]);
+            worst2 = fmaxf(worst2, job->workers[t].worst2[k]);
         }
         float worst = sqrtf(worst2);
         bake->lods[k].error = worst;
         bake->lods[k].error_rel = diagonal > 0.0 ? (float)(worst / diagonal) : 0.0f;
     }
-    free_job(&job, thread_count);
+    free_job(job, thread_count);
     return ok ? CROWD_OK : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+}
+
+crowd_result bake_measure_lods(crowd_bake *bake, const bake_played *played, uint32_t first_lod,
+                               uint32_t thread_count, crowd_error *error) {
+    if (bake->lod_count <= first_lod) {
+        return CROWD_OK;
+    }
+    error_job job = {.bake = bake,
+                     .played = played,
+                     .first_lod = first_lod,
+                     .end_lod = bake->lod_count,
+                     .frame_step = 1};
+    return measure(&job, thread_count, error);
+}
+
+void bake_lod_sample_init(const crowd_bake *bake, const bake_played *played,
+                          bake_lod_sample *out_sample) {
+    uint32_t step = bake->frame_count > BAKE_LOD_SCREEN_FRAMES
+                        ? (bake->frame_count + BAKE_LOD_SCREEN_FRAMES - 1) / BAKE_LOD_SCREEN_FRAMES
+                        : 1;
+    *out_sample = (bake_lod_sample){.step = step, .count = (bake->frame_count + step - 1) / step};
+    size_t floats = 3 * (size_t)bake->vertex_count * out_sample->count;
+    float *skin = malloc(12 * (size_t)bake->joint_count * sizeof *skin + 1);
+    if (floats * sizeof(float) <= BAKE_LOD_SAMPLE_BYTES && skin != NULL) {
+        out_sample->positions = malloc(floats * sizeof(float));
+    }
+    for (uint32_t i = 0; out_sample->positions != NULL && i < out_sample->count; i++) {
+        bake_played_positions(played, i * step, skin,
+                              out_sample->positions + 3 * (size_t)bake->vertex_count * i);
+    }
+    free(skin);
+}
+
+void bake_lod_sample_release(bake_lod_sample *sample) {
+    free(sample->positions);
+    sample->positions = NULL;
+}
+
+crowd_result bake_screen_lod(crowd_bake *bake, const bake_played *played,
+                             const bake_lod_sample *sample, uint32_t lod,
+                             const bake_lod_limits *limits, uint32_t thread_count,
+                             uint8_t *out_over, crowd_error *error) {
+    float limit = (float)(limits->error_rel * diagonal_of(bake));
+    error_job job = {
+        .bake = bake,
+        .played = played,
+        .first_lod = lod,
+        .end_lod = lod + 1,
+        .frame_step = limits->every_frame ? 1 : sample->step,
+        .frames = limits->every_frame ? NULL : sample->positions,
+        /* a limit of 0 would be taken for measuring */
+        .limit2 = fmaxf(limit * limit, FLT_MIN),
+        .limits = limits,
+        .out_over = out_over,
+    };
+    return measure(&job, thread_count, error);
 }

@@ -1,9 +1,10 @@
 /* test_bake_lod - the LODs and the per-clip animated bounds of
  * crowd_bake_build: golden error and bounds on a tent worked out on paper,
  * a skinned tube whose LOD errors are checked against a brute-force
- * distance computed independently here, the structure of the LODs and the
- * bounds of builtin:, meshes that cannot be simplified, and the desc
- * checks (lods, max_texture_size). */
+ * distance computed independently here (and whose first LOD keeps the
+ * bend), the structure, budgets and bounds of builtin:'s LODs, where
+ * separate pieces meet (bake_lod_contacts), meshes that cannot be
+ * simplified, and the desc checks (lods, max_texture_size). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -177,7 +178,7 @@ static void test_tent(void) {
     bake_played played;
     crowd_error error = {0};
     REQUIRE_VOID(bake_played_init(bake, &played, &error) == CROWD_OK);
-    CHECK(bake_measure_lods(bake, &played, 2, &error) == CROWD_OK);
+    CHECK(bake_measure_lods(bake, &played, 1, 2, &error) == CROWD_OK);
     bake_played_release(&played);
     printf("tent: LOD 1 error %.9g (golden 1.5), error/diag %.9g (golden %.9g)\n",
            (double)bake->lods[1].error, (double)bake->lods[1].error_rel, 1.5 / sqrt(10.25));
@@ -260,8 +261,24 @@ static void test_tube(void) {
         printf("tube: LOD %u: %u triangles, error %.9g, brute force %.9g\n", k,
                bake->lods[k].triangle_count, (double)bake->lods[k].error, brute);
         CHECK_NEAR(bake->lods[k].error, brute, 1e-6 * diagonal_of(bake));
-        CHECK(bake->lods[k].error > 0.0f);
+        CHECK(bake->lods[k].triangle_count < bake->lods[k - 1].triangle_count);
     }
+    CHECK(bake->lods[3].error > 0.0f);
+    /* LOD 1: the straight, rigid ends lose their rings (no error), the
+     * rings that blend between the joints, where the tube bends, stay */
+    const crowd_bake_lod *lod1 = &bake->lods[1];
+    CHECK(lod1->error_rel <= BAKE_LOD_FIRST_BUDGET);
+    CHECK(2 * lod1->triangle_count <= bake->lods[0].triangle_count);
+    uint8_t kept[TUBE_AROUND * TUBE_RINGS] = {0};
+    for (uint32_t i = 0; i < lod1->vertex_count; i++) {
+        kept[bake->lod_vertices[lod1->first_vertex + i]] = 1;
+    }
+    bool blend_kept = true;
+    for (uint32_t v = 0; v < TUBE_AROUND * TUBE_RINGS; v++) {
+        float w1 = asset->mesh.weights[4 * v + 1];
+        blend_kept = blend_kept && (w1 <= 0.0f || w1 >= 1.0f || kept[v]);
+    }
+    CHECK_MSG(blend_kept, "tube: LOD 1 lost a vertex where the joints blend");
     /* the result does not depend on the threads */
     crowd_bake *single = bake_or_null(
         asset, &(crowd_bake_desc){.vat_encoding = CROWD_VAT_F32, .lods = 3, .thread_count = 1});
@@ -290,7 +307,8 @@ static void check_lod_structure(const crowd_bake *bake, const char *label) {
                "error/diag %.3g\n",
                label, k, lod->triangle_count, ratio, k - 1, lod->vertex_count, (double)lod->error,
                (double)lod->error_rel);
-        CHECK_MSG(ratio <= 0.75 && ratio >= 0.4, "%s LOD %u keeps %.3f", label, k, ratio);
+        CHECK_MSG(10 * (uint64_t)lod->triangle_count < 9 * (uint64_t)before->triangle_count,
+                  "%s LOD %u keeps %.3f of LOD %u (at most nine tenths)", label, k, ratio, k - 1);
         CHECK(lod->index_count == 3 * lod->triangle_count);
         CHECK(lod->first_vertex == vertex_total && lod->first_index == index_total);
         vertex_total += lod->vertex_count;
@@ -382,6 +400,14 @@ static void test_builtin(void) {
     REQUIRE_VOID(bake != NULL);
     CHECK(bake->lod_count == 1 + CROWD_BAKE_DEFAULT_LODS);
     check_lod_structure(bake, "builtin");
+    /* every budget met (none skipped), and LOD 3 a quarter of LOD 0 at most */
+    float budget = BAKE_LOD_FIRST_BUDGET;
+    for (uint32_t k = 1; k < bake->lod_count; k++, budget *= BAKE_LOD_BUDGET_STEP) {
+        CHECK_MSG(bake->lods[k].error_rel <= budget,
+                  "builtin LOD %u: %.3g of the diagonal, over %.3g", k,
+                  (double)bake->lods[k].error_rel, (double)budget);
+    }
+    CHECK(bake->lod_count < 4 || 4 * bake->lods[3].triangle_count <= bake->lods[0].triangle_count);
     check_clip_bounds(bake, "builtin");
     /* LOD errors of a BAT-only bake, from skinning the decoded matrices,
      * agree with the VAT's within its quantization */
@@ -405,6 +431,52 @@ static void test_builtin(void) {
     CHECK(bake->lod_count == 1 && bake->lod_vertices == NULL && bake->lod_indices == NULL);
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
+}
+
+/* ---- where pieces meet ------------------------------------------------------- */
+
+/* Two squares of two triangles each, 2 x 2 around the origin: one flat in
+ * y = 0, the other through the origin tilted by `degrees` about x. */
+static void crossing_squares(double degrees, float positions[24], uint32_t indices[12]) {
+    double c = cos(degrees * 3.14159265358979 / 180.0), s = sin(degrees * 3.14159265358979 / 180.0);
+    const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (int k = 0; k < 4; k++) {
+        float x = corners[k][0], z = corners[k][1];
+        float *flat = positions + 3 * k, *tilted = positions + 12 + 3 * k;
+        flat[0] = x, flat[1] = 0.0f, flat[2] = z;
+        tilted[0] = x, tilted[1] = (float)(z * s), tilted[2] = (float)(z * c);
+    }
+    const uint32_t quads[12] = {0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6};
+    memcpy(indices, quads, sizeof quads);
+}
+
+static void test_contacts(void) {
+    float positions[24];
+    uint32_t indices[12], pieces[8];
+    uint8_t contact[4];
+    /* 10 degrees apart they cross at a shallow angle: every triangle is
+     * near the other piece within 0.5 */
+    crossing_squares(10.0, positions, indices);
+    REQUIRE_VOID(bake_lod_pieces(positions, 8, indices, 12, pieces));
+    CHECK(pieces[0] == pieces[2] && pieces[4] == pieces[6] && pieces[0] != pieces[4]);
+    REQUIRE_VOID(bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
+    printf("contacts at 10 degrees: %d %d %d %d\n", contact[0], contact[1], contact[2], contact[3]);
+    CHECK(contact[0] && contact[1] && contact[2] && contact[3]);
+    /* at 60 degrees the crossing does not move much when either does */
+    crossing_squares(60.0, positions, indices);
+    REQUIRE_VOID(bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
+    CHECK(!contact[0] && !contact[1] && !contact[2] && !contact[3]);
+    /* parallel but farther apart than the reach */
+    crossing_squares(0.0, positions, indices);
+    for (int k = 4; k < 8; k++) {
+        positions[3 * k + 1] = 0.6f;
+    }
+    REQUIRE_VOID(bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
+    CHECK(!contact[0] && !contact[1] && !contact[2] && !contact[3]);
+    /* one piece alone has no contacts, however close its triangles */
+    REQUIRE_VOID(bake_lod_pieces(positions, 4, indices, 6, pieces));
+    REQUIRE_VOID(bake_lod_contacts(positions, 4, indices, 6, pieces, 10.0f, contact));
+    CHECK(!contact[0] && !contact[1]);
 }
 
 /* ---- meshes that cannot be simplified --------------------------------------- */
@@ -485,6 +557,7 @@ int main(void) {
     test_tent();
     test_tube();
     test_builtin();
+    test_contacts();
     test_unsimplifiable();
     test_desc();
     return check_finish();
