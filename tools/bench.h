@@ -128,6 +128,10 @@ void bench_print_header(FILE *out, const bench_results *results);
 void bench_print_table(FILE *out, const bench_results *results);
 bool bench_write_json(const char *path, const bench_results *results);
 bool bench_write_csv(const char *path, const bench_results *results);
+/* Median, percentiles, extremes and mean of n > 0 values (sorts them). */
+bench_summary bench_summarize(double *values, uint32_t n);
+/* The summary as a JSON object (cJSON), milliseconds to the nanosecond. */
+struct cJSON *bench_summary_json(const bench_summary *s);
 /* Writes `text` to path through a temporary file renamed into place;
  * false (printed) when it cannot. */
 bool bench_write_text(const char *path, const char *text);

@@ -159,31 +159,6 @@ static crowd_result draw_way(field_state *s, int w, const host_target *target,
     return result;
 }
 
-static int compare_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static bench_summary summary_of(double *values, uint32_t n) {
-    qsort(values, n, sizeof *values, compare_double);
-    bench_summary out = {.min = values[0], .max = values[n - 1]};
-    double sum = 0.0;
-    for (uint32_t i = 0; i < n; i++) {
-        sum += values[i];
-    }
-    out.mean = sum / n;
-    double at[3] = {0.1, 0.5, 0.9}, got[3];
-    for (int k = 0; k < 3; k++) {
-        double x = at[k] * (double)(n - 1);
-        uint32_t lo = (uint32_t)x, hi = lo + 1 < n ? lo + 1 : lo;
-        got[k] = values[lo] + (values[hi] - values[lo]) * (x - (double)lo);
-    }
-    out.p10 = got[0];
-    out.median = got[1];
-    out.p90 = got[2];
-    return out;
-}
-
 static void summarize(const field_state *s, const bench_config *c, const crowd_mesh *mesh,
                       field_cell out[FIELD_WAYS]) {
     for (int w = 0; w < FIELD_WAYS; w++) {
@@ -193,8 +168,8 @@ static void summarize(const field_state *s, const bench_config *c, const crowd_m
         if (cell->skipped) {
             continue;
         }
-        cell->frame_ms = summary_of(s->frame_ms[w], c->frames);
-        cell->cpu_ms = summary_of(s->cpu_ms[w], c->frames);
+        cell->frame_ms = bench_summarize(s->frame_ms[w], c->frames);
+        cell->cpu_ms = bench_summarize(s->cpu_ms[w], c->frames);
         if (w == WAY_FLOOR) {
             cell->visible = s->count;
             cell->vertices = (uint64_t)s->count * mesh->index_count;

@@ -55,17 +55,6 @@ void bench_field_print(FILE *out, const field_results *r) {
     }
 }
 
-static cJSON *summary(const bench_summary *s) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "median", s->median);
-    cJSON_AddNumberToObject(o, "p10", s->p10);
-    cJSON_AddNumberToObject(o, "p90", s->p90);
-    cJSON_AddNumberToObject(o, "min", s->min);
-    cJSON_AddNumberToObject(o, "max", s->max);
-    cJSON_AddNumberToObject(o, "mean", s->mean);
-    return o;
-}
-
 static void add_ratio(cJSON *o, const char *name, double ratio) {
     if (isfinite(ratio)) {
         cJSON_AddNumberToObject(o, name, ratio);
@@ -101,8 +90,8 @@ bool bench_field_write_json(const char *path, const field_results *r) {
                 cJSON_AddNumberToObject(row, "drawn", (double)c->visible);
                 cJSON_AddNumberToObject(row, "vertices", (double)c->vertices);
                 cJSON_AddNumberToObject(row, "draw_calls", c->draw_calls);
-                cJSON_AddItemToObject(row, "frame_ms", summary(&c->frame_ms));
-                cJSON_AddItemToObject(row, "cpu_ms", summary(&c->cpu_ms));
+                cJSON_AddItemToObject(row, "frame_ms", bench_summary_json(&c->frame_ms));
+                cJSON_AddItemToObject(row, "cpu_ms", bench_summary_json(&c->cpu_ms));
                 cJSON_AddNumberToObject(row, "gpu_memory_bytes", (double)c->gpu_memory_bytes);
                 add_ratio(row, "frame_vs_brute", versus(r->cells[k], w, 1, frame_of));
                 add_ratio(row, "frame_vs_floor", versus(r->cells[k], w, 0, frame_of));

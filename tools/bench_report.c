@@ -130,7 +130,7 @@ static double rounded_ratio(double ms, double base_ms) {
     return ms_value(base_ms) > 0.0 ? ms_value(ms) / ms_value(base_ms) : NAN;
 }
 
-static cJSON *summary_json(const bench_summary *s) {
+cJSON *bench_summary_json(const bench_summary *s) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "median", ms_value(s->median));
     cJSON_AddNumberToObject(o, "p10", ms_value(s->p10));
@@ -191,12 +191,12 @@ static cJSON *cell_json(const bench_results *r, uint32_t ci, uint32_t mi) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "mode", crowd_gpu_mode_name(cell->mode));
     cJSON_AddNumberToObject(o, "count", cell->count);
-    cJSON_AddItemToObject(o, "cpu_ms", summary_json(&cell->cpu_ms));
-    cJSON_AddItemToObject(o, "frame_ms", summary_json(&cell->frame_ms));
-    cJSON_AddItemToObject(o, "animation_ms", summary_json(&cell->animation_ms));
-    cJSON_AddItemToObject(o, "process_cpu_ms", summary_json(&cell->process_cpu_ms));
+    cJSON_AddItemToObject(o, "cpu_ms", bench_summary_json(&cell->cpu_ms));
+    cJSON_AddItemToObject(o, "frame_ms", bench_summary_json(&cell->frame_ms));
+    cJSON_AddItemToObject(o, "animation_ms", bench_summary_json(&cell->animation_ms));
+    cJSON_AddItemToObject(o, "process_cpu_ms", bench_summary_json(&cell->process_cpu_ms));
     if (cell->gpu_samples > 0) {
-        cJSON_AddItemToObject(o, "gpu_ms", summary_json(&cell->gpu_ms));
+        cJSON_AddItemToObject(o, "gpu_ms", bench_summary_json(&cell->gpu_ms));
     } else {
         cJSON_AddNullToObject(o, "gpu_ms");
     }

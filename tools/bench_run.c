@@ -76,7 +76,7 @@ static double percentile(const double *sorted, uint32_t n, double p) {
     return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - (double)lo);
 }
 
-static bench_summary summarize(double *values, uint32_t n) {
+bench_summary bench_summarize(double *values, uint32_t n) {
     qsort(values, n, sizeof *values, compare_double);
     double sum = 0.0;
     for (uint32_t i = 0; i < n; i++) {
@@ -263,15 +263,15 @@ static crowd_result round_draw(cell_state *cells, uint32_t n, uint32_t *order, u
 }
 
 static void cell_summarize(cell_state *cell, const bench_config *c, bench_cell *out) {
-    out->cpu_ms = summarize(cell->cpu_ms, c->frames);
-    out->frame_ms = summarize(cell->frame_ms, c->frames);
-    out->animation_ms = summarize(cell->animation_ms, c->frames);
-    out->process_cpu_ms = summarize(cell->process_cpu_ms, c->frames);
+    out->cpu_ms = bench_summarize(cell->cpu_ms, c->frames);
+    out->frame_ms = bench_summarize(cell->frame_ms, c->frames);
+    out->animation_ms = bench_summarize(cell->animation_ms, c->frames);
+    out->process_cpu_ms = bench_summarize(cell->process_cpu_ms, c->frames);
     out->gpu_samples = cell->gpu_samples;
     if (cell->gpu_samples > 0) {
-        out->gpu_ms = summarize(cell->gpu_ms, cell->gpu_samples);
+        out->gpu_ms = bench_summarize(cell->gpu_ms, cell->gpu_samples);
     }
-    out->uploaded_bytes = (uint64_t)summarize(cell->uploaded, c->frames).median;
+    out->uploaded_bytes = (uint64_t)bench_summarize(cell->uploaded, c->frames).median;
     out->archetypes = cell->last.archetype_count;
     out->passes = cell->last.passes;
     out->draw_calls = cell->last.draw_calls;
