@@ -110,6 +110,31 @@ static crowd_result compile(GLenum stage, const char *name, const char *defines,
     return CROWD_OK;
 }
 
+/* Links the compiled `shaders` (deleted here either way) into a program;
+ * CROWD_ERROR_GPU with the linker's log, naming `name`, when it fails. */
+static crowd_result link(const GLuint *shaders, int count, const char *name, GLuint *out_program,
+                         crowd_error *error) {
+    GLuint program = glCreateProgram();
+    for (int i = 0; i < count; i++) {
+        glAttachShader(program, shaders[i]);
+    }
+    glLinkProgram(program);
+    for (int i = 0; i < count; i++) {
+        glDeleteShader(shaders[i]);
+    }
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (ok != GL_TRUE) {
+        char log[480];
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        glDeleteProgram(program);
+        one_line(log);
+        return crowd_error_set(error, CROWD_ERROR_GPU, name, "program does not link: %s", log);
+    }
+    *out_program = program;
+    return CROWD_OK;
+}
+
 crowd_result gpu_program_create(const char *vertex_name, const char *fragment_name,
                                 const char *defines, const char *fragment_tail, GLuint *out_program,
                                 crowd_error *error) {
@@ -124,24 +149,8 @@ crowd_result gpu_program_create(const char *vertex_name, const char *fragment_na
         }
         return result;
     }
-    GLuint program = glCreateProgram();
-    glAttachShader(program, vs);
-    glAttachShader(program, fs);
-    glLinkProgram(program);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (ok != GL_TRUE) {
-        char log[480];
-        glGetProgramInfoLog(program, sizeof log, NULL, log);
-        glDeleteProgram(program);
-        one_line(log);
-        return crowd_error_set(error, CROWD_ERROR_GPU, vertex_name, "program does not link: %s",
-                               log);
-    }
-    *out_program = program;
-    return CROWD_OK;
+    const GLuint shaders[2] = {vs, fs};
+    return link(shaders, 2, vertex_name, out_program, error);
 }
 
 /* Texture uploads read client memory tightly packed: the application's
@@ -175,19 +184,5 @@ crowd_result gpu_compute_program_create(const char *name, GLuint *out_program, c
     if (result != CROWD_OK) {
         return result;
     }
-    GLuint program = glCreateProgram();
-    glAttachShader(program, shader);
-    glLinkProgram(program);
-    glDeleteShader(shader);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (ok != GL_TRUE) {
-        char log[480];
-        glGetProgramInfoLog(program, sizeof log, NULL, log);
-        glDeleteProgram(program);
-        one_line(log);
-        return crowd_error_set(error, CROWD_ERROR_GPU, name, "program does not link: %s", log);
-    }
-    *out_program = program;
-    return CROWD_OK;
+    return link(&shader, 1, name, out_program, error);
 }
