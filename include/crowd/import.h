@@ -113,9 +113,13 @@ typedef struct crowd_anim_report {
 } crowd_anim_report;
 
 /* Adds the clips of the file at `path` to `character`. The file holds a
- * skeleton and animations, with or without meshes (which are ignored):
- * glTF/GLB (crowd's reader), BVH (read here: mocap has no mesh), any other
- * format through crowd_import_file (which needs the file to hold a mesh).
+ * skeleton and animations, with or without meshes (which are neither
+ * needed nor read): glTF/GLB (crowd's reader), BVH (read here), any other
+ * format through assimp as crowd_import_file reads it (the helper process
+ * unless desc->import asks for in_process), e.g. Mixamo's "without skin"
+ * FBX downloads, Collada or CSM mocap. Its skeleton is its bones and its
+ * animated nodes with the nodes between them; a file with neither is
+ * CROWD_ERROR_UNSUPPORTED ("no skeleton or clips").
  *
  * Joints are matched by name, ignoring namespaces ("mixamorig:Hips",
  * "Armature|Hips", "mixamorig1:Hips" are "Hips") and case; character

@@ -11,15 +11,16 @@
 #include "core/core_internal.h"
 #include "crowd/import.h"
 #include "import/anim_internal.h"
-#include "import/gltf_import.h"
+#include "import/import_run.h"
 
 static bool has_extension(const char *path, const char *ext) {
     const char *dot = strrchr(path, '.');
     return dot != NULL && strcasecmp(dot + 1, ext) == 0;
 }
 
-/* The file's skeleton and clips: BVH here, glTF by crowd's reader (no mesh
- * needed), anything else by the importer. */
+/* The file's skeleton and clips: BVH here, anything else as a file of
+ * clips (import_run.h: glTF by crowd's reader, the rest through assimp),
+ * no mesh needed. */
 static crowd_result read_file(const char *path, const crowd_anim_import_desc *desc,
                               crowd_asset **out, crowd_error *error) {
     if (has_extension(path, "bvh")) {
@@ -29,9 +30,7 @@ static crowd_result read_file(const char *path, const crowd_anim_import_desc *de
     if (desc->import == NULL) {
         import.logger = desc->logger;
     }
-    bool gltf = false;
-    crowd_result result = gltf_import_clips_file(path, &import, out, error, &gltf);
-    return gltf ? result : crowd_import_file(path, &import, out, error);
+    return import_clips_file(path, &import, out, error);
 }
 
 static char *copy_or_null(const char *text, bool *ok) {

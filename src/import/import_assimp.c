@@ -19,6 +19,19 @@
  * assimp 5.2's aiApplyPostProcessing frees the scene when a step fails and
  * then reads it (a crash). The one step that can, SortByPType, fails when
  * no triangle would remain, which is checked first.
+ *
+ * A file of clips (import_clips_file: crowd_asset_add_clips) needs no mesh
+ * and gets no mesh step, only the validation. Readers that find no mesh in
+ * a file flag the scene AI_SCENE_FLAGS_INCOMPLETE (FBX, Collada, CSM, ...),
+ * which validation accepts; the others (BVH, with crowd's skeleton meshes
+ * turned off) fail it with "aiScene::mNumMeshes is 0". Setting the flag on
+ * a raw scene and validating it after with aiApplyPostProcessing is what
+ * cannot be done safely: a failed validation there frees the scene and
+ * reads it again (the crash above). So, as for keys past the duration, the
+ * validation that got that far stands for the node tree (checked first)
+ * and the file is read again raw: its animations are read defensively
+ * (import_clips.c), its cameras, lights, textures and materials not at
+ * all, and it has no mesh. A character import keeps refusing such files.
  */
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -46,6 +59,8 @@ static pthread_mutex_t assimp_lock = PTHREAD_MUTEX_INITIALIZER;
 static const unsigned import_flags =
     aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
     aiProcess_PopulateArmatureData | aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
+/* A file of clips: its meshes are not read, so only the checks. */
+static const unsigned clips_flags = aiProcess_ValidateDataStructure;
 
 /* What assimp reads: a file, or bytes with the extension as a hint. */
 typedef struct assimp_source {
@@ -156,11 +171,28 @@ static const struct aiScene *read_again(const assimp_source *src,
     return scene;
 }
 
+/* A file of clips read again without validation (see above), after
+ * validation refused it for no meshes or keys past a duration. Under
+ * assimp_lock. */
+static const struct aiScene *read_clips_raw(const assimp_source *src,
+                                            const struct aiPropertyStore *props,
+                                            import_log_watch *watch, const char *file,
+                                            crowd_error *error, crowd_result *result) {
+    watch->repeat = true;
+    watch->post_processing = false;
+    watch->reader_warnings = 0;
+    const struct aiScene *raw = read_scene(src, 0, props);
+    if (raw == NULL) {
+        *result = assimp_failure(aiGetErrorString(), file, error);
+    }
+    return raw;
+}
+
 /* The scene when assimp read it and no reader line refused it; otherwise
  * NULL with the error set. */
-static const struct aiScene *read_watched(const assimp_source *src, import_log_watch *watch,
-                                          const char *file, crowd_error *error,
-                                          crowd_result *result) {
+static const struct aiScene *read_watched(const assimp_source *src, bool clips_only,
+                                          import_log_watch *watch, const char *file,
+                                          crowd_error *error, crowd_result *result) {
     struct aiPropertyStore *props = make_properties();
     if (props == NULL) {
         *result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
@@ -169,11 +201,15 @@ static const struct aiScene *read_watched(const assimp_source *src, import_log_w
     pthread_mutex_lock(&assimp_lock);
     struct aiLogStream stream = {watch_log, (char *)watch};
     aiAttachLogStream(&stream);
-    const struct aiScene *scene = read_scene(src, import_flags, props);
-    if (scene == NULL && strstr(aiGetErrorString(), "than aiAnimation::mDuration") != NULL) {
+    const struct aiScene *scene = read_scene(src, clips_only ? clips_flags : import_flags, props);
+    const char *why = scene == NULL ? aiGetErrorString() : "";
+    bool past_duration = strstr(why, "than aiAnimation::mDuration") != NULL;
+    if (scene == NULL && clips_only && (past_duration || strstr(why, "mNumMeshes is 0") != NULL)) {
+        scene = read_clips_raw(src, props, watch, file, error, result);
+    } else if (scene == NULL && past_duration) {
         scene = read_again(src, props, watch, file, error, result);
     } else if (scene == NULL) {
-        *result = assimp_failure(aiGetErrorString(), file, error);
+        *result = assimp_failure(why, file, error);
     }
     aiDetachLogStream(&stream);
     pthread_mutex_unlock(&assimp_lock);
@@ -189,13 +225,14 @@ static const struct aiScene *read_watched(const assimp_source *src, import_log_w
 
 /* The unit, the conversion; releases the scene. `head` holds the file's
  * first bytes. */
-static crowd_result convert(const struct aiScene *scene, const char *file, const char *dir,
-                            const uint8_t *head, size_t head_size, const import_log_watch *watch,
-                            const crowd_import_desc *desc, crowd_asset **out_asset,
-                            crowd_error *error) {
+static crowd_result convert(const struct aiScene *scene, bool clips_only, const char *file,
+                            const char *dir, const uint8_t *head, size_t head_size,
+                            const import_log_watch *watch, const crowd_import_desc *desc,
+                            crowd_asset **out_asset, crowd_error *error) {
     import_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.scene = scene;
+    ctx.clips_only = clips_only;
     ctx.file = file;
     ctx.dir = dir;
     ctx.desc = desc;
@@ -208,7 +245,7 @@ static crowd_result convert(const struct aiScene *scene, const char *file, const
     return result;
 }
 
-crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc,
+crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc, bool clips_only,
                                 crowd_asset **out_asset, crowd_error *error) {
     char *dir = core_copy_string(path);
     if (dir == NULL) {
@@ -225,7 +262,7 @@ crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc,
     const assimp_source src = {path, NULL, 0, NULL};
     import_log_watch watch = {&desc->logger, path, false, false, 0, "", ""};
     const struct aiScene *scene =
-        result == CROWD_OK ? read_watched(&src, &watch, path, error, &result) : NULL;
+        result == CROWD_OK ? read_watched(&src, clips_only, &watch, path, error, &result) : NULL;
     if (scene != NULL) {
         uint8_t *head = malloc(HEAD_BYTES);
         FILE *file = head ? fopen(path, "rb") : NULL;
@@ -233,7 +270,8 @@ crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc,
         if (file != NULL) {
             fclose(file);
         }
-        result = convert(scene, path, dir, head, head_size, &watch, desc, out_asset, error);
+        result =
+            convert(scene, clips_only, path, dir, head, head_size, &watch, desc, out_asset, error);
         free(head);
     }
     free(dir);
@@ -251,9 +289,9 @@ crowd_result import_assimp_memory(const void *bytes, size_t size, const char *na
     const char *dot = name ? strrchr(name, '.') : NULL;
     const assimp_source src = {NULL, bytes, size, dot && dot[1] != '\0' ? dot + 1 : ""};
     import_log_watch watch = {&desc->logger, file, false, false, 0, "", ""};
-    const struct aiScene *scene = read_watched(&src, &watch, file, error, &result);
+    const struct aiScene *scene = read_watched(&src, false, &watch, file, error, &result);
     if (scene == NULL) {
         return result;
     }
-    return convert(scene, file, NULL, bytes, size, &watch, desc, out_asset, error);
+    return convert(scene, false, file, NULL, bytes, size, &watch, desc, out_asset, error);
 }

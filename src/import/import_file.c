@@ -1,7 +1,8 @@
-/* import_file.c - the public entry points: check the arguments and the
- * path, then hand the input to where assimp runs (import_run.h): the helper
- * process, or this process when desc.in_process asks or the build has no
- * processes (CROWD_IMPORT_IN_PROCESS).
+/* import_file.c - the public entry points, and the internal one for a file
+ * of clips (import_clips_file): check the arguments and the path, then hand
+ * the input to where assimp runs (import_run.h): the helper process, or
+ * this process when desc.in_process asks or the build has no processes
+ * (CROWD_IMPORT_IN_PROCESS).
  */
 #include <errno.h>
 #include <limits.h>
@@ -51,8 +52,9 @@ static bool take_desc(const crowd_import_desc *desc, crowd_import_desc *out, con
     return true;
 }
 
-crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
-                               crowd_asset **out_asset, crowd_error *error) {
+/* crowd_import_file and import_clips_file. */
+static crowd_result import_path(const char *path, const crowd_import_desc *desc, bool clips_only,
+                                crowd_asset **out_asset, crowd_error *error) {
     if (out_asset == NULL || path == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, path,
                                "crowd_import_file: path and out_asset must not be NULL");
@@ -68,16 +70,27 @@ crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
     }
     /* glTF 2.0: crowd's own reader, in this process (gltf_import.h); all else: assimp. */
     bool gltf = false;
-    result = gltf_import_file(path, &checked, out_asset, error, &gltf);
+    result = clips_only ? gltf_import_clips_file(path, &checked, out_asset, error, &gltf)
+                        : gltf_import_file(path, &checked, out_asset, error, &gltf);
     if (gltf) {
         return result;
     }
 #ifndef CROWD_IMPORT_IN_PROCESS
     if (!checked.in_process) {
-        return import_child_file(path, &checked, out_asset, error);
+        return import_child_file(path, &checked, clips_only, out_asset, error);
     }
 #endif
-    return import_assimp_file(path, &checked, out_asset, error);
+    return import_assimp_file(path, &checked, clips_only, out_asset, error);
+}
+
+crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
+                               crowd_asset **out_asset, crowd_error *error) {
+    return import_path(path, desc, false, out_asset, error);
+}
+
+crowd_result import_clips_file(const char *path, const crowd_import_desc *desc,
+                               crowd_asset **out_asset, crowd_error *error) {
+    return import_path(path, desc, true, out_asset, error);
 }
 
 crowd_result crowd_import_memory(const void *bytes, size_t size, const char *name,

@@ -19,6 +19,10 @@
  *   5. clips    channels to tracks, ticks to seconds
  *   6. materials and their base-colour textures
  *   7. units    the file's length unit to metres (import_units.c)
+ * A file of clips (import_clips_file, import_run.h: crowd_asset_add_clips)
+ * runs steps 1, 2 with its bones and animated nodes only, 3 (inverse binds
+ * from the rest pose), 5 and 7: no mesh is needed or read, no socket made,
+ * and the asset's mesh is empty.
  * Only files in this folder include assimp; the scene is released by the
  * caller of import_scene_to_asset() before the asset is returned.
  */
@@ -58,6 +62,7 @@ typedef struct import_context {
     const crowd_import_desc *desc; /* never NULL (defaults substituted) */
     const crowd_logger *logger;
     crowd_error *error;
+    bool clips_only; /* a file of clips: skeleton and clips, no mesh */
     crowd_asset *asset;
     import_units units;
     uint32_t reader_warnings; /* assimp reader lines taken as repairs (import_log_watch) */
@@ -93,6 +98,10 @@ int32_t import_bone_node(const import_context *ctx, const struct aiBone *bone);
 crowd_result import_mesh_mark(import_context *ctx, bool *out_has_bones);
 bool import_clips_mark(import_context *ctx);
 crowd_result import_sockets_mark(import_context *ctx);
+/* A file of clips's step 2 for bones (import_skeleton.c): the nodes every
+ * aiBone of every mesh names, marked without reading the meshes' vertices
+ * or weights. Returns whether there was one. */
+bool import_bones_mark(import_context *ctx);
 
 /* Step 3 (import_skeleton.c). */
 crowd_result import_skeleton_build(import_context *ctx);

@@ -143,30 +143,47 @@ int32_t import_bone_node(const import_context *ctx, const struct aiBone *bone) {
     return import_node_find(ctx, bone->mName.data);
 }
 
-crowd_result import_scene_convert(import_context *ctx) {
-    crowd_result result = import_nodes_flatten(ctx);
-    if (result == CROWD_OK) {
-        result = import_nodes_follow_parents(ctx);
-    }
-    if (result != CROWD_OK) {
-        return result;
-    }
+/* Step 2 for a character: everything meshes need, animated nodes, sockets. */
+static crowd_result mark_character(import_context *ctx) {
     bool has_bones = false;
-    result = import_mesh_mark(ctx, &has_bones);
+    crowd_result result = import_mesh_mark(ctx, &has_bones);
     if (result != CROWD_OK) {
         return result;
     }
     bool has_animation = import_clips_mark(ctx);
     ctx->static_only = !has_bones && !has_animation;
     ctx->asset->has_skin = has_bones;
-    result = import_sockets_mark(ctx);
+    return import_sockets_mark(ctx);
+}
+
+/* Step 2 for a file of clips: its bones and animated nodes; without
+ * either there is nothing to take clips from. */
+static crowd_result mark_clips_file(import_context *ctx) {
+    bool has_bones = import_bones_mark(ctx);
+    bool has_animation = import_clips_mark(ctx);
+    if (!has_bones && !has_animation) {
+        return crowd_error_set(ctx->error, CROWD_ERROR_UNSUPPORTED, ctx->file,
+                               "no skeleton or clips: no bone and no animated node to take "
+                               "clips from");
+    }
+    return CROWD_OK;
+}
+
+crowd_result import_scene_convert(import_context *ctx) {
+    crowd_result result = import_nodes_flatten(ctx);
+    if (result == CROWD_OK) {
+        result = import_nodes_follow_parents(ctx);
+    }
+    if (result == CROWD_OK) {
+        result = ctx->clips_only ? mark_clips_file(ctx) : mark_character(ctx);
+    }
     if (result == CROWD_OK) {
         result = import_skeleton_build(ctx);
     }
-    if (result == CROWD_OK) {
+    if (result == CROWD_OK && !ctx->clips_only) {
         result = import_sockets_build(ctx);
     }
-    if (result == CROWD_OK) {
+    if (result == CROWD_OK && !ctx->clips_only) {
         result = import_mesh_build(ctx);
     }
     if (result == CROWD_OK) {
@@ -205,7 +222,7 @@ crowd_result import_scene_to_asset(import_context *ctx, crowd_asset **out_asset)
     crowd_result result = CROWD_OK;
     if (ctx->asset == NULL) {
         result = crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
-    } else if (scene->mNumMeshes == 0 || scene->mMeshes == NULL) {
+    } else if (!ctx->clips_only && (scene->mNumMeshes == 0 || scene->mMeshes == NULL)) {
         result = crowd_error_set(ctx->error, CROWD_ERROR_UNSUPPORTED, file,
                                  "no meshes (a skeleton or animation alone is not a character)");
     } else {

@@ -42,6 +42,22 @@ crowd_result import_sockets_mark(import_context *ctx) {
     return CROWD_OK;
 }
 
+bool import_bones_mark(import_context *ctx) {
+    const struct aiScene *scene = ctx->scene;
+    bool any = false;
+    for (uint32_t m = 0; m < scene->mNumMeshes && scene->mMeshes != NULL; m++) {
+        const struct aiMesh *mesh = scene->mMeshes[m];
+        for (uint32_t b = 0; mesh != NULL && mesh->mBones != NULL && b < mesh->mNumBones; b++) {
+            int32_t node = mesh->mBones[b] ? import_bone_node(ctx, mesh->mBones[b]) : -1;
+            if (node >= 0) {
+                ctx->nodes[node].is_bone = ctx->nodes[node].marked = true;
+                any = true;
+            }
+        }
+    }
+    return any;
+}
+
 static uint32_t node_depth(const import_context *ctx, int32_t n) {
     uint32_t depth = 0;
     while (ctx->nodes[n].parent >= 0) {
@@ -150,11 +166,13 @@ static void set_rest(import_context *ctx, uint32_t j, const struct aiNode *node)
 
 /* Inverse binds: the first bone offset matrix naming the joint, placed by
  * its mesh's bind placement (offset * B^-1, import_bind.c); otherwise the
- * inverse of the rest model matrix (identity when that is singular). */
+ * inverse of the rest model matrix (identity when that is singular). A
+ * file of clips has no mesh to bind, and its meshes are not read: the rest
+ * pose gives them all. */
 static crowd_result set_inverse_binds(import_context *ctx) {
     crowd_skeleton *sk = &ctx->asset->skeleton;
     const struct aiScene *scene = ctx->scene;
-    for (uint32_t n = 0; n < ctx->node_count; n++) {
+    for (uint32_t n = 0; n < ctx->node_count && !ctx->clips_only; n++) {
         const struct aiNode *node = ctx->nodes[n].node;
         for (uint32_t k = 0; k < node->mNumMeshes && node->mMeshes; k++) {
             const struct aiMesh *mesh = scene->mMeshes[node->mMeshes[k]];

@@ -3,10 +3,10 @@
  *
  * It limits itself before it reads anything (address space, CPU time, no
  * core files, and on Linux it dies with its parent), imports the input in this process with the
- * library (desc.in_process), and writes the reply (import_wire.h) to stdout: every log message as
- * it comes, so a crash still leaves them, then the asset or the error. A crash, a limit or a hang
- * is the parent's to report. Exit status 0 when a whole reply was written, 2 for a wrong command
- * line, 3 when stdout could not be written.
+ * library (desc.in_process; a file of clips with --content clips), and writes the reply
+ * (import_wire.h) to stdout: every log message as it comes, so a crash still leaves them, then the
+ * asset or the error. A crash, a limit or a hang is the parent's to report. Exit status 0 when a
+ * whole reply was written, 2 for a wrong command line, 3 when stdout could not be written.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -22,6 +22,7 @@
 #endif
 
 #include "crowd/import.h"
+#include "import/import_run.h"
 #include "import/import_wire.h"
 #include "import/process/import_child.h"
 
@@ -43,6 +44,7 @@ typedef struct helper_args {
     const char *memory; /* --memory NAME */
     const char **sockets;
     uint32_t socket_count;
+    bool clips_only; /* --content clips */
 } helper_args;
 
 static bool write_all(const uint8_t *data, size_t size) {
@@ -108,6 +110,9 @@ static bool parse_args(int argc, char **argv, helper_args *out) {
             if (end == value || *end != '\0' || !(out->scale >= 0.0f && out->scale < 1e30f)) {
                 return false;
             }
+        } else if (strcmp(key, "--content") == 0 &&
+                   (strcmp(value, "clips") == 0 || strcmp(value, "character") == 0)) {
+            out->clips_only = strcmp(value, "clips") == 0;
         } else if (strcmp(key, "--socket") == 0) {
             out->sockets[out->socket_count++] = value;
         } else if (strcmp(key, "--file") == 0) {
@@ -119,7 +124,7 @@ static bool parse_args(int argc, char **argv, helper_args *out) {
         }
     }
     return argc % 2 == 1 && protocol && out->memory_limit > 0 && out->cpu_limit > 0 &&
-           (out->file != NULL) != (out->memory != NULL);
+           (out->file != NULL) != (out->memory != NULL) && !(out->clips_only && out->memory);
 }
 
 static void set_limits(const helper_args *args) {
@@ -244,7 +249,9 @@ int main(int argc, char **argv) {
     crowd_error error;
     memset(&error, 0, sizeof error);
     crowd_result result = CROWD_OK;
-    if (args.file != NULL) {
+    if (args.file != NULL && args.clips_only) {
+        result = import_clips_file(args.file, &desc, &asset, &error);
+    } else if (args.file != NULL) {
         result = crowd_import_file(args.file, &desc, &asset, &error);
     } else {
         size_t size = 0;

@@ -503,7 +503,7 @@ static crowd_result read_reply(const child_run *run, const child_limits *limits,
 }
 
 static crowd_result run_helper(const char *path, const uint8_t *bytes, size_t size,
-                               const char *name, const crowd_import_desc *desc,
+                               const char *name, const crowd_import_desc *desc, bool clips_only,
                                crowd_asset **out_asset, crowd_error *error) {
     const char *file = path ? path : name ? name : "(memory)";
     char reader[16];
@@ -543,6 +543,10 @@ static crowd_result run_helper(const char *path, const uint8_t *bytes, size_t si
         args[n++] = "--socket";
         args[n++] = desc->socket_nodes[s];
     }
+    if (clips_only) {
+        args[n++] = "--content";
+        args[n++] = "clips";
+    }
     args[n++] = path ? "--file" : "--memory";
     args[n++] = file;
     child_run *run = calloc(1, sizeof *run);
@@ -571,13 +575,13 @@ static crowd_result run_helper(const char *path, const uint8_t *bytes, size_t si
     return result;
 }
 
-crowd_result import_child_file(const char *path, const crowd_import_desc *desc,
+crowd_result import_child_file(const char *path, const crowd_import_desc *desc, bool clips_only,
                                crowd_asset **out_asset, crowd_error *error) {
-    return run_helper(path, NULL, 0, NULL, desc, out_asset, error);
+    return run_helper(path, NULL, 0, NULL, desc, clips_only, out_asset, error);
 }
 
 crowd_result import_child_memory(const void *bytes, size_t size, const char *name,
                                  const crowd_import_desc *desc, crowd_asset **out_asset,
                                  crowd_error *error) {
-    return run_helper(NULL, bytes, size, name, desc, out_asset, error);
+    return run_helper(NULL, bytes, size, name, desc, false, out_asset, error);
 }

@@ -3,10 +3,15 @@
  * (import_wire.h): the program's name, where it is found, its command line.
  *
  *   crowd-import-helper --protocol N --memory-limit BYTES --cpu-limit SECONDS
- *                       [--scale S] [--socket NAME]... (--file PATH | --memory NAME)
+ *                       [--scale S] [--socket NAME]... [--content clips]
+ *                       (--file PATH | --memory NAME)
  *
  * --memory reads the input's bytes from stdin up to its end; NAME gives
- * the extension and the name in messages. The reply goes to stdout;
+ * the extension and the name in messages. --content clips asks for the
+ * file's skeleton and clips only (import_clips_file, import_run.h: no mesh
+ * needed or read), with --file only; without it the file is a character.
+ * A helper of another build refuses an option it does not know (exit
+ * status 2), which the parent reports. The reply goes to stdout;
  * stderr is assimp's own printing, read by the parent.
  *
  * For tests, the environment variable CROWD_IMPORT_HELPER_FAULT makes the
