@@ -135,8 +135,25 @@ struct cJSON *bench_summary_json(const bench_summary *s);
 /* Writes `text` to path through a temporary file renamed into place;
  * false (printed) when it cannot. */
 bool bench_write_text(const char *path, const char *text);
-/* Draws the chart with gnuplot. Returns 0 when written, 1 when gnuplot is
+/* A chart: frame and application CPU time against crowd size, one line
+ * per mode or way of drawing, each point a median with its percentiles. */
+#define BENCH_CHART_MAX_LINES 8
+typedef struct bench_chart_line {
+    const char *title, *colour; /* colour as '#rrggbb' */
+    uint32_t point_count;
+    uint32_t counts[BENCH_MAX_COUNTS];
+    bench_summary frame_ms[BENCH_MAX_COUNTS], cpu_ms[BENCH_MAX_COUNTS];
+} bench_chart_line;
+typedef struct bench_chart {
+    const char *model;
+    const bench_machine *machine;
+    uint32_t line_count;
+    bench_chart_line lines[BENCH_CHART_MAX_LINES];
+} bench_chart;
+/* Draws `chart` with gnuplot. Returns 0 when written, 1 when gnuplot is
  * not installed (nothing written), -1 on failure (printed). */
+int bench_chart_write(const char *path, const bench_chart *chart);
+/* The chart of `results`, one line per mode; returns as bench_chart_write. */
 int bench_write_chart(const char *path, const bench_results *results);
 
 #endif

@@ -1,7 +1,8 @@
 /* bench_chart.c - frame time and application CPU time against crowd size,
- * one line per mode, log-log, drawn by gnuplot when it is installed. The
- * data goes inline (a gnuplot here-document), so no data file is left
- * behind; the picture is drawn to a temporary name and renamed into place. */
+ * one line per mode (or per way of drawing the field scene), log-log, drawn
+ * by gnuplot when it is installed. The data goes inline (a gnuplot
+ * here-document), so no data file is left behind; the picture is drawn to
+ * a temporary name and renamed into place. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -45,36 +46,66 @@ static void put_quoted(FILE *out, const char *text) {
     fputc('\'', out);
 }
 
-static void put_data(FILE *out, const bench_results *r, const char *name, bool cpu) {
+static void put_data(FILE *out, const bench_chart *chart, const char *name, bool cpu) {
     fprintf(out, "$%s << EOD\n", name);
-    for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
-        for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
-            const bench_cell *cell = bench_cell_at(r, ci, mi);
-            const bench_summary *s = cpu ? &cell->cpu_ms : &cell->frame_ms;
-            fprintf(out, "%u %.6g %.6g %.6g\n", (unsigned)cell->count, s->median, s->p10, s->p90);
+    for (uint32_t l = 0; l < chart->line_count; l++) {
+        const bench_chart_line *line = &chart->lines[l];
+        for (uint32_t p = 0; p < line->point_count; p++) {
+            const bench_summary *s = cpu ? &line->cpu_ms[p] : &line->frame_ms[p];
+            fprintf(out, "%u %.6g %.6g %.6g\n", (unsigned)line->counts[p], s->median, s->p10,
+                    s->p90);
+        }
+        /* gnuplot needs a point in every data block it plots */
+        if (line->point_count == 0) {
+            fprintf(out, "NaN NaN NaN NaN\n");
         }
         fprintf(out, "\n\n");
     }
     fprintf(out, "EOD\n");
 }
 
-static void put_plot(FILE *out, const bench_results *r, const char *name, const char *title) {
-    /* One fixed colour per mode, so charts of different runs read alike. */
-    static const char *const colours[CROWD_GPU_MODE_COUNT] = {"#404040", "#d62728", "#ff7f0e",
-                                                              "#1f77b4", "#2ca02c"};
+static void put_plot(FILE *out, const bench_chart *chart, const char *name, const char *title) {
     fprintf(out, "set title '%s'\n", title);
     fprintf(out, "plot ");
-    for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
-        crowd_gpu_mode mode = r->config.modes[mi];
+    for (uint32_t l = 0; l < chart->line_count; l++) {
         fprintf(out,
                 "%s$%s index %u using 1:2:3:4 with yerrorlines linewidth 2 linecolor rgb '%s' "
-                "title '%s'",
-                mi > 0 ? ", " : "", name, (unsigned)mi, colours[mode], crowd_gpu_mode_name(mode));
+                "title ",
+                l > 0 ? ", " : "", name, (unsigned)l, chart->lines[l].colour);
+        put_quoted(out, chart->lines[l].title);
     }
     fprintf(out, "\n");
 }
 
 int bench_write_chart(const char *path, const bench_results *r) {
+    /* One fixed colour per mode, so charts of different runs read alike. */
+    static const char *const colours[CROWD_GPU_MODE_COUNT] = {"#404040", "#d62728", "#ff7f0e",
+                                                              "#1f77b4", "#2ca02c"};
+    bench_chart *chart = calloc(1, sizeof *chart);
+    if (chart == NULL) {
+        cli_fail(CLI_EXIT_OUTPUT, "%s: out of memory", path);
+        return -1;
+    }
+    chart->model = r->config.model;
+    chart->machine = &r->machine;
+    for (uint32_t mi = 0; mi < r->config.mode_count && mi < BENCH_CHART_MAX_LINES; mi++) {
+        crowd_gpu_mode mode = r->config.modes[mi];
+        bench_chart_line *line = &chart->lines[chart->line_count++];
+        line->title = crowd_gpu_mode_name(mode);
+        line->colour = colours[mode];
+        for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
+            const bench_cell *cell = bench_cell_at(r, ci, mi);
+            line->counts[line->point_count] = cell->count;
+            line->frame_ms[line->point_count] = cell->frame_ms;
+            line->cpu_ms[line->point_count++] = cell->cpu_ms;
+        }
+    }
+    int result = bench_chart_write(path, chart);
+    free(chart);
+    return result;
+}
+
+int bench_chart_write(const char *path, const bench_chart *chart) {
     if (!gnuplot_installed()) {
         return 1;
     }
@@ -103,18 +134,18 @@ int bench_write_chart(const char *path, const bench_results *r) {
     fprintf(gnuplot, "set terminal pngcairo size 1280,560 font 'sans,10'\nset output ");
     put_quoted(gnuplot, temp);
     fprintf(gnuplot, "\n");
-    put_data(gnuplot, r, "frame", false);
-    put_data(gnuplot, r, "cpu", true);
+    put_data(gnuplot, chart, "frame", false);
+    put_data(gnuplot, chart, "cpu", true);
     fprintf(gnuplot, "set multiplot layout 1,2 title ");
-    put_quoted(gnuplot, r->config.model);
+    put_quoted(gnuplot, chart->model);
     fprintf(gnuplot, " . ' on ' . ");
-    put_quoted(gnuplot, r->machine.gl_renderer);
+    put_quoted(gnuplot, chart->machine->gl_renderer);
     fprintf(gnuplot, " . ', ' . ");
-    put_quoted(gnuplot, r->machine.cpu);
+    put_quoted(gnuplot, chart->machine->cpu);
     fprintf(gnuplot, "\nset logscale xy\nset grid\nset key top left\n"
                      "set xlabel 'characters'\nset ylabel 'ms (median, 10th-90th percentile)'\n");
-    put_plot(gnuplot, r, "frame", "frame time (until the GPU finished)");
-    put_plot(gnuplot, r, "cpu", "application CPU time per frame");
+    put_plot(gnuplot, chart, "frame", "frame time (until the GPU finished)");
+    put_plot(gnuplot, chart, "cpu", "application CPU time per frame");
     fprintf(gnuplot, "unset multiplot\nset output\n");
     int status = pclose(gnuplot);
     if (status != 0) {

@@ -55,5 +55,8 @@ crowd_result bench_field_run(host_context *context, const scene_character *chara
                              crowd_error *error);
 void bench_field_print(FILE *out, const field_results *results);
 bool bench_field_write_json(const char *path, const field_results *results);
+/* Frame and application CPU time against the count, a line per way
+ * (skipped cells left out); returns as bench_chart_write. */
+int bench_field_write_chart(const char *path, const field_results *results);
 
 #endif

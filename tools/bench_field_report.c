@@ -105,3 +105,31 @@ bool bench_field_write_json(const char *path, const field_results *r) {
     free(text);
     return ok;
 }
+
+int bench_field_write_chart(const char *path, const field_results *r) {
+    /* The floor grey, brute force red, culling blue, culling + LODs green. */
+    static const char *const colours[FIELD_WAYS] = {"#404040", "#d62728", "#1f77b4", "#2ca02c"};
+    bench_chart *chart = calloc(1, sizeof *chart);
+    if (chart == NULL) {
+        fprintf(stderr, "crowd: error: %s: out of memory\n", path);
+        return -1;
+    }
+    chart->model = r->model;
+    chart->machine = &r->machine;
+    for (int w = 0; w < FIELD_WAYS; w++) {
+        bench_chart_line *line = &chart->lines[chart->line_count++];
+        line->title = field_way_names[w];
+        line->colour = colours[w];
+        for (uint32_t k = 0; k < r->count_count; k++) {
+            const field_cell *c = &r->cells[k][w];
+            if (!c->skipped) {
+                line->counts[line->point_count] = c->count;
+                line->frame_ms[line->point_count] = c->frame_ms;
+                line->cpu_ms[line->point_count++] = c->cpu_ms;
+            }
+        }
+    }
+    int result = bench_chart_write(path, chart);
+    free(chart);
+    return result;
+}

@@ -235,6 +235,17 @@ static int choose_modes(options *o, const scene_character *character) {
     return -1;
 }
 
+/* What a chart writer returned, as an exit code (a missing gnuplot warns). */
+static int chart_outcome(int chart, const char *path) {
+    if (chart == 1) {
+        fprintf(stderr,
+                "crowd: warning: gnuplot is not installed: no chart written to %s "
+                "(scripts/install-deps.sh --extra installs it)\n",
+                path);
+    }
+    return chart < 0 ? CLI_EXIT_OUTPUT : CLI_EXIT_OK;
+}
+
 static int write_reports(const options *o, const bench_results *results) {
     int code = CLI_EXIT_OK;
     if (o->json != NULL && !bench_write_json(o->json, results)) {
@@ -243,16 +254,8 @@ static int write_reports(const options *o, const bench_results *results) {
     if (o->csv != NULL && !bench_write_csv(o->csv, results)) {
         code = CLI_EXIT_OUTPUT;
     }
-    if (o->chart != NULL) {
-        int chart = bench_write_chart(o->chart, results);
-        if (chart == 1) {
-            fprintf(stderr,
-                    "crowd: warning: gnuplot is not installed: no chart written to %s "
-                    "(scripts/install-deps.sh --extra installs it)\n",
-                    o->chart);
-        } else if (chart < 0) {
-            code = CLI_EXIT_OUTPUT;
-        }
+    if (o->chart != NULL && chart_outcome(bench_write_chart(o->chart, results), o->chart) != 0) {
+        code = CLI_EXIT_OUTPUT;
     }
     return code;
 }
@@ -277,8 +280,15 @@ static int run_field(options *o, host_context *context, const scene_character *c
     }
     bench_field_print(stdout, &results);
     fflush(stdout);
-    return o->json != NULL && !bench_field_write_json(o->json, &results) ? CLI_EXIT_OUTPUT
-                                                                         : CLI_EXIT_OK;
+    int code = CLI_EXIT_OK;
+    if (o->json != NULL && !bench_field_write_json(o->json, &results)) {
+        code = CLI_EXIT_OUTPUT;
+    }
+    if (o->chart != NULL &&
+        chart_outcome(bench_field_write_chart(o->chart, &results), o->chart) != 0) {
+        code = CLI_EXIT_OUTPUT;
+    }
+    return code;
 }
 
 static int run(options *o) {
@@ -348,6 +358,9 @@ int cmd_bench(int argc, char **argv) {
         return cli_fail(CLI_EXIT_USAGE,
                         "--scene field: mode '%s' is not culled; use static, bat or vat",
                         crowd_gpu_mode_name(first));
+    }
+    if (o.field && o.csv != NULL) {
+        return cli_fail(CLI_EXIT_USAGE, "--scene field writes --json and --chart, not --csv");
     }
     if (o.model == NULL) {
         o.model = "builtin:";

@@ -354,10 +354,15 @@ static void bench_no_wait(void) {
  * brute force are frame ms over brute force's; skipped above the limit. */
 static void bench_field(void) {
     remove("bench_field.json");
-    const cli_run *r = run("bench", "builtin:", "--scene", "field", "--counts", "64,400",
-                           "--frames", "1", "--warmup", "1", "--size", "64x36", "--brute-limit",
-                           "1000000", "--json", "bench_field.json", "--quiet", NULL);
+    const cli_run *r =
+        run("bench", "builtin:", "--scene", "field", "--counts", "64,400", "--frames", "1",
+            "--warmup", "1", "--size", "64x36", "--brute-limit", "1000000", "--json",
+            "bench_field.json", "--chart", "bench_field.png", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bench --scene field: exit %d, stderr: %s", r->exit_code, r->err);
+    uint32_t chart_width, chart_height;
+    CHECK_MSG(png_size("bench_field.png", &chart_width, &chart_height) ||
+                  strstr(r->err, "gnuplot is not installed") != NULL,
+              "field: no chart and no warning: %s", r->err);
     CHECK_MSG(strstr(r->out, "cull+lod") != NULL && strstr(r->out, "skipped") != NULL, "%s",
               r->out);
     cJSON *root = load_json("bench_field.json");
@@ -402,6 +407,8 @@ static void bench_field(void) {
     check_usage_error(run("bench", "--scene", "street", NULL), "--scene street", "--scene");
     check_usage_error(run("bench", "--scene", "field", "--modes", "gpu", NULL), "--modes gpu",
                       "not culled");
+    check_usage_error(run("bench", "--scene", "field", "--csv", "field.csv", NULL), "field --csv",
+                      "not --csv");
 }
 
 static int group_bench(void) {
