@@ -143,18 +143,31 @@ static bool has_triangles(const struct aiScene *scene) {
     return false;
 }
 
-/* The second read (see above), after validation refused keys past an
- * animation's duration. Under assimp_lock. */
-static const struct aiScene *read_again(const assimp_source *src,
-                                        const struct aiPropertyStore *props,
-                                        import_log_watch *watch, const char *file,
-                                        crowd_error *error, crowd_result *result) {
+/* The file read again without validation or post-processing (see above),
+ * its reader's lines watched as a repeat; NULL with the error set when
+ * assimp cannot read it. Under assimp_lock. */
+static const struct aiScene *read_raw(const assimp_source *src, const struct aiPropertyStore *props,
+                                      import_log_watch *watch, const char *file, crowd_error *error,
+                                      crowd_result *result) {
     watch->repeat = true;
     watch->post_processing = false;
     watch->reader_warnings = 0;
     const struct aiScene *raw = read_scene(src, 0, props);
     if (raw == NULL) {
         *result = assimp_failure(aiGetErrorString(), file, error);
+    }
+    return raw;
+}
+
+/* A character read again after validation refused keys past an
+ * animation's duration: raw, then the steps that cannot fail (see above).
+ * Under assimp_lock. */
+static const struct aiScene *read_again(const assimp_source *src,
+                                        const struct aiPropertyStore *props,
+                                        import_log_watch *watch, const char *file,
+                                        crowd_error *error, crowd_result *result) {
+    const struct aiScene *raw = read_raw(src, props, watch, file, error, result);
+    if (raw == NULL) {
         return NULL;
     }
     if (!has_triangles(raw)) {
@@ -169,23 +182,6 @@ static const struct aiScene *read_again(const assimp_source *src,
         *result = assimp_failure(watch->last_error, file, error);
     }
     return scene;
-}
-
-/* A file of clips read again without validation (see above), after
- * validation refused it for no meshes or keys past a duration. Under
- * assimp_lock. */
-static const struct aiScene *read_clips_raw(const assimp_source *src,
-                                            const struct aiPropertyStore *props,
-                                            import_log_watch *watch, const char *file,
-                                            crowd_error *error, crowd_result *result) {
-    watch->repeat = true;
-    watch->post_processing = false;
-    watch->reader_warnings = 0;
-    const struct aiScene *raw = read_scene(src, 0, props);
-    if (raw == NULL) {
-        *result = assimp_failure(aiGetErrorString(), file, error);
-    }
-    return raw;
 }
 
 /* The scene when assimp read it and no reader line refused it; otherwise
@@ -205,7 +201,8 @@ static const struct aiScene *read_watched(const assimp_source *src, bool clips_o
     const char *why = scene == NULL ? aiGetErrorString() : "";
     bool past_duration = strstr(why, "than aiAnimation::mDuration") != NULL;
     if (scene == NULL && clips_only && (past_duration || strstr(why, "mNumMeshes is 0") != NULL)) {
-        scene = read_clips_raw(src, props, watch, file, error, result);
+        /* a file of clips needs no mesh step: the raw read is all */
+        scene = read_raw(src, props, watch, file, error, result);
     } else if (scene == NULL && past_duration) {
         scene = read_again(src, props, watch, file, error, result);
     } else if (scene == NULL) {

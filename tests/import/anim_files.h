@@ -30,9 +30,8 @@ void rename_nodes(cJSON *json, const char *prefix);
 /* The node called `name`, or NULL. */
 cJSON *find_node(cJSON *json, const char *name);
 
-/* robot.glb imported (NULL, a check failed or the model absent, when not),
- * and an asset's own clips taken away (import_anim.c). */
-struct crowd_asset *import_robot(void);
+/* An asset's own clips taken away (import_anim.c). */
+struct crowd_asset;
 void drop_clips(struct crowd_asset *asset);
 
 #endif

@@ -21,6 +21,7 @@
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
 #include "crowd/import.h"
+#include "robot_asset.h"
 
 int test_anim_rest(void); /* import_anim_rest.c */
 
@@ -42,17 +43,6 @@ void drop_clips(crowd_asset *asset) {
     free(asset->clips);
     asset->clips = NULL;
     asset->clip_count = 0;
-}
-
-crowd_asset *import_robot(void) {
-    const char *path = check_shared_model("robot.glb");
-    crowd_asset *asset = NULL;
-    crowd_error error = {0};
-    if (path != NULL) {
-        CHECK_MSG(crowd_import_file(path, NULL, &asset, &error) == CROWD_OK, "%s: %s", path,
-                  error.reason);
-    }
-    return asset;
 }
 
 static bool write_animation_files(void) {

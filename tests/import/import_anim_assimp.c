@@ -34,6 +34,7 @@
 #include "crowd/anim.h"
 #include "crowd/builtin.h"
 #include "crowd/import.h"
+#include "robot_asset.h"
 #include "fbx_writer.h"
 #include "import/import_run.h"
 #include "test_files.h"
@@ -272,17 +273,6 @@ static crowd_asset *make_builtin(void) {
     return asset;
 }
 
-static crowd_asset *make_robot(void) {
-    const char *path = check_shared_model("robot.glb");
-    crowd_asset *asset = NULL;
-    crowd_error error = {0};
-    if (path != NULL) {
-        CHECK_MSG(crowd_import_file(path, NULL, &asset, &error) == CROWD_OK, "%s: %s", path,
-                  error.reason);
-    }
-    return asset;
-}
-
 /* CMU's BVH through assimp and through crowd's BVH reader: same match,
  * same poses. */
 static void check_bvh_through_assimp(void) {
@@ -510,7 +500,7 @@ static void check_refusals(void) {
 int main(void) {
     check_enter_temp_dir("import_anim_assimp");
     check_fbx_on(make_builtin, "lower_arm_L", "builtin_mixamo.fbx");
-    check_fbx_on(make_robot, "LowerArm.L", "robot_mixamo.fbx");
+    check_fbx_on(import_robot, "LowerArm.L", "robot_mixamo.fbx");
     check_bvh_through_assimp();
     check_csm();
     check_refusals();

@@ -20,6 +20,7 @@
 #include "check.h"
 #include "crowd/anim.h"
 #include "crowd/import.h"
+#include "robot_asset.h"
 
 int test_anim_rest(void);
 
