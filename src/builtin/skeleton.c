@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin/builtin_internal.h"
+#include "core/core_internal.h"
 
 typedef struct joint_def {
     const char *name;
@@ -50,15 +51,7 @@ void builtin_joint_position(uint32_t joint, double out[3]) {
 }
 
 bool builtin_skeleton_fill(crowd_skeleton *sk) {
-    sk->joint_count = BJ_COUNT;
-    sk->names = calloc(BJ_COUNT, sizeof *sk->names);
-    sk->parents = malloc(BJ_COUNT * sizeof *sk->parents);
-    sk->rest_translation = malloc(3 * BJ_COUNT * sizeof *sk->rest_translation);
-    sk->rest_rotation = malloc(4 * BJ_COUNT * sizeof *sk->rest_rotation);
-    sk->rest_scale = malloc(3 * BJ_COUNT * sizeof *sk->rest_scale);
-    sk->inverse_bind = calloc(16 * BJ_COUNT, sizeof *sk->inverse_bind);
-    if (!sk->names || !sk->parents || !sk->rest_translation || !sk->rest_rotation ||
-        !sk->rest_scale || !sk->inverse_bind) {
+    if (!core_skeleton_allocate(sk, BJ_COUNT)) {
         return false;
     }
     for (uint32_t j = 0; j < BJ_COUNT; j++) {

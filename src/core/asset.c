@@ -112,3 +112,16 @@ int32_t crowd_asset_find_socket(const crowd_asset *asset, const char *name) {
     }
     return -1;
 }
+
+bool core_skeleton_allocate(crowd_skeleton *sk, uint32_t joint_count) {
+    size_t n = joint_count > 0 ? joint_count : 1;
+    sk->joint_count = joint_count;
+    sk->names = calloc(n, sizeof *sk->names);
+    sk->parents = calloc(n, sizeof *sk->parents);
+    sk->rest_translation = calloc(3 * n, sizeof *sk->rest_translation);
+    sk->rest_rotation = calloc(4 * n, sizeof *sk->rest_rotation);
+    sk->rest_scale = calloc(3 * n, sizeof *sk->rest_scale);
+    sk->inverse_bind = calloc(16 * n, sizeof *sk->inverse_bind);
+    return sk->names && sk->parents && sk->rest_translation && sk->rest_rotation &&
+           sk->rest_scale && sk->inverse_bind;
+}

@@ -11,13 +11,20 @@
 #ifndef CROWD_CORE_INTERNAL_H
 #define CROWD_CORE_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crowd/asset.h"
 #include "crowd/result.h"
 
 /* strdup() for C11: a malloc'ed copy of `text`, NULL when out of memory. */
 char *core_copy_string(const char *text);
+
+/* The arrays of a skeleton of `joint_count` joints, zeroed (names NULL),
+ * and joint_count set; false when out of memory (what was allocated is
+ * freed with the asset, as every array of it). */
+bool core_skeleton_allocate(crowd_skeleton *skeleton, uint32_t joint_count);
 
 /* Symbolic name of an errno value ("ENOSPC"), or "errno N" (written into
  * `buffer`) for rare ones. */

@@ -256,15 +256,7 @@ static crowd_result read_motion(bvh_reader *r, crowd_clip *clip) {
 static crowd_result build_skeleton(bvh_reader *r, crowd_asset *asset) {
     crowd_skeleton *sk = &asset->skeleton;
     uint32_t n = r->joint_count;
-    sk->joint_count = n;
-    sk->names = calloc(n, sizeof *sk->names);
-    sk->parents = malloc(n * sizeof *sk->parents);
-    sk->rest_translation = malloc(3 * n * sizeof(float));
-    sk->rest_rotation = malloc(4 * n * sizeof(float));
-    sk->rest_scale = malloc(3 * n * sizeof(float));
-    sk->inverse_bind = malloc(16 * n * sizeof(float));
-    if (!sk->names || !sk->parents || !sk->rest_translation || !sk->rest_rotation ||
-        !sk->rest_scale || !sk->inverse_bind) {
+    if (!core_skeleton_allocate(sk, n)) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->path, "out of memory");
     }
     static const float unit[4] = {0, 0, 0, 1}, one[3] = {1, 1, 1};

@@ -122,20 +122,11 @@ static int32_t common_ancestor(const gltf_import *imp, int32_t a, int32_t b) {
 }
 
 static crowd_result allocate(gltf_import *imp, uint32_t joint_count) {
-    crowd_skeleton *sk = &imp->asset->skeleton;
-    sk->joint_count = joint_count;
-    sk->names = calloc(joint_count, sizeof *sk->names);
-    sk->parents = malloc(joint_count * sizeof *sk->parents);
-    sk->rest_translation = malloc(3 * joint_count * sizeof(float));
-    sk->rest_rotation = malloc(4 * joint_count * sizeof(float));
-    sk->rest_scale = malloc(3 * joint_count * sizeof(float));
-    sk->inverse_bind = malloc(16 * joint_count * sizeof(float));
+    bool skeleton = core_skeleton_allocate(&imp->asset->skeleton, joint_count);
     imp->joint_node = malloc(joint_count * sizeof *imp->joint_node);
     imp->joint_global = malloc(16 * joint_count * sizeof *imp->joint_global);
     imp->inverse_bind_set = calloc(joint_count, sizeof *imp->inverse_bind_set);
-    if (!sk->names || !sk->parents || !sk->rest_translation || !sk->rest_rotation ||
-        !sk->rest_scale || !sk->inverse_bind || !imp->joint_node || !imp->joint_global ||
-        !imp->inverse_bind_set) {
+    if (!skeleton || !imp->joint_node || !imp->joint_global || !imp->inverse_bind_set) {
         return crowd_error_set(imp->error, CROWD_ERROR_OUT_OF_MEMORY, imp->file, "out of memory");
     }
     return CROWD_OK;

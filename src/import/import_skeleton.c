@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "crowd/asset.h"
 #include "import/import_internal.h"
 #include "import/import_math.h"
@@ -83,20 +84,11 @@ static int32_t common_ancestor(const import_context *ctx, int32_t a, int32_t b) 
 }
 
 static crowd_result allocate_skeleton(import_context *ctx, uint32_t joint_count) {
-    crowd_skeleton *sk = &ctx->asset->skeleton;
-    sk->joint_count = joint_count;
-    sk->names = calloc(joint_count, sizeof *sk->names);
-    sk->parents = malloc(joint_count * sizeof *sk->parents);
-    sk->rest_translation = malloc(3 * joint_count * sizeof(float));
-    sk->rest_rotation = malloc(4 * joint_count * sizeof(float));
-    sk->rest_scale = malloc(3 * joint_count * sizeof(float));
-    sk->inverse_bind = malloc(16 * joint_count * sizeof(float));
+    bool skeleton = core_skeleton_allocate(&ctx->asset->skeleton, joint_count);
     ctx->joint_node = malloc(joint_count * sizeof *ctx->joint_node);
     ctx->joint_global = malloc(16 * joint_count * sizeof *ctx->joint_global);
     ctx->inverse_bind_from_bone = calloc(joint_count, sizeof *ctx->inverse_bind_from_bone);
-    if (!sk->names || !sk->parents || !sk->rest_translation || !sk->rest_rotation ||
-        !sk->rest_scale || !sk->inverse_bind || !ctx->joint_node || !ctx->joint_global ||
-        !ctx->inverse_bind_from_bone) {
+    if (!skeleton || !ctx->joint_node || !ctx->joint_global || !ctx->inverse_bind_from_bone) {
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
     return CROWD_OK;

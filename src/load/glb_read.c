@@ -715,15 +715,7 @@ static crowd_result node_parents(glb_reader *r, int node_count, int32_t *parents
 
 static crowd_result allocate_skeleton(glb_reader *r, crowd_skeleton *skeleton,
                                       uint32_t joint_count) {
-    skeleton->joint_count = joint_count;
-    skeleton->names = calloc(joint_count, sizeof *skeleton->names);
-    skeleton->parents = malloc(joint_count * sizeof *skeleton->parents);
-    skeleton->rest_translation = malloc(joint_count * 3 * sizeof(float));
-    skeleton->rest_rotation = malloc(joint_count * 4 * sizeof(float));
-    skeleton->rest_scale = malloc(joint_count * 3 * sizeof(float));
-    skeleton->inverse_bind = malloc(joint_count * 16 * sizeof(float));
-    if (!skeleton->names || !skeleton->parents || !skeleton->rest_translation ||
-        !skeleton->rest_rotation || !skeleton->rest_scale || !skeleton->inverse_bind) {
+    if (!core_skeleton_allocate(skeleton, joint_count)) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
     return CROWD_OK;
