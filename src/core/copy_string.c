@@ -1,4 +1,4 @@
-/* core_copy_string (core_internal.h). */
+/* core_copy_string and core_path_folder (core_internal.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,4 +11,20 @@ char *core_copy_string(const char *text) {
         memcpy(copy, text, length);
     }
     return copy;
+}
+
+char *core_path_folder(const char *path) {
+    size_t length = strlen(path);
+    char *folder = malloc(length + 2); /* room for "." after an empty path */
+    if (folder == NULL) {
+        return NULL;
+    }
+    memcpy(folder, path, length + 1);
+    char *slash = strrchr(folder, '/');
+    if (slash == NULL) {
+        strcpy(folder, ".");
+    } else {
+        slash[slash == folder] = '\0'; /* "/robot.glb" keeps "/" */
+    }
+    return folder;
 }

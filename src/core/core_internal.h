@@ -26,6 +26,10 @@ char *core_copy_string(const char *text);
  * freed with the asset, as every array of it). */
 bool core_skeleton_allocate(crowd_skeleton *skeleton, uint32_t joint_count);
 
+/* The folder of `path`, malloc'ed: "models/robot.glb" -> "models",
+ * "robot.glb" -> ".", "/robot.glb" -> "/"; NULL when out of memory. */
+char *core_path_folder(const char *path);
+
 /* Symbolic name of an errno value ("ENOSPC"), or "errno N" (written into
  * `buffer`) for rare ones. */
 const char *core_errno_name(int errnum, char buffer[16]);

@@ -261,17 +261,11 @@ static crowd_result import_path(const char *path, const crowd_import_desc *desc,
         *claimed = named_gltf(path);
         return result;
     }
-    char *dir = core_copy_string(path);
+    char *dir = core_path_folder(path);
     if (dir == NULL) {
         free(bytes);
         *claimed = true;
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
-    }
-    char *slash = strrchr(dir, '/');
-    if (slash == NULL) {
-        strcpy(dir, ".");
-    } else {
-        slash[slash == dir] = '\0'; /* "/robot.glb" keeps "/" */
     }
     gltf_import_options options = {path, dir, skeleton_only};
     result = gltf_import_bytes(bytes, size, &options, desc, out_asset, error, claimed);

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "crowd/asset.h"
 #include "import/import_internal.h"
 #include "import/import_run.h"
@@ -244,15 +245,9 @@ static crowd_result convert(const struct aiScene *scene, bool clips_only, const 
 
 crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc, bool clips_only,
                                 crowd_asset **out_asset, crowd_error *error) {
-    char *dir = core_copy_string(path);
+    char *dir = core_path_folder(path);
     if (dir == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
-    }
-    char *slash = strrchr(dir, '/');
-    if (slash == NULL) {
-        strcpy(dir, ".");
-    } else {
-        slash[slash == dir] = '\0'; /* "/robot.glb" keeps "/" */
     }
     /* assimp trusts declared counts and offsets: see precheck.h. */
     crowd_result result = import_precheck_file(path, dir, error);

@@ -1,6 +1,7 @@
 /* test_core_internal.c - the helpers other modules share through crowd_core
- * (core_internal.h): string copy, errno names, system error wording and
- * whole-file reading with its size cap and every error path. */
+ * (core_internal.h): string copy, a path's folder, skeleton arrays, errno
+ * names, system error wording and whole-file reading with its size cap and
+ * every error path. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,42 @@ static void test_copy_string(void) {
     copy = core_copy_string("");
     CHECK(copy != NULL && copy[0] == '\0');
     free(copy);
+}
+
+static void check_folder(const char *path, const char *expected) {
+    char *folder = core_path_folder(path);
+    CHECK_MSG(folder != NULL && strcmp(folder, expected) == 0, "'%s': folder '%s', expected '%s'",
+              path, folder ? folder : "(null)", expected);
+    free(folder);
+}
+
+static void test_path_folder(void) {
+    check_folder("models/robot.glb", "models");
+    check_folder("a/b/c.fbx", "a/b");
+    check_folder("robot.glb", ".");
+    check_folder("/robot.glb", "/");
+    check_folder("models/", "models");
+    check_folder("", ".");
+}
+
+/* Every array there, zeroed, for any count (0 included), freed with the asset. */
+static void test_skeleton_allocate(void) {
+    const uint32_t counts[3] = {0, 1, 300};
+    for (int k = 0; k < 3; k++) {
+        crowd_asset *asset = crowd_asset_create();
+        REQUIRE_VOID(asset != NULL);
+        crowd_skeleton *sk = &asset->skeleton;
+        CHECK(core_skeleton_allocate(sk, counts[k]));
+        CHECK(sk->joint_count == counts[k] && sk->names && sk->parents && sk->rest_translation &&
+              sk->rest_rotation && sk->rest_scale && sk->inverse_bind);
+        bool zero = true;
+        for (uint32_t j = 0; j < counts[k]; j++) {
+            zero = zero && sk->names[j] == NULL && sk->parents[j] == 0 &&
+                   sk->rest_rotation[4 * j + 3] == 0.0f && sk->inverse_bind[16 * j + 15] == 0.0f;
+        }
+        CHECK(zero);
+        crowd_asset_destroy(asset);
+    }
 }
 
 static void test_system_errors(void) {
@@ -100,6 +137,8 @@ static void test_file_read(void) {
 int main(void) {
     check_enter_temp_dir("test_core_internal");
     test_copy_string();
+    test_path_folder();
+    test_skeleton_allocate();
     test_system_errors();
     test_file_read();
     return check_finish();

@@ -21,6 +21,7 @@
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
 #include "crowd/import.h"
+#include "import/anim_internal.h"
 #include "robot_asset.h"
 
 int test_anim_rest(void); /* import_anim_rest.c */
@@ -28,17 +29,7 @@ int test_anim_rest(void); /* import_anim_rest.c */
 /* The character's own clips taken away (as if it came without any). */
 void drop_clips(crowd_asset *asset) {
     for (uint32_t c = 0; c < asset->clip_count; c++) {
-        crowd_clip *clip = &asset->clips[c];
-        for (uint32_t j = 0; j < asset->skeleton.joint_count; j++) {
-            crowd_track *tracks[3] = {&clip->tracks[j].translation, &clip->tracks[j].rotation,
-                                      &clip->tracks[j].scale};
-            for (int t = 0; t < 3; t++) {
-                free(tracks[t]->times_s);
-                free(tracks[t]->values);
-            }
-        }
-        free(clip->tracks);
-        free(clip->name);
+        anim_clip_release(&asset->clips[c], asset->skeleton.joint_count);
     }
     free(asset->clips);
     asset->clips = NULL;
