@@ -411,6 +411,15 @@ static void capture(void *user, crowd_log_level level, const char *message) {
     }
 }
 
+/* A curve flag for every joint of `sk`, all set; NULL when out of memory. */
+static bool *every_joint(const crowd_skeleton *sk) {
+    bool *curves = calloc(sk->joint_count + 1, sizeof *curves);
+    for (uint32_t j = 0; curves != NULL && j < sk->joint_count; j++) {
+        curves[j] = true;
+    }
+    return curves;
+}
+
 /* A curve with more key times than values is not fatal to assimp's FBX
  * reader: it drops the curve with a warning (its DOM is lenient unless in
  * strict mode), so the clip is added, the warning reaches the logger, and
@@ -420,11 +429,8 @@ static void check_dropped_curve(int32_t turned) {
     crowd_asset *builtin = make_builtin();
     REQUIRE_VOID(builtin != NULL);
     const crowd_skeleton *sk = &builtin->skeleton;
-    bool *curves = calloc(sk->joint_count, sizeof *curves);
+    bool *curves = every_joint(sk);
     REQUIRE_VOID(curves != NULL);
-    for (uint32_t j = 0; j < sk->joint_count; j++) {
-        curves[j] = true;
-    }
     fbx_spec unequal = {"mixamorig:", curves, turned, true, NULL, true};
     CHECK(fbx_write("unequal_keys.fbx", sk, &unequal));
     for (int d = 0; d < 2; d++) {
@@ -458,11 +464,8 @@ static void check_refusals(void) {
     crowd_asset *builtin = make_builtin();
     REQUIRE_VOID(builtin != NULL);
     const crowd_skeleton *sk = &builtin->skeleton;
-    bool *curves = calloc(sk->joint_count, sizeof *curves);
+    bool *curves = every_joint(sk);
     REQUIRE_VOID(curves != NULL);
-    for (uint32_t j = 0; j < sk->joint_count; j++) {
-        curves[j] = true;
-    }
     int32_t turned = crowd_asset_find_joint(builtin, "lower_arm_L");
     /* Nodes and no animation: nothing to take clips from. */
     fbx_spec still = {"mixamorig:", curves, turned, false, NULL, false};
