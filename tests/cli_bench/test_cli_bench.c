@@ -466,6 +466,17 @@ static int group_bench(void) {
             "/nonexistent/dir/b.json", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/b.json") != NULL,
               "unwritable JSON: exit %d, stderr: %s", r->exit_code, r->err);
+    /* The field's JSON and chart cannot be written: exit 4 naming the path
+     * (a missing gnuplot only warns about the chart). */
+    r = run("bench", "builtin:", "--scene", "field", "--counts", "4", "--frames", "1", "--size",
+            "32x18", "--json", "/nonexistent/dir/f.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/f.json") != NULL,
+              "field, unwritable JSON: exit %d, stderr: %s", r->exit_code, r->err);
+    r = run("bench", "builtin:", "--scene", "field", "--counts", "4", "--frames", "1", "--size",
+            "32x18", "--chart", "/nonexistent/dir/f.png", "--quiet", NULL);
+    CHECK_MSG((r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/f.png") != NULL) ||
+                  (r->exit_code == 0 && strstr(r->err, "gnuplot is not installed") != NULL),
+              "field, unwritable chart: exit %d, stderr: %s", r->exit_code, r->err);
     crowd_asset_destroy(builtin);
     return check_finish();
 }
