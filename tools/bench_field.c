@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,7 +31,7 @@ typedef struct field_state {
     floor_draw floor;
     crowd_world *worlds[FIELD_WAYS];
     double *frame_ms[FIELD_WAYS], *cpu_ms[FIELD_WAYS];
-    bool skipped[FIELD_WAYS];
+    field_skip skip[FIELD_WAYS];
     crowd_world_stats last[FIELD_WAYS];
 } field_state;
 
@@ -54,7 +55,8 @@ static void state_release(field_state *s) {
 
 /* A jittered square grid around the origin, headings and clips at random. */
 static crowd_result populate(field_state *s, const scene_character *character,
-                             const bench_config *c, uint64_t brute_limit, crowd_error *error) {
+                             const bench_config *c, uint64_t brute_limit, uint32_t ways,
+                             crowd_error *error) {
     uint32_t n = s->count;
     s->positions = malloc(3 * sizeof(float) * n);
     s->headings = malloc(sizeof(float) * n);
@@ -83,13 +85,18 @@ static crowd_result populate(field_state *s, const scene_character *character,
     }
     const crowd_mesh *mesh = &character->bake->asset->mesh;
     bool too_many = (uint64_t)n * mesh->vertex_count > brute_limit;
-    s->skipped[WAY_FLOOR] = s->skipped[WAY_BRUTE] = too_many;
+    for (int w = 0; w < FIELD_WAYS; w++) {
+        bool limited = w == WAY_FLOOR || w == WAY_BRUTE;
+        s->skip[w] = (ways & (1u << w)) == 0 ? FIELD_NOT_ASKED
+                     : limited && too_many   ? FIELD_OVER_LIMIT
+                                             : FIELD_MEASURED;
+    }
     crowd_result result = CROWD_OK;
-    if (!too_many) {
+    if (s->skip[WAY_FLOOR] == FIELD_MEASURED) {
         result = floor_create(mesh, s->positions, s->headings, s->scales, n, &s->floor, error);
     }
     for (int w = WAY_BRUTE; result == CROWD_OK && w < FIELD_WAYS; w++) {
-        if (s->skipped[w]) {
+        if (s->skip[w] != FIELD_MEASURED) {
             continue;
         }
         crowd_world_desc desc = stage_world_desc(n, (crowd_logger){0});
@@ -164,8 +171,8 @@ static void summarize(const field_state *s, const bench_config *c, const crowd_m
     for (int w = 0; w < FIELD_WAYS; w++) {
         field_cell *cell = &out[w];
         cell->count = s->count;
-        cell->skipped = s->skipped[w];
-        if (cell->skipped) {
+        cell->skip = s->skip[w];
+        if (cell->skip != FIELD_MEASURED) {
             continue;
         }
         cell->frame_ms = bench_summarize(s->frame_ms[w], c->frames);
@@ -184,13 +191,39 @@ static void summarize(const field_state *s, const bench_config *c, const crowd_m
     }
 }
 
+bool bench_field_parse_ways(const char *text, uint32_t *ways) {
+    *ways = 0;
+    const char *at = text;
+    for (;;) {
+        size_t length = strcspn(at, ",");
+        int found = -1;
+        for (int w = 0; w < FIELD_WAYS; w++) {
+            if (strlen(field_way_names[w]) == length &&
+                strncmp(at, field_way_names[w], length) == 0) {
+                found = w;
+            }
+        }
+        if (found < 0) {
+            fprintf(stderr, "crowd: error: --ways: '%.*s' is not floor, brute, cull or cull+lod\n",
+                    (int)length, at);
+            return false;
+        }
+        *ways |= 1u << found;
+        if (at[length] == '\0') {
+            return true;
+        }
+        at += length + 1;
+    }
+}
+
 crowd_result bench_field_run(host_context *context, const scene_character *character,
-                             const bench_config *config, uint64_t brute_limit, field_results *out,
-                             crowd_error *error) {
+                             const bench_config *config, uint64_t brute_limit, uint32_t ways,
+                             field_results *out, crowd_error *error) {
     memset(out, 0, sizeof *out);
-    if (character->bake == NULL || config->mode_count == 0 || config->frames == 0) {
+    if (character->bake == NULL || config->mode_count == 0 || config->frames == 0 ||
+        (ways & FIELD_ALL_WAYS) == 0) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
-                               "the field scene needs a bake, a mode and a frame");
+                               "the field scene needs a bake, a mode, a way and a frame");
     }
     out->model = config->model;
     out->mode = config->modes[0];
@@ -199,6 +232,7 @@ crowd_result bench_field_run(host_context *context, const scene_character *chara
     out->frames = config->frames;
     out->warmup = config->warmup;
     out->brute_limit = brute_limit;
+    out->ways = ways & FIELD_ALL_WAYS;
     out->vertex_count = character->bake->asset->mesh.vertex_count;
     out->lod_count = character->bake->lod_count;
     out->count_count = config->count_count;
@@ -209,7 +243,7 @@ crowd_result bench_field_run(host_context *context, const scene_character *chara
     crowd_result result = host_target_resize(&target, config->width, config->height, error);
     for (uint32_t k = 0; result == CROWD_OK && k < config->count_count; k++) {
         field_state s = {.count = config->counts[k]};
-        result = populate(&s, character, config, brute_limit, error);
+        result = populate(&s, character, config, brute_limit, ways, error);
         crowd_camera camera = field_camera(s.count);
         uint64_t random = config->seed;
         int order[FIELD_WAYS] = {0, 1, 2, 3};
@@ -226,7 +260,7 @@ crowd_result bench_field_run(host_context *context, const scene_character *chara
             }
             int f = round < config->warmup ? -1 : (int)(round - config->warmup);
             for (int i = 0; result == CROWD_OK && i < FIELD_WAYS; i++) {
-                if (!s.skipped[order[i]]) {
+                if (s.skip[order[i]] == FIELD_MEASURED) {
                     result = draw_way(&s, order[i], &target, &camera, config->frame_step_s * round,
                                       f, error);
                 }

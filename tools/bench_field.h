@@ -12,7 +12,9 @@
  * (until the GPU finished), application CPU time, GPU memory per character,
  * as ratios to brute force and to the floor. Brute force and the floor are
  * left out (reported as skipped) above `brute_limit` vertices a frame,
- * where one frame of a software rasterizer takes minutes.
+ * where one frame of a software rasterizer takes minutes. Ways left out of
+ * `ways` are not drawn at all: a profiler run under one of them (such as
+ * callgrind's instruction counts, docs/bench.md) then sees its work alone.
  */
 #ifndef CROWD_TOOLS_BENCH_FIELD_H
 #define CROWD_TOOLS_BENCH_FIELD_H
@@ -23,10 +25,18 @@
 #include "bench.h"
 
 #define FIELD_WAYS 4
+#define FIELD_ALL_WAYS ((1u << FIELD_WAYS) - 1u)
+
+/* Why a cell was not measured. */
+typedef enum field_skip {
+    FIELD_MEASURED,
+    FIELD_OVER_LIMIT, /* brute force or the floor above the vertex limit */
+    FIELD_NOT_ASKED   /* the way is not in `ways` */
+} field_skip;
 
 typedef struct field_cell {
     uint32_t count;
-    bool skipped; /* brute force or floor above the vertex limit */
+    field_skip skip;
     bench_summary frame_ms, cpu_ms;
     uint64_t visible, vertices;
     uint32_t draw_calls;
@@ -38,6 +48,7 @@ typedef struct field_results {
     crowd_gpu_mode mode;
     uint32_t width, height, frames, warmup;
     uint64_t brute_limit;
+    uint32_t ways; /* bit w: way w was asked for */
     uint32_t vertex_count, lod_count;
     bench_machine machine;
     uint32_t count_count;
@@ -48,11 +59,16 @@ typedef struct field_results {
 
 extern const char *const field_way_names[FIELD_WAYS];
 
-/* Measures the field at every count of `config` (its first mode, width,
- * height, frames, warmup, seed) on `character`, which must have a bake. */
+/* The ways named in "a,b,..." (of field_way_names) as bits into *ways;
+ * false, having said why on stderr, for an unknown or missing name. */
+bool bench_field_parse_ways(const char *text, uint32_t *ways);
+
+/* Measures the ways in `ways` (bits, at least one) of the field at every
+ * count of `config` (its first mode, width, height, frames, warmup, seed)
+ * on `character`, which must have a bake. */
 crowd_result bench_field_run(host_context *context, const scene_character *character,
-                             const bench_config *config, uint64_t brute_limit, field_results *out,
-                             crowd_error *error);
+                             const bench_config *config, uint64_t brute_limit, uint32_t ways,
+                             field_results *out, crowd_error *error);
 void bench_field_print(FILE *out, const field_results *results);
 bool bench_field_write_json(const char *path, const field_results *results);
 /* Frame and application CPU time against the count, a line per way

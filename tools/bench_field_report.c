@@ -6,10 +6,11 @@
 
 #include "bench_field.h"
 
-/* value / the same column of way `base`, NAN when that way was skipped. */
+/* value / the same column of way `base`, NAN when either was not measured. */
 static double versus(const field_cell *cells, int way, int base,
                      double (*get)(const field_cell *)) {
-    if (cells[way].skipped || cells[base].skipped || !(get(&cells[base]) > 0.0)) {
+    if (cells[way].skip != FIELD_MEASURED || cells[base].skip != FIELD_MEASURED ||
+        !(get(&cells[base]) > 0.0)) {
         return NAN;
     }
     return get(&cells[way]) / get(&cells[base]);
@@ -23,20 +24,48 @@ static void ratio_text(char *out, size_t size, double ratio) {
     bench_format_ratio(out, size, ratio);
 }
 
+/* "the four ways interleaved", or the ways asked for ("floor and brute"). */
+static void ways_text(char *out, size_t size, uint32_t ways) {
+    if (ways == FIELD_ALL_WAYS) {
+        snprintf(out, size, "the four ways interleaved");
+        return;
+    }
+    size_t used = 0;
+    int named = 0, total = 0;
+    for (int w = 0; w < FIELD_WAYS; w++) {
+        total += (ways >> w) & 1u;
+    }
+    for (int w = 0; w < FIELD_WAYS && used < size; w++) {
+        if ((ways >> w) & 1u) {
+            const char *joint = named == 0 ? "" : named + 1 == total ? " and " : ", ";
+            used += (size_t)snprintf(out + used, size - used, "%s%s", joint, field_way_names[w]);
+            named++;
+        }
+    }
+    if (used < size) {
+        snprintf(out + used, size - used, total > 1 ? " interleaved" : " alone");
+    }
+}
+
 void bench_field_print(FILE *out, const field_results *r) {
+    char ways[96];
+    ways_text(ways, sizeof ways, r->ways);
     fprintf(out,
             "field scene: %s in %s mode (%u vertices, %u LODs), %ux%u, camera at eye height in "
             "the middle looking along the field; median (10th-90th percentile) of %u frames "
-            "after %u warm-up, the four ways interleaved; %s | %s; %.0f s\n",
+            "after %u warm-up, %s; %s | %s; %.0f s\n",
             r->model, crowd_gpu_mode_name(r->mode), (unsigned)r->vertex_count,
             (unsigned)r->lod_count, (unsigned)r->width, (unsigned)r->height, (unsigned)r->frames,
-            (unsigned)r->warmup, r->machine.cpu, r->machine.gl_renderer, r->seconds);
+            (unsigned)r->warmup, ways, r->machine.cpu, r->machine.gl_renderer, r->seconds);
     fprintf(out, "\n  count  way       drawn   vertices  draws  frame ms                  app CPU "
                  "ms   GPU B/char  frame/brute  frame/floor\n");
     for (uint32_t k = 0; k < r->count_count; k++) {
         for (int w = 0; w < FIELD_WAYS; w++) {
             const field_cell *c = &r->cells[k][w];
-            if (c->skipped) {
+            if (c->skip == FIELD_NOT_ASKED) {
+                continue;
+            }
+            if (c->skip == FIELD_OVER_LIMIT) {
                 fprintf(out, "%7u  %-8s  skipped: %llu vertices a frame is over --brute-limit\n",
                         (unsigned)c->count, field_way_names[w],
                         (unsigned long long)c->count * r->vertex_count);
@@ -85,8 +114,11 @@ bool bench_field_write_json(const char *path, const field_results *r) {
             cJSON *row = cJSON_CreateObject();
             cJSON_AddNumberToObject(row, "count", c->count);
             cJSON_AddStringToObject(row, "way", field_way_names[w]);
-            cJSON_AddBoolToObject(row, "skipped", c->skipped);
-            if (!c->skipped) {
+            cJSON_AddBoolToObject(row, "skipped", c->skip != FIELD_MEASURED);
+            if (c->skip != FIELD_MEASURED) {
+                cJSON_AddStringToObject(row, "skip_reason",
+                                        c->skip == FIELD_OVER_LIMIT ? "brute_limit" : "not_asked");
+            } else {
                 cJSON_AddNumberToObject(row, "drawn", (double)c->visible);
                 cJSON_AddNumberToObject(row, "vertices", (double)c->vertices);
                 cJSON_AddNumberToObject(row, "draw_calls", c->draw_calls);
@@ -117,12 +149,15 @@ int bench_field_write_chart(const char *path, const field_results *r) {
     chart->model = r->model;
     chart->machine = &r->machine;
     for (int w = 0; w < FIELD_WAYS; w++) {
+        if (((r->ways >> w) & 1u) == 0) {
+            continue;
+        }
         bench_chart_line *line = &chart->lines[chart->line_count++];
         line->title = field_way_names[w];
         line->colour = colours[w];
         for (uint32_t k = 0; k < r->count_count; k++) {
             const field_cell *c = &r->cells[k][w];
-            if (!c->skipped) {
+            if (c->skip == FIELD_MEASURED) {
                 line->counts[line->point_count] = c->count;
                 line->frame_ms[line->point_count] = c->frame_ms;
                 line->cpu_ms[line->point_count++] = c->cpu_ms;

@@ -42,6 +42,8 @@ static const char usage[] =
     "                    side (default counts 1000,10000,100000, mode vat)\n"
     "  --brute-limit V   field: skip brute force and the floor above V vertices a\n"
     "                    frame (default 100000000)\n"
+    "  --ways a,b,...    field: of floor,brute,cull,cull+lod (default all four); the\n"
+    "                    others are not drawn, so a profiler sees these alone\n"
     "  --no-gl-thread    leave Mesa's GL driver thread off (see docs/bench.md)\n"
     "  --quiet           no progress line\n"
     "  --verbose         also print the library's informational messages\n";
@@ -50,8 +52,9 @@ typedef struct options {
     const char *model;
     uint32_t model_count;
     const char *json, *csv, *chart;
-    bool modes_given, gl_thread, counts_given, field;
+    bool modes_given, gl_thread, counts_given, field, ways_given;
     long brute_limit;
+    uint32_t ways;
     uint32_t width, height; /* 0: chosen for the renderer */
     long frames, warmup;
     bench_config config;
@@ -133,7 +136,7 @@ static int parse(int argc, char **argv, options *o) {
         static const char *const with_value[] = {
             "--counts", "--modes", "--size",        "--frames", "--warmup",
             "--seed",   "--json",  "--csv",         "--chart",  "--archetypes",
-            "--state",  "--scene", "--brute-limit", NULL};
+            "--state",  "--scene", "--brute-limit", "--ways",   NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -151,6 +154,11 @@ static int parse(int argc, char **argv, options *o) {
                 return cli_fail(CLI_EXIT_USAGE, "--scene: '%s' is not field or crowd", value);
             }
             o->field = strcmp(value, "field") == 0;
+        } else if (strcmp(arg, "--ways") == 0) {
+            if (!bench_field_parse_ways(value, &o->ways)) {
+                return CLI_EXIT_USAGE;
+            }
+            o->ways_given = true;
         } else if (strcmp(arg, "--brute-limit") == 0) {
             if (!cli_parse_int(arg, value, 1, 2147483647L, &o->brute_limit)) {
                 return CLI_EXIT_USAGE;
@@ -274,8 +282,8 @@ static int run_field(options *o, host_context *context, const scene_character *c
     }
     field_results results;
     crowd_error error = {0};
-    if (bench_field_run(context, character, c, (uint64_t)o->brute_limit, &results, &error) !=
-        CROWD_OK) {
+    if (bench_field_run(context, character, c, (uint64_t)o->brute_limit, o->ways, &results,
+                        &error) != CROWD_OK) {
         return cli_report(&error);
     }
     bench_field_print(stdout, &results);
@@ -341,6 +349,7 @@ int cmd_bench(int argc, char **argv) {
     options o = {
         .gl_thread = true,
         .brute_limit = 100000000L,
+        .ways = FIELD_ALL_WAYS,
         .warmup = -1,
         .config = {.counts = {1, 100, 1000},
                    .count_count = 3,
@@ -358,6 +367,9 @@ int cmd_bench(int argc, char **argv) {
         return cli_fail(CLI_EXIT_USAGE,
                         "--scene field: mode '%s' is not culled; use static, bat or vat",
                         crowd_gpu_mode_name(first));
+    }
+    if (!o.field && o.ways_given) {
+        return cli_fail(CLI_EXIT_USAGE, "--ways is an option of --scene field");
     }
     if (o.field && o.csv != NULL) {
         return cli_fail(CLI_EXIT_USAGE, "--scene field writes --json and --chart, not --csv");

@@ -380,6 +380,7 @@ static void bench_field(void) {
         bool skipped = boolean(row, "skipped");
         CHECK(skipped == (i >= 4 && i % 4 < 2));
         if (skipped) {
+            CHECK(strcmp(string(row, "skip_reason"), "brute_limit") == 0);
             continue;
         }
         double drawn = number(row, "drawn"), vertices = number(row, "vertices");
@@ -409,6 +410,44 @@ static void bench_field(void) {
                       "not culled");
     check_usage_error(run("bench", "--scene", "field", "--csv", "field.csv", NULL), "field --csv",
                       "not --csv");
+}
+
+/* --ways: only the ways asked for are drawn and printed; the others are
+ * JSON rows skipped as not asked, and a ratio to a way not drawn is null. */
+static void bench_field_ways(void) {
+    remove("bench_ways.json");
+    const cli_run *r =
+        run("bench", "builtin:", "--scene", "field", "--counts", "16", "--frames", "1", "--size",
+            "32x18", "--ways", "cull+lod,floor", "--json", "bench_ways.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench --ways: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK_MSG(strstr(r->out, "floor and cull+lod interleaved") != NULL, "%s", r->out);
+    CHECK_MSG(strstr(r->out, " brute ") == NULL && strstr(r->out, " cull ") == NULL &&
+                  strstr(r->out, " floor ") != NULL && strstr(r->out, " cull+lod ") != NULL,
+              "%s", r->out);
+    cJSON *root = load_json("bench_ways.json");
+    REQUIRE_VOID(root != NULL);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    REQUIRE_VOID(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 4);
+    for (int i = 0; i < 4; i++) {
+        const cJSON *row = cJSON_GetArrayItem(results, i);
+        bool asked = i == 0 || i == 3;
+        CHECK(boolean(row, "skipped") == !asked);
+        if (!asked) {
+            CHECK(strcmp(string(row, "skip_reason"), "not_asked") == 0);
+            CHECK(cJSON_GetObjectItemCaseSensitive(row, "frame_ms") == NULL);
+            continue;
+        }
+        CHECK(number(object(row, "frame_ms"), "median") > 0.0);
+        CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "frame_vs_brute")));
+        CHECK(number(row, "frame_vs_floor") > 0.0);
+    }
+    cJSON_Delete(root);
+    check_usage_error(run("bench", "--scene", "field", "--ways", "floor,crowd", NULL),
+                      "--ways floor,crowd", "'crowd' is not floor");
+    check_usage_error(run("bench", "--scene", "field", "--ways", "floor,", NULL), "--ways floor,",
+                      "'' is not floor");
+    check_usage_error(run("bench", "--ways", "floor", NULL), "--ways without the field",
+                      "--scene field");
 }
 
 static int group_bench(void) {
@@ -461,6 +500,7 @@ static int group_bench(void) {
     bench_archetypes(builtin);
     bench_no_wait();
     bench_field();
+    bench_field_ways();
 
     r = run("bench", "builtin:", "--counts", "1", "--frames", "1", "--json",
             "/nonexistent/dir/b.json", "--quiet", NULL);
