@@ -166,8 +166,30 @@ static crowd_result draw_way(field_state *s, int w, const host_target *target,
     return result;
 }
 
-static void summarize(const field_state *s, const bench_config *c, const crowd_mesh *mesh,
-                      field_cell out[FIELD_WAYS]) {
+/* Way `way`'s frame time over way `base`'s, round by round, summarized;
+ * NAN throughout when either was not measured. Reads the frame times in
+ * round order, so it runs before bench_summarize sorts them. */
+static bench_summary paired_ratio(const field_state *s, int way, int base, uint32_t frames,
+                                  double *scratch) {
+    if (s->skip[way] != FIELD_MEASURED || s->skip[base] != FIELD_MEASURED) {
+        return (bench_summary){NAN, NAN, NAN, NAN, NAN, NAN};
+    }
+    for (uint32_t f = 0; f < frames; f++) {
+        scratch[f] = s->frame_ms[way][f] / s->frame_ms[base][f];
+    }
+    return bench_summarize(scratch, frames);
+}
+
+static crowd_result summarize(field_state *s, const bench_config *c, const crowd_mesh *mesh,
+                              field_cell out[FIELD_WAYS], crowd_error *error) {
+    double *scratch = malloc(c->frames * sizeof *scratch);
+    if (scratch == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    for (int w = 0; w < FIELD_WAYS; w++) {
+        out[w].paired_vs_brute = paired_ratio(s, w, WAY_BRUTE, c->frames, scratch);
+        out[w].paired_vs_floor = paired_ratio(s, w, WAY_FLOOR, c->frames, scratch);
+    }
     for (int w = 0; w < FIELD_WAYS; w++) {
         field_cell *cell = &out[w];
         cell->count = s->count;
@@ -175,7 +197,11 @@ static void summarize(const field_state *s, const bench_config *c, const crowd_m
         if (cell->skip != FIELD_MEASURED) {
             continue;
         }
-        cell->frame_ms = bench_summarize(s->frame_ms[w], c->frames);
+        /* The rounds go to the results; a copy is sorted for the summary. */
+        cell->frame_ms_rounds = s->frame_ms[w];
+        s->frame_ms[w] = NULL;
+        memcpy(scratch, cell->frame_ms_rounds, c->frames * sizeof *scratch);
+        cell->frame_ms = bench_summarize(scratch, c->frames);
         cell->cpu_ms = bench_summarize(s->cpu_ms[w], c->frames);
         if (w == WAY_FLOOR) {
             cell->visible = s->count;
@@ -187,6 +213,17 @@ static void summarize(const field_state *s, const bench_config *c, const crowd_m
             cell->vertices = s->last[w].vertices_drawn;
             cell->draw_calls = s->last[w].draw_calls;
             cell->gpu_memory_bytes = s->last[w].gpu_memory_bytes;
+        }
+    }
+    free(scratch);
+    return CROWD_OK;
+}
+
+void bench_field_results_release(field_results *results) {
+    for (uint32_t k = 0; k < BENCH_MAX_COUNTS; k++) {
+        for (int w = 0; w < FIELD_WAYS; w++) {
+            free(results->cells[k][w].frame_ms_rounds);
+            results->cells[k][w].frame_ms_rounds = NULL;
         }
     }
 }
@@ -267,7 +304,7 @@ crowd_result bench_field_run(host_context *context, const scene_character *chara
             }
         }
         if (result == CROWD_OK) {
-            summarize(&s, config, &character->bake->asset->mesh, out->cells[k]);
+            result = summarize(&s, config, &character->bake->asset->mesh, out->cells[k], error);
         }
         state_release(&s);
     }

@@ -38,6 +38,12 @@ typedef struct field_cell {
     uint32_t count;
     field_skip skip;
     bench_summary frame_ms, cpu_ms;
+    /* Frame time over brute force's and the floor's in the same round,
+     * summarized over the rounds: two frames drawn moments apart see the
+     * same throttling, so these spread less from run to run than the ratio
+     * of the two medians. Every field NAN when either way was not measured. */
+    bench_summary paired_vs_brute, paired_vs_floor;
+    double *frame_ms_rounds; /* the measured frames in round order (owned) */
     uint64_t visible, vertices;
     uint32_t draw_calls;
     uint64_t gpu_memory_bytes;
@@ -65,10 +71,13 @@ bool bench_field_parse_ways(const char *text, uint32_t *ways);
 
 /* Measures the ways in `ways` (bits, at least one) of the field at every
  * count of `config` (its first mode, width, height, frames, warmup, seed)
- * on `character`, which must have a bake. */
+ * on `character`, which must have a bake. Release `out` with
+ * bench_field_results_release. */
 crowd_result bench_field_run(host_context *context, const scene_character *character,
                              const bench_config *config, uint64_t brute_limit, uint32_t ways,
                              field_results *out, crowd_error *error);
+/* Frees what bench_field_run allocated in `results` (also after a failure). */
+void bench_field_results_release(field_results *results);
 void bench_field_print(FILE *out, const field_results *results);
 bool bench_field_write_json(const char *path, const field_results *results);
 /* Frame and application CPU time against the count, a line per way

@@ -53,7 +53,7 @@ void bench_field_print(FILE *out, const field_results *r) {
     fprintf(out,
             "field scene: %s in %s mode (%u vertices, %u LODs), %ux%u, camera at eye height in "
             "the middle looking along the field; median (10th-90th percentile) of %u frames "
-            "after %u warm-up, %s; %s | %s; %.0f s\n",
+            "after %u warm-up, %s, ratios the median of each round's; %s | %s; %.0f s\n",
             r->model, crowd_gpu_mode_name(r->mode), (unsigned)r->vertex_count,
             (unsigned)r->lod_count, (unsigned)r->width, (unsigned)r->height, (unsigned)r->frames,
             (unsigned)r->warmup, ways, r->machine.cpu, r->machine.gl_renderer, r->seconds);
@@ -74,8 +74,8 @@ void bench_field_print(FILE *out, const field_results *r) {
             char frame[64], brute[16], floor[16];
             snprintf(frame, sizeof frame, "%.3g (%.3g-%.3g)", c->frame_ms.median, c->frame_ms.p10,
                      c->frame_ms.p90);
-            ratio_text(brute, sizeof brute, versus(r->cells[k], w, 1, frame_of));
-            ratio_text(floor, sizeof floor, versus(r->cells[k], w, 0, frame_of));
+            ratio_text(brute, sizeof brute, c->paired_vs_brute.median);
+            ratio_text(floor, sizeof floor, c->paired_vs_floor.median);
             fprintf(out, "%7u  %-8s %6llu %10llu %6u  %-25s %-12.3f %10.0f  %11s  %11s\n",
                     (unsigned)c->count, field_way_names[w], (unsigned long long)c->visible,
                     (unsigned long long)c->vertices, (unsigned)c->draw_calls, frame,
@@ -87,6 +87,15 @@ void bench_field_print(FILE *out, const field_results *r) {
 static void add_ratio(cJSON *o, const char *name, double ratio) {
     if (isfinite(ratio)) {
         cJSON_AddNumberToObject(o, name, ratio);
+    } else {
+        cJSON_AddNullToObject(o, name);
+    }
+}
+
+/* A summary of per-round ratios, or null when there is none. */
+static void add_paired(cJSON *o, const char *name, const bench_summary *ratio) {
+    if (isfinite(ratio->median)) {
+        cJSON_AddItemToObject(o, name, bench_summary_json(ratio));
     } else {
         cJSON_AddNullToObject(o, name);
     }
@@ -127,6 +136,13 @@ bool bench_field_write_json(const char *path, const field_results *r) {
                 cJSON_AddNumberToObject(row, "gpu_memory_bytes", (double)c->gpu_memory_bytes);
                 add_ratio(row, "frame_vs_brute", versus(r->cells[k], w, 1, frame_of));
                 add_ratio(row, "frame_vs_floor", versus(r->cells[k], w, 0, frame_of));
+                add_paired(row, "frame_vs_brute_paired", &c->paired_vs_brute);
+                add_paired(row, "frame_vs_floor_paired", &c->paired_vs_floor);
+                cJSON *rounds = cJSON_AddArrayToObject(row, "frame_ms_rounds");
+                for (uint32_t f = 0; f < r->frames; f++) {
+                    double ms = round(c->frame_ms_rounds[f] * 1e6) / 1e6;
+                    cJSON_AddItemToArray(rounds, cJSON_CreateNumber(ms));
+                }
             }
             cJSON_AddItemToArray(rows, row);
         }

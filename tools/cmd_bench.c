@@ -284,6 +284,7 @@ static int run_field(options *o, host_context *context, const scene_character *c
     crowd_error error = {0};
     if (bench_field_run(context, character, c, (uint64_t)o->brute_limit, o->ways, &results,
                         &error) != CROWD_OK) {
+        bench_field_results_release(&results);
         return cli_report(&error);
     }
     bench_field_print(stdout, &results);
@@ -296,6 +297,7 @@ static int run_field(options *o, host_context *context, const scene_character *c
         chart_outcome(bench_field_write_chart(o->chart, &results), o->chart) != 0) {
         code = CLI_EXIT_OUTPUT;
     }
+    bench_field_results_release(&results);
     return code;
 }
 

@@ -390,6 +390,20 @@ static void bench_field(void) {
         } else {
             CHECK_MSG(drawn > 0 && drawn < count, "%s %g: drew %g", ways[i % 4], count, drawn);
         }
+        /* One round: the median of the per-round ratios is that round's;
+         * none where brute force and the floor were over the limit. */
+        if (i < 4) {
+            const cJSON *paired_brute = object(row, "frame_vs_brute_paired");
+            const cJSON *paired_floor = object(row, "frame_vs_floor_paired");
+            CHECK_NEAR(number(paired_brute, "median"), number(row, "frame_vs_brute"), 1e-5);
+            CHECK_NEAR(number(paired_floor, "median"), number(row, "frame_vs_floor"), 1e-5);
+            if (i == 1) {
+                CHECK(number(paired_brute, "min") == 1.0 && number(paired_brute, "max") == 1.0);
+            }
+        } else {
+            CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "frame_vs_brute_paired")) &&
+                  cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "frame_vs_floor_paired")));
+        }
         if (i % 4 == 1) {
             brute_ms = frame;
             CHECK_NEAR(number(row, "frame_vs_brute"), 1.0, 1e-9);
@@ -412,12 +426,19 @@ static void bench_field(void) {
                       "not --csv");
 }
 
+static double median_of_three(const double v[3]) {
+    double low = fmin(v[0], fmin(v[1], v[2])), high = fmax(v[0], fmax(v[1], v[2]));
+    return v[0] + v[1] + v[2] - low - high;
+}
+
 /* --ways: only the ways asked for are drawn and printed; the others are
- * JSON rows skipped as not asked, and a ratio to a way not drawn is null. */
+ * JSON rows skipped as not asked, and a ratio to a way not drawn is null.
+ * The rounds' frame times are in the JSON in order, and the per-round
+ * ratios are summaries of each round's pair. */
 static void bench_field_ways(void) {
     remove("bench_ways.json");
     const cli_run *r =
-        run("bench", "builtin:", "--scene", "field", "--counts", "16", "--frames", "1", "--size",
+        run("bench", "builtin:", "--scene", "field", "--counts", "16", "--frames", "3", "--size",
             "32x18", "--ways", "cull+lod,floor", "--json", "bench_ways.json", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bench --ways: exit %d, stderr: %s", r->exit_code, r->err);
     CHECK_MSG(strstr(r->out, "floor and cull+lod interleaved") != NULL, "%s", r->out);
@@ -428,6 +449,7 @@ static void bench_field_ways(void) {
     REQUIRE_VOID(root != NULL);
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
     REQUIRE_VOID(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 4);
+    double round_ms[2][3] = {{0}}; /* floor's and cull+lod's, in round order */
     for (int i = 0; i < 4; i++) {
         const cJSON *row = cJSON_GetArrayItem(results, i);
         bool asked = i == 0 || i == 3;
@@ -439,8 +461,32 @@ static void bench_field_ways(void) {
         }
         CHECK(number(object(row, "frame_ms"), "median") > 0.0);
         CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "frame_vs_brute")));
+        CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "frame_vs_brute_paired")));
         CHECK(number(row, "frame_vs_floor") > 0.0);
+        /* Three rounds: a summary in order; the floor over itself is 1 in each. */
+        const cJSON *paired = object(row, "frame_vs_floor_paired");
+        double low = number(paired, "min"), p10 = number(paired, "p10");
+        double median = number(paired, "median"), p90 = number(paired, "p90");
+        double high = number(paired, "max");
+        CHECK(low > 0.0 && low <= p10 && p10 <= median && median <= p90 && p90 <= high);
+        if (i == 0) {
+            CHECK(low == 1.0 && high == 1.0);
+        }
+        const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(row, "frame_ms_rounds");
+        REQUIRE_VOID(cJSON_IsArray(rounds) && cJSON_GetArraySize(rounds) == 3);
+        double *mine = round_ms[i == 0 ? 0 : 1];
+        for (int f = 0; f < 3; f++) {
+            mine[f] = cJSON_GetArrayItem(rounds, f)->valuedouble;
+        }
+        CHECK_NEAR(number(object(row, "frame_ms"), "median"), median_of_three(mine), 1e-6);
     }
+    /* cull+lod over the floor round by round: each round's frames pair up. */
+    double ratios[3];
+    for (int f = 0; f < 3; f++) {
+        ratios[f] = round_ms[1][f] / round_ms[0][f];
+    }
+    const cJSON *paired = object(cJSON_GetArrayItem(results, 3), "frame_vs_floor_paired");
+    CHECK_NEAR(number(paired, "median"), median_of_three(ratios), 1e-4 * median_of_three(ratios));
     cJSON_Delete(root);
     check_usage_error(run("bench", "--scene", "field", "--ways", "floor,crowd", NULL),
                       "--ways floor,crowd", "'crowd' is not floor");
