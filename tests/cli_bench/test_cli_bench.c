@@ -437,10 +437,14 @@ static double median_of_three(const double v[3]) {
  * ratios are summaries of each round's pair. */
 static void bench_field_ways(void) {
     remove("bench_ways.json");
-    const cli_run *r =
-        run("bench", "builtin:", "--scene", "field", "--counts", "16", "--frames", "3", "--size",
-            "32x18", "--ways", "cull+lod,floor", "--json", "bench_ways.json", "--quiet", NULL);
+    const cli_run *r = run("bench", "builtin:", "--scene", "field", "--counts", "16", "--frames",
+                           "3", "--size", "32x18", "--ways", "cull+lod,floor", "--json",
+                           "bench_ways.json", "--chart", "bench_ways.png", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bench --ways: exit %d, stderr: %s", r->exit_code, r->err);
+    uint32_t chart_width, chart_height;
+    CHECK_MSG(png_size("bench_ways.png", &chart_width, &chart_height) ||
+                  strstr(r->err, "gnuplot is not installed") != NULL,
+              "--ways: no chart and no warning: %s", r->err);
     CHECK_MSG(strstr(r->out, "floor and cull+lod interleaved") != NULL, "%s", r->out);
     CHECK_MSG(strstr(r->out, " brute ") == NULL && strstr(r->out, " cull ") == NULL &&
                   strstr(r->out, " floor ") != NULL && strstr(r->out, " cull+lod ") != NULL,
