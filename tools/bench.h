@@ -150,6 +150,11 @@ typedef struct bench_chart {
     uint32_t line_count;
     bench_chart_line lines[BENCH_CHART_MAX_LINES];
 } bench_chart;
+/* A new line of `chart` (NULL when it has BENCH_CHART_MAX_LINES already),
+ * and a point appended to a line (ignored past BENCH_MAX_COUNTS). */
+bench_chart_line *bench_chart_add_line(bench_chart *chart, const char *title, const char *colour);
+void bench_chart_add_point(bench_chart_line *line, uint32_t count, const bench_summary *frame_ms,
+                           const bench_summary *cpu_ms);
 /* Draws `chart` with gnuplot. Returns 0 when written, 1 when gnuplot is
  * not installed (nothing written), -1 on failure (printed). */
 int bench_chart_write(const char *path, const bench_chart *chart);

@@ -77,6 +77,26 @@ static void put_plot(FILE *out, const bench_chart *chart, const char *name, cons
     fprintf(out, "\n");
 }
 
+bench_chart_line *bench_chart_add_line(bench_chart *chart, const char *title, const char *colour) {
+    if (chart->line_count == BENCH_CHART_MAX_LINES) {
+        return NULL;
+    }
+    bench_chart_line *line = &chart->lines[chart->line_count++];
+    line->title = title;
+    line->colour = colour;
+    return line;
+}
+
+void bench_chart_add_point(bench_chart_line *line, uint32_t count, const bench_summary *frame_ms,
+                           const bench_summary *cpu_ms) {
+    if (line->point_count == BENCH_MAX_COUNTS) {
+        return;
+    }
+    line->counts[line->point_count] = count;
+    line->frame_ms[line->point_count] = *frame_ms;
+    line->cpu_ms[line->point_count++] = *cpu_ms;
+}
+
 int bench_write_chart(const char *path, const bench_results *r) {
     /* One fixed colour per mode, so charts of different runs read alike. */
     static const char *const colours[CROWD_GPU_MODE_COUNT] = {"#404040", "#d62728", "#ff7f0e",
@@ -88,16 +108,13 @@ int bench_write_chart(const char *path, const bench_results *r) {
     }
     chart->model = r->config.model;
     chart->machine = &r->machine;
-    for (uint32_t mi = 0; mi < r->config.mode_count && mi < BENCH_CHART_MAX_LINES; mi++) {
+    for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
         crowd_gpu_mode mode = r->config.modes[mi];
-        bench_chart_line *line = &chart->lines[chart->line_count++];
-        line->title = crowd_gpu_mode_name(mode);
-        line->colour = colours[mode];
-        for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
+        bench_chart_line *line =
+            bench_chart_add_line(chart, crowd_gpu_mode_name(mode), colours[mode]);
+        for (uint32_t ci = 0; line != NULL && ci < r->config.count_count; ci++) {
             const bench_cell *cell = bench_cell_at(r, ci, mi);
-            line->counts[line->point_count] = cell->count;
-            line->frame_ms[line->point_count] = cell->frame_ms;
-            line->cpu_ms[line->point_count++] = cell->cpu_ms;
+            bench_chart_add_point(line, cell->count, &cell->frame_ms, &cell->cpu_ms);
         }
     }
     int result = bench_chart_write(path, chart);

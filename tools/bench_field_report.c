@@ -168,15 +168,11 @@ int bench_field_write_chart(const char *path, const field_results *r) {
         if (((r->ways >> w) & 1u) == 0) {
             continue;
         }
-        bench_chart_line *line = &chart->lines[chart->line_count++];
-        line->title = field_way_names[w];
-        line->colour = colours[w];
+        bench_chart_line *line = bench_chart_add_line(chart, field_way_names[w], colours[w]);
         for (uint32_t k = 0; k < r->count_count; k++) {
             const field_cell *c = &r->cells[k][w];
             if (c->skip == FIELD_MEASURED) {
-                line->counts[line->point_count] = c->count;
-                line->frame_ms[line->point_count] = c->frame_ms;
-                line->cpu_ms[line->point_count++] = c->cpu_ms;
+                bench_chart_add_point(line, c->count, &c->frame_ms, &c->cpu_ms);
             }
         }
     }
