@@ -52,9 +52,9 @@ typedef struct options {
     const char *model;
     uint32_t model_count;
     const char *json, *csv, *chart;
-    bool modes_given, gl_thread, counts_given, field, ways_given;
+    bool modes_given, gl_thread, counts_given, field;
     long brute_limit;
-    uint32_t ways;
+    uint32_t ways;          /* --ways as bits; 0: not given, all four */
     uint32_t width, height; /* 0: chosen for the renderer */
     long frames, warmup;
     bench_config config;
@@ -158,7 +158,6 @@ static int parse(int argc, char **argv, options *o) {
             if (!bench_field_parse_ways(value, &o->ways)) {
                 return CLI_EXIT_USAGE;
             }
-            o->ways_given = true;
         } else if (strcmp(arg, "--brute-limit") == 0) {
             if (!cli_parse_int(arg, value, 1, 2147483647L, &o->brute_limit)) {
                 return CLI_EXIT_USAGE;
@@ -282,8 +281,9 @@ static int run_field(options *o, host_context *context, const scene_character *c
     }
     field_results results;
     crowd_error error = {0};
-    if (bench_field_run(context, character, c, (uint64_t)o->brute_limit, o->ways, &results,
-                        &error) != CROWD_OK) {
+    uint32_t ways = o->ways != 0 ? o->ways : FIELD_ALL_WAYS;
+    if (bench_field_run(context, character, c, (uint64_t)o->brute_limit, ways, &results, &error) !=
+        CROWD_OK) {
         bench_field_results_release(&results);
         return cli_report(&error);
     }
@@ -351,7 +351,6 @@ int cmd_bench(int argc, char **argv) {
     options o = {
         .gl_thread = true,
         .brute_limit = 100000000L,
-        .ways = FIELD_ALL_WAYS,
         .warmup = -1,
         .config = {.counts = {1, 100, 1000},
                    .count_count = 3,
@@ -370,7 +369,7 @@ int cmd_bench(int argc, char **argv) {
                         "--scene field: mode '%s' is not culled; use static, bat or vat",
                         crowd_gpu_mode_name(first));
     }
-    if (!o.field && o.ways_given) {
+    if (!o.field && o.ways != 0) {
         return cli_fail(CLI_EXIT_USAGE, "--ways is an option of --scene field");
     }
     if (o.field && o.csv != NULL) {
