@@ -69,6 +69,13 @@ static bool png_size(const char *path, uint32_t *width, uint32_t *height) {
     return true;
 }
 
+/* A --chart run: the PNG was written, or gnuplot's absence was warned. */
+static void check_chart(const cli_run *r, const char *path, const char *what) {
+    uint32_t width, height;
+    CHECK_MSG(png_size(path, &width, &height) || strstr(r->err, "gnuplot is not installed") != NULL,
+              "%s: no chart and no warning: %s", what, r->err);
+}
+
 static cJSON *load_json(const char *path) {
     static char text[1 << 18];
     cli_read_text(path, text, sizeof text);
@@ -359,10 +366,7 @@ static void bench_field(void) {
             "--warmup", "1", "--size", "64x36", "--brute-limit", "1000000", "--json",
             "bench_field.json", "--chart", "bench_field.png", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bench --scene field: exit %d, stderr: %s", r->exit_code, r->err);
-    uint32_t chart_width, chart_height;
-    CHECK_MSG(png_size("bench_field.png", &chart_width, &chart_height) ||
-                  strstr(r->err, "gnuplot is not installed") != NULL,
-              "field: no chart and no warning: %s", r->err);
+    check_chart(r, "bench_field.png", "field");
     CHECK_MSG(strstr(r->out, "cull+lod") != NULL && strstr(r->out, "skipped") != NULL, "%s",
               r->out);
     cJSON *root = load_json("bench_field.json");
@@ -441,10 +445,7 @@ static void bench_field_ways(void) {
                            "3", "--size", "32x18", "--ways", "cull+lod,floor", "--json",
                            "bench_ways.json", "--chart", "bench_ways.png", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bench --ways: exit %d, stderr: %s", r->exit_code, r->err);
-    uint32_t chart_width, chart_height;
-    CHECK_MSG(png_size("bench_ways.png", &chart_width, &chart_height) ||
-                  strstr(r->err, "gnuplot is not installed") != NULL,
-              "--ways: no chart and no warning: %s", r->err);
+    check_chart(r, "bench_ways.png", "--ways");
     CHECK_MSG(strstr(r->out, "floor and cull+lod interleaved") != NULL, "%s", r->out);
     CHECK_MSG(strstr(r->out, " brute ") == NULL && strstr(r->out, " cull ") == NULL &&
                   strstr(r->out, " floor ") != NULL && strstr(r->out, " cull+lod ") != NULL,
@@ -524,10 +525,7 @@ static int group_bench(void) {
     umask(mask);
     struct stat report_stat;
     CHECK(stat("bench.json", &report_stat) == 0 && (report_stat.st_mode & 0777) == (0666 & ~mask));
-    uint32_t width, height;
-    CHECK_MSG(png_size("bench.png", &width, &height) ||
-                  strstr(r->err, "gnuplot is not installed") != NULL,
-              "no chart and no warning: %s", r->err);
+    check_chart(r, "bench.png", "bench");
 
     /* A bake folder plays static, bat and vat; cpu and gpu need the model. */
     r = run("bake", "builtin:", "-o", "bench_bake", "--quiet", NULL);
