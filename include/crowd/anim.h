@@ -40,9 +40,67 @@ typedef struct crowd_anim_cursor {
 uint32_t crowd_anim_cursor_size(const crowd_skeleton *skeleton);
 void crowd_anim_cursor_reset(crowd_anim_cursor *cursor);
 
-/* Maps a playback time to clip time: looping clips wrap into [0, duration),
- * one-shot clips clamp to [0, duration]. Negative times wrap/clamp too. */
+/* The clip-time rule (docs/time.md), the one definition that the GPU
+ * players mirror (shaders/crowd_time.glsl, the three.js and Godot players)
+ * and that tests/common/clip_time_cases.json checks in all of them.
+ *
+ * Clip time of a clip of duration_s played since start_s at `speed` from
+ * `offset_s`, on a clock reading clock_s: t = (clock_s - start_s) * speed +
+ * offset_s, in float32, in that order. Looping: t - d * floor(t / d), and a
+ * result that rounds to d is 0, so it lies in [0, d). One-shot: clamped to
+ * [0, d]. A duration that is not positive, or a t that is not finite, gives
+ * 0. Negative speeds play backwards and wrap (or clamp) the same way. */
+float crowd_anim_play_time(float clock_s, float start_s, float offset_s, float speed,
+                           float duration_s, bool loop);
+
+/* crowd_anim_play_time(time_s, 0, 0, 1, clip->duration_s, clip->loop). */
 float crowd_anim_clip_time(const crowd_clip *clip, float time_s);
+
+/* How a clip's baked frames are spread over its duration d.
+ * CROWD_FRAMES_END (bakes of manifest version 3): frame k is the pose at
+ * k / fps for k < frame_count - 1, and the last frame is the pose at d, so a
+ * one-shot clip's end and a loop's seam are exact; the last step is
+ * d - (frame_count - 2) / fps long, which is 1 / fps when d is a whole number
+ * of frames. CROWD_FRAMES_WRAP and CROWD_FRAMES_CLAMP are the layouts of
+ * older bakes (looping and one-shot clips of versions 1 and 2): frame k is the
+ * pose at k / fps; WRAP steps from its last frame back to frame 0, CLAMP
+ * holds its last frame. */
+typedef enum crowd_frame_layout {
+    CROWD_FRAMES_END = 0,
+    CROWD_FRAMES_WRAP,
+    CROWD_FRAMES_CLAMP,
+} crowd_frame_layout;
+
+typedef struct crowd_clip_frames {
+    float fps;            /* > 0 */
+    float duration_s;     /* >= 0 */
+    uint32_t frame_count; /* >= 1 */
+    crowd_frame_layout layout;
+} crowd_clip_frames;
+
+/* The two frames (of the clip, 0-based) around clip time t and the weight of
+ * the second: pose = mix(frame0, frame1, weight), weight in [0, 1]. END:
+ * with f = t * fps and k = floor(f), t >= d or k >= frame_count - 1 gives the
+ * last frame alone; else frames k and k + 1 with weight (f - k) / s, where
+ * the step s is 1, or d * fps - k for the last step. WRAP and CLAMP: weight
+ * f - k, frames k % frame_count and the next (WRAP: frame 0 after the last;
+ * CLAMP: the last frame held). A t below 0 (or not finite) is frame 0. */
+typedef struct crowd_frame_pair {
+    uint32_t frame0, frame1;
+    float weight;
+} crowd_frame_pair;
+
+crowd_frame_pair crowd_anim_frame_pair(const crowd_clip_frames *frames, float clip_time_s);
+
+/* Frames an END layout needs for a clip of duration_s at fps: 1 when the
+ * duration is 0, else 1 + the steps, ceil(d * fps) with a thousandth of a
+ * frame of slack (so a duration that is a whole number of frames, up to
+ * float rounding, gets no sliver of a last step). UINT32_MAX when that is not
+ * finite or does not fit. */
+uint32_t crowd_anim_frame_count(float duration_s, float fps);
+
+/* The clip time at which frame k (< frames->frame_count) was baked. */
+float crowd_anim_frame_time(const crowd_clip_frames *frames, uint32_t k);
 
 /* The rest pose (rest TRS of every joint) into out[joint_count]. */
 void crowd_anim_rest_pose(const crowd_skeleton *skeleton, crowd_transform *out);

@@ -2,11 +2,14 @@
  * hand: key values at key times, Hermite basis in-betweens, loop/clamp
  * arithmetic, a two-joint arm rotated 90 degrees, bind poses giving identity
  * skinning matrices, and the cursor agreeing with plain binary search. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "check.h"
+#include "clip_time_cases.h"
 #include "crowd/anim.h"
 
 #define PI_F 3.14159265358979f
@@ -740,8 +743,63 @@ static void test_identity_clip_is_bind_pose(void) {
     CHECK_MSG(worst < 1e-6f, "skin matrices differ from identity by %g", worst);
 }
 
+/* Every case of the rule's table (clip_time_cases.json). */
+static void test_clip_time_table(void) {
+    clip_time_table table;
+    REQUIRE_VOID(clip_time_table_load(&table));
+    CHECK(table.count >= 40);
+    for (uint32_t i = 0; i < table.count; i++) {
+        const clip_time_case *c = &table.cases[i];
+        float t = crowd_anim_play_time(c->clock_s, c->start_s, c->offset_s, c->speed,
+                                       c->frames.duration_s, c->loop);
+        crowd_frame_pair got = crowd_anim_frame_pair(&c->frames, t);
+        CHECK_MSG(clip_time_matches(&table, c, t, got),
+                  "case %u (%s, %s): got t %.7g frames %u %u weight %.6g, want t %.7g frames %u "
+                  "%u weight %.6g",
+                  i, c->clip_name, c->why, (double)t, got.frame0, got.frame1, (double)got.weight,
+                  (double)c->time_s, c->frame0, c->frame1, (double)c->weight);
+    }
+    free(table.cases);
+}
+
+/* What the table cannot hold: times that are not numbers, and the frame
+ * counts and times of the END layout. */
+static void test_frame_rule_edges(void) {
+    CHECK(crowd_anim_play_time(NAN, 0, 0, 1, 2.0f, true) == 0.0f);
+    CHECK(crowd_anim_play_time(INFINITY, 0, 0, 1, 2.0f, false) == 0.0f);
+    CHECK(crowd_anim_play_time(1.0f, 0, 0, NAN, 2.0f, true) == 0.0f);
+    CHECK(crowd_anim_play_time(1.0f, 0, 0, 1, NAN, true) == 0.0f);
+    CHECK(crowd_anim_play_time(1.0f, 0, 0, 1, -1.0f, false) == 0.0f);
+    /* A tiny negative time plus d rounds to d: the seam, frame 0. */
+    CHECK(crowd_anim_play_time(-1e-9f, 0, 0, 1, 2.0f, true) == 0.0f);
+
+    CHECK(crowd_anim_frame_count(0.0f, 30.0f) == 1);
+    CHECK(crowd_anim_frame_count(1.0f, 30.0f) == 31);
+    CHECK(crowd_anim_frame_count(0.875f, 30.0f) == 28);      /* 26.25 frames: 27 steps */
+    CHECK(crowd_anim_frame_count(1.0f / 30.0f, 30.0f) == 2); /* one step, up to rounding */
+    CHECK(crowd_anim_frame_count(1e-6f, 30.0f) == 2);        /* a sliver is still a step */
+    CHECK(crowd_anim_frame_count(1.0f, INFINITY) == UINT32_MAX);
+    CHECK(crowd_anim_frame_count(1e9f, 1000.0f) == UINT32_MAX);
+
+    crowd_clip_frames f = {30.0f, 0.875f, 28, CROWD_FRAMES_END};
+    CHECK(crowd_anim_frame_time(&f, 0) == 0.0f);
+    CHECK(crowd_anim_frame_time(&f, 26) == 26.0f / 30.0f);
+    CHECK(crowd_anim_frame_time(&f, 27) == 0.875f);
+    crowd_clip_frames wrap = {30.0f, 0.875f, 26, CROWD_FRAMES_WRAP};
+    CHECK(crowd_anim_frame_time(&wrap, 25) == 25.0f / 30.0f);
+    /* Not a number of frames: frame 0. */
+    crowd_frame_pair p = crowd_anim_frame_pair(&f, NAN);
+    CHECK(p.frame0 == 0 && p.frame1 == 1 && p.weight == 0.0f);
+    p = crowd_anim_frame_pair(&f, 1e30f);
+    CHECK(p.frame0 == 27 && p.frame1 == 27 && p.weight == 0.0f);
+    p = crowd_anim_frame_pair(&wrap, 1e30f);
+    CHECK(p.frame0 < 26);
+}
+
 int main(void) {
     check_enter_temp_dir("test_anim");
+    test_clip_time_table();
+    test_frame_rule_edges();
     test_cursor_and_clip_time();
     test_rest_pose();
     test_step_linear();
