@@ -46,8 +46,7 @@ extern "C" {
 #define CROWD_BAKE_DEFAULT_FPS 30.0f
 /* Default between-frame error budget, of the bounds diagonal. */
 #define CROWD_BAKE_DEFAULT_BETWEEN_ERROR 5e-4
-/* Highest multiple of a clip's key rate the budget may choose. */
-#define CROWD_BAKE_MAX_RATE_MULTIPLE 12u
+
 #define CROWD_BAKE_DEFAULT_MAX_WIDTH 4096u
 #define CROWD_BAKE_MAX_TEXTURE_SIZE 16384u
 #define CROWD_BAKE_MAX_LODS 8 /* LOD 0 included */
@@ -175,13 +174,13 @@ typedef struct crowd_bake {
 } crowd_bake;
 
 typedef struct crowd_bake_desc {
-    /* 0 = per clip: where the clip's keys are uniformly spaced, the key rate
-     * or the smallest multiple of it (up to CROWD_BAKE_MAX_RATE_MULTIPLE)
-     * whose between-frame error is within between_error_rel, so the source's
-     * keys are baked frames; otherwise the smallest multiple of 30 fps
-     * within it. Lowered (never below the key rate) where the textures would
-     * not hold every clip. Else forces this rate on every clip, in
-     * (0, 1000]. */
+    /* 0 = per clip: where the clip's keys are uniformly spaced (at most 240
+     * a second), the key rate or the smallest multiple of it (1, 2, 3, 4, 5,
+     * 6, 8, 10, 12, ..., up to 240 fps) whose between-frame error is within
+     * between_error_rel, so the source's keys are baked frames; otherwise
+     * the smallest such multiple of 30 fps. Lowered (never below the base
+     * rate) where the textures would not hold every clip. Else forces this
+     * rate on every clip, in (0, 1000]. */
     float fps;
     /* Between-frame budget, of the bounds diagonal: 0 = 5e-4; in (0, 1). */
     double between_error_rel;

@@ -15,9 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define RATE_CANDIDATES 20
+
 /* Keys denser than this are resampled by the budget from 30 fps rather
- * than followed (a 1000 Hz mocap clip would not fit a texture). */
+ * than followed (a 1000 Hz mocap clip would not fit a texture); the budget
+ * raises no rate beyond it either. */
 #define MAX_KEY_RATE 240.0
+
+/* The multiples of the base rate tried, in order: every one up to 6, then
+ * steps of 1.2x to 1.33x, so that sparse keys (two keys a second) can still
+ * reach MAX_KEY_RATE in a few measurements. */
+static const uint32_t multiples[RATE_CANDIDATES] = {1,  2,  3,  4,  5,  6,  8,  10,  12,  16,
+                                                    20, 24, 32, 40, 48, 64, 80, 96, 128, 160};
 
 /* How far (in frames) a key may sit from the grid of its rate and still be
  * on it: float times of a long clip carry about 1e-7 of their value. */
@@ -85,14 +94,14 @@ typedef struct rate_job {
     const crowd_asset *asset;
     crowd_skin_prepared *prepared;
     rate_scratch *workers;
-    /* Per clip and multiple m (1-based; index m - 1): frames and errors. */
-    uint32_t (*frames)[CROWD_BAKE_MAX_RATE_MULTIPLE];
-    float (*error_max)[CROWD_BAKE_MAX_RATE_MULTIPLE];
-    float (*error_mean)[CROWD_BAKE_MAX_RATE_MULTIPLE];
-    uint32_t *measured;  /* multiples measured per clip */
-    float *base_rate;    /* per clip: key rate, or the default / forced rate */
-    double budget;       /* absolute, model units; 0 in the first pass */
-    uint32_t max_multiple;
+    /* Per clip and candidate i (multiples[i]): frames and errors. */
+    uint32_t (*frames)[RATE_CANDIDATES];
+    float (*error_max)[RATE_CANDIDATES];
+    float (*error_mean)[RATE_CANDIDATES];
+    uint32_t *measured; /* candidates measured per clip */
+    float *base_rate;   /* per clip: key rate, or the default / forced rate */
+    double budget;      /* absolute, model units; 0 in the first pass */
+    uint32_t max_candidates;
 } rate_job;
 
 static void skin_at(const rate_job *job, rate_scratch *ws, const crowd_clip *clip, float time_s,
@@ -157,13 +166,13 @@ static void rate_clip(void *context, uint32_t worker, uint32_t c) {
     const crowd_clip *clip =
         baked->source_clip == UINT32_MAX ? NULL : &job->asset->clips[baked->source_clip];
     uint32_t m = job->measured[c];
-    while (m < job->max_multiple) {
+    while (m < job->max_candidates) {
         if (m > 0 && (clip == NULL || job->budget == 0.0 ||
                       (double)job->error_max[c][m - 1] <= job->budget)) {
             return;
         }
-        float fps = job->base_rate[c] * (float)(m + 1);
-        if (m > 0 && fps > 1000.0f) {
+        float fps = job->base_rate[c] * (float)multiples[m];
+        if (m > 0 && fps > MAX_KEY_RATE) {
             return;
         }
         uint32_t frames = crowd_anim_frame_count(baked->duration_s, fps);
@@ -254,7 +263,7 @@ static double diagonal_of(const rate_job *job, uint32_t threads) {
     return sqrt(d2);
 }
 
-/* The multiple of each clip: the smallest within budget (or the highest
+/* The candidate of each clip: the smallest within budget (or the highest
  * measured), then lowered one step at a time on the clip with the most
  * frames until the total fits `frames_fit`. */
 static void choose(crowd_bake *bake, const rate_job *job, double budget, uint64_t frames_fit,
@@ -301,7 +310,7 @@ crowd_result bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     bool forced = request->fps > 0.0f;
-    job.max_multiple = forced ? 1u : CROWD_BAKE_MAX_RATE_MULTIPLE;
+    job.max_candidates = forced ? 1u : RATE_CANDIDATES;
     for (uint32_t c = 0; c < bake->clip_count; c++) {
         crowd_bake_clip *clip = &bake->clips[c];
         const crowd_clip *source =
@@ -322,8 +331,8 @@ crowd_result bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
     for (uint32_t c = 0; c < bake->clip_count; c++) {
         crowd_bake_clip *clip = &bake->clips[c];
         uint32_t m = multiple[c];
-        clip->rate_multiple = m;
-        clip->fps = job.base_rate[c] * (float)m;
+        clip->rate_multiple = multiples[m - 1];
+        clip->fps = job.base_rate[c] * (float)multiples[m - 1];
         clip->layout = CROWD_FRAMES_END;
         clip->frame_count = job.frames[c][m - 1];
         clip->between_error_max = job.error_max[c][m - 1];

@@ -205,7 +205,8 @@ static crowd_asset *slide_asset(uint32_t vertex_count, float duration_s) {
 static int test_golden_translation(void) {
     crowd_asset *asset = slide_asset(3, 1.0f);
     crowd_error error = {0};
-    crowd_bake_desc desc = {.vat_encoding = CROWD_VAT_UNORM16_OCT};
+    /* At a forced 30 fps (two keys a second apart would give 1 fps). */
+    crowd_bake_desc desc = {.fps = 30.0f, .vat_encoding = CROWD_VAT_UNORM16_OCT};
     crowd_bake *bake = bake_or_null(asset, &desc, &error);
     REQUIRE(bake != NULL);
     /* Vertices (0, .5, 0), (.25, .5, 0), (.5, .5, 0); x reaches .5 + 3. */
@@ -276,7 +277,7 @@ static int test_golden_rotation(void) {
     const float rotations[] = {0, 0, 0, 1, 0, 0, s, s};
     test_track_set(&clip->tracks[1].rotation, 2, 4, times, rotations);
     crowd_error error = {0};
-    crowd_bake_desc desc = {.vat_encoding = CROWD_VAT_F32};
+    crowd_bake_desc desc = {.fps = 30.0f, .vat_encoding = CROWD_VAT_F32};
     crowd_bake *bake = bake_or_null(asset, &desc, &error);
     REQUIRE(bake != NULL);
     float p[3], n[3];
@@ -334,7 +335,7 @@ static int test_golden_rotation(void) {
 static int test_wrapping(void) {
     crowd_asset *asset = slide_asset(10, 1.0f);
     crowd_error error = {0};
-    crowd_bake_desc desc = {.vat_encoding = CROWD_VAT_F32, .max_width = 4};
+    crowd_bake_desc desc = {.fps = 30.0f, .vat_encoding = CROWD_VAT_F32, .max_width = 4};
     crowd_bake *bake = bake_or_null(asset, &desc, &error);
     REQUIRE(bake != NULL);
     /* 10 vertices at most 4 wide: 3 rows; 4 per row (ceil(10 / 3)). */
@@ -375,7 +376,7 @@ static int test_wrapping(void) {
     desc = (crowd_bake_desc){.max_width = 4, .what = CROWD_BAKE_BAT_ONLY};
     bake = bake_or_null(asset, &desc, &error);
     REQUIRE(bake != NULL);
-    CHECK(bake->bat.width == 3 && bake->bat_rows_per_frame == 2 && bake->bat.height == 60);
+    CHECK(bake->bat.width == 3 && bake->bat_rows_per_frame == 2 && bake->bat.height == 62);
     CHECK(bake->vat_position.texels == NULL && bake->vat_position.format == CROWD_TEXEL_NONE);
     CHECK(bake->vat_encoding == CROWD_VAT_DEFAULT && bake->vat_rows_per_frame == 0);
     const float *row = (const float *)bake->bat.texels + 4 * ((5 * 2 + 1) * 3 + 0);
@@ -398,11 +399,12 @@ static int test_wrapping(void) {
 
 static int test_height_limit(void) {
     /* 10 vertices at max width 4 = 3 rows per frame: 16384 / 3 = 5461 frames
-     * fit. 200 s one-shot at 30 fps = 6001 frames; at 27 fps 5401 fit. */
+     * fit. 200 s one-shot at 30 fps = 6001 frames; at 27 fps 5401 fit. (Its
+     * two keys 200 s apart alone would give 2 frames.) */
     crowd_asset *asset = slide_asset(10, 200.0f);
     crowd_error error = {0};
     crowd_bake *bake = (crowd_bake *)1;
-    crowd_bake_desc desc = {.max_width = 4};
+    crowd_bake_desc desc = {.fps = 30.0f, .max_width = 4};
     CHECK(crowd_bake_build(asset, &desc, &bake, &error) == CROWD_ERROR_LIMIT);
     CHECK(bake == NULL);
     CHECK(error.result == CROWD_ERROR_LIMIT);
@@ -426,7 +428,7 @@ static int test_height_limit(void) {
 
     /* Below 1 fps: a 100000 s clip; 16384 frames fit at 0.16 fps. */
     asset = slide_asset(3, 100000.0f);
-    desc = (crowd_bake_desc){.what = CROWD_BAKE_BAT_ONLY};
+    desc = (crowd_bake_desc){.fps = 30.0f, .what = CROWD_BAKE_BAT_ONLY};
     CHECK(crowd_bake_build(asset, &desc, &bake, &error) == CROWD_ERROR_LIMIT);
     printf("height limit: %s\n", error.reason);
     CHECK(strstr(error.reason, "BAT") != NULL);
@@ -680,8 +682,99 @@ static int test_threads_progress_measure(void) {
     return 0;
 }
 
+/* A joint turning about +Y by 90 degrees per key, keys at 4 a second:
+ * between two frames 1 / fps apart a vertex at radius r sweeps an arc of
+ * theta = 90 * 4 / fps degrees, whose middle lies r (1 - cos(theta / 2))
+ * from the middle of its chord. The farthest vertex is at r = 0.75 and the
+ * bounds are +-0.75 in x and z: a diagonal of 1.5 sqrt 2. */
+static crowd_asset *spin_asset(void) {
+    crowd_asset *asset = test_asset_create(1, 4);
+    crowd_clip *clip = test_asset_add_clip(asset, "spin", 1.0f, true);
+    const float times[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+    float rotations[20];
+    for (int k = 0; k < 5; k++) {
+        float half = 0.25f * 3.14159265f * (float)k; /* half of 90 k degrees */
+        const float q[4] = {0.0f, sinf(half), 0.0f, cosf(half)};
+        memcpy(rotations + 4 * k, q, sizeof q);
+    }
+    test_track_set(&clip->tracks[0].rotation, 5, 4, times, rotations);
+    /* Two keys a second apart on a joint-less track: still on the grid. */
+    return asset;
+}
+
+static double sagitta(double r, double fps) {
+    return r * (1.0 - cos(0.5 * (90.0 * 4.0 / fps) * 3.14159265358979 / 180.0));
+}
+
+static int test_rates(void) {
+    crowd_asset *asset = spin_asset();
+    crowd_error error = {0};
+    const double diagonal = 1.5 * sqrt(2.0);
+    /* Forced rates: the measured error is the sagitta. */
+    const float forced[] = {4.0f, 8.0f, 30.0f};
+    for (int i = 0; i < 3; i++) {
+        crowd_bake_desc desc = {.fps = forced[i], .what = CROWD_BAKE_BAT_ONLY, .lods = -1};
+        crowd_bake *bake = bake_or_null(asset, &desc, &error);
+        REQUIRE(bake != NULL);
+        const crowd_bake_clip *clip = &bake->clips[0];
+        CHECK(clip->fps == forced[i] && clip->rate_multiple == 1 && clip->key_rate == 4.0f);
+        CHECK(clip->frame_count == 1 + (uint32_t)ceil(forced[i] - 1e-3));
+        CHECK_NEAR(clip->between_error_max, sagitta(0.75, forced[i]), 1e-5);
+        crowd_bake_destroy(bake);
+    }
+    /* Chosen: the budget 0.02 of the diagonal (0.0424) rules out 4 fps
+     * (0.220) and 8 (0.0571) and takes 12 (0.0256): frames on the keys. */
+    crowd_bake_desc desc = {.between_error_rel = 0.02, .what = CROWD_BAKE_BAT_ONLY, .lods = -1};
+    crowd_bake *bake = bake_or_null(asset, &desc, &error);
+    REQUIRE(bake != NULL);
+    const crowd_bake_clip *clip = &bake->clips[0];
+    CHECK(clip->key_rate == 4.0f && clip->rate_multiple == 3 && clip->fps == 12.0f);
+    CHECK(clip->frame_count == 13 && clip->within_budget && clip->layout == CROWD_FRAMES_END);
+    CHECK_NEAR(clip->between_error_max, sagitta(0.75, 12.0), 1e-5);
+    CHECK(clip->between_error_max <= 0.02 * diagonal);
+    CHECK(bake->between_error_budget_rel == 0.02);
+    crowd_bake_destroy(bake);
+    /* The default budget (5e-4: 1.06 mm) needs 60 fps (sagitta 0.64 mm; 48
+     * gives 1.0 mm, just within too): the smallest multiple that meets it. */
+    desc.between_error_rel = 0.0;
+    bake = bake_or_null(asset, &desc, &error);
+    REQUIRE(bake != NULL);
+    clip = &bake->clips[0];
+    CHECK(sagitta(0.75, clip->fps) <= 5e-4 * diagonal);
+    CHECK_MSG(clip->rate_multiple == 1 || sagitta(0.75, clip->fps * 0.8) > 5e-4 * diagonal,
+              "%g fps chosen", (double)clip->fps);
+    CHECK(fmodf(clip->fps, 4.0f) == 0.0f && clip->within_budget);
+    crowd_bake_destroy(bake);
+    /* Textures that hold only 30 frames lower the rate (never below the
+     * key rate) until they fit. */
+    desc.max_texture_size = 30;
+    desc.max_width = 30;
+    bake = bake_or_null(asset, &desc, &error);
+    REQUIRE(bake != NULL);
+    CHECK(bake->frame_count <= 30 && !bake->clips[0].within_budget);
+    CHECK(fmodf(bake->clips[0].fps, 4.0f) == 0.0f);
+    crowd_bake_destroy(bake);
+    /* Keys off any grid of up to 240 a second: no key rate, 30 fps. */
+    asset->clips[0].tracks[0].rotation.times_s[1] = 0.2513f;
+    desc = (crowd_bake_desc){.between_error_rel = 0.5, .what = CROWD_BAKE_BAT_ONLY, .lods = -1};
+    bake = bake_or_null(asset, &desc, &error);
+    REQUIRE(bake != NULL);
+    CHECK(bake->clips[0].key_rate == 0.0f && bake->clips[0].fps == 30.0f);
+    crowd_bake_destroy(bake);
+    /* Out-of-range budgets. */
+    desc.between_error_rel = 1.0;
+    CHECK(crowd_bake_build(asset, &desc, &bake, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    desc.between_error_rel = -1e-3;
+    CHECK(crowd_bake_build(asset, &desc, &bake, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    desc.between_error_rel = NAN;
+    CHECK(crowd_bake_build(asset, &desc, &bake, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    crowd_asset_destroy(asset);
+    return 0;
+}
+
 int main(void) {
     check_enter_temp_dir("test_bake_build");
+    test_rates();
     test_half();
     test_unorm16();
     test_octahedral();

@@ -10,6 +10,7 @@
 #define _XOPEN_SOURCE 700
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <png.h>
 
 #include "check.h"
@@ -298,12 +299,13 @@ static void test_manifest_fields(void) {
     cJSON *json = read_json(path);
     CHECK(json != NULL);
     CHECK(strcmp(string(json, "format"), "crowd-bake") == 0);
-    CHECK(number(json, "version") == 2);
+    CHECK(number(json, "version") == 3);
     CHECK(strcmp(string(json, "producer"), "crowd 0.1.0") == 0);
     CHECK(strcmp(string(json, "source"), "synth.glb") == 0);
     CHECK(strcmp(string(json, "coordinate_system"), "gltf") == 0);
     CHECK(number(json, "vertex_count") == 10 && number(json, "joint_count") == 3);
-    CHECK(number(json, "fps") == 30 && number(json, "frame_count") == 4);
+    CHECK(cJSON_GetObjectItemCaseSensitive(json, "fps") == NULL && number(json, "frame_count") == 4);
+    CHECK(number(json, "between_error_budget") == CROWD_BAKE_DEFAULT_BETWEEN_ERROR);
     CHECK(strcmp(string(json, "mesh"), "synth.mesh.glb") == 0);
     const cJSON *clips = cJSON_GetObjectItemCaseSensitive(json, "clips");
     CHECK(cJSON_GetArraySize(clips) == 2);
@@ -312,6 +314,13 @@ static void test_manifest_fields(void) {
     CHECK(number(wave, "first_frame") == 2 && number(wave, "frame_count") == 2);
     CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(wave, "loop")));
     CHECK((float)number(wave, "duration_s") == 1.0f / 30.0f);
+    CHECK(number(wave, "fps") == 30 && number(wave, "key_rate") == 30 &&
+          number(wave, "rate_multiple") == 1);
+    const cJSON *between = cJSON_GetObjectItemCaseSensitive(wave, "between_error");
+    CHECK((float)number(between, "max") == 0.002f && (float)number(between, "mean") == 0.0005f);
+    /* Of the diagonal of [-1, 1]^3, 2 sqrt 3. */
+    CHECK(fabs(number(between, "max_rel") - 0.002 / (2.0 * sqrt(3.0))) < 1e-9);
+    CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(between, "within_budget")));
 
     const cJSON *vat = cJSON_GetObjectItemCaseSensitive(json, "vat");
     CHECK(number(vat, "width") == 4 && number(vat, "height") == 12 &&
@@ -497,11 +506,19 @@ static void test_version1(void) {
     REQUIRE_VOID(fx_written(bake, dir, NULL));
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
     cJSON *json = read_json(path);
+    /* Version 1: the root's fps, no per-clip rates; frame counts within a
+     * frame of round(d * fps) (loops) and round(d * fps) + 1 (one-shots). */
     cJSON_ReplaceItemInObjectCaseSensitive(json, "version", cJSON_CreateNumber(1));
+    cJSON_AddNumberToObject(json, "fps", 30);
+    cJSON_DeleteItemFromObjectCaseSensitive(json, "between_error_budget");
     cJSON_DeleteItemFromObjectCaseSensitive(json, "lods");
     cJSON *clip;
     cJSON_ArrayForEach(clip, cJSON_GetObjectItemCaseSensitive(json, "clips")) {
         cJSON_DeleteItemFromObjectCaseSensitive(clip, "bounds");
+        cJSON_DeleteItemFromObjectCaseSensitive(clip, "fps");
+        cJSON_DeleteItemFromObjectCaseSensitive(clip, "key_rate");
+        cJSON_DeleteItemFromObjectCaseSensitive(clip, "rate_multiple");
+        cJSON_DeleteItemFromObjectCaseSensitive(clip, "between_error");
     }
     char *text = cJSON_Print(json);
     test_write_file(path, text, strlen(text));
@@ -517,8 +534,12 @@ static void test_version1(void) {
         CHECK(loaded->lods[0].index_count == asset->mesh.index_count &&
               loaded->lods[0].vertex_count == 10 &&
               loaded->lods[0].triangle_count == asset->mesh.index_count / 3);
+        CHECK(loaded->between_error_budget_rel == 0.0);
         for (uint32_t c = 0; c < loaded->clip_count; c++) {
             const crowd_bake_clip *x = &loaded->clips[c];
+            /* Played as they were written: loops wrap, one-shots clamp. */
+            CHECK(x->fps == 30.0f && x->rate_multiple == 1 && x->key_rate == 0.0f);
+            CHECK(x->layout == (x->loop ? CROWD_FRAMES_WRAP : CROWD_FRAMES_CLAMP));
             CHECK(same_floats(x->bounds_min, loaded->bounds_min, 3) &&
                   same_floats(x->bounds_max, loaded->bounds_max, 3));
             /* bounds [-1, 1]^3: centre 0, radius sqrt(3) rounded up */

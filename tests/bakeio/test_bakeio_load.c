@@ -89,7 +89,32 @@ static void set_number(cJSON *object, const char *key, double value) {
 }
 
 static void edit_version(cJSON *r) {
-    set_number(r, "version", 3);
+    set_number(r, "version", 4);
+}
+static cJSON *first_clip(cJSON *r) {
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0);
+}
+static void edit_clip_frames(cJSON *r) {
+    set_number(first_clip(r), "frame_count", 1);
+    set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1), "first_frame",
+               1);
+    set_number(r, "frame_count", 3);
+}
+static void edit_key_rate(cJSON *r) {
+    set_number(first_clip(r), "key_rate", -24);
+}
+static void edit_no_between(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(first_clip(r), "between_error");
+}
+static void edit_within_budget(cJSON *r) {
+    cJSON *between = cJSON_GetObjectItemCaseSensitive(first_clip(r), "between_error");
+    cJSON_ReplaceItemInObjectCaseSensitive(between, "within_budget", cJSON_CreateNumber(1));
+}
+static void edit_budget(cJSON *r) {
+    set_number(r, "between_error_budget", 0);
+}
+static void edit_legacy_no_fps(cJSON *r) {
+    set_number(r, "version", 2);
 }
 static void edit_format(cJSON *r) {
     cJSON_ReplaceItemInObjectCaseSensitive(r, "format", cJSON_CreateString("gltf"));
@@ -98,10 +123,10 @@ static void edit_no_vertex_count(cJSON *r) {
     cJSON_DeleteItemFromObjectCaseSensitive(r, "vertex_count");
 }
 static void edit_fps_string(cJSON *r) {
-    cJSON_ReplaceItemInObjectCaseSensitive(r, "fps", cJSON_CreateString("30"));
+    cJSON_ReplaceItemInObjectCaseSensitive(first_clip(r), "fps", cJSON_CreateString("30"));
 }
 static void edit_fps_zero(cJSON *r) {
-    set_number(r, "fps", 0);
+    set_number(first_clip(r), "fps", 0);
 }
 static void edit_joints_fraction(cJSON *r) {
     set_number(r, "joint_count", 2.5);
@@ -185,14 +210,26 @@ static void test_manifests(void) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON",
                 "empty manifest");
 
-    manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 3", "unknown version");
+    manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 4", "unknown version");
+    manifest_case(good_png, edit_clip_frames, CROWD_ERROR_INVALID_DATA,
+                  "clips[0] has 1 frames, but 0.0333333 s at 30 fps has 2", "END frame count");
+    manifest_case(good_png, edit_key_rate, CROWD_ERROR_INVALID_DATA, "clips[0].key_rate -24",
+                  "key rate");
+    manifest_case(good_png, edit_no_between, CROWD_ERROR_INVALID_DATA,
+                  "clips[0].between_error is missing", "between error");
+    manifest_case(good_png, edit_within_budget, CROWD_ERROR_INVALID_DATA,
+                  "within_budget must be true or false", "within budget");
+    manifest_case(good_png, edit_budget, CROWD_ERROR_INVALID_DATA, "between_error_budget 0",
+                  "budget");
+    manifest_case(good_png, edit_legacy_no_fps, CROWD_ERROR_INVALID_DATA, "fps is missing",
+                  "version 2 without the root's fps");
     manifest_case(good_png, edit_format, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest",
                   "format");
     manifest_case(good_png, edit_no_vertex_count, CROWD_ERROR_INVALID_DATA,
                   "vertex_count is missing", "missing");
     manifest_case(good_png, edit_fps_string, CROWD_ERROR_INVALID_DATA,
-                  "fps must be a finite number", "type");
-    manifest_case(good_png, edit_fps_zero, CROWD_ERROR_INVALID_DATA, "fps 0", "fps range");
+                  "clips[0].fps must be a finite number", "type");
+    manifest_case(good_png, edit_fps_zero, CROWD_ERROR_INVALID_DATA, "clips[0].fps 0", "fps range");
     manifest_case(good_png, edit_joints_fraction, CROWD_ERROR_INVALID_DATA,
                   "joint_count must be an integer", "fraction");
     manifest_case(good_png, edit_vat_height, CROWD_ERROR_INVALID_DATA, "vat.height", "height");
