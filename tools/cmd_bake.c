@@ -225,10 +225,10 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
 
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
-        "-o",       "--output", "--fps",    "--max-width", "--threads",  "--clips",
-        "--loop",   "--once",   "--attach", "--what",      "--encoding", "--bat-encoding",
-        "--compat", "--lods",   "--target", "--scale",     "--anim",     "--between-error",
-        NULL};
+        "-o",         "--output",       "--fps",           "--max-width", "--threads",
+        "--clips",    "--loop",         "--once",          "--attach",    "--what",
+        "--encoding", "--bat-encoding", "--compat",        "--lods",      "--target",
+        "--scale",    "--anim",         "--between-error", NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -395,14 +395,13 @@ static void print_rates(const crowd_bake *bake, double diagonal) {
         }
         over += !clip->within_budget;
         printf("%-24.24s %6u %7.3g %-18s %10.2e %10.2e%s\n", clip->name, clip->frame_count,
-               (double)clip->fps, chosen,
-               diagonal > 0.0 ? clip->between_error_max / diagonal : 0.0,
+               (double)clip->fps, chosen, diagonal > 0.0 ? clip->between_error_max / diagonal : 0.0,
                diagonal > 0.0 ? clip->between_error_mean / diagonal : 0.0,
                clip->within_budget ? "" : "  over budget");
     }
     if (over > 0) {
-        printf("%u clip%s over the budget: step keys, or the rate the textures allow (see "
-               "docs/time.md)\n",
+        printf("%u clip%s over the budget: motion faster than 240 fps follows, step keys, or "
+               "textures too small for the rate (docs/time.md)\n",
                over, over == 1 ? "" : "s");
     }
 }

@@ -87,8 +87,8 @@ typedef struct crowd_texture {
 typedef struct crowd_bake_clip {
     char *name;
     float duration_s;
-    bool loop;  /* wraps at duration_s when played with its own loop flag; else clamps */
-    float fps;  /* frame k < frame_count - 1 is the pose at k / fps */
+    bool loop; /* wraps at duration_s when played with its own loop flag; else clamps */
+    float fps; /* frame k < frame_count - 1 is the pose at k / fps */
     /* CROWD_FRAMES_END for bakes of version 3 (the last frame is the pose at
      * duration_s); WRAP (loop) or CLAMP for older ones (crowd/anim.h). */
     crowd_frame_layout layout;

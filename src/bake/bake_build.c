@@ -139,7 +139,8 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
         .max_size = max_texture_size(desc),
         .vat_encoding =
             desc->vat_encoding != CROWD_VAT_DEFAULT ? desc->vat_encoding : CROWD_VAT_UNORM16_OCT,
-        .bat_encoding = desc->bat_encoding != CROWD_BAT_DEFAULT ? desc->bat_encoding : CROWD_BAT_F32,
+        .bat_encoding =
+            desc->bat_encoding != CROWD_BAT_DEFAULT ? desc->bat_encoding : CROWD_BAT_F32,
     };
     result = bake_select_clips(asset, desc, bake, error);
     if (result == CROWD_OK) {

@@ -25,7 +25,7 @@
 /* The multiples of the base rate tried, in order: every one up to 6, then
  * steps of 1.2x to 1.33x, so that sparse keys (two keys a second) can still
  * reach MAX_KEY_RATE in a few measurements. */
-static const uint32_t multiples[RATE_CANDIDATES] = {1,  2,  3,  4,  5,  6,  8,  10,  12,  16,
+static const uint32_t multiples[RATE_CANDIDATES] = {1,  2,  3,  4,  5,  6,  8,  10, 12,  16,
                                                     20, 24, 32, 40, 48, 64, 80, 96, 128, 160};
 
 /* How far (in frames) a key may sit from the grid of its rate and still be
@@ -122,9 +122,8 @@ static void grow(rate_scratch *ws, const float *p, uint32_t count) {
 
 /* Between-frame error of `clip` at `fps` (END layout): max and mean over
  * every vertex of every step. */
-static void measure(const rate_job *job, rate_scratch *ws, const crowd_clip *clip,
-                    float duration_s, float fps, uint32_t frame_count, float *out_max,
-                    float *out_mean) {
+static void measure(const rate_job *job, rate_scratch *ws, const crowd_clip *clip, float duration_s,
+                    float fps, uint32_t frame_count, float *out_max, float *out_mean) {
     uint32_t vertices = job->bake->vertex_count;
     crowd_clip_frames frames = {fps, duration_s, frame_count, CROWD_FRAMES_END};
     double sum = 0.0;
@@ -289,7 +288,8 @@ static void choose(crowd_bake *bake, const rate_job *job, double budget, uint64_
         if (widest == UINT32_MAX) {
             return; /* every clip at its lowest rate: the layout says what fits */
         }
-        total -= job->frames[widest][multiple[widest] - 1] - job->frames[widest][multiple[widest] - 2];
+        total -=
+            job->frames[widest][multiple[widest] - 1] - job->frames[widest][multiple[widest] - 2];
         multiple[widest]--;
     }
 }
@@ -316,7 +316,7 @@ crowd_result bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
         const crowd_clip *source =
             clip->source_clip == UINT32_MAX ? NULL : &asset->clips[clip->source_clip];
         clip->key_rate = source != NULL ? bake_key_rate(source, asset->skeleton.joint_count) : 0.0f;
-        job.base_rate[c] = forced                ? request->fps
+        job.base_rate[c] = forced                  ? request->fps
                            : clip->key_rate > 0.0f ? clip->key_rate
                                                    : CROWD_BAKE_DEFAULT_FPS;
     }

@@ -39,8 +39,8 @@ typedef struct gpu_instance_record {
     float from_speed;
     float sin_heading;
     uint32_t clip;
-    uint32_t flags;  /* GPU_FLAG_* */
-    uint32_t frames; /* clip's baked frames (bat, vat): gpu_frames() */
+    uint32_t flags;    /* GPU_FLAG_* */
+    uint32_t frames;   /* clip's baked frames (bat, vat): gpu_frames() */
     uint32_t fps_bits; /* the clip's fps, a float's bits (attributes are uints here) */
     uint32_t from_clip;
     uint32_t from_frames;

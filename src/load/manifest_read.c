@@ -300,7 +300,8 @@ static crowd_result read_clip_rate(manifest_reader *r, const cJSON *object, cons
     }
     clip->layout = CROWD_FRAMES_END;
     crowd_result result = read_fps(r, object, where, &clip->fps);
-    if (result == CROWD_OK && clip->frame_count != crowd_anim_frame_count(clip->duration_s, clip->fps)) {
+    if (result == CROWD_OK &&
+        clip->frame_count != crowd_anim_frame_count(clip->duration_s, clip->fps)) {
         result = fail(r, CROWD_ERROR_INVALID_DATA,
                       "%s has %u frames, but %g s at %g fps has %u (docs/time.md)", where,
                       clip->frame_count, (double)clip->duration_s, (double)clip->fps,
@@ -328,8 +329,9 @@ static crowd_result read_clip_rate(manifest_reader *r, const cJSON *object, cons
     if (result == CROWD_OK) {
         result = read_error(r, between, inner, "mean", &clip->between_error_mean);
     }
-    if (result == CROWD_OK && (result = member(r, between, inner, "within_budget", &within)) ==
-                                  CROWD_OK && !cJSON_IsBool(within)) {
+    if (result == CROWD_OK &&
+        (result = member(r, between, inner, "within_budget", &within)) == CROWD_OK &&
+        !cJSON_IsBool(within)) {
         result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.within_budget must be true or false", inner);
     }
     clip->within_budget = cJSON_IsTrue(within);

@@ -284,7 +284,9 @@ static void bake_and_compare(const model_case *mc) {
             for (uint32_t c = 0; c < bake->clip_count; c++) {
                 const crowd_bake_clip *clip = &bake->clips[c];
                 float base = clip->key_rate > 0.0f ? clip->key_rate : 30.0f;
-                CHECK_MSG(clip->fps == base * (float)clip->rate_multiple && clip->within_budget,
+                /* Within budget, or at the highest rate the budget may pick. */
+                CHECK_MSG(clip->fps == base * (float)clip->rate_multiple &&
+                              (clip->within_budget || clip->fps * 1.25f > 240.0f),
                           "%s: clip %s at %g fps (keys %g/s x %u)", label, clip->name,
                           (double)clip->fps, (double)clip->key_rate, clip->rate_multiple);
             }
@@ -519,7 +521,9 @@ static int test_lods_and_targets(void) {
     printf("robot at 120 fps, width 2048, desktop: exit %d\n%s", run.exit_code, run.out);
     CHECK(run.exit_code == 0);
     if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
-        CHECK(bake->vat_position.width == 1767 && bake->vat_position.height == 9376);
+        /* 14 clips of 1 + ceil(120 d) frames each (docs/time.md): 2354, 4
+         * rows each. */
+        CHECK(bake->vat_position.width == 1767 && bake->vat_position.height == 9416);
         crowd_bake_destroy(bake);
     }
     test_remove_tree(dir);
@@ -528,9 +532,9 @@ static int test_lods_and_targets(void) {
     run_bake(too_tall, NULL, &run);
     printf("the same, --target web: exit %d: %s", run.exit_code, run.err);
     CHECK(run.exit_code == 2);
-    CHECK(strstr(run.err, "9376 rows tall") != NULL);
+    CHECK(strstr(run.err, "9416 rows tall") != NULL);
     CHECK(strstr(run.err, "over the limit of 4096: 1024 frames fit") != NULL);
-    CHECK(strstr(run.err, "--fps 52 would fit") != NULL);
+    CHECK(strstr(run.err, "--fps 51 would fit") != NULL);
     CHECK(!check_path_exists(dir));
     return 0;
 }

@@ -164,8 +164,9 @@ static inline void fx_store(crowd_texture *t, size_t index, int channel, float v
 }
 
 /* Two clips, "walk" (loop, 1/30 s) and "wave" (one-shot, 1/30 s), each 2
- * frames at 30 fps (frame 0 and the pose at d, docs/time.md): 4 frames. Texel values are pseudo-random but valid:
- * positions inside the bounds [-1, 1]^3, normals unit, unorm codes anything. */
+ * frames at 30 fps (frame 0 and the pose at d, docs/time.md): 4 frames. Texel values are
+ * pseudo-random but valid: positions inside the bounds [-1, 1]^3, normals unit, unorm codes
+ * anything. */
 static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake_options *o) {
     crowd_bake *bake = calloc(1, sizeof *bake);
     bake->name = fx_strdup("synth");

@@ -304,7 +304,8 @@ static void test_manifest_fields(void) {
     CHECK(strcmp(string(json, "source"), "synth.glb") == 0);
     CHECK(strcmp(string(json, "coordinate_system"), "gltf") == 0);
     CHECK(number(json, "vertex_count") == 10 && number(json, "joint_count") == 3);
-    CHECK(cJSON_GetObjectItemCaseSensitive(json, "fps") == NULL && number(json, "frame_count") == 4);
+    CHECK(cJSON_GetObjectItemCaseSensitive(json, "fps") == NULL &&
+          number(json, "frame_count") == 4);
     CHECK(number(json, "between_error_budget") == CROWD_BAKE_DEFAULT_BETWEEN_ERROR);
     CHECK(strcmp(string(json, "mesh"), "synth.mesh.glb") == 0);
     const cJSON *clips = cJSON_GetObjectItemCaseSensitive(json, "clips");

@@ -61,7 +61,8 @@ static inline bool clip_time_read_case(const cJSON *clips, const cJSON *row, cli
     bool ok = true;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, "clip");
     const cJSON *why = cJSON_GetObjectItemCaseSensitive(row, "why");
-    const cJSON *clip = cJSON_IsString(name) ? cJSON_GetObjectItemCaseSensitive(clips, name->valuestring) : NULL;
+    const cJSON *clip =
+        cJSON_IsString(name) ? cJSON_GetObjectItemCaseSensitive(clips, name->valuestring) : NULL;
     const cJSON *layout = cJSON_GetObjectItemCaseSensitive(clip, "layout");
     if (clip == NULL || !cJSON_IsString(layout) || !cJSON_IsString(why) ||
         !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(row, "loop"))) {

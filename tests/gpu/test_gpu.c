@@ -21,7 +21,8 @@
  *
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
- *                           state and shade), state, shade, cull, cli;
+ *                           state and shade), state, shade, cull, cli, time
+ *                           (with bar);
  *                           none = all
  */
 #include <math.h>
@@ -222,6 +223,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "api", "bar")) {
         result = combine(result, test_gpu_api());
+    }
+    if (run_group(which, "time", "bar")) {
+        result = combine(result, test_gpu_time());
     }
     if (run_group(which, "builtin", "bar")) {
         result = combine(result, test_gpu_builtin());

@@ -85,5 +85,6 @@ int test_gpu_world(void);
 int test_gpu_state(void);
 int test_gpu_shade(void);
 int test_gpu_cull(void);
+int test_gpu_time(void);
 
 #endif
