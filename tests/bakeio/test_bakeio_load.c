@@ -123,6 +123,16 @@ static void edit_clip_name(cJSON *r) {
     cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1);
     cJSON_ReplaceItemInObjectCaseSensitive(clip, "name", cJSON_CreateString("walk"));
 }
+static void edit_clip_name_twice(cJSON *r) {
+    cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1);
+    cJSON_AddItemToObject(clip, "name", cJSON_CreateString("run"));
+}
+static void edit_unknown_twice(cJSON *r) {
+    cJSON *extra = cJSON_AddObjectToObject(r, "extras");
+    cJSON_AddItemToObject(extra, "note", cJSON_CreateString("a"));
+    cJSON_AddItemToObject(extra, "\x01note", cJSON_CreateString("b"));
+    cJSON_AddItemToObject(extra, "\x01note", cJSON_CreateString("c"));
+}
 static void edit_clip_duration(cJSON *r) {
     set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0), "duration_s",
                10.0);
@@ -168,6 +178,49 @@ static void edit_float_range_outside_bounds(cJSON *r) {
                              cJSON_CreateNumber(3.0));
 }
 
+/* The good manifest's text with `insert` (`count` bytes) at `offset`
+ * (SIZE_MAX: the end), which must be refused with `reason`. */
+static void manifest_bytes_case(const char *good, size_t offset, const char *insert, size_t count,
+                                const char *reason, const char *what) {
+    char dir[1100], path[1200];
+    copy_case(good, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    size_t size = 0;
+    char *text = test_read_file(path, &size);
+    offset = offset < size ? offset : size;
+    char *edited = malloc(size + count);
+    memcpy(edited, text, offset);
+    memcpy(edited + offset, insert, count);
+    memcpy(edited + offset + count, text + offset, size - offset);
+    test_write_file(path, edited, size + count);
+    free(edited);
+    free(text);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", reason, what);
+}
+
+/* What cJSON takes and a manifest must not hold (load/manifest_strict.h). */
+static void test_manifest_bytes(const char *good) {
+    manifest_bytes_case(good, 0, "\xEF\xBB\xBF", 3, "begins with a UTF-8 byte-order mark",
+                        "UTF-8 BOM");
+    manifest_bytes_case(good, 0, "\xFF\xFE", 2, "begins with a UTF-16 byte-order mark",
+                        "UTF-16 BOM");
+    /* After the closing brace cJSON stops reading; inside the text it ends
+     * the document early (the good manifest starts "{\n"). */
+    char path[1200];
+    snprintf(path, sizeof path, "%s/synth.crowd.json", good);
+    size_t size = 0;
+    free(test_read_file(path, &size));
+    char reason[64];
+    snprintf(reason, sizeof reason, "NUL byte at offset %zu", size);
+    manifest_bytes_case(good, SIZE_MAX, "\0", 1, reason, "NUL at the end");
+    manifest_bytes_case(good, 1, "\0", 1, "NUL byte at offset 1", "NUL inside");
+    snprintf(reason, sizeof reason, "more after the object, at byte %zu", size);
+    manifest_bytes_case(good, SIZE_MAX, "{}", 2, reason, "a second object");
+    static const char clips[] = "\"clips\": [], ";
+    manifest_bytes_case(good, 1, clips, strlen(clips),
+                        "duplicate key 'clips' in the top-level object", "top-level key twice");
+}
+
 static void test_manifests(void) {
     char dir[1100], path[1200];
     copy_case(good_png, dir, sizeof dir);
@@ -184,6 +237,12 @@ static void test_manifests(void) {
     test_write_file(path, "", 0);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON",
                 "empty manifest");
+
+    test_manifest_bytes(good_png);
+    manifest_case(good_png, edit_clip_name_twice, CROWD_ERROR_INVALID_DATA,
+                  "duplicate key 'name' in clips[1]", "key twice");
+    manifest_case(good_png, edit_unknown_twice, CROWD_ERROR_INVALID_DATA,
+                  "duplicate key '?note' in extras", "unknown key twice");
 
     manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 3", "unknown version");
     manifest_case(good_png, edit_format, CROWD_ERROR_INVALID_DATA, "not a crowd bake manifest",
