@@ -10,8 +10,8 @@ crowd_result manifest_check_bytes(const char *json, size_t size, const char *fil
                                   crowd_error *error) {
     const unsigned char *bytes = (const unsigned char *)json;
     bool utf8 = size >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF;
-    bool utf16 = size >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) ||
-                               (bytes[0] == 0xFF && bytes[1] == 0xFE));
+    bool utf16 = size >= 2 &&
+                 ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE));
     if (utf8 || utf16) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, file,
                                "begins with a %s byte-order mark (a manifest is UTF-8 JSON "
@@ -21,8 +21,7 @@ crowd_result manifest_check_bytes(const char *json, size_t size, const char *fil
     const char *nul = size > 0 ? memchr(json, '\0', size) : NULL;
     if (nul != NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, file,
-                               "not valid JSON text: NUL byte at offset %zu",
-                               (size_t)(nul - json));
+                               "not valid JSON text: NUL byte at offset %zu", (size_t)(nul - json));
     }
     return CROWD_OK;
 }
@@ -30,7 +29,8 @@ crowd_result manifest_check_bytes(const char *json, size_t size, const char *fil
 crowd_result manifest_check_end(const char *json, size_t size, const char *end, const char *file,
                                 crowd_error *error) {
     size_t at = (size_t)(end - json);
-    while (at < size && (json[at] == ' ' || json[at] == '\t' || json[at] == '\n' || json[at] == '\r')) {
+    while (at < size &&
+           (json[at] == ' ' || json[at] == '\t' || json[at] == '\n' || json[at] == '\r')) {
         at++;
     }
     if (at < size) {
@@ -95,10 +95,9 @@ static crowd_result duplicate_in(key_walk *w, const cJSON *object) {
         snprintf(key, sizeof key, "%.40s", twice);
         printable(key);
         printable(w->path);
-        result = crowd_error_set(w->error, CROWD_ERROR_INVALID_DATA, w->file,
-                                 "duplicate key '%s' in %s%s", key,
-                                 w->path[0] ? "" : "the top-level object",
-                                 w->path[0] ? w->path : "");
+        result = crowd_error_set(
+            w->error, CROWD_ERROR_INVALID_DATA, w->file, "duplicate key '%s' in %s%s", key,
+            w->path[0] ? "" : "the top-level object", w->path[0] ? w->path : "");
     }
     free(sorted);
     return result;
