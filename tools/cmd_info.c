@@ -134,8 +134,8 @@ typedef struct repair_line {
     uint32_t count;
 } repair_line;
 
-static uint32_t repair_lines(const crowd_repairs *r, repair_line out[11]) {
-    const repair_line lines[11] = {
+static uint32_t repair_lines(const crowd_repairs *r, repair_line out[12]) {
+    const repair_line lines[12] = {
         {"influences_truncated", "vertices with more than 4 influences (kept the 4 largest)",
          r->influences_truncated},
         {"weights_renormalized", "vertices whose weights did not sum to 1 (renormalized)",
@@ -155,9 +155,12 @@ static uint32_t repair_lines(const crowd_repairs *r, repair_line out[11]) {
         {"reader_warnings", "warnings of assimp's reader (it used its defaults; see the warnings)",
          r->reader_warnings},
         {"units_converted", "file unit converted to metres (see unit scale)", r->units_converted},
+        {"gltf_read_by_assimp",
+         "glTF read by assimp: it requires an extension crowd's reader lacks (see the warnings)",
+         r->gltf_read_by_assimp},
     };
     memcpy(out, lines, sizeof lines);
-    return 11;
+    return 12;
 }
 
 static void print_joint_tree(const crowd_skeleton *sk) {
@@ -242,7 +245,7 @@ static void print_text(const crowd_asset *asset, const options *opt) {
     if (asset->unit_scale > 0.0f) {
         printf("unit scale  %g m per unit of the file\n", (double)asset->unit_scale);
     }
-    repair_line lines[11];
+    repair_line lines[12];
     uint32_t count = repair_lines(&asset->repairs, lines), total = 0;
     for (uint32_t i = 0; i < count; i++) {
         total += lines[i].count;
@@ -331,7 +334,7 @@ static cJSON *build_json(const crowd_asset *asset, const options *opt) {
     cJSON_AddItemToObject(bounds, "max", vec3(hi));
     cJSON_AddNumberToObject(root, "unit_scale", asset->unit_scale);
     cJSON *repairs = cJSON_AddObjectToObject(root, "repairs");
-    repair_line lines[11];
+    repair_line lines[12];
     uint32_t count = repair_lines(&asset->repairs, lines);
     for (uint32_t i = 0; i < count; i++) {
         cJSON_AddNumberToObject(repairs, lines[i].key, lines[i].count);

@@ -127,6 +127,9 @@ typedef struct crowd_repairs {
     uint32_t bones_unbound;   /* bones naming no node (their weights bound to the mesh's node) */
     uint32_t reader_warnings; /* warnings of assimp's reader (it used its defaults; see the log) */
     uint32_t units_converted; /* 1 when the file's unit was converted to metres (unit_scale) */
+    /* 1 when crowd's glTF reader lacks an extension the file requires (Draco,
+     * meshopt, ...) and assimp read it instead (the log names them). */
+    uint32_t gltf_read_by_assimp;
 } crowd_repairs;
 
 typedef struct crowd_asset {

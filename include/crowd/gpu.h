@@ -323,7 +323,9 @@ bool crowd_world_instance_bounds(const crowd_world *world, float min[3], float m
 
 /* ---- frames ------------------------------------------------------------- */
 
-/* The world's clock, in seconds: see "Time" above. */
+/* The world's clock, in seconds: see "Time" above. A time that is not
+ * finite (NaN, infinity) is ignored: the clock keeps its time and the
+ * world's logger gets a warning. */
 void crowd_world_set_time(crowd_world *world, double time_s);
 double crowd_world_time(const crowd_world *world);
 
@@ -384,7 +386,7 @@ typedef struct crowd_draw_desc {
      * to at most lod_error_px pixels in a viewport viewport_height_px tall;
      * to switch to a coarser LOD it must project to 20 % less (hysteresis,
      * kept by the colour pass, per instance). viewport_height_px 0 = LOD0
-     * always; lod_error_px 0 = 1 pixel. */
+     * always; lod_error_px 0 = 1 pixel. Both finite and >= 0. */
     float viewport_height_px;
     float lod_error_px;
     /* Colour pass: each character tinted by its LOD (0 white, 1 green, 2
@@ -396,8 +398,11 @@ typedef struct crowd_draw_desc {
  * each in its archetype's mode, into the bound draw framebuffer and
  * viewport: one multi-draw per archetype with instances, with one command
  * per LOD in use (cpu mode: one draw per instance). Never waits for the GPU.
- * CROWD_ERROR_INVALID_ARGUMENT for a bad desc (unknown pass, non-finite
- * matrices); GL errors are only checked in debug builds (CROWD_ERROR_GPU). */
+ * CROWD_ERROR_INVALID_ARGUMENT, the field named, for a bad desc: an unknown
+ * pass or cull mode, matrices that are not finite, a viewport_height_px or
+ * lod_error_px that is negative or not finite, and in the colour pass a
+ * light value that is not finite (the depth pass ignores the light). GL
+ * errors are only checked in debug builds (CROWD_ERROR_GPU). */
 crowd_result crowd_world_draw(crowd_world *world, const crowd_draw_desc *desc, crowd_error *error);
 
 /* What the frames cost. Counts are always kept (they cost nothing); times

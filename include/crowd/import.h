@@ -25,7 +25,12 @@
  * glTF 2.0 (.gltf, .glb) is not assimp's: crowd's own reader takes it, in
  * the calling process (it trusts nothing it reads: every index and range
  * is checked against the specification and a failure names the JSON path
- * of the problem), parsing the file once. glTF 1.0 goes to assimp.
+ * of the problem), parsing the file once. glTF 1.0 goes to assimp, and so
+ * does a glTF 2.0 file requiring an extension crowd's reader lacks (Draco or
+ * meshopt geometry, one it does not know): repairs.gltf_read_by_assimp and a
+ * warning say so, and where assimp cannot read it either the error names
+ * the extension. Required extensions that change only shading, lights or
+ * texture containers stay with crowd's reader, each named in a warning.
  *
  * Clips can come from other files (crowd_asset_add_clips): an animation
  * file's skeleton is matched to the character's by joint name, its keys

@@ -239,6 +239,10 @@ bool crowd_archetype_bind_bounds(const crowd_world *w, crowd_archetype handle, f
 void crowd_world_set_time(crowd_world *w, double time_s) {
     if (w != NULL && isfinite(time_s)) {
         w->clock_s = time_s;
+    } else if (w != NULL) {
+        crowd_log(&w->logger, CROWD_LOG_WARNING,
+                  "crowd_world_set_time: %g is not a finite time; the clock stays at %g s", time_s,
+                  w->clock_s);
     }
 }
 
@@ -343,14 +347,57 @@ static void multiply(const float projection[16], const float view[16], float out
     }
 }
 
-crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd_error *error) {
-    if (w == NULL || desc == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "world or desc is NULL");
-    }
+/* What crowd_world_draw refuses (gpu.h): a NaN would reach the shaders and
+ * the LOD choice as a silent wrong picture. */
+static crowd_result check_draw_desc(const crowd_draw_desc *desc, crowd_error *error) {
     if ((unsigned)desc->pass > CROWD_PASS_DEPTH || !finite_matrix(desc->view) ||
         !finite_matrix(desc->projection)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "draw needs a known pass and finite view and projection matrices");
+    }
+    if ((unsigned)desc->cull > CROWD_CULL_OFF) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown cull mode %d",
+                               (int)desc->cull);
+    }
+    if (!(isfinite(desc->viewport_height_px) && desc->viewport_height_px >= 0.0f)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "viewport_height_px %g is not a height in pixels (finite, >= 0; "
+                               "0: LOD0 always)",
+                               (double)desc->viewport_height_px);
+    }
+    if (!(isfinite(desc->lod_error_px) && desc->lod_error_px >= 0.0f)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "lod_error_px %g is not an error in pixels (finite, >= 0; 0: 1 "
+                               "pixel)",
+                               (double)desc->lod_error_px);
+    }
+    const crowd_light *light = &desc->light;
+    const struct {
+        const char *name;
+        const float *values;
+    } fields[4] = {{"direction", light->direction},
+                   {"color", light->color},
+                   {"ambient_sky", light->ambient_sky},
+                   {"ambient_ground", light->ambient_ground}};
+    for (int f = 0; f < 4 && desc->pass == CROWD_PASS_COLOR; f++) {
+        for (int i = 0; i < 3; i++) {
+            if (!isfinite(fields[f].values[i])) {
+                return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                                       "light.%s[%d] is %g (the colour pass needs finite light)",
+                                       fields[f].name, i, (double)fields[f].values[i]);
+            }
+        }
+    }
+    return CROWD_OK;
+}
+
+crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd_error *error) {
+    if (w == NULL || desc == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "world or desc is NULL");
+    }
+    crowd_result checked = check_draw_desc(desc, error);
+    if (checked != CROWD_OK) {
+        return checked;
     }
     double cpu_start = w->timing ? thread_cpu_s() : 0.0;
     float view_proj[16];

@@ -15,11 +15,18 @@
 /* A glTF file larger than this is no crowd character. */
 #define GLTF_MAX_FILE_BYTES ((size_t)1 << 31)
 
-/* Extensions that store geometry crowd cannot read: required, they refuse
- * the file. Any other required extension (materials, lights, techniques)
- * changes only what crowd does not use, and is named in a warning. */
-static const char *const unreadable_extensions[] = {"KHR_draco_mesh_compression",
-                                                    "EXT_meshopt_compression"};
+/* Required extensions crowd's reader reads. */
+static const char *const read_extensions[] = {"KHR_mesh_quantization", "KHR_texture_transform",
+                                              "KHR_materials_pbrSpecularGlossiness"};
+
+/* Required extensions that change only what crowd does not use (shading,
+ * lights, texture containers): the file is read as the core specification
+ * says, and each is named in a warning. Any other (Draco or meshopt
+ * geometry, instancing, or one crowd does not know) may change the
+ * geometry, skin or motion: the file goes to assimp. */
+static const char *const ignored_prefixes[] = {
+    "KHR_materials_", "KHR_lights_",   "KHR_technique_", "KHR_texture_basisu",
+    "EXT_texture_",   "MSFT_texture_", "KHR_xmp"};
 
 /* The validation pass: every buffer backed by its bytes, every bufferView
  * inside its buffer, every accessor inside its view (used or not, as the
@@ -44,6 +51,60 @@ static crowd_result check_data(gltf_import *imp) {
     return result;
 }
 
+static bool listed(const char *name, const char *const *list, size_t count, bool prefix) {
+    for (size_t i = 0; i < count; i++) {
+        if (prefix ? strncmp(name, list[i], strlen(list[i])) == 0 : strcmp(name, list[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* extensionsRequired: the file handed over (imp->handed_over, the error
+ * naming every extension crowd lacks) when one is neither read nor
+ * ignored, else a warning for each ignored one. */
+static crowd_result check_required(gltf_import *imp) {
+    gltf_document *doc = imp->doc;
+    const cJSON *required = cJSON_GetObjectItemCaseSensitive(doc->json, "extensionsRequired");
+    if (required != NULL && !cJSON_IsArray(required)) {
+        return gltf_fail(doc, "extensionsRequired is not an array");
+    }
+    char lacked[256] = "";
+    size_t length = 0;
+    uint32_t i = 0;
+    for (const cJSON *item = required ? required->child : NULL; item != NULL;
+         item = item->next, i++) {
+        if (!cJSON_IsString(item)) {
+            return gltf_fail(doc, "extensionsRequired[%u] is not a string", i);
+        }
+        const char *name = item->valuestring;
+        bool known = listed(name, read_extensions, sizeof read_extensions / sizeof *read_extensions,
+                            false) ||
+                     listed(name, ignored_prefixes,
+                            sizeof ignored_prefixes / sizeof *ignored_prefixes, true);
+        if (!known && length < sizeof lacked) {
+            length += (size_t)snprintf(lacked + length, sizeof lacked - length, "%s%.60s",
+                                       length > 0 ? ", " : "", name);
+        }
+    }
+    if (length > 0) {
+        imp->handed_over = true;
+        return crowd_error_set(imp->error, CROWD_ERROR_UNSUPPORTED, imp->file,
+                               "extensionsRequired names %s, which crowd's glTF reader lacks",
+                               lacked);
+    }
+    for (const cJSON *item = required ? required->child : NULL; item != NULL; item = item->next) {
+        if (!listed(item->valuestring, read_extensions,
+                    sizeof read_extensions / sizeof *read_extensions, false)) {
+            crowd_log(imp->logger, CROWD_LOG_WARNING,
+                      "%s: required extension %.60s is not read; what it changes is left as the "
+                      "core specification says",
+                      imp->file, item->valuestring);
+        }
+    }
+    return CROWD_OK;
+}
+
 static crowd_result check_asset(gltf_import *imp) {
     gltf_document *doc = imp->doc;
     const cJSON *asset = cJSON_GetObjectItemCaseSensitive(doc->json, "asset");
@@ -63,34 +124,7 @@ static crowd_result check_asset(gltf_import *imp) {
     if (result != CROWD_OK) {
         return result;
     }
-    const cJSON *required = cJSON_GetObjectItemCaseSensitive(doc->json, "extensionsRequired");
-    if (required != NULL && !cJSON_IsArray(required)) {
-        return gltf_fail(doc, "extensionsRequired is not an array");
-    }
-    uint32_t i = 0;
-    for (const cJSON *item = required ? required->child : NULL; item != NULL;
-         item = item->next, i++) {
-        if (!cJSON_IsString(item)) {
-            return gltf_fail(doc, "extensionsRequired[%u] is not a string", i);
-        }
-        if (strcmp(item->valuestring, "KHR_mesh_quantization") == 0 ||
-            strcmp(item->valuestring, "KHR_texture_transform") == 0) {
-            continue;
-        }
-        for (size_t e = 0; e < sizeof unreadable_extensions / sizeof *unreadable_extensions; e++) {
-            if (strcmp(item->valuestring, unreadable_extensions[e]) == 0) {
-                return crowd_error_set(imp->error, CROWD_ERROR_UNSUPPORTED, imp->file,
-                                       "extensionsRequired names %s: its compressed geometry is "
-                                       "not decoded by crowd",
-                                       item->valuestring);
-            }
-        }
-        crowd_log(imp->logger, CROWD_LOG_WARNING,
-                  "%s: required extension %.60s is not read; what it changes is left as the "
-                  "core specification says",
-                  imp->file, item->valuestring);
-    }
-    return CROWD_OK;
+    return check_required(imp);
 }
 
 /* Name without folder and last extension: "models/robot.glb" -> "robot". */
@@ -201,6 +235,7 @@ crowd_result gltf_import_bytes(const void *bytes, size_t size, const gltf_import
                  : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, imp.file, "out of memory");
     release(&imp);
     gltf_document_close(imp.doc);
+    *claimed = !imp.handed_over;
     if (result != CROWD_OK) {
         crowd_asset_destroy(imp.asset);
         return result;

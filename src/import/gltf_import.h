@@ -1,14 +1,18 @@
 /* gltf_import.h - crowd's own glTF 2.0 reader: the importer's entry for
  * glTF and GLB files (import_file.c hands them here before anything else
- * sees them; assimp never reads glTF 2.0).
+ * sees them; assimp reads glTF 2.0 only when this reader hands it over).
  *
  * The file is parsed once (gltf_document.h), checked against the
  * specification as it is read, and turned into a crowd_asset by the stages
  * of gltf_internal.h. What is not glTF 2.0 (glTF 1.0, other formats) is
  * not claimed: *claimed comes back false, nothing is touched and the caller
- * hands the file to another reader. Once claimed, the result is the
- * import's: CROWD_OK with an asset that passes crowd_asset_validate(), or
- * an error naming the file and the JSON path of what is wrong.
+ * hands the file to another reader. A glTF 2.0 file that requires an
+ * extension crowd's reader lacks (Draco, meshopt, one it does not know) is
+ * not claimed either, but comes back with CROWD_ERROR_UNSUPPORTED and an
+ * error naming the extensions: the caller hands it to assimp and says why.
+ * Once claimed, the result is the import's: CROWD_OK with an asset that
+ * passes crowd_asset_validate(), or an error naming the file and the JSON
+ * path of what is wrong.
  *
  * Threading: calls on different files may run concurrently; nothing is
  * global.

@@ -117,6 +117,9 @@ typedef struct gltf_import {
     crowd_error *error;
     crowd_asset *asset;
     bool skeleton_only; /* a file of clips: no mesh needed, none read */
+    /* A required extension crowd's reader lacks: the file is not claimed
+     * (gltf_import.h), the error says which. */
+    bool handed_over;
     /* Metres per unit: 1 (glTF's unit is the metre), or desc->scale. Every
      * length read (translations, inverse binds, positions, keys) is scaled. */
     float scale;

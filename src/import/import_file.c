@@ -52,9 +52,35 @@ static bool take_desc(const crowd_import_desc *desc, crowd_import_desc *out, con
     return true;
 }
 
+/* A glTF file crowd's reader handed over (`handed` names the extensions it
+ * lacks) and assimp then read (`result`): said in the repairs and the log,
+ * or, where assimp could not read it either, in the error. The helper
+ * process runs this same path, so what it said already is not said twice. */
+static crowd_result after_handover(crowd_result result, const crowd_error *handed,
+                                   const crowd_import_desc *desc, crowd_asset *asset,
+                                   crowd_error *error) {
+    if (result == CROWD_OK) {
+        if (asset->repairs.gltf_read_by_assimp == 0) {
+            asset->repairs.gltf_read_by_assimp = 1;
+            crowd_log(&desc->logger, CROWD_LOG_WARNING, "%s: %s; read by assimp instead",
+                      handed->file, handed->reason);
+        }
+        return CROWD_OK;
+    }
+    if (strncmp(error->reason, handed->reason, strlen(handed->reason)) == 0) {
+        return result;
+    }
+    crowd_error assimp = *error;
+    return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, handed->file,
+                           "%s, and assimp cannot read it either (%s)", handed->reason,
+                           assimp.reason);
+}
+
 /* crowd_import_file and import_clips_file. */
 static crowd_result import_path(const char *path, const crowd_import_desc *desc, bool clips_only,
                                 crowd_asset **out_asset, crowd_error *error) {
+    crowd_error ignored;
+    error = error ? error : &ignored; /* after_handover reads what the readers said */
     if (out_asset == NULL || path == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, path,
                                "crowd_import_file: path and out_asset must not be NULL");
@@ -75,12 +101,17 @@ static crowd_result import_path(const char *path, const crowd_import_desc *desc,
     if (gltf) {
         return result;
     }
+    crowd_error handed = result != CROWD_OK ? *error : (crowd_error){0};
 #ifndef CROWD_IMPORT_IN_PROCESS
     if (!checked.in_process) {
-        return import_child_file(path, &checked, clips_only, out_asset, error);
-    }
+        result = import_child_file(path, &checked, clips_only, out_asset, error);
+    } else
 #endif
-    return import_assimp_file(path, &checked, clips_only, out_asset, error);
+    {
+        result = import_assimp_file(path, &checked, clips_only, out_asset, error);
+    }
+    return handed.result != CROWD_OK ? after_handover(result, &handed, &checked, *out_asset, error)
+                                     : result;
 }
 
 crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
@@ -96,6 +127,8 @@ crowd_result import_clips_file(const char *path, const crowd_import_desc *desc,
 crowd_result crowd_import_memory(const void *bytes, size_t size, const char *name,
                                  const crowd_import_desc *desc, crowd_asset **out_asset,
                                  crowd_error *error) {
+    crowd_error ignored;
+    error = error ? error : &ignored; /* after_handover reads what the readers said */
     const char *file = name ? name : "(memory)";
     if (out_asset == NULL || (bytes == NULL && size > 0)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, file,
@@ -118,10 +151,15 @@ crowd_result crowd_import_memory(const void *bytes, size_t size, const char *nam
     if (gltf) {
         return read;
     }
+    crowd_error handed = read != CROWD_OK ? *error : (crowd_error){0};
 #ifndef CROWD_IMPORT_IN_PROCESS
     if (!checked.in_process) {
-        return import_child_memory(bytes, size, name, &checked, out_asset, error);
-    }
+        read = import_child_memory(bytes, size, name, &checked, out_asset, error);
+    } else
 #endif
-    return import_assimp_memory(bytes, size, name, &checked, out_asset, error);
+    {
+        read = import_assimp_memory(bytes, size, name, &checked, out_asset, error);
+    }
+    return handed.result != CROWD_OK ? after_handover(read, &handed, &checked, *out_asset, error)
+                                     : read;
 }

@@ -82,16 +82,18 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
     for (int c = 0; c < 4; c++) {
         const exr_attr_chlist_entry_t *entry = &channels->entries[c];
         int index = exr_texture_channel_index(entry->name.str);
+        char shown[64];
+        exr_texture_printable(shown, sizeof shown, entry->name.str);
         if (index < 0 || seen[index] || entry->x_sampling != 1 || entry->y_sampling != 1) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
                                    "EXR channel '%s' is not one of R, G, B, A at full resolution",
-                                   entry->name.str ? entry->name.str : "");
+                                   shown);
         }
         seen[index] = true;
         if (entry->pixel_type != exr_texture_pixel_type(request->format)) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
                                    "EXR channel '%s' is %s, the manifest's encoding needs %s",
-                                   entry->name.str,
+                                   shown,
                                    entry->pixel_type == EXR_PIXEL_HALF    ? "half"
                                    : entry->pixel_type == EXR_PIXEL_FLOAT ? "float"
                                                                           : "uint",

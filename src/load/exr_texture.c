@@ -4,6 +4,25 @@
 #include <stdio.h>
 #include <string.h>
 
+void exr_texture_printable(char *out, size_t size, const char *in) {
+    size_t at = 0;
+    for (const unsigned char *c = (const unsigned char *)(in ? in : ""); *c != '\0'; c++) {
+        bool plain = *c >= 0x20 && *c <= 0x7E && *c != '\\';
+        size_t need = plain ? 1 : 4;
+        if (at + need >= size) {
+            break;
+        }
+        if (plain) {
+            out[at++] = (char)*c;
+        } else {
+            at += (size_t)snprintf(out + at, size - at, "\\x%02X", *c);
+        }
+    }
+    if (size > 0) {
+        out[at] = '\0';
+    }
+}
+
 void exr_texture_on_error(exr_const_context_t context, exr_result_t code, const char *message) {
     void *user = NULL;
     if (exr_get_user_data(context, &user) != EXR_ERR_SUCCESS || user == NULL) {
@@ -11,8 +30,10 @@ void exr_texture_on_error(exr_const_context_t context, exr_result_t code, const 
     }
     exr_texture_message *captured = user;
     if (captured->text[0] == '\0') {
-        snprintf(captured->text, sizeof captured->text, "%s (%s)", message,
-                 exr_get_error_code_as_string(code));
+        /* OpenEXR quotes the header's names and types as found, raw bytes too. */
+        char raw[sizeof captured->text];
+        snprintf(raw, sizeof raw, "%s (%s)", message, exr_get_error_code_as_string(code));
+        exr_texture_printable(captured->text, sizeof captured->text, raw);
     }
 }
 

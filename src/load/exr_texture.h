@@ -12,6 +12,7 @@
 
 #include <openexr.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "crowd/bake.h"
@@ -24,6 +25,10 @@ typedef struct exr_texture_message {
 } exr_texture_message;
 
 void exr_texture_on_error(exr_const_context_t context, exr_result_t code, const char *message);
+
+/* `in` (may be NULL) as printable ASCII, each other byte and '\\' written
+ * as \\xNN, cut to fit `size` bytes: header text quoted in a message. */
+void exr_texture_printable(char *out, size_t size, const char *in);
 
 /* Keeps OpenEXR's default message for `code` unless one was captured. */
 void exr_texture_note_failure(exr_texture_message *message, exr_result_t code);

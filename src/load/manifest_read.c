@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "load/manifest_io.h"
+#include "load/manifest_strict.h"
 #include "core/core_internal.h"
 
 /* Vertices a VAT can hold: a full 16384 x 16384 texture. */
@@ -766,6 +767,10 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
                            manifest_info *info, crowd_error *error) {
     manifest_reader r = {file, error, 0, 0.0f};
     memset(info, 0, sizeof *info);
+    crowd_result strict = manifest_check_bytes(json, size, file, error);
+    if (strict != CROWD_OK) {
+        return strict;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);
     if (!cJSON_IsObject(root)) {
@@ -776,7 +781,13 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
                           offset)
                    : fail(&r, CROWD_ERROR_INVALID_DATA, "the manifest is not a JSON object");
     }
-    crowd_result result = read_identity(&r, root, info);
+    crowd_result result = manifest_check_end(json, size, end, file, error);
+    if (result == CROWD_OK) {
+        result = manifest_check_keys(root, file, error);
+    }
+    if (result == CROWD_OK) {
+        result = read_identity(&r, root, info);
+    }
     if (result == CROWD_OK) {
         result = read_name(&r, root, bake, info);
     }

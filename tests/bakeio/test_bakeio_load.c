@@ -10,7 +10,7 @@
  * naming the broken file and a reason that says what is wrong; never a
  * crash (the sanitizer build runs this too).
  */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* memmem */
 
 #include <cjson/cJSON.h>
 #include <png.h>
@@ -148,6 +148,16 @@ static void edit_clip_name(cJSON *r) {
     cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1);
     cJSON_ReplaceItemInObjectCaseSensitive(clip, "name", cJSON_CreateString("walk"));
 }
+static void edit_clip_name_twice(cJSON *r) {
+    cJSON *clip = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 1);
+    cJSON_AddItemToObject(clip, "name", cJSON_CreateString("run"));
+}
+static void edit_unknown_twice(cJSON *r) {
+    cJSON *extra = cJSON_AddObjectToObject(r, "extras");
+    cJSON_AddItemToObject(extra, "note", cJSON_CreateString("a"));
+    cJSON_AddItemToObject(extra, "\x01note", cJSON_CreateString("b"));
+    cJSON_AddItemToObject(extra, "\x01note", cJSON_CreateString("c"));
+}
 static void edit_clip_duration(cJSON *r) {
     set_number(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0), "duration_s",
                10.0);
@@ -193,6 +203,49 @@ static void edit_float_range_outside_bounds(cJSON *r) {
                              cJSON_CreateNumber(3.0));
 }
 
+/* The good manifest's text with `insert` (`count` bytes) at `offset`
+ * (SIZE_MAX: the end), which must be refused with `reason`. */
+static void manifest_bytes_case(const char *good, size_t offset, const char *insert, size_t count,
+                                const char *reason, const char *what) {
+    char dir[1100], path[1200];
+    copy_case(good, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    size_t size = 0;
+    char *text = test_read_file(path, &size);
+    offset = offset < size ? offset : size;
+    char *edited = malloc(size + count);
+    memcpy(edited, text, offset);
+    memcpy(edited + offset, insert, count);
+    memcpy(edited + offset + count, text + offset, size - offset);
+    test_write_file(path, edited, size + count);
+    free(edited);
+    free(text);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", reason, what);
+}
+
+/* What cJSON takes and a manifest must not hold (load/manifest_strict.h). */
+static void test_manifest_bytes(const char *good) {
+    manifest_bytes_case(good, 0, "\xEF\xBB\xBF", 3, "begins with a UTF-8 byte-order mark",
+                        "UTF-8 BOM");
+    manifest_bytes_case(good, 0, "\xFF\xFE", 2, "begins with a UTF-16 byte-order mark",
+                        "UTF-16 BOM");
+    /* After the closing brace cJSON stops reading; inside the text it ends
+     * the document early (the good manifest starts "{\n"). */
+    char path[1200];
+    snprintf(path, sizeof path, "%s/synth.crowd.json", good);
+    size_t size = 0;
+    free(test_read_file(path, &size));
+    char reason[64];
+    snprintf(reason, sizeof reason, "NUL byte at offset %zu", size);
+    manifest_bytes_case(good, SIZE_MAX, "\0", 1, reason, "NUL at the end");
+    manifest_bytes_case(good, 1, "\0", 1, "NUL byte at offset 1", "NUL inside");
+    snprintf(reason, sizeof reason, "more after the object, at byte %zu", size);
+    manifest_bytes_case(good, SIZE_MAX, "{}", 2, reason, "a second object");
+    static const char clips[] = "\"clips\": [], ";
+    manifest_bytes_case(good, 1, clips, strlen(clips),
+                        "duplicate key 'clips' in the top-level object", "top-level key twice");
+}
+
 static void test_manifests(void) {
     char dir[1100], path[1200];
     copy_case(good_png, dir, sizeof dir);
@@ -209,6 +262,12 @@ static void test_manifests(void) {
     test_write_file(path, "", 0);
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", "not valid JSON",
                 "empty manifest");
+
+    test_manifest_bytes(good_png);
+    manifest_case(good_png, edit_clip_name_twice, CROWD_ERROR_INVALID_DATA,
+                  "duplicate key 'name' in clips[1]", "key twice");
+    manifest_case(good_png, edit_unknown_twice, CROWD_ERROR_INVALID_DATA,
+                  "duplicate key '?note' in extras", "unknown key twice");
 
     manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 4", "unknown version");
     manifest_case(good_png, edit_clip_frames, CROWD_ERROR_INVALID_DATA,
@@ -296,6 +355,72 @@ static void write_exr(const char *dir, const char *name, const crowd_texture *te
     } else {
         atomic_set_abort(set);
     }
+}
+
+/* The good BAT EXR with `count` bytes at the first `find` (`find_length`
+ * bytes) plus `skip` replaced by `bytes`, then cut to `keep` bytes (0: all);
+ * the load must fail naming the EXR in printable ASCII only, with `reason`. */
+static void exr_header_case(const char *find, size_t find_length, size_t skip, const void *bytes,
+                            size_t count, size_t keep, crowd_result expected, const char *reason,
+                            const char *what) {
+    char dir[1100], path[1200];
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.bat.exr", dir);
+    size_t size = 0;
+    uint8_t *data = (uint8_t *)test_read_file(path, &size);
+    uint8_t *at = memmem(data, size, find, find_length);
+    CHECK_MSG(at != NULL && (size_t)(at - data) + skip + count <= size, "%s: no '%s' in the EXR",
+              what, find);
+    if (at != NULL && (size_t)(at - data) + skip + count <= size) {
+        memcpy(at + skip, bytes, count);
+        test_write_file(path, data, keep > 0 && keep < size ? keep : size);
+        expect_load(dir, expected, "synth.bat.exr", reason, what);
+        crowd_bake *bake = NULL;
+        crowd_error error = {0};
+        crowd_bake_load(dir, NULL, &bake, &error);
+        bool printable = true;
+        for (const char *c = error.reason; *c != '\0'; c++) {
+            printable = printable && *c >= 0x20 && *c <= 0x7E;
+        }
+        CHECK_MSG(printable, "%s: the reason holds bytes that are not printable ASCII", what);
+        crowd_bake_destroy(bake);
+    }
+    free(data);
+}
+
+/* Headers OpenEXR's core library or crowd's checks refuse, several with
+ * bytes that are no text where a name is expected. */
+static void test_exr_headers(void) {
+    static const char magic[] = "v/1\x01";
+    exr_header_case(magic, 4, 0, "v/1\x02", 4, 0, CROWD_ERROR_INVALID_DATA, "not a readable EXR",
+                    "EXR magic");
+    exr_header_case(magic, 4, 0, "v/1\x01", 4, 60, CROWD_ERROR_INVALID_DATA, "not a readable EXR",
+                    "EXR header cut");
+    /* Channel "A" (the first of the sorted list) renamed to a byte that is no text. */
+    static const char channels[] = "channels\0chlist\0";
+    size_t first = sizeof channels - 1 + 4;
+    exr_header_case(channels, sizeof channels - 1, first, "\xC3", 1, 0, CROWD_ERROR_INVALID_DATA,
+                    "EXR channel '\\xC3' is not one of R, G, B, A", "EXR channel name byte");
+    exr_header_case(channels, sizeof channels - 1, first, "Z", 1, 0, CROWD_ERROR_INVALID_DATA,
+                    "EXR channel 'Z' is not one of R, G, B, A", "EXR channel Z");
+    static const uint8_t uint_type[4] = {0, 0, 0, 0}, bad_type[4] = {7, 0, 0, 0};
+    exr_header_case(channels, sizeof channels - 1, first + 2, uint_type, 4, 0,
+                    CROWD_ERROR_INVALID_DATA, "is uint", "EXR channel type uint");
+    exr_header_case(channels, sizeof channels - 1, first + 2, bad_type, 4, 0,
+                    CROWD_ERROR_INVALID_DATA, "Invalid pixel type specified (7)",
+                    "EXR channel type 7");
+    /* dataWindow's max.x: 2^31 - 1 texels wide. */
+    static const char window[] = "dataWindow\0box2i\0";
+    static const uint8_t wide[4] = {0xFF, 0xFF, 0xFF, 0x7F};
+    exr_header_case(window, sizeof window - 1, sizeof window - 1 + 4 + 8, wide, 4, 0,
+                    CROWD_ERROR_INVALID_DATA, "Invalid data window (0, 0 - 2147483647, 3)",
+                    "EXR absurd width");
+    /* The type of a required attribute, and an attribute's name, as bytes that are no text. */
+    static const char order[] = "lineOrder\0lineOrder\0";
+    exr_header_case(order, sizeof order - 1, 10, "\xFF\xFE\x01", 3, 0, CROWD_ERROR_INVALID_DATA,
+                    "Invalid type '\\xFF\\xFE\\x01eOrder'", "EXR attribute type bytes");
+    exr_header_case(order, sizeof order - 1, 0, "\xFF\x01\x7F", 3, 0, CROWD_ERROR_INVALID_DATA,
+                    "'lineOrder' attribute not found", "EXR attribute name bytes");
 }
 
 static void test_textures(const crowd_bake *bake) {
@@ -770,6 +895,7 @@ int main(void) {
         crowd_bake_destroy(bake);
         test_manifests();
         test_textures(png_bake);
+        test_exr_headers();
         test_mesh();
         test_lods();
         test_folders();

@@ -263,6 +263,70 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
     crowd_world_destroy(world);
 }
 
+/* `bad` is refused with a reason naming `field`. */
+static void expect_bad_draw(crowd_world *world, const crowd_draw_desc *bad, const char *field) {
+    crowd_error error = {0};
+    crowd_result result = crowd_world_draw(world, bad, &error);
+    CHECK_MSG(result == CROWD_ERROR_INVALID_ARGUMENT && strstr(error.reason, field) != NULL,
+              "%s: %s '%s'", field, crowd_result_str(result), error.reason);
+}
+
+/* Each field of the desc that a NaN or a value out of its range would
+ * have passed silently. */
+static void test_draw_desc_fields(crowd_world *world, const crowd_draw_desc *draw) {
+    crowd_draw_desc bad = *draw;
+    bad.cull = (crowd_cull_mode)3;
+    expect_bad_draw(world, &bad, "unknown cull mode 3");
+    bad = *draw;
+    bad.cull = (crowd_cull_mode)-1;
+    expect_bad_draw(world, &bad, "unknown cull mode -1");
+    const float heights[] = {NAN, -1.0f, INFINITY};
+    for (int i = 0; i < 3; i++) {
+        bad = *draw;
+        bad.viewport_height_px = heights[i];
+        expect_bad_draw(world, &bad, "viewport_height_px");
+        bad = *draw;
+        bad.lod_error_px = heights[i];
+        expect_bad_draw(world, &bad, "lod_error_px");
+    }
+    bad = *draw;
+    bad.light.direction[1] = NAN;
+    expect_bad_draw(world, &bad, "light.direction[1] is nan");
+    bad = *draw;
+    bad.light.ambient_ground[2] = -INFINITY;
+    expect_bad_draw(world, &bad, "light.ambient_ground[2] is -inf");
+    /* The depth pass draws no light; the bounds of each range are valid. */
+    crowd_error error = {0};
+    bad.pass = CROWD_PASS_DEPTH;
+    CHECK_MSG(crowd_world_draw(world, &bad, &error) == CROWD_OK, "%s", error.reason);
+    bad = *draw;
+    bad.viewport_height_px = 0.0f;
+    bad.lod_error_px = 0.0f;
+    bad.cull = CROWD_CULL_OFF;
+    CHECK_MSG(crowd_world_draw(world, &bad, &error) == CROWD_OK, "%s", error.reason);
+}
+
+static void count_warning(void *user, crowd_log_level level, const char *message) {
+    if (level == CROWD_LOG_WARNING && strstr(message, "crowd_world_set_time: nan") != NULL) {
+        (*(int *)user)++;
+    }
+}
+
+/* A time that is not finite keeps the clock, with a warning. */
+static void test_set_time_not_finite(void) {
+    int warnings = 0;
+    crowd_world_desc desc = {.logger = {count_warning, &warnings}};
+    crowd_world *world = NULL;
+    crowd_error error;
+    REQUIRE_VOID(crowd_world_create(&desc, &world, &error) == CROWD_OK);
+    crowd_world_set_time(world, 3.25);
+    crowd_world_set_time(world, NAN);
+    CHECK(crowd_world_time(world) == 3.25 && warnings == 1);
+    crowd_world_set_time(world, -INFINITY);
+    CHECK(crowd_world_time(world) == 3.25);
+    crowd_world_destroy(world);
+}
+
 static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_world *world = NULL;
     crowd_error error;
@@ -349,6 +413,7 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
     bad = draw;
     bad.projection[0] = INFINITY;
     CHECK(crowd_world_draw(world, &bad, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    test_draw_desc_fields(world, &draw);
     CHECK(crowd_world_update(world, NAN, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     crowd_world_destroy(world);
 }
@@ -681,6 +746,7 @@ int test_gpu_api(void) {
     test_archetype_limit(bar);
     test_queries_and_modes(bar, bake);
     test_instance_errors(bar, bake);
+    test_set_time_not_finite();
     test_camera();
     test_timing(bar, bake);
     test_memory(bar, bake);

@@ -357,11 +357,6 @@ static void check_gltf_detection(void) {
     expect_reject(file_bytes, size, "version_3.gltf", CROWD_ERROR_UNSUPPORTED,
                   "asset.version is 3.0 (crowd reads glTF 2.0)");
     free(json);
-    json = mutated(CHANGES("extensionsRequired", "[\"KHR_draco_mesh_compression\"]"));
-    size = make_glb(json, file_bytes, sizeof file_bytes);
-    expect_reject(file_bytes, size, "draco.glb", CROWD_ERROR_UNSUPPORTED,
-                  "extensionsRequired names KHR_draco_mesh_compression");
-    free(json);
     /* A .glb that is no glTF at all (OpenGEX text found fuzzing, which assimp's
      * OpenGEX reader, tried by content, reads past its buffer). */
     static const char ogex[] = "Metric {float {1.0}} GeometryObject { VertexArray (attrib";
@@ -531,11 +526,92 @@ static void check_gltf_animations(void) {
                 "file has 4)");
 }
 
+/* ---- extensions crowd's reader lacks: handed to assimp ---- */
+
+typedef struct warnings {
+    int count;
+    char first[512];
+} warnings;
+
+static void keep_warning(void *user, crowd_log_level level, const char *message) {
+    warnings *w = user;
+    if (level == CROWD_LOG_WARNING && w->count++ == 0) {
+        snprintf(w->first, sizeof w->first, "%s", message);
+    }
+}
+
+/* `json` imported from memory (as GLB), through the helper and in process:
+ * assimp reads it, the repairs and one warning say so, naming `extension`. */
+static void expect_handover(const char *json, const char *name, const char *extension) {
+    size_t size = make_glb(json, file_bytes, sizeof file_bytes);
+    for (int in_process = 0; in_process < 2; in_process++) {
+        warnings w = {0};
+        crowd_import_desc desc = {0};
+        desc.in_process = in_process == 1;
+        desc.logger = (crowd_logger){keep_warning, &w};
+        crowd_asset *asset = NULL;
+        crowd_error error = {0};
+        crowd_result result = crowd_import_memory(file_bytes, size, name, &desc, &asset, &error);
+        CHECK_MSG(result == CROWD_OK, "%s: %s", name, error.reason);
+        if (asset != NULL) {
+            CHECK_MSG(asset->repairs.gltf_read_by_assimp == 1 && asset->mesh.vertex_count == 3 &&
+                          asset->mesh.index_count == 3,
+                      "%s: read_by_assimp %u, %u vertices, %u indices", name,
+                      asset->repairs.gltf_read_by_assimp, asset->mesh.vertex_count,
+                      asset->mesh.index_count);
+        }
+        CHECK_MSG(w.count == 1 && strstr(w.first, extension) != NULL &&
+                      strstr(w.first, "read by assimp instead") != NULL,
+                  "%s: %d warnings, first '%s'", name, w.count, w.first);
+        printf("  %-24s %s\n", name, w.first);
+        crowd_asset_destroy(asset);
+    }
+}
+
+static void check_gltf_handover(void) {
+    /* Required Draco (or an extension crowd does not know) with the core
+     * attributes still there: assimp reads those. */
+    char *json = mutated(CHANGES("extensionsRequired", "[\"KHR_draco_mesh_compression\"]",
+                                 "extensionsUsed", "[\"KHR_draco_mesh_compression\"]"));
+    expect_handover(json, "draco.glb", "extensionsRequired names KHR_draco_mesh_compression");
+    free(json);
+    json = mutated(CHANGES("extensionsRequired",
+                           "[\"KHR_mesh_quantization\",\"EXT_crowd_unknown\",\"KHR_lights_"
+                           "punctual\",\"EXT_crowd_other\"]"));
+    expect_handover(json, "unknown.glb",
+                    "extensionsRequired names EXT_crowd_unknown, EXT_crowd_other, which crowd's "
+                    "glTF reader lacks");
+    free(json);
+    /* What only changes shading stays with crowd's reader, named in a warning. */
+    json = mutated(CHANGES("extensionsRequired", "[\"KHR_materials_unlit\"]"));
+    size_t size = make_glb(json, file_bytes, sizeof file_bytes);
+    warnings w = {0};
+    crowd_import_desc desc = {0};
+    desc.logger = (crowd_logger){keep_warning, &w};
+    crowd_asset *asset = NULL;
+    crowd_error error = {0};
+    CHECK_MSG(crowd_import_memory(file_bytes, size, "unlit.glb", &desc, &asset, &error) == CROWD_OK,
+              "unlit.glb: %s", error.reason);
+    CHECK(asset == NULL || asset->repairs.gltf_read_by_assimp == 0);
+    CHECK_MSG(w.count == 1 && strstr(w.first, "required extension KHR_materials_unlit is not read"),
+              "unlit.glb: %d warnings, first '%s'", w.count, w.first);
+    crowd_asset_destroy(asset);
+    free(json);
+    /* Where assimp cannot read it either, the error names the extension. */
+    json = mutated(CHANGES("extensionsRequired", "[\"EXT_crowd_unknown\"]", "buffers/0/uri",
+                           "\"missing.bin\""));
+    size = make_gltf(json, (char *)file_bytes, sizeof file_bytes);
+    expect_reject(file_bytes, size, "unknown_missing.gltf", CROWD_ERROR_UNSUPPORTED,
+                  "extensionsRequired names EXT_crowd_unknown, which crowd's glTF reader lacks, "
+                  "and assimp cannot read it either (");
+    free(json);
+}
+
 /* ---- real files ---- */
 
 /* What crowd does with each glTF 2.0 file of assimp-testmodels: imported,
  * or refused with a reason that contains `rule` (each the specification's,
- * or what crowd plays: triangles, geometry it can decode). The glTF 1.0
+ * or what crowd plays: triangles). The glTF 1.0
  * files of glTF/ are assimp's (its glTF 1.0 reader), not listed here. */
 typedef struct expected_file {
     const char *path;
@@ -566,7 +642,7 @@ static const expected_file testmodels[] = {
     {"glTF2/TestNoRootNode/NoScene.gltf", "scene names scenes[0], which does not exist"},
     {"glTF2/TestNoRootNode/SceneWithoutNodes.gltf", "no meshes"},
     {"glTF2/cameras/Cameras.gltf", NULL},
-    {"glTF2/draco/2CylinderEngine.gltf", "extensionsRequired names KHR_draco_mesh_compression"},
+    {"glTF2/draco/2CylinderEngine.gltf", NULL}, /* Draco: read by assimp (check_draco_file) */
     {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_00.gltf", "no triangles"},
     {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_01.gltf", "no triangles"},
     {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_02.gltf", "no triangles"},
@@ -619,8 +695,85 @@ static void check_testmodels(void) {
     }
 }
 
+/* Draco geometry crowd's reader lacks, decoded by assimp: every triangle
+ * the file's accessors declare (the index counts of every mesh node of the
+ * scene, which Draco keeps in the JSON), at most as many vertices as its
+ * POSITION accessors declare (assimp joins identical ones). */
+static void check_draco_file(void) {
+    const char *path = check_assimp_model("glTF2/draco/2CylinderEngine.gltf");
+    if (path == NULL) {
+        return;
+    }
+    FILE *file = fopen(path, "rb");
+    static char text[1 << 20];
+    size_t length = file ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file != NULL) {
+        fclose(file);
+    }
+    cJSON *root = cJSON_ParseWithLength(text, length);
+    const cJSON *nodes = cJSON_GetObjectItem(root, "nodes");
+    const cJSON *meshes = cJSON_GetObjectItem(root, "meshes");
+    const cJSON *accessors = cJSON_GetObjectItem(root, "accessors");
+    /* The scene's nodes, depth first (the file's hierarchy has no cycle). */
+    int stack[1024], top = 0;
+    const cJSON *scene = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "scenes"), 0);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItem(scene, "nodes")) {
+        stack[top++] = item->valueint;
+    }
+    uint64_t triangles = 0, positions = 0;
+    while (top > 0 && top < 1000) {
+        const cJSON *node = cJSON_GetArrayItem(nodes, stack[--top]);
+        const cJSON *mesh = cJSON_GetObjectItem(node, "mesh");
+        const cJSON *primitive;
+        cJSON_ArrayForEach(
+            primitive, cJSON_GetObjectItem(cJSON_GetArrayItem(meshes, mesh ? mesh->valueint : -1),
+                                           "primitives")) {
+            int indices = cJSON_GetObjectItem(primitive, "indices")->valueint;
+            int position =
+                cJSON_GetObjectItem(cJSON_GetObjectItem(primitive, "attributes"), "POSITION")
+                    ->valueint;
+            triangles +=
+                (uint64_t)cJSON_GetObjectItem(cJSON_GetArrayItem(accessors, indices), "count")
+                    ->valueint /
+                3;
+            positions +=
+                (uint64_t)cJSON_GetObjectItem(cJSON_GetArrayItem(accessors, position), "count")
+                    ->valueint;
+        }
+        cJSON_ArrayForEach(item, cJSON_GetObjectItem(node, "children")) {
+            stack[top++] = item->valueint;
+        }
+    }
+    cJSON_Delete(root);
+    CHECK(top == 0 && triangles > 0);
+    warnings w = {0};
+    crowd_import_desc desc = {0};
+    desc.logger = (crowd_logger){keep_warning, &w};
+    crowd_asset *asset = NULL;
+    crowd_error error = {0};
+    CHECK_MSG(crowd_import_file(path, &desc, &asset, &error) == CROWD_OK, "%s: %s", path,
+              error.reason);
+    if (asset != NULL) {
+        CHECK_MSG(asset->mesh.index_count / 3 == triangles && asset->mesh.vertex_count > 0 &&
+                      asset->mesh.vertex_count <= positions &&
+                      asset->repairs.gltf_read_by_assimp == 1,
+                  "%s: %u triangles (the file declares %llu), %u vertices (of %llu), "
+                  "read_by_assimp %u",
+                  path, asset->mesh.index_count / 3, (unsigned long long)triangles,
+                  asset->mesh.vertex_count, (unsigned long long)positions,
+                  asset->repairs.gltf_read_by_assimp);
+        printf("2CylinderEngine.gltf: %u triangles (declared %llu), %u vertices (declared %llu)\n",
+               asset->mesh.index_count / 3, (unsigned long long)triangles, asset->mesh.vertex_count,
+               (unsigned long long)positions);
+    }
+    CHECK_MSG(w.count == 1 && strstr(w.first, "KHR_draco_mesh_compression") != NULL,
+              "%d warnings, first '%s'", w.count, w.first);
+    crowd_asset_destroy(asset);
+}
+
 /* The reader says "glTF JSON parsed" at debug level each time it parses;
- * nothing else reads a glTF file (assimp never sees one). */
+ * nothing else reads a glTF file (assimp sees one only when handed over). */
 static void count_parses(void *user, crowd_log_level level, const char *message) {
     if (level == CROWD_LOG_DEBUG && strstr(message, "glTF JSON parsed") != NULL) {
         (*(int *)user)++;
@@ -668,6 +821,8 @@ int main(void) {
     check_gltf_meshes();
     check_gltf_nodes();
     check_gltf_animations();
+    check_gltf_handover();
     check_testmodels();
+    check_draco_file();
     return check_finish();
 }

@@ -164,7 +164,7 @@ static void import_row(row *r) {
         "influences_truncated", "weights_renormalized", "vertices_unweighted",
         "static_meshes_rigid",  "normals_generated",    "clips_renamed",
         "keys_dropped",         "clips_extended",       "bones_unbound",
-        "reader_warnings",      "units_converted"};
+        "reader_warnings",      "units_converted",      "gltf_read_by_assimp"};
     _Static_assert(sizeof names / sizeof *names == sizeof(crowd_repairs) / sizeof(uint32_t),
                    "a name for every repair");
     const uint32_t *counts = (const uint32_t *)&asset->repairs;
