@@ -41,16 +41,17 @@
  *
  * Time. Each instance plays its clip at clip time
  *     t = (now - start) * speed + time_offset_s
- * wrapped into [0, duration) when looping, clamped to [0, duration] when not,
- * where `now` is the world's clock (the time of the last update, or what
- * crowd_world_set_time set) and `start` the clock when the instance was
- * added or last changed clip. bat and vat interpolate linearly between the
- * two baked frames around t (never across a clip boundary: a looping clip
- * wraps from its last frame to its frame 0, a one-shot clip holds its last
- * frame), exactly as the bake stores them (frame k of a clip at time
- * k / fps). Times are 32-bit floats on the GPU: past 16384 s (4.5 hours) of
- * clock a frame's time moves in 2 ms steps, so long sessions should restart
- * the clock (set_time, update).
+ * wrapped into [0, duration) when looping, clamped to [0, duration] when not
+ * (crowd_anim_play_time, docs/time.md), where `now` is the world's clock (the
+ * time of the last update, or what crowd_world_set_time set) and `start` the
+ * clock when the instance was added or last changed clip. bat and vat
+ * interpolate linearly between the two baked frames around t by
+ * crowd_anim_frame_pair, never across a clip boundary: in bakes of version 3
+ * a clip's last frame is its pose at its duration, so a one-shot clip held
+ * at its end shows its last pose and a loop's last step has its true length;
+ * older bakes play as they did. Times are 32-bit floats on the GPU: past
+ * 16384 s (4.5 hours) of clock a frame's time moves in 2 ms steps, so long
+ * sessions should restart the clock (set_time, update).
  *
  * Crossfade. crowd_instance_play(instance, clip, crossfade_s) keeps the old
  * clip running on its own clock and fades to the new one, started at time 0,

@@ -252,7 +252,7 @@ static crowd_asset *tube_asset(void) {
 static void test_tube(void) {
     crowd_asset *asset = tube_asset();
     crowd_bake *bake =
-        bake_or_null(asset, &(crowd_bake_desc){.vat_encoding = CROWD_VAT_F32, .lods = 3});
+        bake_or_null(asset, &(crowd_bake_desc){.fps = 30, .vat_encoding = CROWD_VAT_F32, .lods = 3});
     REQUIRE_VOID(bake != NULL);
     CHECK(bake->frame_count == 16);
     CHECK(bake->lod_count == 4);
@@ -543,8 +543,8 @@ static void test_desc(void) {
     expect_result(asset, &(crowd_bake_desc){.max_texture_size = 4096, .max_width = 4097}, bad,
                   "max width 4097 is out of range [1, 4096]");
     /* 200 s one-shot at 30 fps: 6001 frames of one row; 4096 fit at 20 fps */
-    expect_result(asset, &(crowd_bake_desc){.max_texture_size = 4096}, CROWD_ERROR_LIMIT,
-                  "6001 rows tall (6001 frames x 1 rows per frame at 30 fps), over the limit of "
+    expect_result(asset, &(crowd_bake_desc){.max_texture_size = 4096, .fps = 30}, CROWD_ERROR_LIMIT,
+                  "6001 rows tall (6001 frames x 1 rows per frame), over the limit of "
                   "4096: 4096 frames fit; --fps 20 would fit");
     crowd_bake *bake = bake_or_null(asset, &(crowd_bake_desc){.max_texture_size = 4096, .fps = 20});
     CHECK(bake != NULL && bake->vat_position.height == 4001 && bake->bat.height == 4001);
