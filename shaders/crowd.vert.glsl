@@ -6,7 +6,8 @@
 // second clip's fetches would cost every vertex of every frame; the world
 // draws with the CROSSFADE build only while some crossfade may be running.
 // With every fade weight 1 both builds compute the same values.
-// Record layouts mirror src/gpu/internal.h.
+// Record layouts mirror src/gpu/internal.h. The clip-time rule
+// (crowd_play_time, crowd_frame_pair) is crowd_time.glsl, put before this.
 
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
@@ -27,8 +28,8 @@ layout(location = 10) in vec4 i_fade;      // duration_s, fade_start_s, fade_dur
 layout(location = 11) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed,
                                            // sin(heading)
 layout(location = 12) in uvec4 i_clip;     // clip, flags (LOD drawn in bits 8-10),
-                                           // first_frame, frame_count
-layout(location = 13) in uvec4 i_from;     // from_clip, from_first_frame, from_frame_count,
+                                           // frames (first | count << 16), fps bits
+layout(location = 13) in uvec4 i_from;     // from_clip, from frames, from fps bits,
                                            // instance handle
 
 layout(location = 0) uniform mat4 u_view_proj;
@@ -47,6 +48,9 @@ const uint FLAG_FROM_LOOP_SHIFT = 2u;
 const uint FLAG_FADE = 16u;
 const uint FLAG_CLIP_LOOPS = 32u;
 const uint FLAG_FROM_CLIP_LOOPS = 64u;
+const uint FLAG_LAYOUT_SHIFT = 11u;
+const uint FLAG_FROM_LAYOUT_SHIFT = 13u;
+const uint FLAG_LAYOUT_MASK = 3u;
 
 #if defined(MODE_GPU)
 layout(std430, binding = 1) readonly buffer Palettes { vec4 palette[]; };
@@ -54,68 +58,39 @@ layout(location = 6) uniform uint u_joint_count;
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-layout(location = 3) uniform float u_fps;
 layout(location = 4) uniform uint u_tex_width;
 layout(location = 5) uniform uint u_rows_per_frame;
 layout(location = 12) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
 
 // A clip as one instance plays it.
 struct Playing {
-    uint first_frame;   // its baked frames
+    uint first_frame; // its baked frames
     uint frame_count;
-    bool baked_loop;    // baked as a loop: wraps from its last frame to frame 0
-    bool loop;          // the instance's time wraps (its loop mode, or the clip's own)
+    uint frame_layout; // CROWD_FRAMES_*
+    float fps;
+    bool loop;        // the instance's time wraps (its loop mode, or the clip's own)
     float duration_s;
     float start_s;
     float offset_s;
     float speed;
 };
 
-Playing playing(uint first_frame, uint frame_count, bool baked_loop, uint loop_mode,
+Playing playing(uint frames, uint fps_bits, uint frame_layout, bool clip_loops, uint loop_mode,
                 float duration_s, float start_s, float offset_s, float speed) {
-    bool loop = loop_mode == 0u ? baked_loop : loop_mode == 1u;
-    return Playing(first_frame, frame_count, baked_loop, loop, duration_s, start_s, offset_s,
-                   speed);
+    bool loop = loop_mode == 0u ? clip_loops : loop_mode == 1u;
+    return Playing(frames & 65535u, frames >> 16u, frame_layout, uintBitsToFloat(fps_bits), loop,
+                   duration_s, start_s, offset_s, speed);
 }
 
-// Clip time of a clip started at start_s: wrapped when looping, clamped when
-// not. Mirrors gpu_clip_time() in src/gpu/playback.c.
 float clip_time(Playing c) {
-    float duration = c.duration_s;
-    float t = (u_time - c.start_s) * c.speed + c.offset_s;
-    if (!(duration > 0.0)) {
-        return 0.0;
-    }
-    if (c.loop) {
-        t -= duration * floor(t / duration);
-        return t >= duration ? 0.0 : t;
-    }
-    return clamp(t, 0.0, duration);
+    return crowd_play_time(u_time, c.start_s, c.offset_s, c.speed, c.duration_s, c.loop);
 }
 
-// The two baked frames around clip time t and the weight of the second.
-// Frame k of a clip was baked at time k / fps; a looping clip wraps from its
-// last frame to frame 0, a one-shot clip holds its last frame. No integer
-// division: a software rasterizer divides one lane at a time. A looping
-// clip's t is below its duration, or equal to it when played once, and the
-// archetype checks duration * fps <= frame_count + 1, so k <= frame_count + 1
-// and two subtractions are k % frame_count.
+// The two baked frames (global) around clip time t and the second's weight.
 void frame_pair(Playing c, float t, out uint f0, out uint f1, out float alpha) {
-    float f = max(t * u_fps, 0.0);
-    float whole = floor(f);
-    alpha = f - whole;
-    uint k = uint(whole);
-    uint last = c.frame_count - 1u;
-    if (c.baked_loop) {
-        k = k >= c.frame_count ? k - c.frame_count : k;
-        k = k >= c.frame_count ? k - c.frame_count : k;
-        f0 = c.first_frame + k;
-        f1 = c.first_frame + (k == last ? 0u : k + 1u);
-    } else {
-        k = min(k, last);
-        f0 = c.first_frame + k;
-        f1 = c.first_frame + min(k + 1u, last);
-    }
+    crowd_frame_pair(c.frame_layout, c.fps, c.duration_s, c.frame_count, t, f0, f1, alpha);
+    f0 += c.first_frame;
+    f1 += c.first_frame;
 }
 
 // Column and row (within its frame) of element `index` (vertex, or
@@ -258,11 +233,13 @@ void main() {
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
     uint flags = i_clip.y;
-    Playing to = playing(i_clip.z, i_clip.w, (flags & FLAG_CLIP_LOOPS) != 0u,
-                         flags & FLAG_LOOP_MASK, i_fade.x, i_play.y, i_play.z, i_play.w);
+    Playing to = playing(i_clip.z, i_clip.w, (flags >> FLAG_LAYOUT_SHIFT) & FLAG_LAYOUT_MASK,
+                         (flags & FLAG_CLIP_LOOPS) != 0u, flags & FLAG_LOOP_MASK, i_fade.x,
+                         i_play.y, i_play.z, i_play.w);
     float t_to = clip_time(to);
 #if defined(CROSSFADE)
-    Playing from = playing(i_from.y, i_from.z, (flags & FLAG_FROM_CLIP_LOOPS) != 0u,
+    Playing from = playing(i_from.y, i_from.z, (flags >> FLAG_FROM_LAYOUT_SHIFT) & FLAG_LAYOUT_MASK,
+                           (flags & FLAG_FROM_CLIP_LOOPS) != 0u,
                            (flags >> FLAG_FROM_LOOP_SHIFT) & FLAG_LOOP_MASK, i_fade.w,
                            i_from_play.x, i_from_play.y, i_from_play.z);
     float w_to = fade_weight();

@@ -26,7 +26,12 @@ static const char usage[] =
     "usage: crowd bake MODEL -o DIR [options]\n"
     "  MODEL                  a model file assimp reads (glTF, FBX, X, ...) or builtin:\n"
     "  -o, --output DIR       bake folder (created if missing)\n"
-    "  --fps N                frames per second, in (0, 1000] (default 30)\n"
+    "  --fps N                frames per second of every clip, in (0, 1000] (default: per\n"
+    "                         clip, on the source's keys where they are uniform, at the\n"
+    "                         multiple of their rate that meets --between-error; 30 fps\n"
+    "                         and its multiples where they are not)\n"
+    "  --between-error E      between-frame error budget, of the bounds diagonal, in\n"
+    "                         (0, 1) (default 5e-4)\n"
     "  --clips a,b,...        clips to bake, in this order (default all)\n"
     "  --loop NAME            bake NAME as a looping clip (repeatable)\n"
     "  --once NAME            bake NAME as a one-shot clip (repeatable)\n"
@@ -52,6 +57,7 @@ typedef struct options {
     uint32_t model_count;
     const char *output;
     double fps;
+    double between_error;
     double scale; /* 0: each file's unit */
     const char **clips, **loops, **onces, **attach, **anims;
     uint32_t clip_count, loop_count, once_count, attach_count, anim_count;
@@ -149,6 +155,11 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
         opt->output = value;
     } else if (strcmp(arg, "--fps") == 0) {
         code = parse_number(arg, value, 0.0, 1000.0, true, &opt->fps);
+    } else if (strcmp(arg, "--between-error") == 0) {
+        code = parse_number(arg, value, 0.0, 1.0, true, &opt->between_error);
+        if (code < 0 && opt->between_error >= 1.0) {
+            code = cli_fail(CLI_EXIT_USAGE, "--between-error: '%s' is not below 1", value);
+        }
     } else if (strcmp(arg, "--max-width") == 0) {
         code = parse_number(arg, value, 1.0, CROWD_BAKE_MAX_TEXTURE_SIZE, false, &number);
         if (code < 0 && number != floor(number)) {
@@ -216,7 +227,8 @@ static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
         "-o",       "--output", "--fps",    "--max-width", "--threads",  "--clips",
         "--loop",   "--once",   "--attach", "--what",      "--encoding", "--bat-encoding",
-        "--compat", "--lods",   "--target", "--scale",     "--anim",     NULL};
+        "--compat", "--lods",   "--target", "--scale",     "--anim",     "--between-error",
+        NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -362,6 +374,37 @@ static void print_bat_row(const crowd_bake *bake, const crowd_bake_report *r, do
            r->bat_position_error_max_rel, "-", "-", "-");
     print_size((double)r->bat_size_bytes);
     printf(" %6.2fs%s\n", build_s, written ? "" : "  (not written)");
+}
+
+/* Each clip's rate, how it was chosen, and its between-frame error. */
+static void print_rates(const crowd_bake *bake, double diagonal) {
+    printf("frames per clip (between-frame error: skinned positions mid-step against the "
+           "interpolated frames; budget %.3g of the diagonal):\n",
+           bake->between_error_budget_rel);
+    printf("%-24s %6s %7s %-18s %10s %10s\n", "clip", "frames", "fps", "chosen", "max/diag",
+           "mean/diag");
+    uint32_t over = 0;
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        const crowd_bake_clip *clip = &bake->clips[c];
+        char chosen[40];
+        if (clip->key_rate > 0.0f) {
+            snprintf(chosen, sizeof chosen, "keys %g/s x %u", (double)clip->key_rate,
+                     clip->rate_multiple);
+        } else {
+            snprintf(chosen, sizeof chosen, "%s", clip->rate_multiple > 1 ? "budget" : "rate");
+        }
+        over += !clip->within_budget;
+        printf("%-24.24s %6u %7.3g %-18s %10.2e %10.2e%s\n", clip->name, clip->frame_count,
+               (double)clip->fps, chosen,
+               diagonal > 0.0 ? clip->between_error_max / diagonal : 0.0,
+               diagonal > 0.0 ? clip->between_error_mean / diagonal : 0.0,
+               clip->within_budget ? "" : "  over budget");
+    }
+    if (over > 0) {
+        printf("%u clip%s over the budget: step keys, or the rate the textures allow (see "
+               "docs/time.md)\n",
+               over, over == 1 ? "" : "s");
+    }
 }
 
 static void print_lods(const crowd_bake *bake) {
@@ -541,6 +584,7 @@ static int run(const options *opt) {
     }
     crowd_bake_desc desc = {
         .fps = (float)opt->fps,
+        .between_error_rel = opt->between_error,
         .clips = opt->clips,
         .clip_count = opt->clip_count,
         .loop_clips = opt->loops,
@@ -582,10 +626,11 @@ static int run(const options *opt) {
         if (crowd_bake_measure(bake, asset, desc.thread_count, &report, &error) != CROWD_OK) {
             code = fail(&error);
         } else {
-            printf("baked %s: %u clips, %u frames at %g fps, %u vertices, %u joints in %.2f s "
+            printf("baked %s: %u clips, %u frames, %u vertices, %u joints in %.2f s "
                    "(build %.2f s, write %.2f s)\n",
-                   opt->model, bake->clip_count, bake->frame_count, (double)bake->fps,
-                   bake->vertex_count, bake->joint_count, total_s, build_s, total_s - build_s);
+                   opt->model, bake->clip_count, bake->frame_count, bake->vertex_count,
+                   bake->joint_count, total_s, build_s, total_s - build_s);
+            print_rates(bake, report.bounds_diagonal);
             printf("error against float32 CPU skinning over %llu vertex-frames, in model units "
                    "(metres for glTF); bounds diagonal %.4g:\n",
                    (unsigned long long)report.vertex_frames, report.bounds_diagonal);

@@ -32,15 +32,22 @@
 #ifndef CROWD_BAKE_H
 #define CROWD_BAKE_H
 
+#include "crowd/anim.h"
 #include "crowd/asset.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Manifest version written; the loader reads versions 1 and 2. */
-#define CROWD_BAKE_FORMAT_VERSION 2
+/* Manifest version written; the loader reads versions 1 to 3. */
+#define CROWD_BAKE_FORMAT_VERSION 3
+/* The rate of clips whose keys are not uniformly spaced, before the
+ * between-frame budget raises it (crowd_bake_desc.fps). */
 #define CROWD_BAKE_DEFAULT_FPS 30.0f
+/* Default between-frame error budget, of the bounds diagonal. */
+#define CROWD_BAKE_DEFAULT_BETWEEN_ERROR 5e-4
+/* Highest multiple of a clip's key rate the budget may choose. */
+#define CROWD_BAKE_MAX_RATE_MULTIPLE 12u
 #define CROWD_BAKE_DEFAULT_MAX_WIDTH 4096u
 #define CROWD_BAKE_MAX_TEXTURE_SIZE 16384u
 #define CROWD_BAKE_MAX_LODS 8 /* LOD 0 included */
@@ -81,10 +88,26 @@ typedef struct crowd_texture {
 typedef struct crowd_bake_clip {
     char *name;
     float duration_s;
-    bool loop;            /* loop: round(d*fps) frames, wraps; else round(d*fps)+1, clamps */
+    bool loop;  /* wraps at duration_s when played with its own loop flag; else clamps */
+    float fps;  /* frame k < frame_count - 1 is the pose at k / fps */
+    /* CROWD_FRAMES_END for bakes of version 3 (the last frame is the pose at
+     * duration_s); WRAP (loop) or CLAMP for older ones (crowd/anim.h). */
+    crowd_frame_layout layout;
     uint32_t first_frame; /* global frame of the clip's frame 0 */
     uint32_t frame_count;
     uint32_t source_clip; /* index into the source asset's clips (UINT32_MAX when loaded) */
+    /* How fps was chosen: key_rate is the spacing of the source's keys
+     * when they are uniform (keys/s; 0 when not, or for a loaded older
+     * bake); fps = rate_multiple x the key rate (or 30 fps when the keys are
+     * not uniform; rate_multiple is 1 when fps was forced). */
+    float key_rate;
+    uint32_t rate_multiple;
+    /* Measured at build (0 when loaded from an older bake): skinned
+     * positions at the middle of every step between two frames against the
+     * average of the two frames' positions (what interpolation plays), in
+     * model units; within_budget says whether max met the bake's budget. */
+    float between_error_max, between_error_mean;
+    bool within_budget;
     /* Animated bounds, object space: every vertex position of every baked
      * frame of the clip lies in the box and in the sphere. Positions as the
      * bake plays them: decoded from the VAT (crowd_bake_vat_fetch), or
@@ -117,8 +140,10 @@ typedef struct crowd_bake {
     const crowd_asset *asset; /* mesh the textures follow (borrowed or owned_asset) */
     crowd_asset *owned_asset; /* set when loaded from disk */
     uint32_t vertex_count, joint_count;
-    float fps;
     float bounds_min[3], bounds_max[3]; /* rest pose + every baked frame */
+    /* The between-frame budget the rates were chosen for, of the bounds
+     * diagonal (0 when loaded from an older bake). */
+    double between_error_budget_rel;
     uint32_t clip_count;
     crowd_bake_clip *clips;
     uint32_t frame_count; /* total frames, all clips stacked */
@@ -150,7 +175,16 @@ typedef struct crowd_bake {
 } crowd_bake;
 
 typedef struct crowd_bake_desc {
-    float fps;                /* 0 = 30; must be in (0, 1000] */
+    /* 0 = per clip: where the clip's keys are uniformly spaced, the key rate
+     * or the smallest multiple of it (up to CROWD_BAKE_MAX_RATE_MULTIPLE)
+     * whose between-frame error is within between_error_rel, so the source's
+     * keys are baked frames; otherwise the smallest multiple of 30 fps
+     * within it. Lowered (never below the key rate) where the textures would
+     * not hold every clip. Else forces this rate on every clip, in
+     * (0, 1000]. */
+    float fps;
+    /* Between-frame budget, of the bounds diagonal: 0 = 5e-4; in (0, 1). */
+    double between_error_rel;
     const char *const *clips; /* clip names to bake, in this order; NULL = all */
     uint32_t clip_count;
     const char *const *loop_clips; /* force looping */
@@ -216,6 +250,10 @@ void crowd_bake_vat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t verte
 
 /* Decoded BAT skinning matrix (3x4 row-major) of `joint` at global `frame`. */
 void crowd_bake_bat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t joint, float matrix[12]);
+
+/* The frame layout of a baked clip, for crowd_anim_frame_pair and
+ * crowd_anim_frame_time. */
+crowd_clip_frames crowd_bake_clip_frames(const crowd_bake_clip *clip);
 
 /* Index of the baked clip with that name, or -1. */
 int32_t crowd_bake_find_clip(const crowd_bake *bake, const char *name);

@@ -33,6 +33,12 @@ static crowd_result check_desc(const crowd_asset *asset, const crowd_bake_desc *
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
                                "fps %g is out of range (0, 1000]", (double)desc->fps);
     }
+    if (desc->between_error_rel != 0.0 &&
+        !(desc->between_error_rel > 0.0 && desc->between_error_rel < 1.0)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "between-frame error budget %g is out of range (0, 1)",
+                               desc->between_error_rel);
+    }
     if (desc->max_texture_size > CROWD_BAKE_MAX_TEXTURE_SIZE) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
                                "max texture size %u is out of range [1, %u]",
@@ -67,7 +73,7 @@ static crowd_result check_desc(const crowd_asset *asset, const crowd_bake_desc *
     return CROWD_OK;
 }
 
-static crowd_bake *create_bake(const crowd_asset *asset, float fps) {
+static crowd_bake *create_bake(const crowd_asset *asset) {
     crowd_bake *bake = calloc(1, sizeof *bake);
     if (bake == NULL) {
         return NULL;
@@ -77,7 +83,6 @@ static crowd_bake *create_bake(const crowd_asset *asset, float fps) {
     bake->asset = asset;
     bake->vertex_count = asset->mesh.vertex_count;
     bake->joint_count = asset->skeleton.joint_count;
-    bake->fps = fps;
     if (bake->name == NULL || bake->source == NULL) {
         crowd_bake_destroy(bake);
         return NULL;
@@ -123,23 +128,31 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
     if (result != CROWD_OK) {
         return result;
     }
-    float fps = desc->fps != 0.0f ? desc->fps : CROWD_BAKE_DEFAULT_FPS;
-    crowd_bake *bake = create_bake(asset, fps);
+    crowd_bake *bake = create_bake(asset);
     if (bake == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     uint64_t total_frames = 0;
-    result = bake_select_clips(asset, desc, fps, bake, &total_frames, error);
+    bake_layout_request request = {
+        .what = desc->what,
+        .max_width = max_width(desc),
+        .max_size = max_texture_size(desc),
+        .vat_encoding =
+            desc->vat_encoding != CROWD_VAT_DEFAULT ? desc->vat_encoding : CROWD_VAT_UNORM16_OCT,
+        .bat_encoding = desc->bat_encoding != CROWD_BAT_DEFAULT ? desc->bat_encoding : CROWD_BAT_F32,
+    };
+    result = bake_select_clips(asset, desc, bake, error);
     if (result == CROWD_OK) {
-        bake_layout_request request = {
-            .what = desc->what,
-            .max_width = max_width(desc),
-            .max_size = max_texture_size(desc),
-            .vat_encoding = desc->vat_encoding != CROWD_VAT_DEFAULT ? desc->vat_encoding
-                                                                    : CROWD_VAT_UNORM16_OCT,
-            .bat_encoding =
-                desc->bat_encoding != CROWD_BAT_DEFAULT ? desc->bat_encoding : CROWD_BAT_F32,
+        bake_rate_request rates = {
+            .fps = desc->fps,
+            .budget_rel = desc->between_error_rel != 0.0 ? desc->between_error_rel
+                                                         : CROWD_BAKE_DEFAULT_BETWEEN_ERROR,
+            .frames_fit = bake_frames_fit(bake, &request),
         };
+        result = bake_choose_rates(bake, asset, &rates, desc->thread_count, error);
+    }
+    if (result == CROWD_OK) {
+        total_frames = bake_place_clips(bake);
         result = bake_plan_textures(bake, asset, total_frames, &request, error);
     }
     if (result == CROWD_OK) {
@@ -149,8 +162,8 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
             .progress_user = desc->progress_user,
         };
         crowd_log(&desc->logger, CROWD_LOG_DEBUG,
-                  "baking %u clips, %u frames at %g fps on %u threads: VAT %ux%u, BAT %ux%u",
-                  bake->clip_count, bake->frame_count, (double)fps, options.thread_count,
+                  "baking %u clips, %u frames on %u threads: VAT %ux%u, BAT %ux%u",
+                  bake->clip_count, bake->frame_count, options.thread_count,
                   bake->vat_position.width, bake->vat_position.height, bake->bat.width,
                   bake->bat.height);
         result = bake_run_frames(bake, asset, &options, error);

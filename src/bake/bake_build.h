@@ -15,17 +15,33 @@
 #include "crowd/anim.h"
 #include "crowd/skin.h"
 
-/* Frames of a clip: loop max(1, round(d * fps)), one-shot round(d * fps) + 1,
- * the product in double. Saturates far above any texture limit instead of
- * overflowing. Frame k plays at bake_frame_time(k, fps). */
-uint64_t bake_clip_frame_count(float duration_s, bool loop, double fps);
-float bake_frame_time(uint32_t k, float fps);
+/* Fills bake->clips / clip_count from the asset and desc: selection,
+ * order, loop overrides. */
+crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc,
+                               crowd_bake *bake, crowd_error *error);
 
-/* Fills bake->clips / clip_count from the asset and desc (selection, order,
- * loop overrides, frame counts, first frames) and returns the total frame
- * count in *out_frames. fps is already validated. */
-crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc, float fps,
-                               crowd_bake *bake, uint64_t *out_frames, crowd_error *error);
+/* Sets each clip's first_frame from the frame counts before it and returns
+ * the total. */
+uint64_t bake_place_clips(crowd_bake *bake);
+
+/* The rate of a clip's keys when every key of every track lies on the grid
+ * of one rate (up to 240 keys/s, snapped to a whole number within 0.1%),
+ * else 0. */
+float bake_key_rate(const crowd_clip *clip, uint32_t joint_count);
+
+typedef struct bake_rate_request {
+    float fps;           /* > 0: forced on every clip */
+    double budget_rel;   /* between-frame budget, of the bounds diagonal */
+    uint64_t frames_fit; /* frames the textures hold (bake_frames_fit) */
+} bake_rate_request;
+
+/* Sets every clip's fps, layout (END), frame_count, key_rate,
+ * rate_multiple and between-frame errors, and bake's budget (bake_build_rate.c
+ * says how they are chosen). Errors: CROWD_ERROR_OUT_OF_MEMORY and those of
+ * crowd_skin_prepared_create. */
+crowd_result bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
+                               const bake_rate_request *request, uint32_t thread_count,
+                               crowd_error *error);
 
 /* Resolved layout request. */
 typedef struct bake_layout_request {
@@ -35,6 +51,10 @@ typedef struct bake_layout_request {
     crowd_vat_encoding vat_encoding; /* resolved, never DEFAULT */
     crowd_bat_encoding bat_encoding; /* resolved, never DEFAULT */
 } bake_layout_request;
+
+/* Frames (of all clips together) that the textures the request asks for
+ * can hold within its height limit. */
+uint64_t bake_frames_fit(const crowd_bake *bake, const bake_layout_request *request);
 
 /* Chooses widths and rows per frame, checks the max_size row limit (the
  * reason says how many frames fit and which fps would), allocates zeroed

@@ -1,6 +1,5 @@
-/* Which clips a bake holds, in which order, looping or not, and how many
- * frames each gets (DESIGN.md, "Bake outputs": a looping clip wraps back to
- * frame 0, so its last frame is not a copy of the first). */
+/* Which clips a bake holds, in which order, and looping or not (their
+ * rates and frames are bake_build_rate.c's). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bake/bake_build.h"
@@ -9,29 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Far above any texture (16384 rows); 2^32 clips of this many still sum
- * without overflow. */
-#define FRAME_COUNT_CAP ((uint64_t)1 << 30)
-
-uint64_t bake_clip_frame_count(float duration_s, bool loop, double fps) {
-    double frames = floor((double)duration_s * fps + 0.5);
-    if (!(frames >= 0.0)) {
-        frames = 0.0;
-    }
-    if (frames > (double)FRAME_COUNT_CAP) {
-        return FRAME_COUNT_CAP;
-    }
-    uint64_t count = (uint64_t)frames;
-    if (!loop) {
-        return count + 1;
-    }
-    return count == 0 ? 1 : count;
-}
-
-float bake_frame_time(uint32_t k, float fps) {
-    return (float)k / fps;
-}
 
 static const char *source_of(const crowd_asset *asset) {
     return asset->source != NULL ? asset->source : "";
@@ -136,8 +112,8 @@ static crowd_result apply_overrides(const crowd_asset *asset, crowd_bake *bake,
     return CROWD_OK;
 }
 
-crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc, float fps,
-                               crowd_bake *bake, uint64_t *out_frames, crowd_error *error) {
+crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc,
+                               crowd_bake *bake, crowd_error *error) {
     bool named = desc->clips != NULL && desc->clip_count > 0;
     uint32_t capacity = named ? desc->clip_count : asset->clip_count;
     bake->clips = calloc(capacity > 0 ? capacity : 1, sizeof *bake->clips);
@@ -166,19 +142,17 @@ crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *
         result = apply_overrides(asset, bake, desc->once_clips, desc->once_clip_count, false, desc,
                                  error);
     }
-    if (result != CROWD_OK) {
-        return result;
-    }
+    return result;
+}
+
+uint64_t bake_place_clips(crowd_bake *bake) {
     uint64_t total = 0;
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         crowd_bake_clip *clip = &bake->clips[i];
-        uint64_t frames = bake_clip_frame_count(clip->duration_s, clip->loop, fps);
-        /* first_frame and frame_count are only kept when the total fits a
-         * texture; the layout step rejects anything larger. */
+        /* first_frame is only kept when the total fits a texture; the
+         * layout step rejects anything larger. */
         clip->first_frame = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
-        clip->frame_count = frames > UINT32_MAX ? UINT32_MAX : (uint32_t)frames;
-        total += frames;
+        total += clip->frame_count;
     }
-    *out_frames = total;
-    return CROWD_OK;
+    return total;
 }

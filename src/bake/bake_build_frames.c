@@ -1,4 +1,5 @@
-/* The baking loop: for every global frame, sample the clip at k / fps, walk
+/* The baking loop: for every global frame, sample the clip at its time
+ * (crowd_anim_frame_time: k / fps, the last frame at the duration), walk
  * the hierarchy, build skinning matrices (kept: they are the BAT and they
  * are reused by the second pass), skin the mesh and encode.
  *
@@ -217,9 +218,10 @@ static bool alloc_job(frames_job *job, uint32_t thread_count) {
         const crowd_bake_clip *clip = &bake->clips[c];
         const crowd_clip *source =
             clip->source_clip == UINT32_MAX ? NULL : &asset->clips[clip->source_clip];
+        crowd_clip_frames frames = crowd_bake_clip_frames(clip);
         for (uint32_t k = 0; k < clip->frame_count; k++) {
             job->frame_clips[clip->first_frame + k] = source;
-            job->frame_times[clip->first_frame + k] = bake_frame_time(k, bake->fps);
+            job->frame_times[clip->first_frame + k] = crowd_anim_frame_time(&frames, k);
         }
     }
     return true;

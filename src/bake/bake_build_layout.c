@@ -20,7 +20,7 @@ static uint32_t balanced_width(uint64_t items, uint32_t max_width) {
 static uint64_t frames_at(const crowd_bake *bake, double fps) {
     uint64_t total = 0;
     for (uint32_t i = 0; i < bake->clip_count; i++) {
-        total += bake_clip_frame_count(bake->clips[i].duration_s, bake->clips[i].loop, fps);
+        total += crowd_anim_frame_count(bake->clips[i].duration_s, (float)fps);
     }
     return total;
 }
@@ -57,7 +57,7 @@ static crowd_result too_tall(const crowd_bake *bake, const crowd_asset *asset, c
     uint32_t limit = request->max_size;
     uint64_t fit = limit / rows_per_frame;
     char advice[200];
-    double fps = fitting_fps(bake, bake->fps, fit);
+    double fps = fitting_fps(bake, 1000.0, fit);
     if (fps > 0.0) {
         snprintf(advice, sizeof advice, "--fps %g would fit", fps);
     } else {
@@ -72,10 +72,23 @@ static crowd_result too_tall(const crowd_bake *bake, const crowd_asset *asset, c
     }
     return crowd_error_set(error, CROWD_ERROR_LIMIT, asset->source ? asset->source : "",
                            "the %s texture would be %.0f rows tall (%llu frames x %u rows per "
-                           "frame at %g fps), over the limit of %u: %llu frames fit; %s%s",
+                           "frame), over the limit of %u: %llu frames fit; %s%s",
                            texture, (double)frames * rows_per_frame, (unsigned long long)frames,
-                           rows_per_frame, (double)bake->fps, limit, (unsigned long long)fit,
-                           advice, wider);
+                           rows_per_frame, limit, (unsigned long long)fit, advice, wider);
+}
+
+uint64_t bake_frames_fit(const crowd_bake *bake, const bake_layout_request *request) {
+    uint64_t fit = UINT64_MAX;
+    uint64_t items[2] = {bake->vertex_count, 3 * (uint64_t)bake->joint_count};
+    bool wanted[2] = {request->what != CROWD_BAKE_BAT_ONLY, request->what != CROWD_BAKE_VAT_ONLY};
+    for (int i = 0; i < 2; i++) {
+        if (wanted[i]) {
+            uint64_t rows = (items[i] + request->max_width - 1) / request->max_width;
+            uint64_t frames = request->max_size / rows;
+            fit = frames < fit ? frames : fit;
+        }
+    }
+    return fit;
 }
 
 static crowd_result alloc_texture(crowd_texture *texture, uint32_t width, uint32_t height,

@@ -122,9 +122,10 @@ static crowd_result match_clips(const crowd_bake *bake, const crowd_asset *asset
             return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->source,
                                    "clip '%s' runs past the last frame", clip->name);
         }
+        crowd_clip_frames frames = crowd_bake_clip_frames(clip);
         for (uint32_t k = 0; k < clip->frame_count; k++) {
             job->frame_clips[clip->first_frame + k] = source;
-            job->frame_times[clip->first_frame + k] = bake_frame_time(k, bake->fps);
+            job->frame_times[clip->first_frame + k] = crowd_anim_frame_time(&frames, k);
         }
     }
     return CROWD_OK;

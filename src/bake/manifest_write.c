@@ -128,9 +128,40 @@ static void put_lods(bool *failed, cJSON *root, const crowd_bake *bake) {
     }
 }
 
+/* The clip's rate, how it was chosen and its between-frame error (absolute
+ * and of the bounds diagonal). */
+static void put_clip_rate(bool *failed, cJSON *object, const crowd_bake_clip *clip,
+                          double diagonal) {
+    json_put_number(failed, object, "fps", clip->fps);
+    json_put_number(failed, object, "key_rate", clip->key_rate);
+    json_put_number(failed, object, "rate_multiple", clip->rate_multiple);
+    cJSON *between = json_put(failed, object, "between_error", cJSON_CreateObject());
+    json_put_number(failed, between, "max", clip->between_error_max);
+    json_put_number(failed, between, "mean", clip->between_error_mean);
+    json_put_number(failed, between, "max_rel",
+                    diagonal > 0.0 ? clip->between_error_max / diagonal : 0.0);
+    json_put_number(failed, between, "mean_rel",
+                    diagonal > 0.0 ? clip->between_error_mean / diagonal : 0.0);
+    json_put_bool(failed, between, "within_budget", clip->within_budget);
+}
+
 crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
                             const manifest_openvat *openvat, char **out_json, crowd_error *error) {
     const manifest_files *files = &info->files;
+    for (uint32_t i = 0; i < bake->clip_count; i++) {
+        if (bake->clips[i].layout != CROWD_FRAMES_END) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, files->manifest,
+                                   "clip '%s' has the frames of an older bake (version 1 or 2), "
+                                   "which version %d cannot describe: bake the model again",
+                                   bake->clips[i].name, CROWD_BAKE_FORMAT_VERSION);
+        }
+    }
+    double diagonal = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double e = (double)bake->bounds_max[a] - bake->bounds_min[a];
+        diagonal += e * e;
+    }
+    diagonal = sqrt(diagonal);
     bool failed = false;
     cJSON *root = cJSON_CreateObject();
     json_put_string(&failed, root, "format", MANIFEST_FORMAT);
@@ -141,8 +172,8 @@ crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
     json_put_string(&failed, root, "coordinate_system", "gltf");
     json_put_number(&failed, root, "vertex_count", bake->vertex_count);
     json_put_number(&failed, root, "joint_count", bake->joint_count);
-    json_put_number(&failed, root, "fps", bake->fps);
     json_put_number(&failed, root, "frame_count", bake->frame_count);
+    json_put_number(&failed, root, "between_error_budget", bake->between_error_budget_rel);
     cJSON *bounds = json_put(&failed, root, "bounds", cJSON_CreateObject());
     json_put_floats(&failed, bounds, "min", bake->bounds_min, 3);
     json_put_floats(&failed, bounds, "max", bake->bounds_max, 3);
@@ -155,6 +186,7 @@ crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
         json_put_bool(&failed, object, "loop", clip->loop);
         json_put_number(&failed, object, "first_frame", clip->first_frame);
         json_put_number(&failed, object, "frame_count", clip->frame_count);
+        put_clip_rate(&failed, object, clip, diagonal);
         put_clip_bounds(&failed, object, clip);
     }
     put_lods(&failed, root, bake);

@@ -151,7 +151,7 @@ static crowd_result write_remap_info(atomic_set *set, const openvat_texture *t, 
         cJSON *object = json_put(&failed, animations, clip->name, cJSON_CreateObject());
         json_put_number(&failed, object, "startFrame", (double)clip->first_frame + 1);
         json_put_number(&failed, object, "endFrame", (double)clip->first_frame + clip->frame_count);
-        json_put_number(&failed, object, "framerate", bake->fps);
+        json_put_number(&failed, object, "framerate", clip->fps);
         json_put_bool(&failed, object, "looping", clip->loop);
     }
     char *json = failed ? NULL : cJSON_Print(root);

@@ -95,13 +95,11 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
                                "the bake has %u vertices, the mesh %u",
                                (unsigned)bake->vertex_count, (unsigned)drawn->mesh.vertex_count);
     }
-    if (!(bake->fps > 0.0f) || !isfinite(bake->fps)) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
-                               "fps %g is not positive", (double)bake->fps);
-    }
     for (uint32_t c = 0; c < bake->clip_count; c++) {
         const crowd_bake_clip *clip = &bake->clips[c];
-        if (clip->frame_count == 0 ||
+        /* Frames beyond 2^16 would not fit the record's frames word
+         * (gpu_frames); no texture holds that many. */
+        if (clip->frame_count == 0 || bake->frame_count > 65535 ||
             (uint64_t)clip->first_frame + clip->frame_count > bake->frame_count ||
             !isfinite(clip->duration_s) || clip->duration_s < 0.0f) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
@@ -109,13 +107,20 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
                                    (unsigned)c, (unsigned)clip->first_frame,
                                    (unsigned)clip->frame_count, (unsigned)bake->frame_count);
         }
-        /* The shaders wrap a looping clip's frame by at most two
-         * subtractions (frame_pair in crowd.vert.glsl); a bake has round(d *
+        if (!(clip->fps > 0.0f) || !isfinite(clip->fps) ||
+            (unsigned)clip->layout > CROWD_FRAMES_CLAMP) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
+                                   "clip %u: fps %g is not positive, or layout %d unknown",
+                                   (unsigned)c, (double)clip->fps, (int)clip->layout);
+        }
+        /* The shaders wrap a WRAP clip's frame by at most two subtractions
+         * (crowd_frame_pair in crowd_time.glsl); such a bake has round(d *
          * fps) frames (a loaded one within one frame of it). */
-        if (clip->loop && (double)clip->duration_s * bake->fps > (double)clip->frame_count + 1.0) {
+        if (clip->layout == CROWD_FRAMES_WRAP &&
+            (double)clip->duration_s * clip->fps > (double)clip->frame_count + 1.0) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, bake->name,
                                    "looping clip %u: %g s at %g fps needs more than its %u frames",
-                                   (unsigned)c, (double)clip->duration_s, (double)bake->fps,
+                                   (unsigned)c, (double)clip->duration_s, (double)clip->fps,
                                    (unsigned)clip->frame_count);
         }
     }
@@ -165,6 +170,8 @@ static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
             clip->loop = baked->loop;
             clip->first_frame = baked->first_frame;
             clip->frame_count = baked->frame_count;
+            clip->fps = baked->fps;
+            clip->layout = baked->layout;
             clip->source_clip = UINT32_MAX;
             if (r->source != NULL) {
                 /* A bake built from this asset knows its source clip; a

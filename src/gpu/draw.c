@@ -16,7 +16,6 @@ static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
         break;
     }
     case CROWD_GPU_MODE_BAT:
-        glProgramUniform1f(program, GPU_UNIFORM_FPS, bake->fps);
         glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->bat.width);
         glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH, 1.0f / (float)bake->bat.width);
         glProgramUniform1ui(program, GPU_UNIFORM_ROWS_PER_FRAME, bake->bat_rows_per_frame);
@@ -24,7 +23,6 @@ static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
         glBindSampler(GPU_TEXTURE_BAT, 0);
         break;
     case CROWD_GPU_MODE_VAT:
-        glProgramUniform1f(program, GPU_UNIFORM_FPS, bake->fps);
         glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->vat_position.width);
         glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH,
                            1.0f / (float)bake->vat_position.width);

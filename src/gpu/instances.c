@@ -116,12 +116,14 @@ static const gpu_clip *clip_of(const gpu_archetype *r, uint32_t clip) {
  * duration and whether it loops (zeros for an asset without clips). */
 static void set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip) {
     const gpu_clip *c = clip_of(r, clip);
+    float fps = c != NULL ? c->fps : 0.0f;
     rec->clip = clip;
-    rec->first_frame = c != NULL ? c->first_frame : 0;
-    rec->frame_count = c != NULL ? c->frame_count : 0;
+    rec->frames = c != NULL ? gpu_frames(c->first_frame, c->frame_count) : 0;
+    memcpy(&rec->fps_bits, &fps, sizeof fps);
     rec->duration_s = c != NULL ? c->duration_s : 0.0f;
-    rec->flags &= ~GPU_FLAG_CLIP_LOOPS;
+    rec->flags &= ~(GPU_FLAG_CLIP_LOOPS | GPU_FLAG_LAYOUT_MASK << GPU_FLAG_LAYOUT_SHIFT);
     rec->flags |= c != NULL && c->loop ? GPU_FLAG_CLIP_LOOPS : 0u;
+    rec->flags |= (c != NULL ? (uint32_t)c->layout : 0u) << GPU_FLAG_LAYOUT_SHIFT;
 }
 
 static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instance_desc *desc,
@@ -275,8 +277,8 @@ crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, f
         /* The pose being left is the current clip's; a fade already running
          * is cut short (its source clip drops out). */
         rec->from_clip = rec->clip;
-        rec->from_first_frame = rec->first_frame;
-        rec->from_frame_count = rec->frame_count;
+        rec->from_frames = rec->frames;
+        rec->from_fps_bits = rec->fps_bits;
         rec->from_duration_s = rec->duration_s;
         rec->from_start_s = rec->start_s;
         rec->from_offset_s = rec->offset_s;
@@ -284,8 +286,10 @@ crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, f
         rec->fade_start_s = now;
         rec->fade_duration_s = crossfade_s;
         note_fade_end(r, now, crossfade_s);
+        uint32_t layout = (rec->flags >> GPU_FLAG_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK;
         rec->flags = loop_mode | (loop_mode << GPU_FLAG_FROM_LOOP_SHIFT) | GPU_FLAG_FADE |
-                     (rec->flags & GPU_FLAG_CLIP_LOOPS ? GPU_FLAG_FROM_CLIP_LOOPS : 0u);
+                     (rec->flags & GPU_FLAG_CLIP_LOOPS ? GPU_FLAG_FROM_CLIP_LOOPS : 0u) |
+                     layout << GPU_FLAG_FROM_LAYOUT_SHIFT;
         if (r->source != NULL) {
             gpu_pose_move_cursor(r, slot, 0, slot, 1);
         }

@@ -39,12 +39,12 @@ typedef struct gpu_instance_record {
     float from_speed;
     float sin_heading;
     uint32_t clip;
-    uint32_t flags;       /* GPU_FLAG_* */
-    uint32_t first_frame; /* clip's baked frames (bat, vat) */
-    uint32_t frame_count;
+    uint32_t flags;  /* GPU_FLAG_* */
+    uint32_t frames; /* clip's baked frames (bat, vat): gpu_frames() */
+    uint32_t fps_bits; /* the clip's fps, a float's bits (attributes are uints here) */
     uint32_t from_clip;
-    uint32_t from_first_frame;
-    uint32_t from_frame_count;
+    uint32_t from_frames;
+    uint32_t from_fps_bits;
     uint32_t handle; /* the instance's crowd_instance.id, for custom shading */
 } gpu_instance_record;
 
@@ -66,6 +66,17 @@ _Static_assert(sizeof(gpu_instance_record) == 16 * GPU_INSTANCE_ATTR_COUNT,
 #define GPU_FLAG_FROM_CLIP_LOOPS 64u
 #define GPU_FLAG_LOD_SHIFT 8u
 #define GPU_FLAG_LOD_MASK (7u << GPU_FLAG_LOD_SHIFT)
+/* The frame layout (crowd_frame_layout) of clip in bits 11-12, of
+ * from_clip in bits 13-14. */
+#define GPU_FLAG_LAYOUT_SHIFT 11u
+#define GPU_FLAG_FROM_LAYOUT_SHIFT 13u
+#define GPU_FLAG_LAYOUT_MASK 3u
+
+/* A clip's first frame and frame count in one record word: both are below
+ * 2^16, as a texture holds at most 16384 rows (the archetype checks). */
+static inline uint32_t gpu_frames(uint32_t first_frame, uint32_t frame_count) {
+    return first_frame | frame_count << 16;
+}
 
 /* One material (`Material` in crowd.frag.glsl). */
 typedef struct gpu_material_record {
@@ -80,6 +91,8 @@ typedef struct gpu_clip {
     bool loop;
     uint32_t first_frame; /* baked frames (bat/vat) */
     uint32_t frame_count;
+    float fps;
+    crowd_frame_layout layout;
     uint32_t source_clip; /* index into the source asset's clips, UINT32_MAX if none */
 } gpu_clip;
 
@@ -103,7 +116,6 @@ enum {
 enum {
     GPU_UNIFORM_VIEW_PROJ = 0,
     GPU_UNIFORM_TIME = 1,
-    GPU_UNIFORM_FPS = 3,
     GPU_UNIFORM_TEX_WIDTH = 4,
     GPU_UNIFORM_ROWS_PER_FRAME = 5,
     GPU_UNIFORM_JOINT_COUNT = 6,
@@ -356,6 +368,7 @@ void gpu_instances_clear(gpu_archetype *r);
 void gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]);
 
 /* playback.c */
+/* crowd_anim_play_time of `clip` played in loop_mode (crowd_loop_mode). */
 float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                     float offset_s, float speed);
 float gpu_fade_weight(const gpu_instance_record *record, float now_s);

@@ -1,4 +1,5 @@
-/* The CPU side of playback: the clip-time rule the shaders mirror, and the
+/* The CPU side of playback: the clip-time rule (crowd/anim.h) as an
+ * instance's loop mode picks it, and the
  * per-character work of the cpu and gpu modes (sample, crossfade-blend,
  * local-to-model, skinning matrices, and for cpu mode the skinning itself),
  * with per-instance animation cursors so forward playback stays O(1). */
@@ -10,17 +11,8 @@
 
 float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                     float offset_s, float speed) {
-    float duration = clip->duration_s;
-    float t = (now_s - start_s) * speed + offset_s;
     bool loop = loop_mode == CROWD_LOOP_CLIP ? clip->loop : loop_mode == CROWD_LOOP_ON;
-    if (!(duration > 0.0f)) {
-        return 0.0f;
-    }
-    if (loop) {
-        t -= duration * floorf(t / duration);
-        return t >= duration ? 0.0f : t;
-    }
-    return t < 0.0f ? 0.0f : (t > duration ? duration : t);
+    return crowd_anim_play_time(now_s, start_s, offset_s, speed, clip->duration_s, loop);
 }
 
 /* As fade_weight in crowd.vert.glsl: exactly 1 from the fade's end on. */

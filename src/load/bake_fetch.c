@@ -67,3 +67,8 @@ int32_t crowd_bake_find_clip(const crowd_bake *bake, const char *name) {
     }
     return -1;
 }
+
+crowd_clip_frames crowd_bake_clip_frames(const crowd_bake_clip *clip) {
+    crowd_clip_frames frames = {clip->fps, clip->duration_s, clip->frame_count, clip->layout};
+    return frames;
+}

@@ -24,6 +24,7 @@ typedef struct manifest_reader {
     const char *file;
     crowd_error *error;
     uint32_t version;
+    float legacy_fps; /* versions 1 and 2: the root's fps, every clip's */
 } manifest_reader;
 
 #if defined(__GNUC__)
@@ -79,6 +80,20 @@ static crowd_result get_float(manifest_reader *r, const cJSON *object, const cha
     }
     if (result == CROWD_OK) {
         *out = (float)item->valuedouble;
+    }
+    return result;
+}
+
+static crowd_result get_double(manifest_reader *r, const cJSON *object, const char *where,
+                               const char *key, double *out) {
+    cJSON *item = NULL;
+    crowd_result result = member(r, object, where, key, &item);
+    if (result == CROWD_OK && !(cJSON_IsNumber(item) && isfinite(item->valuedouble))) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s%s%s must be a finite number", where,
+                    where[0] ? "." : "", key);
+    }
+    if (result == CROWD_OK) {
+        *out = item->valuedouble;
     }
     return result;
 }
@@ -244,6 +259,83 @@ static crowd_result read_clip_bounds(manifest_reader *r, const cJSON *object, co
 /* Clips are stacked in order: each starts where the previous ended, and
  * together they fill frame_count. A clip's frame count follows from its
  * duration (DESIGN.md "Loops"); one frame of slack covers rounding. */
+static crowd_result read_error(manifest_reader *r, const cJSON *object, const char *where,
+                               const char *key, float *out) {
+    crowd_result result = get_float(r, object, where, key, out);
+    if (result == CROWD_OK && *out < 0.0f) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s is negative", where, key);
+    }
+    return result;
+}
+
+static crowd_result read_fps(manifest_reader *r, const cJSON *object, const char *where,
+                             float *out) {
+    crowd_result result = get_float(r, object, where, "fps", out);
+    if (result == CROWD_OK && !(*out > 0.0f && *out <= 1000.0f)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s%sfps %g is outside (0, 1000]", where,
+                      where[0] ? "." : "", (double)*out);
+    }
+    return result;
+}
+
+/* Version 3: the clip's own rate, how it was chosen and its between-frame
+ * error, and frames in the END layout (crowd/anim.h), whose count the
+ * duration and rate fix. Versions 1 and 2: the root's rate, and the
+ * layouts they were written in, whose counts a loader accepted to within a
+ * frame of d * fps (+ 1 for one-shots). */
+static crowd_result read_clip_rate(manifest_reader *r, const cJSON *object, const char *where,
+                                   crowd_bake_clip *clip) {
+    if (r->version < 3) {
+        clip->fps = r->legacy_fps;
+        clip->layout = clip->loop ? CROWD_FRAMES_WRAP : CROWD_FRAMES_CLAMP;
+        clip->rate_multiple = 1;
+        double expected = (double)clip->duration_s * clip->fps + (clip->loop ? 0.0 : 1.0);
+        if (fabs((double)clip->frame_count - expected) > 1.0) {
+            return fail(r, CROWD_ERROR_INVALID_DATA,
+                        "%s has %u frames, but %g s at %g fps (%s) gives %.0f", where,
+                        clip->frame_count, (double)clip->duration_s, (double)clip->fps,
+                        clip->loop ? "loop" : "one-shot", expected);
+        }
+        return CROWD_OK;
+    }
+    clip->layout = CROWD_FRAMES_END;
+    crowd_result result = read_fps(r, object, where, &clip->fps);
+    if (result == CROWD_OK && clip->frame_count != crowd_anim_frame_count(clip->duration_s, clip->fps)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA,
+                      "%s has %u frames, but %g s at %g fps has %u (docs/time.md)", where,
+                      clip->frame_count, (double)clip->duration_s, (double)clip->fps,
+                      crowd_anim_frame_count(clip->duration_s, clip->fps));
+    }
+    if (result == CROWD_OK) {
+        result = get_float(r, object, where, "key_rate", &clip->key_rate);
+    }
+    if (result == CROWD_OK && !(clip->key_rate >= 0.0f && clip->key_rate <= 1000.0f)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.key_rate %g is outside [0, 1000]", where,
+                      (double)clip->key_rate);
+    }
+    if (result == CROWD_OK) {
+        result = get_uint(r, object, where, "rate_multiple", 1, 1000, &clip->rate_multiple);
+    }
+    cJSON *between = NULL, *within = NULL;
+    if (result == CROWD_OK) {
+        result = member(r, object, where, "between_error", &between);
+    }
+    char inner[48];
+    snprintf(inner, sizeof inner, "%s.between_error", where);
+    if (result == CROWD_OK) {
+        result = read_error(r, between, inner, "max", &clip->between_error_max);
+    }
+    if (result == CROWD_OK) {
+        result = read_error(r, between, inner, "mean", &clip->between_error_mean);
+    }
+    if (result == CROWD_OK && (result = member(r, between, inner, "within_budget", &within)) ==
+                                  CROWD_OK && !cJSON_IsBool(within)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.within_budget must be true or false", inner);
+    }
+    clip->within_budget = cJSON_IsTrue(within);
+    return result;
+}
+
 static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
     cJSON *clips;
     crowd_result result = member(r, root, "", "clips", &clips);
@@ -310,12 +402,8 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
                 fail(r, CROWD_ERROR_INVALID_DATA, "%s ends at frame %llu, beyond frame_count %u",
                      where, (unsigned long long)next_frame, bake->frame_count);
         }
-        double expected = (double)clip->duration_s * bake->fps + (clip->loop ? 0.0 : 1.0);
-        if (result == CROWD_OK && fabs((double)clip->frame_count - expected) > 1.0) {
-            result = fail(r, CROWD_ERROR_INVALID_DATA,
-                          "%s has %u frames, but %g s at %g fps (%s) gives %.0f", where,
-                          clip->frame_count, (double)clip->duration_s, (double)bake->fps,
-                          clip->loop ? "loop" : "one-shot", expected);
+        if (result == CROWD_OK) {
+            result = read_clip_rate(r, object, where, clip);
         }
     }
     if (result == CROWD_OK && next_frame != bake->frame_count) {
@@ -327,15 +415,6 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
 }
 
 /* ---- LODs ----------------------------------------------------------------- */
-
-static crowd_result read_error(manifest_reader *r, const cJSON *object, const char *where,
-                               const char *key, float *out) {
-    crowd_result result = get_float(r, object, where, key, out);
-    if (result == CROWD_OK && *out < 0.0f) {
-        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s is negative", where, key);
-    }
-    return result;
-}
 
 /* One LOD; the ranges of LODs 1.. follow each other from 0, each with
  * fewer triangles than the one before. LOD 0 is the whole mesh; that its
@@ -593,10 +672,10 @@ static crowd_result read_identity(manifest_reader *r, const cJSON *root, manifes
     if (!cJSON_IsNumber(version) || version->valuedouble != floor(version->valuedouble)) {
         return fail(r, CROWD_ERROR_INVALID_DATA, "\"version\" must be an integer");
     }
-    if (version->valuedouble != 1 && version->valuedouble != 2) {
+    if (version->valuedouble < 1 || version->valuedouble > CROWD_BAKE_FORMAT_VERSION) {
         return fail(r, CROWD_ERROR_UNSUPPORTED,
-                    "manifest version %.0f; this crowd reads versions 1 and 2",
-                    version->valuedouble);
+                    "manifest version %.0f; this crowd reads versions 1 to %d",
+                    version->valuedouble, CROWD_BAKE_FORMAT_VERSION);
     }
     r->version = info->version = (uint32_t)version->valuedouble;
     const char *producer = NULL, *coordinates = NULL;
@@ -647,12 +726,16 @@ static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bak
     if (result == CROWD_OK) {
         result = get_uint(r, root, "", "joint_count", 1, CROWD_MAX_JOINTS, &bake->joint_count);
     }
-    if (result == CROWD_OK) {
-        result = get_float(r, root, "", "fps", &bake->fps);
+    if (result == CROWD_OK && r->version < 3) {
+        result = read_fps(r, root, "", &r->legacy_fps);
     }
-    if (result == CROWD_OK && !(bake->fps > 0.0f && bake->fps <= 1000.0f)) {
-        result =
-            fail(r, CROWD_ERROR_INVALID_DATA, "fps %g is outside (0, 1000]", (double)bake->fps);
+    if (result == CROWD_OK && r->version >= 3) {
+        result = get_double(r, root, "", "between_error_budget", &bake->between_error_budget_rel);
+        if (result == CROWD_OK &&
+            !(bake->between_error_budget_rel > 0.0 && bake->between_error_budget_rel < 1.0)) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "between_error_budget %g is outside (0, 1)",
+                          bake->between_error_budget_rel);
+        }
     }
     if (result == CROWD_OK) {
         result = get_uint(r, root, "", "frame_count", 1, CROWD_BAKE_MAX_TEXTURE_SIZE,
@@ -679,7 +762,7 @@ static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bak
 
 crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
                            manifest_info *info, crowd_error *error) {
-    manifest_reader r = {file, error, 0};
+    manifest_reader r = {file, error, 0, 0.0f};
     memset(info, 0, sizeof *info);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);

@@ -127,16 +127,18 @@ static crowd_bake *bake_or_null(const crowd_asset *asset, const crowd_bake_desc 
 
 static int test_frame_counts(void) {
     crowd_asset *asset = test_asset_create(1, 3);
-    test_asset_add_clip(asset, "loop1s", 1.0f, true);     /* 30 frames, no duplicate */
-    test_asset_add_clip(asset, "once1s", 1.0f, false);    /* 31 frames, both ends */
-    test_asset_add_clip(asset, "loop0", 0.0f, true);      /* at least 1 */
+    /* Frames at k / 30 and the last at d, looping or not (docs/time.md):
+     * 1 + max(1, ceil(d * 30 - 0.001)), 1 for d = 0. */
+    test_asset_add_clip(asset, "loop1s", 1.0f, true);     /* 31: 0 .. 30/30 = d */
+    test_asset_add_clip(asset, "once1s", 1.0f, false);    /* 31 */
+    test_asset_add_clip(asset, "loop0", 0.0f, true);      /* 1 */
     test_asset_add_clip(asset, "once0", 0.0f, false);     /* 1 */
-    test_asset_add_clip(asset, "loop1.01", 1.01f, true);  /* round(30.3) = 30 */
-    test_asset_add_clip(asset, "once0.05", 0.05f, false); /* round(1.5) + 1 = 3 */
+    test_asset_add_clip(asset, "loop1.01", 1.01f, true);  /* 1 + ceil(30.3) = 32 */
+    test_asset_add_clip(asset, "once0.05", 0.05f, false); /* 1 + ceil(1.5) = 3 */
     crowd_error error = {0};
     crowd_bake *bake = bake_or_null(asset, NULL, &error);
     REQUIRE(bake != NULL);
-    const uint32_t expected[] = {30, 31, 1, 1, 30, 3};
+    const uint32_t expected[] = {31, 31, 1, 1, 32, 3};
     uint32_t first = 0;
     REQUIRE(bake->clip_count == 6);
     for (uint32_t i = 0; i < 6; i++) {
@@ -145,10 +147,14 @@ static int test_frame_counts(void) {
         CHECK(bake->clips[i].first_frame == first);
         CHECK(bake->clips[i].source_clip == i);
         CHECK(bake->clips[i].loop == asset->clips[i].loop);
+        /* No keys: no key rate, 30 fps, nothing moves between frames. */
+        CHECK(bake->clips[i].fps == 30.0f && bake->clips[i].key_rate == 0.0f);
+        CHECK(bake->clips[i].layout == CROWD_FRAMES_END && bake->clips[i].rate_multiple == 1);
+        CHECK(bake->clips[i].between_error_max == 0.0f && bake->clips[i].within_budget);
         first += expected[i];
     }
     CHECK(bake->frame_count == first);
-    CHECK(bake->fps == 30.0f);
+    CHECK(bake->between_error_budget_rel == CROWD_BAKE_DEFAULT_BETWEEN_ERROR);
     CHECK(bake->vat_encoding == CROWD_VAT_UNORM16_OCT);
     CHECK(bake->bat_encoding == CROWD_BAT_F32);
     CHECK(bake->vat_position.height == first);
@@ -174,10 +180,10 @@ static int test_frame_counts(void) {
     REQUIRE(bake != NULL);
     REQUIRE(bake->clip_count == 2);
     CHECK(strcmp(bake->clips[0].name, "once1s") == 0 && bake->clips[0].loop);
-    CHECK(bake->clips[0].frame_count == 24 && bake->clips[0].source_clip == 1);
+    CHECK(bake->clips[0].frame_count == 25 && bake->clips[0].source_clip == 1);
     CHECK(strcmp(bake->clips[1].name, "loop1s") == 0 && !bake->clips[1].loop);
-    CHECK(bake->clips[1].frame_count == 25 && bake->clips[1].first_frame == 24);
-    CHECK(bake->fps == 24.0f);
+    CHECK(bake->clips[1].frame_count == 25 && bake->clips[1].first_frame == 25);
+    CHECK(bake->clips[0].fps == 24.0f && bake->clips[1].fps == 24.0f);
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
     return 0;

@@ -142,7 +142,10 @@ static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
         CHECK_MSG(index >= 0 || (asset->clip_count == 0 && strcmp(clip->name, "rest") == 0),
                   "%s: clip '%s' is not in the model", label, clip->name);
         for (uint32_t k = 0; k < clip->frame_count; k++) {
-            float time_s = (float)k / bake->fps;
+            /* Frame k at k / fps, the last at the duration (docs/time.md). */
+            float time_s = k + 1 == clip->frame_count && clip->layout == CROWD_FRAMES_END
+                               ? clip->duration_s
+                               : (float)k / clip->fps;
             if (index >= 0) {
                 crowd_anim_sample(sk, &asset->clips[index], time_s, NULL, locals);
             } else {
@@ -278,7 +281,13 @@ static void bake_and_compare(const model_case *mc) {
             CHECK(has_file(dir, bake->name, ".crowd.json"));
             CHECK(has_file(dir, bake->name, ".mesh.glb"));
             CHECK(bake->clip_count == (asset->clip_count > 0 ? asset->clip_count : 1));
-            CHECK(bake->fps == 30.0f);
+            for (uint32_t c = 0; c < bake->clip_count; c++) {
+                const crowd_bake_clip *clip = &bake->clips[c];
+                float base = clip->key_rate > 0.0f ? clip->key_rate : 30.0f;
+                CHECK_MSG(clip->fps == base * (float)clip->rate_multiple && clip->within_budget,
+                          "%s: clip %s at %g fps (keys %g/s x %u)", label, clip->name,
+                          (double)clip->fps, (double)clip->key_rate, clip->rate_multiple);
+            }
             CHECK(bake->vat_position.texels != NULL && bake->bat.texels != NULL);
             compare_with_cpu(bake, asset, &encodings[e].tol, label);
         }
@@ -346,11 +355,12 @@ static int test_options(void) {
     crowd_error error = {0};
     REQUIRE(crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK);
     REQUIRE(bake->clip_count == 2);
-    CHECK(bake->fps == 24.0f);
+    CHECK(bake->clips[0].fps == 24.0f && bake->clips[1].fps == 24.0f);
     CHECK(strcmp(bake->clips[0].name, "walk") == 0 && !bake->clips[0].loop);
     CHECK(strcmp(bake->clips[1].name, "idle") == 0 && bake->clips[1].loop);
-    double walk_frames = floor((double)asset->clips[walk].duration_s * 24.0 + 0.5) + 1.0;
-    double idle_frames = fmax(1.0, floor((double)asset->clips[idle].duration_s * 24.0 + 0.5));
+    /* Steps of 1/24 s, the last ending at d, and frame 0: looping or not. */
+    double walk_frames = 1.0 + ceil((double)asset->clips[walk].duration_s * 24.0 - 1e-3);
+    double idle_frames = 1.0 + ceil((double)asset->clips[idle].duration_s * 24.0 - 1e-3);
     CHECK(bake->clips[0].frame_count == (uint32_t)walk_frames);
     CHECK(bake->clips[1].frame_count == (uint32_t)idle_frames);
     CHECK(bake->clips[1].first_frame == bake->clips[0].frame_count);

@@ -163,8 +163,8 @@ static inline void fx_store(crowd_texture *t, size_t index, int channel, float v
     }
 }
 
-/* Two clips, "walk" (loop, 2/30 s: 2 frames) and "wave" (one-shot, 1/30 s:
- * 2 frames), at 30 fps: 4 frames. Texel values are pseudo-random but valid:
+/* Two clips, "walk" (loop, 1/30 s) and "wave" (one-shot, 1/30 s), each 2
+ * frames at 30 fps (frame 0 and the pose at d, docs/time.md): 4 frames. Texel values are pseudo-random but valid:
  * positions inside the bounds [-1, 1]^3, normals unit, unorm codes anything. */
 static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake_options *o) {
     crowd_bake *bake = calloc(1, sizeof *bake);
@@ -173,7 +173,7 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
     bake->asset = asset;
     bake->vertex_count = asset->mesh.vertex_count;
     bake->joint_count = asset->skeleton.joint_count;
-    bake->fps = 30.0f;
+    bake->between_error_budget_rel = CROWD_BAKE_DEFAULT_BETWEEN_ERROR;
     for (int a = 0; a < 3; a++) {
         bake->bounds_min[a] = -1.0f;
         bake->bounds_max[a] = 1.0f;
@@ -181,7 +181,7 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
     bake->clip_count = 2;
     bake->clips = calloc(2, sizeof *bake->clips);
     bake->clips[0] = (crowd_bake_clip){
-        .name = fx_strdup("walk"), .duration_s = 2.0f / 30.0f, .loop = true, .frame_count = 2};
+        .name = fx_strdup("walk"), .duration_s = 1.0f / 30.0f, .loop = true, .frame_count = 2};
     bake->clips[1] = (crowd_bake_clip){.name = fx_strdup("wave"),
                                        .duration_s = 1.0f / 30.0f,
                                        .first_frame = 2,
@@ -190,6 +190,13 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
     /* walk stays in the lower half of the bounds, wave fills them */
     for (int c = 0; c < 2; c++) {
         crowd_bake_clip *clip = &bake->clips[c];
+        clip->fps = 30.0f;
+        clip->layout = CROWD_FRAMES_END;
+        clip->rate_multiple = 1;
+        clip->key_rate = 30.0f;
+        clip->between_error_max = 0.001f * (float)(c + 1);
+        clip->between_error_mean = 0.0005f;
+        clip->within_budget = c == 0;
         for (int a = 0; a < 3; a++) {
             clip->bounds_min[a] = -1.0f;
             clip->bounds_max[a] = c == 0 && a == 1 ? 0.0f : 1.0f;

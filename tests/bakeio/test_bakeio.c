@@ -101,7 +101,7 @@ static void compare_bakes(const crowd_bake *a, const crowd_bake *b) {
     CHECK(strcmp(a->name, b->name) == 0);
     CHECK(strcmp(a->source, b->source) == 0);
     CHECK(a->vertex_count == b->vertex_count && a->joint_count == b->joint_count);
-    CHECK(a->fps == b->fps);
+    CHECK(a->between_error_budget_rel == b->between_error_budget_rel);
     CHECK(same_floats(a->bounds_min, b->bounds_min, 3) &&
           same_floats(a->bounds_max, b->bounds_max, 3));
     CHECK(a->frame_count == b->frame_count);
@@ -111,6 +111,10 @@ static void compare_bakes(const crowd_bake *a, const crowd_bake *b) {
         CHECK(strcmp(x->name, y->name) == 0);
         CHECK(x->duration_s == y->duration_s && x->loop == y->loop);
         CHECK(x->first_frame == y->first_frame && x->frame_count == y->frame_count);
+        CHECK(x->fps == y->fps && x->layout == y->layout && x->key_rate == y->key_rate);
+        CHECK(x->rate_multiple == y->rate_multiple && x->within_budget == y->within_budget);
+        CHECK(x->between_error_max == y->between_error_max &&
+              x->between_error_mean == y->between_error_mean);
         CHECK(y->source_clip == UINT32_MAX);
         CHECK(same_floats(x->bounds_min, y->bounds_min, 3) &&
               same_floats(x->bounds_max, y->bounds_max, 3));

@@ -137,20 +137,25 @@ static void test_archetype_errors(const crowd_asset *bar, crowd_bake *bake) {
     CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
     CHECK_MSG(strstr(error.reason, "BAT") != NULL, "%s", error.reason);
     bake->bat.width = bat_width;
-    float fps = bake->fps;
-    bake->fps = 0.0f;
+    float fps = bake->clips[0].fps;
+    bake->clips[0].fps = 0.0f;
     CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
-    bake->fps = fps;
-    /* A looping clip needing more than one frame beyond those baked: the
-     * shaders wrap its frame by two subtractions. bend (1 s at 30 fps) has
-     * 30 frames; 30.9 frames' worth pass, 31.1 do not. */
+    bake->clips[0].fps = fps;
+    bake->clips[0].layout = (crowd_frame_layout)7;
+    CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
+    /* A looping clip of an older bake (WRAP) needing more than one frame
+     * beyond those baked: the shaders wrap its frame by two subtractions.
+     * bend (1 s at 30 fps) has 31 frames; 31.9 frames' worth pass, 32.1 do
+     * not. */
+    bake->clips[0].layout = CROWD_FRAMES_WRAP;
     float duration = bake->clips[0].duration_s;
-    CHECK(bake->clips[0].loop && bake->clips[0].frame_count == 30);
-    bake->clips[0].duration_s = 30.9f / fps;
+    CHECK(bake->clips[0].loop && bake->clips[0].frame_count == 31);
+    bake->clips[0].duration_s = 31.9f / fps;
     CHECK(add_result(ok, &error) == CROWD_OK);
-    bake->clips[0].duration_s = 31.1f / fps;
+    bake->clips[0].duration_s = 32.1f / fps;
     CHECK(add_result(ok, &error) == CROWD_ERROR_INVALID_DATA);
     CHECK_MSG(strstr(error.reason, "looping clip 0") != NULL, "%s", error.reason);
+    bake->clips[0].layout = CROWD_FRAMES_END;
     bake->clips[0].duration_s = duration;
     CHECK(add_result(ok, &error) == CROWD_OK);
 }
