@@ -104,7 +104,8 @@ async function checkTooLarge(page, tools, tmp) {
 
 // Broken bakes are refused with an error naming the file: a truncated PNG,
 // garbage inside its compressed data, a PNG of another size than the
-// manifest says, a truncated EXR and mesh, an unknown manifest version.
+// manifest says, a truncated EXR and mesh, an unknown manifest version, a
+// version 3 clip with the wrong number of frames.
 async function checkBadInput(page, bakes, tmp) {
     const damage = {
         png_truncated: ['unorm16_oct', (m) => m.vat.position, (b) => b.subarray(0, b.length >> 1)],
@@ -115,6 +116,13 @@ async function checkBadInput(page, bakes, tmp) {
         exr_truncated: ['f16', (m) => m.vat.normal, (b) => b.subarray(0, b.length >> 1)],
         mesh_truncated: ['f32', (m) => m.mesh, (b) => b.subarray(0, 1000)],
         version: ['f32', () => null, null, (m) => { m.version = 99; }],
+        // a version 3 clip whose frame count is not its duration's at its fps
+        // (docs/time.md); older bakes are left alone
+        frames: ['f32', () => null, null, (m) => {
+            if (m.version === 3) {
+                m.clips[0].duration_s *= 2;
+            }
+        }],
     };
     let failures = 0;
     for (const [name, [encoding, file, cut, edit]] of Object.entries(damage)) {

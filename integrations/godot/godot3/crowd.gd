@@ -1,9 +1,9 @@
 # crowd.gd - Godot 3: a crowd of one bake (crowd_bake.gd) as one
-# MultiMeshInstance, every instance in its own clip, phase, speed and loop
-# mode; the state lives in each instance's custom data and colour
+# MultiMeshInstance, every instance in its own clip, start, offset, speed and
+# loop mode; the state lives in each instance's custom data and colour
 # (../crowd_vat.gdshader says the layout), written only when it changes.
-# Time rules: include/crowd/gpu.h, as crowd's runtime and the three.js
-# player (integrations/three/src/crowd.js) follow them.
+# Time rules: docs/time.md and include/crowd/gpu.h, as crowd's runtime and
+# the three.js player (integrations/three/src/crowd.js) follow them.
 extends MultiMeshInstance
 
 const LOOP_CLIP = 0
@@ -65,9 +65,8 @@ func set_instance(i, desc):
 	if clip < 0:
 		push_error("crowd: no clip %s" % desc.get("clip"))
 		return
-	# phase = offset - start * speed: clip time = crowd_time * speed + phase
-	var phase = desc.get("time", 0.0) - time * speed
-	multimesh.set_instance_custom_data(i, Color(clip, phase, speed, loop))
+	# clip time = (crowd_time - start) * speed + offset, from start = now
+	multimesh.set_instance_custom_data(i, Color(clip * 4 + loop, time, desc.get("time", 0.0), speed))
 	multimesh.set_instance_color(i, Color(0, 0, 0, 0))
 
 
@@ -78,12 +77,14 @@ func play(i, clip, fade = 0.0):
 	if index < 0:
 		push_error("crowd: no clip %s" % clip)
 		return
+	# The fade starts with the new clip (its start), and the clip faded from
+	# keeps its start, offset, speed and loop mode.
 	var now = multimesh.get_instance_custom_data(i)
-	var speed = now.b
+	var loop = int(now.r) % 4
 	var from = Color(0, 0, 0, 0)
 	if fade > 0.0:
-		from = Color(now.r, now.g, time, fade)
-	multimesh.set_instance_custom_data(i, Color(index, -time * speed, speed, now.a))
+		from = Color(int(now.r) / 4, now.g, now.b, fade)
+	multimesh.set_instance_custom_data(i, Color(index * 4 + loop, time, 0.0, now.a))
 	multimesh.set_instance_color(i, from)
 
 

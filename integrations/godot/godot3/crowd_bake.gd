@@ -11,6 +11,10 @@ extends Reference
 const GlbMesh = preload("glb_mesh.gd")
 const Crowd = preload("crowd.gd")
 const SHADER = "../crowd_vat.gdshader"
+# Frame layouts (crowd_frame_layout, docs/time.md), as the shader takes them.
+const FRAMES_END = 0
+const FRAMES_WRAP = 1
+const FRAMES_CLAMP = 2
 
 var error = ""
 var manifest = {}
@@ -33,14 +37,16 @@ func load_bake(path):
 		error = "%s: not JSON" % path
 		return false
 	manifest = parsed.result
-	if manifest.get("format") != "crowd-bake" or not manifest.get("version") in [1.0, 2.0]:
-		error = "%s: not a crowd bake of version 1 or 2" % path
+	if manifest.get("format") != "crowd-bake" or not manifest.get("version") in [1.0, 2.0, 3.0]:
+		error = "%s: not a crowd bake of version 1 to 3" % path
 		return false
 	var vat = manifest.get("vat")
 	if vat == null or not vat["encoding"] in ["f16", "f32"]:
 		error = "%s: needs a VAT in f16 or f32 (Godot reads 16-bit PNG as 8 bits)" % path
 		return false
 	clips = manifest["clips"]
+	if not _check_clips(path):
+		return false
 	var dir = path.get_base_dir()
 	var glb = GlbMesh.new()
 	var loaded = glb.load_glb(dir.plus_file(manifest["mesh"]))
@@ -59,7 +65,6 @@ func load_bake(path):
 	material_params = {
 		"crowd_vat_position": position, "crowd_vat_normal": normal,
 		"crowd_clips": _clip_table(), "crowd_rows_per_frame": int(vat["rows_per_frame"]),
-		"crowd_fps": float(manifest["fps"]),
 	}
 	return true
 
@@ -96,15 +101,50 @@ func _texture(path, want):
 	return texture
 
 
-# One texel per clip: first_frame, frame_count, duration_s, baked as a loop.
+# Every clip's fps and frame layout (docs/time.md): version 3 gives each
+# clip its own fps and the END layout, whose frame count must be
+# 1 + max(1, ceil(d * fps - 0.001)) (1 when d is 0); versions 1 and 2 have
+# the root fps and WRAP for looping, CLAMP for one-shot clips.
+func _check_clips(path):
+	var version = int(manifest["version"])
+	for c in clips:
+		if version == 3:
+			var fps = c.get("fps")
+			if typeof(fps) != TYPE_REAL or not fps > 0.0:
+				error = "%s: clip \"%s\" has no fps" % [path, c.get("name")]
+				return false
+			var want = end_frame_count(c["duration_s"], fps)
+			if int(c["frame_count"]) != want:
+				error = "%s: clip \"%s\": %d frames, but %s s at %s fps has %d (docs/time.md)" % [
+						path, c.get("name"), c["frame_count"], c["duration_s"], fps, want]
+				return false
+			c["layout"] = FRAMES_END
+		else:
+			c["fps"] = float(manifest["fps"])
+			c["layout"] = FRAMES_WRAP if c["loop"] else FRAMES_CLAMP
+	return true
+
+
+# Frames of an END layout (crowd_anim_frame_count of include/crowd/anim.h):
+# the duration and fps as the float32 the runtime reads (a PoolRealArray
+# holds float32), their product in double as there.
+static func end_frame_count(duration, fps):
+	var f32 = PoolRealArray([duration, fps])
+	if not f32[0] > 0.0:
+		return 1
+	return 1 + int(max(1.0, ceil(f32[0] * f32[1] - 0.001)))
+
+
+# Two texels per clip (column = clip): row 0 first_frame, frame_count,
+# duration_s, fps; row 1 the frame layout, 1 if baked as a loop.
 func _clip_table():
 	var image = Image.new()
-	image.create(clips.size(), 1, false, Image.FORMAT_RGBAF)
+	image.create(clips.size(), 2, false, Image.FORMAT_RGBAF)
 	image.lock()
 	for i in range(clips.size()):
 		var c = clips[i]
-		image.set_pixel(i, 0, Color(c["first_frame"], c["frame_count"], c["duration_s"],
-				1.0 if c["loop"] else 0.0))
+		image.set_pixel(i, 0, Color(c["first_frame"], c["frame_count"], c["duration_s"], c["fps"]))
+		image.set_pixel(i, 1, Color(c["layout"], 1.0 if c["loop"] else 0.0, 0.0, 0.0))
 	image.unlock()
 	var texture = ImageTexture.new()
 	texture.create_from_image(image, 0)

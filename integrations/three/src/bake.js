@@ -38,8 +38,7 @@ export class CrowdBake {
             throw new Error(`crowd: ${manifest.url}: the bake has no ${mode.toUpperCase()}`);
         }
         checkFits(manifest, texture, mode.toUpperCase(), renderer.capabilities.maxTextureSize);
-        const uniforms = { crowdFps: { value: manifest.fps },
-                           crowdRowsPerFrame: { value: texture.rows_per_frame } };
+        const uniforms = { crowdRowsPerFrame: { value: texture.rows_per_frame } };
         const defines = {};
         const file = (name) => manifest.fileUrl(name);
         let textures;

@@ -2,14 +2,14 @@
 // every instance with its own clip, clip time, speed, loop mode and
 // crossfade, all evaluated in the vertex shader. The CPU writes an
 // instance's record only when its state changes; a frame costs one uniform.
-// Time rules: include/crowd/gpu.h ("Time", "Crossfade"), mirrored from
-// crowd's runtime (src/gpu/instances.c), in float32 as crowd keeps them.
+// Time rules: docs/time.md and include/crowd/gpu.h ("Crossfade"), mirrored
+// from crowd's runtime (src/gpu/instances.c), in float32 as crowd keeps them.
 import * as THREE from 'three';
 import { patchMaterial } from './shader.js';
 
 const f32 = Math.fround;
 const LOOP_CLIP = 0, LOOP_ON = 1, LOOP_OFF = 2;
-const BAKED_LOOP = 4;
+const WRAPS = 4; // flags bit: the instance's time wraps (shader.js)
 
 function loopMode(loop) {
     if (loop === undefined || loop === 'clip') {
@@ -102,8 +102,8 @@ export class Crowd {
         this.mesh.boundingSphere = null;
         this.mesh.boundingBox = null;
         this.loopModes[i] = mode;
-        this.setClip(i, index);
-        this.write(this.playRecord, i, f32(this.time), time, speed, 0);
+        this.setClip(this.clipRecord, i, index);
+        this.write(this.playRecord, i, f32(this.time), time, speed, this.flags(i, index));
         this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
         this.write(this.fromClipRecord, i, 0, 0, 0, 0);
     }
@@ -121,13 +121,15 @@ export class Crowd {
         const c = this.clipRecord.array, p = this.playRecord.array, at = 4 * i;
         if (fade > 0) {
             // A fade already running is cut short: its source clip drops out.
+            // The fade starts with the new clip (its start_s) and the old
+            // clip keeps the instance's speed.
             this.write(this.fromClipRecord, i, c[at], c[at + 1], c[at + 2], c[at + 3]);
-            this.write(this.fromPlayRecord, i, p[at], p[at + 1], p[at + 2], fade);
+            this.write(this.fromPlayRecord, i, p[at], p[at + 1], fade, p[at + 3]);
         } else {
             this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
         }
-        this.setClip(i, index);
-        this.write(this.playRecord, i, now, 0, p[at + 2], now);
+        this.setClip(this.clipRecord, i, index);
+        this.write(this.playRecord, i, now, 0, p[at + 2], this.flags(i, index));
     }
 
     // Frees the GPU objects of this crowd (the bake's textures stay).
@@ -146,10 +148,18 @@ export class Crowd {
         }
     }
 
-    setClip(i, index) {
+    setClip(record, i, index) {
         const clip = this.bake.clips[index];
-        const flags = this.loopModes[i] | (clip.loop ? BAKED_LOOP : 0);
-        this.write(this.clipRecord, i, clip.first_frame, clip.frame_count, clip.duration_s, flags);
+        this.write(record, i, clip.first_frame, clip.frame_count, clip.duration_s, clip.fps);
+    }
+
+    // The frame layout of clip `index` and whether instance i's time wraps
+    // in it (its loop mode, or the clip's own flag).
+    flags(i, index) {
+        const clip = this.bake.clips[index];
+        const mode = this.loopModes[i];
+        const wraps = mode === LOOP_CLIP ? clip.loop : mode === LOOP_ON;
+        return clip.layout + (wraps ? WRAPS : 0);
     }
 
     write(attribute, i, x, y, z, w) {

@@ -13,6 +13,22 @@ function isCount(n, min, max) {
     return Number.isInteger(n) && n >= min && n <= max;
 }
 
+// Frame layouts (crowd_frame_layout of include/crowd/anim.h, docs/time.md):
+// version 3 bakes END for every clip, versions 1 and 2 WRAP for looping and
+// CLAMP for one-shot clips.
+export const FRAMES_END = 0, FRAMES_WRAP = 1, FRAMES_CLAMP = 2;
+
+// Frames of an END layout (crowd_anim_frame_count): 1 for a still clip, else
+// 1 + ceil(d * fps) with a thousandth of a frame of slack, from the float32
+// duration and rate the runtime reads.
+export function endFrameCount(duration, fps) {
+    const d = Math.fround(duration), rate = Math.fround(fps);
+    if (!(d > 0)) {
+        return 1;
+    }
+    return 1 + Math.max(1, Math.ceil(d * rate - 1e-3));
+}
+
 function checkTexture(url, name, t, elementsPerFrame, frames) {
     if (!isCount(t.width, 1, 16384) || !isCount(t.height, 1, 16384) ||
         t.rows_per_frame !== Math.ceil(elementsPerFrame / t.width) ||
@@ -22,8 +38,9 @@ function checkTexture(url, name, t, elementsPerFrame, frames) {
     }
 }
 
-// Fetches and checks the manifest; returns it with `url` (absolute) and
-// `fileUrl(name)` resolving the files it names.
+// Fetches and checks the manifest; returns it with `url` (absolute),
+// `fileUrl(name)` resolving the files it names, and every clip's `fps` and
+// frame `layout` (FRAMES_*) whatever the version.
 export async function loadManifest(url) {
     const absolute = new URL(url, globalThis.location?.href).href;
     const response = await fetch(absolute);
@@ -39,12 +56,14 @@ export async function loadManifest(url) {
     if (m.format !== 'crowd-bake') {
         throw fail(absolute, 'not a crowd bake manifest (format is not "crowd-bake")');
     }
-    // Version 2 only adds members (lods, per-clip bounds) to version 1's.
-    if (m.version !== 1 && m.version !== 2) {
-        throw fail(absolute, `manifest version ${m.version}; this player reads 1 and 2`);
+    // Version 2 only adds members (lods, per-clip bounds) to version 1's;
+    // version 3 gives every clip its own fps and the END layout.
+    if (m.version !== 1 && m.version !== 2 && m.version !== 3) {
+        throw fail(absolute, `manifest version ${m.version}; this player reads 1 to 3`);
     }
+    const perClip = m.version === 3;
     if (!isCount(m.vertex_count, 1, 1 << 30) || !isCount(m.frame_count, 1, 16384) ||
-        !(m.fps > 0) || !Array.isArray(m.clips) || m.clips.length === 0) {
+        !(perClip || m.fps > 0) || !Array.isArray(m.clips) || m.clips.length === 0) {
         throw fail(absolute, 'vertex_count, frame_count, fps or clips missing or out of range');
     }
     let next = 0;
@@ -52,6 +71,20 @@ export async function loadManifest(url) {
         if (c.first_frame !== next || !isCount(c.frame_count, 1, m.frame_count) ||
             !(c.duration_s >= 0) || typeof c.loop !== 'boolean') {
             throw fail(absolute, `clip "${c.name}": frames, duration or loop flag do not hold`);
+        }
+        if (perClip) {
+            if (!(c.fps > 0) || !Number.isFinite(c.fps)) {
+                throw fail(absolute, `clip "${c.name}": fps ${c.fps} is not a positive number`);
+            }
+            const want = endFrameCount(c.duration_s, c.fps);
+            if (c.frame_count !== want) {
+                throw fail(absolute, `clip "${c.name}": ${c.frame_count} frames, but ${c.duration_s} s ` +
+                                     `at ${c.fps} fps has ${want} (docs/time.md)`);
+            }
+            c.layout = FRAMES_END;
+        } else {
+            c.fps = m.fps;
+            c.layout = c.loop ? FRAMES_WRAP : FRAMES_CLAMP;
         }
         next += c.frame_count;
     }

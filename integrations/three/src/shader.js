@@ -1,19 +1,95 @@
 // shader.js - the vertex work of crowd's vat and bat modes, patched into
 // three.js's own materials through onBeforeCompile. It follows
-// include/crowd/gpu.h ("Time", "Crossfade") and shaders/crowd.vert.glsl line
-// for line: the same clip time, frame pair, interpolation and crossfade, so a
-// three.js crowd and crowd's runtime draw the same pose at the same clock.
+// include/crowd/gpu.h ("Time", "Crossfade") and shaders/crowd.vert.glsl: the
+// same clip time, frame pair, interpolation and crossfade, so a three.js
+// crowd and crowd's runtime draw the same pose at the same clock.
+
+// The clip-time rule (docs/time.md): crowd_anim_play_time and
+// crowd_anim_frame_pair of include/crowd/anim.h (src/anim/clip_time.c)
+// operation for operation in float32, every frame layout of a bake. No
+// uniforms or attributes, so tests/browser/test_time_cases.mjs compiles it
+// alone and runs tests/common/clip_time_cases.json through it.
+export const TIME_GLSL = /* glsl */ `
+// Layouts of a clip's baked frames (crowd_frame_layout): END for bakes of
+// manifest version 3, WRAP and CLAMP for the looping and one-shot clips of
+// versions 1 and 2.
+#define CROWD_FRAMES_END 0
+#define CROWD_FRAMES_WRAP 1
+#define CROWD_FRAMES_CLAMP 2
+
+bool crowdFinite(float x) {
+    return !isnan(x) && !isinf(x);
+}
+
+// Clip time of a clip of duration d played since start at speed from offset,
+// at clock: [0, d) when looping, [0, d] when not.
+float crowdPlayTime(float clock, float start, float offset, float speed, float duration, bool loop) {
+    float t = (clock - start) * speed + offset;
+    if (!(duration > 0.0) || !crowdFinite(t)) {
+        return 0.0;
+    }
+    if (loop) {
+        t -= duration * floor(t / duration);
+        return t >= duration || t < 0.0 ? 0.0 : t;
+    }
+    return t < 0.0 ? 0.0 : (t > duration ? duration : t);
+}
+
+// The two frames (of the clip, 0-based) around clip time t and the weight of
+// the second.
+void crowdFramePair(float fps, float duration, int frameCount, int frameLayout, float t,
+                    out int frame0, out int frame1, out float weight) {
+    uint last = frameCount > 0 ? uint(frameCount - 1) : 0u;
+    float f = t * fps;
+    if (!(f > 0.0) || !crowdFinite(f)) {
+        f = 0.0;
+    }
+    float whole = floor(f);
+    float alpha = f - whole;
+    uint k = whole < 4294967040.0 ? uint(whole) : 4294967295u;
+    if (frameLayout == CROWD_FRAMES_WRAP) {
+        k %= last + 1u;
+        frame0 = int(k);
+        frame1 = k == last ? 0 : int(k + 1u);
+        weight = alpha;
+        return;
+    }
+    if (frameLayout == CROWD_FRAMES_CLAMP) {
+        if (k >= last) {
+            frame0 = frame1 = int(last);
+            weight = 0.0;
+            return;
+        }
+        frame0 = int(k);
+        frame1 = int(k + 1u);
+        weight = alpha;
+        return;
+    }
+    if (t >= duration || k >= last) {
+        frame0 = frame1 = int(last);
+        weight = 0.0;
+        return;
+    }
+    // The last step ends at the duration, not at (k + 1) / fps.
+    float step = k + 1u == last ? duration * fps - whole : 1.0;
+    frame0 = int(k);
+    frame1 = int(k + 1u);
+    weight = alpha < step ? alpha / step : 1.0;
+}
+`;
 
 // Per-instance attributes (one vec4 each, written by crowd.js):
-//   crowdClip      first_frame, frame_count, duration_s, flags of the clip played
-//   crowdPlay      start_s, offset_s, speed, fade_start_s
+//   crowdClip      first_frame, frame_count, duration_s, fps of the clip played
+//   crowdPlay      start_s, offset_s, speed, flags
 //   crowdFromClip  the clip being faded from, as crowdClip
-//   crowdFromPlay  its start_s, offset_s, speed, then fade_duration_s
-// flags: bits 0-1 the loop mode (0 the clip's own, 1 loop, 2 once), bit 2 set
-// when the clip was baked as a loop.
+//   crowdFromPlay  its start_s, offset_s, then fade_duration_s, its flags
+// flags: the clip's frame layout (CROWD_FRAMES_*) + 4 when the instance's
+// time wraps (its loop mode resolved against the clip's own flag). The fade
+// starts at crowdPlay's start_s (play() starts the new clip then) and the
+// clip faded from keeps the instance's speed, as crowd's runtime does.
 const HEADER = /* glsl */ `
+${TIME_GLSL}
 uniform float crowdTime;
-uniform float crowdFps;
 attribute vec4 crowdClip;
 attribute vec4 crowdPlay;
 attribute vec4 crowdFromClip;
@@ -22,57 +98,36 @@ attribute vec4 crowdFromPlay;
 struct CrowdPlaying {
     int firstFrame;
     int frameCount;
-    bool bakedLoop; // wraps from its last frame to frame 0
-    bool loop;      // the instance's time wraps
     float duration;
+    float fps;
+    int frameLayout;
+    bool loop; // the instance's time wraps
     float start;
     float offset;
     float speed;
 };
 
-CrowdPlaying crowdPlaying(vec4 clip, vec3 play) {
-    int flags = int(clip.w);
-    int loopMode = flags & 3;
-    bool bakedLoop = (flags & 4) != 0;
-    bool loop = loopMode == 0 ? bakedLoop : loopMode == 1;
-    return CrowdPlaying(int(clip.x), int(clip.y), bakedLoop, loop, clip.z, play.x, play.y, play.z);
+CrowdPlaying crowdPlaying(vec4 clip, vec2 play, float speed, float flags) {
+    int bits = int(flags);
+    return CrowdPlaying(int(clip.x), int(clip.y), clip.z, clip.w, bits & 3, (bits & 4) != 0,
+                        play.x, play.y, speed);
 }
 
-// Clip time: wrapped into [0, duration) when looping, clamped when not.
 float crowdClipTime(CrowdPlaying c) {
-    float t = (crowdTime - c.start) * c.speed + c.offset;
-    if (!(c.duration > 0.0)) {
-        return 0.0;
-    }
-    if (c.loop) {
-        t -= c.duration * floor(t / c.duration);
-        return t >= c.duration ? 0.0 : t;
-    }
-    return clamp(t, 0.0, c.duration);
+    return crowdPlayTime(crowdTime, c.start, c.offset, c.speed, c.duration, c.loop);
 }
 
 // The two baked frames (global) around clip time t and the second's weight.
-void crowdFramePair(CrowdPlaying c, float t, out int f0, out int f1, out float alpha) {
-    float f = max(t * crowdFps, 0.0);
-    float whole = floor(f);
-    alpha = f - whole;
-    int k = int(whole);
-    int last = c.frameCount - 1;
-    if (c.bakedLoop) {
-        k = k % c.frameCount;
-        f0 = c.firstFrame + k;
-        f1 = c.firstFrame + (k == last ? 0 : k + 1);
-    } else {
-        k = min(k, last);
-        f0 = c.firstFrame + k;
-        f1 = c.firstFrame + min(k + 1, last);
-    }
+void crowdFrames(CrowdPlaying c, float t, out int f0, out int f1, out float alpha) {
+    crowdFramePair(c.fps, c.duration, c.frameCount, c.frameLayout, t, f0, f1, alpha);
+    f0 += c.firstFrame;
+    f1 += c.firstFrame;
 }
 
 // Weight of the new clip: exactly 1 once the fade is over.
 float crowdFadeWeight() {
-    float duration = crowdFromPlay.w;
-    float elapsed = crowdTime - crowdPlay.w;
+    float duration = crowdFromPlay.z;
+    float elapsed = crowdTime - crowdPlay.x;
     if (!(duration > 0.0) || elapsed >= duration) {
         return 1.0;
     }
@@ -115,7 +170,7 @@ void crowdVatFetch(ivec2 at, out vec3 pos, out vec3 nrm) {
 void crowdVatClip(CrowdPlaying c, float t, ivec2 at, out vec3 pos, out vec3 nrm) {
     int f0, f1;
     float alpha;
-    crowdFramePair(c, t, f0, f1, alpha);
+    crowdFrames(c, t, f0, f1, alpha);
     vec3 p0, n0, p1, n1;
     crowdVatFetch(at + ivec2(0, f0 * crowdRowsPerFrame), p0, n0);
     crowdVatFetch(at + ivec2(0, f1 * crowdRowsPerFrame), p1, n1);
@@ -125,12 +180,12 @@ void crowdVatClip(CrowdPlaying c, float t, ivec2 at, out vec3 pos, out vec3 nrm)
 
 void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
     ivec2 at = ivec2(floor(crowdTexel * vec2(textureSize(crowdVat, 0))));
-    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xyz);
+    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xy, crowdPlay.z, crowdPlay.w);
     crowdVatClip(to, crowdClipTime(to), at, pos, nrm);
     float w = crowdFadeWeight();
     if (w < 1.0) {
         // Crossfade blends skinned positions and normals (not local poses).
-        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xyz);
+        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xy, crowdPlay.z, crowdFromPlay.w);
         vec3 p, n;
         crowdVatClip(from, crowdClipTime(from), at, p, n);
         pos = mix(p, pos, w);
@@ -160,16 +215,16 @@ void crowdBatClip(int j, int f0, int f1, float alpha, out vec4 r0, out vec4 r1, 
 }
 
 void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
-    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xyz);
+    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xy, crowdPlay.z, crowdPlay.w);
     int f0, f1;
     float alpha;
-    crowdFramePair(to, crowdClipTime(to), f0, f1, alpha);
+    crowdFrames(to, crowdClipTime(to), f0, f1, alpha);
     float w = crowdFadeWeight();
     int g0 = 0, g1 = 0;
     float beta = 0.0;
     if (w < 1.0) {
-        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xyz);
-        crowdFramePair(from, crowdClipTime(from), g0, g1, beta);
+        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xy, crowdPlay.z, crowdFromPlay.w);
+        crowdFrames(from, crowdClipTime(from), g0, g1, beta);
     }
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     for (int k = 0; k < 4; k++) {
