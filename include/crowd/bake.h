@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /* Manifest version written; the loader reads versions 1 and 2. */
-#define CROWD_BAKE_FORMAT_VERSION 2
+#define CROWD_BAKE_FORMAT_VERSION 3
 #define CROWD_BAKE_DEFAULT_FPS 30.0f
 #define CROWD_BAKE_DEFAULT_MAX_WIDTH 4096u
 #define CROWD_BAKE_MAX_TEXTURE_SIZE 16384u
