@@ -15,7 +15,7 @@
 
 /* What follows NAME (or NAME.<generation>) in the files of a bake: in the
  * bake folder, and in its OpenVAT folder (OpenVAT's own suffixes). */
-static const char *const folder_kinds[] = {".vat.png", ".vat.exr", ".vat_normal.exr",
+static const char *const folder_kinds[] = {".vat.png", ".vat.exr",  ".vat_normal.exr",
                                            ".bat.exr", ".mesh.glb", NULL};
 static const char *const openvat_kinds[] = {"-remap_info.json", "_vat.png", ".glb", NULL};
 
@@ -42,8 +42,7 @@ static uint32_t generation_of(const char *entry, const char *name, const char *c
         value = value * 10 + (uint64_t)(p[digits] - '0');
         digits++;
     }
-    if (digits == 0 || p[0] == '0' || value > BAKE_GENERATION_MAX ||
-        !is_kind(p + digits, kinds)) {
+    if (digits == 0 || p[0] == '0' || value > BAKE_GENERATION_MAX || !is_kind(p + digits, kinds)) {
         return 0;
     }
     return (uint32_t)value;
@@ -72,8 +71,8 @@ static bool all_digits(const char *p, const char *end) {
 
 /* ".FILE.tmp-PID-N" or ".FILE.bak-PID[-N]" (atomic_set.c) of a file of
  * `name`; FILE into `file`. */
-static bool temporary_of(const char *entry, const char *name, const char *const *kinds,
-                         char *file, size_t file_size) {
+static bool temporary_of(const char *entry, const char *name, const char *const *kinds, char *file,
+                         size_t file_size) {
     if (entry[0] != '.') {
         return false;
     }
@@ -88,7 +87,8 @@ static bool temporary_of(const char *entry, const char *name, const char *const 
         return false;
     }
     const char *tail = marker + 5, *dash = strchr(tail, '-');
-    bool counted = dash != NULL && all_digits(tail, dash) && all_digits(dash + 1, dash + strlen(dash));
+    bool counted =
+        dash != NULL && all_digits(tail, dash) && all_digits(dash + 1, dash + strlen(dash));
     if (!counted && !all_digits(tail, tail + strlen(tail))) {
         return false;
     }
@@ -121,8 +121,9 @@ crowd_result bake_leftovers_next_generation(const char *dir, const char *name,
         }
         const struct dirent *entry;
         while ((entry = readdir(handle)) != NULL) {
-            uint32_t g = generation_of(entry->d_name, name, pass == 0 ? folder_kinds : openvat_kinds);
-            highest = g > highest ? g : highest;
+            uint32_t g =
+                generation_of(entry->d_name, name, pass == 0 ? folder_kinds : openvat_kinds);
+            highest = g > highest && !other_bake(dir, name, g) ? g : highest;
         }
         closedir(handle);
     }
