@@ -80,7 +80,7 @@ static void manifest_case(const char *good, json_edit edit, crowd_result expecte
     char dir[1100];
     copy_case(good, dir, sizeof dir);
     edit_manifest(dir, edit);
-    expect_load(dir, expected, "synth.crowd.json", reason, what);
+    expect_load_as_is(dir, expected, "synth.crowd.json", reason, what);
 }
 
 static cJSON *vat_of(cJSON *manifest) {
@@ -678,6 +678,114 @@ static void test_lods(void) {
     lod_patch_case(3, "indices", &beyond, sizeof beyond, "LOD mesh 3 index 0 is 999", "lod index");
 }
 
+/* ---- sizes and checksums (version 3) ---------------------------------------------------- */
+
+/* Flips `count` bytes of dir/name from `offset` on. */
+static void corrupt(const char *dir, const char *name, size_t offset, size_t count) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t size = 0;
+    unsigned char *bytes = (unsigned char *)test_read_file(path, &size);
+    for (size_t i = offset; i < offset + count && i < size; i++) {
+        bytes[i] ^= 0x5a;
+    }
+    test_write_file(path, bytes, size);
+    free(bytes);
+}
+
+/* Where the binary chunk's data of a GLB starts: after the 12-byte header
+ * and the JSON chunk (8-byte chunk header + its length). */
+static size_t glb_bin_offset(const char *dir, const char *name) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t size = 0;
+    unsigned char *bytes = (unsigned char *)test_read_file(path, &size);
+    uint32_t json_length = 0;
+    memcpy(&json_length, bytes + 12, 4);
+    free(bytes);
+    return 12 + 8 + (size_t)json_length + 8;
+}
+
+static void edit_to_version2(cJSON *r) {
+    set_number(r, "version", 2);
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "files");
+}
+static void edit_no_files(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "files");
+}
+static void edit_files_without_mesh(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "files"),
+                                            "synth.1.mesh.glb");
+}
+static void edit_crc_string(cJSON *r) {
+    cJSON *mesh = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "files"),
+                                                   "synth.1.mesh.glb");
+    cJSON_ReplaceItemInObjectCaseSensitive(mesh, "crc32", cJSON_CreateString("0"));
+}
+static void edit_size_fraction(cJSON *r) {
+    cJSON *mesh = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "files"),
+                                                   "synth.1.mesh.glb");
+    set_number(mesh, "size_bytes", 10.5);
+}
+static void edit_files_outside(cJSON *r) {
+    cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(r, "files"), "../x.png",
+                          cJSON_CreateObject());
+}
+
+/* A file changed after the bake (64 bytes of the mesh's binary chunk, bytes
+ * of a PNG or EXR), cut short, or taken from another bake of the same
+ * layout is refused, naming the file; the same damage under a version 2
+ * manifest, which has no checksums, is what loaded silently before. */
+static void test_checksums(const crowd_asset *asset) {
+    char dir[1100], other[1100], from[1200], to[1200];
+    const crowd_result bad = CROWD_ERROR_INVALID_DATA;
+    copy_case(good_png, dir, sizeof dir);
+    corrupt(dir, "synth.1.mesh.glb", glb_bin_offset(dir, "synth.1.mesh.glb") + 16, 64);
+    expect_load_as_is(dir, bad, "synth.1.mesh.glb", "crc32", "64 bytes of the mesh's BIN");
+    edit_manifest(dir, edit_to_version2);
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    CHECK_MSG(crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK,
+              "version 2 has no checksum to refuse it: %s", error.reason);
+    crowd_bake_destroy(bake);
+
+    copy_case(good_png, dir, sizeof dir);
+    corrupt(dir, "synth.1.vat.png", 200, 8);
+    expect_load_as_is(dir, bad, "synth.1.vat.png", "crc32", "bytes of the PNG");
+    copy_case(good_exr, dir, sizeof dir);
+    corrupt(dir, "synth.1.vat_normal.exr", 400, 4);
+    expect_load_as_is(dir, bad, "synth.1.vat_normal.exr", "crc32", "bytes of an EXR");
+    copy_case(good_exr, dir, sizeof dir);
+    snprintf(to, sizeof to, "%s/synth.1.bat.exr", dir);
+    size_t size = 0;
+    char *text = test_read_file(to, &size);
+    test_write_file(to, text, size - 1);
+    free(text);
+    expect_load_as_is(dir, bad, "synth.1.bat.exr", "the manifest says", "EXR cut by a byte");
+
+    /* another bake's VAT, same layout, other frames */
+    fx_bake_options options = {24, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 77};
+    crowd_bake *another = fx_bake_create(asset, &options);
+    snprintf(other, sizeof other, "%s/another", root);
+    CHECK(fx_written(another, other, NULL));
+    crowd_bake_destroy(another);
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(from, sizeof from, "%s/synth.1.vat.png", other);
+    snprintf(to, sizeof to, "%s/synth.1.vat.png", dir);
+    text = test_read_file(from, &size);
+    test_write_file(to, text, size);
+    free(text);
+    expect_load_as_is(dir, bad, "synth.1.vat.png", "another bake", "VAT of another bake");
+
+    manifest_case(good_png, edit_no_files, bad, "files is missing", "no files");
+    manifest_case(good_png, edit_files_without_mesh, bad, "no size and checksum for",
+                  "mesh unlisted");
+    manifest_case(good_png, edit_crc_string, bad, "crc32 must be an integer", "crc32 type");
+    manifest_case(good_png, edit_size_fraction, bad, "size_bytes must be an integer",
+                  "size fraction");
+    manifest_case(good_png, edit_files_outside, bad, "not a file name inside", "file outside");
+}
+
 /* ---- folders and arguments ------------------------------------------------------------ */
 
 static void test_folders(void) {
@@ -744,6 +852,7 @@ int main(void) {
         test_mesh();
         test_lods();
         test_folders();
+        test_checksums(asset);
     } else {
         CHECK(!"the good folders could not be written");
     }
