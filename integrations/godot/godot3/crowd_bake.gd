@@ -33,8 +33,8 @@ func load_bake(path):
 		error = "%s: not JSON" % path
 		return false
 	manifest = parsed.result
-	if manifest.get("format") != "crowd-bake" or not manifest.get("version") in [1.0, 2.0]:
-		error = "%s: not a crowd bake of version 1 or 2" % path
+	if manifest.get("format") != "crowd-bake" or not manifest.get("version") in [1.0, 2.0, 3.0]:
+		error = "%s: not a crowd bake of version 1 to 3" % path
 		return false
 	var vat = manifest.get("vat")
 	if vat == null or not vat["encoding"] in ["f16", "f32"]:

@@ -40,8 +40,8 @@ export async function loadManifest(url) {
         throw fail(absolute, 'not a crowd bake manifest (format is not "crowd-bake")');
     }
     // Version 2 only adds members (lods, per-clip bounds) to version 1's.
-    if (m.version !== 1 && m.version !== 2) {
-        throw fail(absolute, `manifest version ${m.version}; this player reads 1 and 2`);
+    if (m.version !== 1 && m.version !== 2 && m.version !== 3) {
+        throw fail(absolute, `manifest version ${m.version}; this player reads 1 to 3`);
     }
     if (!isCount(m.vertex_count, 1, 1 << 30) || !isCount(m.frame_count, 1, 16384) ||
         !(m.fps > 0) || !Array.isArray(m.clips) || m.clips.length === 0) {
