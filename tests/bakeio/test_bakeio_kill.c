@@ -115,8 +115,8 @@ static bool kill_case(const char *old_ref, const char *new_ref, const char *stra
     fx_copy_folder(old_ref, dir);
     bool completed = bake(dir, new_clips, strace_args);
     bool is_old = holds_bake_of(dir, old_ref, true), is_new = holds_bake_of(dir, new_ref, true);
-    CHECK_MSG(loads(dir) && (is_old || is_new), "%s: after the kill (%s) the folder is %s",
-              dir, strace_args, is_old || is_new ? "the old or new bake but does not load" : "a mix");
+    CHECK_MSG(loads(dir) && (is_old || is_new), "%s: after the kill (%s) the folder is %s", dir,
+              strace_args, is_old || is_new ? "the old or new bake but does not load" : "a mix");
     CHECK_MSG(!completed || is_new, "%s: completed, but not the new bake", dir);
     old_seen += is_old;
     new_seen += is_new;
