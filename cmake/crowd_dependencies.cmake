@@ -2,7 +2,8 @@
 #
 # Finds what crowd's two static libraries link and makes each an imported
 # target: for crowd_runtime PkgConfig::crowd_cglm, PkgConfig::crowd_cjson,
-# PkgConfig::crowd_png, PkgConfig::crowd_epoxy, crowd::openexr_core and
+# PkgConfig::crowd_png, PkgConfig::crowd_zlib, PkgConfig::crowd_epoxy,
+# crowd::openexr_core and
 # Threads::Threads; with OFFLINE also, for crowd, PkgConfig::crowd_assimp and
 # meshoptimizer::meshoptimizer. crowd's own build and the installed
 # crowdConfig.cmake both call it, so the exported targets name dependencies
@@ -18,7 +19,7 @@ function(crowd_find_dependencies missing_var)
         set(${missing_var} pkg-config PARENT_SCOPE)
         return()
     endif()
-    set(modules crowd_cglm cglm crowd_cjson libcjson crowd_png libpng crowd_epoxy epoxy)
+    set(modules crowd_cglm cglm crowd_cjson libcjson crowd_png libpng crowd_zlib zlib crowd_epoxy epoxy)
     if(ARG_OFFLINE)
         list(APPEND modules crowd_assimp assimp)
     endif()

@@ -17,7 +17,7 @@ set -eu
 packages="build-essential cmake pkg-config clang-format git
   libassimp-dev libcglm-dev libmeshoptimizer-dev libopenexr-dev libpng-dev libcjson-dev
   libepoxy-dev libegl-dev libglfw3-dev libegl-mesa0 libgl1-mesa-dri
-  assimp-testmodels minetest-data chromium godot3 xvfb"
+  assimp-testmodels minetest-data chromium godot3 xvfb strace"
 # The browser test runs under node with npm's packages; Debian's node (18)
 # will do where no newer one is installed.
 command -v node >/dev/null 2>&1 || packages="$packages nodejs"

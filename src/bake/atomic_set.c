@@ -1,5 +1,6 @@
 /* All-or-nothing file sets (atomic_set.h): temporaries, backups by hard
- * link, rename into place, and the way back on any failure. */
+ * link, rename into place (the last file last), and the way back on any
+ * failure. */
 #define _XOPEN_SOURCE 700
 
 #include "bake/atomic_set.h"
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "core/core_internal.h"
 
@@ -32,7 +34,9 @@ struct atomic_file {
     bool renamed; /* applied: renamed into place, or removed */
     backup_state backup;
     uint64_t append_offset;
-    char failure[200]; /* first failure, "" while none */
+    uint64_t size_bytes; /* of the finished file */
+    uint32_t crc32;      /* of the finished file's bytes as on disk */
+    char failure[200];   /* first failure, "" while none */
 };
 
 struct atomic_set {
@@ -186,7 +190,7 @@ static int create_unique(const char *final_path, const char *tag, char **out_pat
                  (long)getpid(), attempt);
         int fd;
         if (open_file) {
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0666);
         } else {
             fd = link(final_path, path);
         }
@@ -323,10 +327,44 @@ crowd_result atomic_file_error(const atomic_file *file, crowd_error *error) {
                            file->failure[0] ? file->failure : "not written");
 }
 
+/* Size and CRC-32 of what the file holds, read back from the disk rather
+ * than summed while writing, since writers may seek (OpenEXR's does). */
+static void measure(atomic_file *file) {
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buffer = malloc(CHUNK);
+    if (buffer == NULL) {
+        record_errno(file, "cannot read back", ENOMEM);
+        return;
+    }
+    uLong crc = crc32(0L, Z_NULL, 0);
+    uint64_t offset = 0;
+    for (;;) {
+        ssize_t got = pread(file->fd, buffer, CHUNK, (off_t)offset);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            record_errno(file, "cannot read back", errno);
+            break;
+        }
+        if (got == 0) {
+            break;
+        }
+        crc = crc32(crc, buffer, (uInt)got);
+        offset += (uint64_t)got;
+    }
+    free(buffer);
+    file->size_bytes = offset;
+    file->crc32 = (uint32_t)crc;
+}
+
 crowd_result atomic_file_finish(atomic_file *file, crowd_error *error) {
     if (file->fd >= 0) {
         if (file->failure[0] == '\0' && fsync(file->fd) != 0) {
             record_errno(file, "cannot flush to disk", errno);
+        }
+        if (file->failure[0] == '\0') {
+            measure(file);
         }
         if (close(file->fd) != 0) {
             record_errno(file, "cannot close", errno);
@@ -353,6 +391,20 @@ crowd_result atomic_set_write(atomic_set *set, const char *name, const void *dat
 
 const char *atomic_file_path(const atomic_file *file) {
     return file->final_path;
+}
+
+bool atomic_set_measured(const atomic_set *set, const char *name, uint64_t *size_bytes,
+                         uint32_t *crc32_out) {
+    for (uint32_t i = 0; i < set->file_count; i++) {
+        const atomic_file *file = set->files[i];
+        const char *relative = file->final_path + strlen(set->dir) + 1;
+        if (!file->remove && file->finished && strcmp(relative, name) == 0) {
+            *size_bytes = file->size_bytes;
+            *crc32_out = file->crc32;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Keeps what `file` will replace. Nothing at the path needs nothing; a
@@ -497,8 +549,19 @@ crowd_result atomic_set_commit(atomic_set *set, crowd_error *error) {
     for (uint32_t i = 0; i < set->file_count && result == CROWD_OK; i++) {
         result = keep_original(set->files[i], error);
     }
+    /* The last file written is the switch (a manifest naming the others):
+     * it is renamed only once the others are in place on disk. */
+    uint32_t last = set->file_count;
+    for (uint32_t i = 0; i < set->file_count; i++) {
+        last = set->files[i]->remove ? last : i;
+    }
     for (uint32_t i = 0; i < set->file_count && result == CROWD_OK; i++) {
-        result = rename_into_place(set->files[i], error);
+        for (uint32_t d = 0; d < set->sync_count && i == last && result == CROWD_OK; d++) {
+            result = sync_dir(set->sync_dirs[d], error);
+        }
+        if (result == CROWD_OK) {
+            result = rename_into_place(set->files[i], error);
+        }
     }
     for (uint32_t i = 0; i < set->sync_count && result == CROWD_OK; i++) {
         result = sync_dir(set->sync_dirs[i], error);

@@ -3,7 +3,11 @@
  * A bake is several files that only make sense together, so they are written
  * as a set: every file goes to a hidden temporary name in its final folder
  * (same filesystem, so rename is atomic), and only when all of them are
- * complete and fsync'ed are they renamed into place. Files the set replaces
+ * complete and fsync'ed are they renamed into place, in the order they were
+ * added; the last file written is renamed only after the folder holding the
+ * others was flushed, so a set whose last file names the others (a bake's
+ * manifest, naming files no older set uses) switches in that one rename,
+ * even across a crash. Files the set replaces
  * are kept as hard links until every rename and the folder's fsync succeeded,
  * so a failure at any point puts the folder back as it was: temporaries and
  * backups removed, replaced files restored, folders the set created removed.
@@ -68,8 +72,14 @@ void atomic_file_fail(atomic_file *file, const char *reason);
 /* Reports the recorded failure as CROWD_ERROR_OUTPUT naming the final path. */
 crowd_result atomic_file_error(const atomic_file *file, crowd_error *error);
 
-/* Flushes the file to disk and closes it; reports any recorded failure. */
+/* Flushes the file to disk, measures it (atomic_set_measured) and closes
+ * it; reports any recorded failure. */
 crowd_result atomic_file_finish(atomic_file *file, crowd_error *error);
+
+/* Size and CRC-32 (zlib's) of the finished file `name` of the set, as read
+ * back from the disk; false when the set has no such finished file. */
+bool atomic_set_measured(const atomic_set *set, const char *name, uint64_t *size_bytes,
+                         uint32_t *crc32_out);
 
 /* Final path of the file ("dir/name"), for messages. */
 const char *atomic_file_path(const atomic_file *file);

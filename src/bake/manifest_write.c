@@ -13,21 +13,22 @@ static bool has_texture(const crowd_texture *texture) {
     return texture->format != CROWD_TEXEL_NONE && texture->texels != NULL;
 }
 
-void manifest_file_names(const crowd_bake *bake, manifest_files *files) {
+void manifest_file_names(const crowd_bake *bake, uint32_t generation, manifest_files *files) {
     memset(files, 0, sizeof *files);
     const char *name = bake->name;
     snprintf(files->manifest, sizeof files->manifest, "%s%s", name, MANIFEST_SUFFIX);
-    snprintf(files->mesh, sizeof files->mesh, "%s.mesh.glb", name);
+    snprintf(files->mesh, sizeof files->mesh, "%s.%u.mesh.glb", name, generation);
     if (has_texture(&bake->vat_position)) {
         bool png = bake->vat_position.format == CROWD_TEXEL_RGBA16_UNORM;
-        snprintf(files->vat_position, sizeof files->vat_position, "%s.vat.%s", name,
+        snprintf(files->vat_position, sizeof files->vat_position, "%s.%u.vat.%s", name, generation,
                  png ? "png" : "exr");
         if (!png) {
-            snprintf(files->vat_normal, sizeof files->vat_normal, "%s.vat_normal.exr", name);
+            snprintf(files->vat_normal, sizeof files->vat_normal, "%s.%u.vat_normal.exr", name,
+                     generation);
         }
     }
     if (has_texture(&bake->bat)) {
-        snprintf(files->bat, sizeof files->bat, "%s.bat.exr", name);
+        snprintf(files->bat, sizeof files->bat, "%s.%u.bat.exr", name, generation);
     }
 }
 
@@ -193,6 +194,12 @@ crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
     put_vat(&failed, root, bake, info);
     put_bat(&failed, root, bake, info);
     json_put_string(&failed, root, "mesh", files->mesh);
+    cJSON *checks = json_put(&failed, root, "files", cJSON_CreateObject());
+    for (uint32_t i = 0; i < info->check_count; i++) {
+        cJSON *object = json_put(&failed, checks, info->checks[i].name, cJSON_CreateObject());
+        json_put_number(&failed, object, "size_bytes", (double)info->checks[i].size_bytes);
+        json_put_number(&failed, object, "crc32", info->checks[i].crc32);
+    }
     if (openvat != NULL) {
         cJSON *compat = json_put(&failed, root, "compat", cJSON_CreateObject());
         cJSON *object = json_put(&failed, compat, "openvat", cJSON_CreateObject());

@@ -164,8 +164,8 @@ static crowd_result write_remap_info(atomic_set *set, const openvat_texture *t, 
     return result;
 }
 
-crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, openvat_names *names,
-                           crowd_error *error) {
+crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t generation,
+                           openvat_names *names, crowd_error *error) {
     if (bake->vat_position.texels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
                                "the OpenVAT set needs a VAT (bake with --what vat or both)");
@@ -175,11 +175,12 @@ crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, openvat_name
     if (result != CROWD_OK) {
         return result;
     }
-    snprintf(names->remap_info, sizeof names->remap_info, "%s/%s-remap_info.json",
-             MANIFEST_OPENVAT_FOLDER, bake->name);
-    snprintf(names->texture, sizeof names->texture, "%s/%s_vat.png", MANIFEST_OPENVAT_FOLDER,
-             bake->name);
-    snprintf(names->mesh, sizeof names->mesh, "%s/%s.glb", MANIFEST_OPENVAT_FOLDER, bake->name);
+    snprintf(names->remap_info, sizeof names->remap_info, "%s/%s.%u-remap_info.json",
+             MANIFEST_OPENVAT_FOLDER, bake->name, generation);
+    snprintf(names->texture, sizeof names->texture, "%s/%s.%u_vat.png", MANIFEST_OPENVAT_FOLDER,
+             bake->name, generation);
+    snprintf(names->mesh, sizeof names->mesh, "%s/%s.%u.glb", MANIFEST_OPENVAT_FOLDER, bake->name,
+             generation);
     find_offset_range(&t);
     result = write_remap_info(set, &t, names->remap_info, error);
     atomic_file *file = NULL;

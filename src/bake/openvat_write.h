@@ -34,18 +34,22 @@ typedef struct openvat_layout {
 crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout,
                           crowd_error *error);
 
-/* Paths of the set relative to the bake folder ("openvat/NAME_vat.png"). */
+/* Paths of the set relative to the bake folder ("openvat/NAME.3_vat.png"):
+ * OpenVAT's names for an object called NAME.<generation>, so the three
+ * files of one bake pair up as OpenVAT's tools expect, and a bake's set
+ * never overwrites the one the current manifest names (bake_leftovers.h). */
 typedef struct openvat_names {
     char remap_info[MANIFEST_NAME_MAX + 32];
     char texture[MANIFEST_NAME_MAX + 32];
     char mesh[MANIFEST_NAME_MAX + 32];
 } openvat_names;
 
-/* Adds openvat/NAME-remap_info.json, openvat/NAME_vat.png and
- * openvat/NAME.glb to `set` and fills `names`. Needs a VAT. Errors:
+/* Adds openvat/NAME.G-remap_info.json, openvat/NAME.G_vat.png and
+ * openvat/NAME.G.glb (G the generation) to `set` and fills `names`. Needs a
+ * VAT. Errors:
  * CROWD_ERROR_INVALID_ARGUMENT (no VAT), CROWD_ERROR_LIMIT,
  * CROWD_ERROR_OUTPUT, CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, openvat_names *names,
-                           crowd_error *error);
+crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t generation,
+                           openvat_names *names, crowd_error *error);
 
 #endif

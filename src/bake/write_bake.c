@@ -1,13 +1,18 @@
 /* crowd_bake_write: every file of a bake folder as one all-or-nothing set
- * (atomic_set.h). The bake is checked before anything touches the disk, and
- * the manifest about to be written is read back through the loader's own
- * validation, so a folder this writes is one the loader accepts. */
+ * (atomic_set.h) that switches in one rename: data files under names of a
+ * new generation, then the manifest naming them with their sizes and
+ * checksums (bake_leftovers.h says why). The bake is checked before
+ * anything touches the disk, and the manifest about to be written is read
+ * back through the loader's own validation, so a folder this writes is one
+ * the loader accepts. Once the set is in, the leftovers of older or
+ * interrupted bakes of the same name are removed. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bake/atomic_set.h"
+#include "bake/bake_leftovers.h"
 #include "bake/bake_lod.h"
 #include "load/bake_internal.h"
 #include "bake/exr_write.h"
@@ -185,8 +190,42 @@ static crowd_result write_texture(atomic_set *set, const char *name, const crowd
     return result == CROWD_OK ? atomic_file_finish(file, error) : result;
 }
 
-static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const manifest_info *info,
-                                bool openvat, crowd_error *error) {
+static void add_check(manifest_info *info, const char *name, uint64_t size_bytes, uint32_t crc) {
+    manifest_check *check = &info->checks[info->check_count++];
+    snprintf(check->name, sizeof check->name, "%s", name);
+    check->size_bytes = size_bytes;
+    check->crc32 = crc;
+}
+
+/* The checks of the files the set wrote, as read back from the disk. */
+static crowd_result measure_files(const atomic_set *set, manifest_info *info,
+                                  const openvat_names *openvat, crowd_error *error) {
+    const manifest_files *files = &info->files;
+    const char *names[] = {files->vat_position,
+                           files->vat_normal,
+                           files->bat,
+                           files->mesh,
+                           openvat ? openvat->remap_info : "",
+                           openvat ? openvat->texture : "",
+                           openvat ? openvat->mesh : ""};
+    info->check_count = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        uint64_t size = 0;
+        uint32_t crc = 0;
+        if (names[i][0] == '\0') {
+            continue;
+        }
+        if (!atomic_set_measured(set, names[i], &size, &crc)) {
+            return crowd_error_set(error, CROWD_ERROR_OUTPUT, names[i],
+                                   "was not written before the manifest");
+        }
+        add_check(info, names[i], size, crc);
+    }
+    return CROWD_OK;
+}
+
+static crowd_result write_files(atomic_set *set, const crowd_bake *bake, manifest_info *info,
+                                uint32_t generation, bool openvat, crowd_error *error) {
     const manifest_files *files = &info->files;
     crowd_result result = CROWD_OK;
     if (files->vat_position[0] != '\0') {
@@ -221,7 +260,10 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, const m
     }
     openvat_names names;
     if (result == CROWD_OK && openvat) {
-        result = openvat_write(set, bake, &names, error);
+        result = openvat_write(set, bake, generation, &names, error);
+    }
+    if (result == CROWD_OK) {
+        result = measure_files(set, info, openvat ? &names : NULL, error);
     }
     char *json = NULL;
     if (result == CROWD_OK) {
@@ -275,8 +317,12 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     crowd_result result = check_bake(bake, error);
     manifest_info info;
     memset(&info, 0, sizeof info);
+    uint32_t generation = 0;
     if (result == CROWD_OK) {
-        manifest_file_names(bake, &info.files);
+        result = bake_leftovers_next_generation(dir, bake->name, &generation, error);
+    }
+    if (result == CROWD_OK) {
+        manifest_file_names(bake, generation, &info.files);
     }
     if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
         result = texture_range(bake, &bake->vat_position, "VAT position", &info.vat_position_range,
@@ -292,7 +338,15 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     if (result != CROWD_OK) {
         return result;
     }
-    /* Check the manifest before creating any file or folder. */
+    /* Check the manifest before creating any file or folder (the files'
+     * checks stand in until they are written). */
+    const char *named[] = {info.files.vat_position, info.files.vat_normal, info.files.bat,
+                           info.files.mesh};
+    for (int i = 0; i < 4; i++) {
+        if (named[i][0] != '\0') {
+            add_check(&info, named[i], 0, 0);
+        }
+    }
     char *json = NULL;
     result = build_manifest(bake, &info, NULL, &json, error);
     cJSON_free(json);
@@ -305,7 +359,7 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
         return result;
     }
     bool openvat = desc != NULL && desc->openvat;
-    result = write_files(set, bake, &info, openvat, error);
+    result = write_files(set, bake, &info, generation, openvat, error);
     if (result == CROWD_OK) {
         result = remove_stale(set, dir, &info.files, error);
     }
@@ -314,9 +368,14 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
         return result;
     }
     result = atomic_set_commit(set, error);
-    if (result == CROWD_OK && desc != NULL) {
-        crowd_log(&desc->logger, CROWD_LOG_INFO, "wrote bake \"%s\" to %s%s", bake->name, dir,
-                  openvat ? " (with the OpenVAT set)" : "");
+    if (result != CROWD_OK) {
+        return result;
     }
-    return result;
+    uint32_t removed = bake_leftovers_remove(dir, bake->name, info.checks, info.check_count);
+    if (desc != NULL) {
+        crowd_log(&desc->logger, CROWD_LOG_INFO,
+                  "wrote bake \"%s\" (generation %u) to %s%s; removed %u leftover files",
+                  bake->name, generation, dir, openvat ? " (with the OpenVAT set)" : "", removed);
+    }
+    return CROWD_OK;
 }

@@ -4,7 +4,10 @@
  * depth the manifest states and every texel is checked against the stated
  * value range; the mesh is read by the strict GLB reader, checked against
  * the manifest's counts and the VAT lookup, and must pass
- * crowd_asset_validate; its LOD meshes must match the manifest's LODs. */
+ * crowd_asset_validate; its LOD meshes must match the manifest's LODs.
+ * From version 3 every file's size and CRC-32 are checked against the
+ * manifest's before it is decoded, so a set mixed from two bakes or a file
+ * changed on disk is refused, naming the file, rather than played. */
 #define _XOPEN_SOURCE 700
 
 #include "load/load_bake.h"
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "load/bake_internal.h"
 #include "load/exr_read.h"
@@ -71,6 +75,55 @@ static crowd_result read_file(const load_source *source, const char *name, char 
     return crowd_error_set(error, CROWD_ERROR_IO, path, "missing: not in the file set");
 }
 
+static uint32_t crc32_of(const uint8_t *data, size_t size) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (size > 0) {
+        uInt chunk = size > (1u << 30) ? (1u << 30) : (uInt)size;
+        crc = crc32(crc, data, chunk);
+        data += chunk;
+        size -= chunk;
+    }
+    return (uint32_t)crc;
+}
+
+/* The file's bytes are the ones the manifest was written with (version 3). */
+static crowd_result check_file(const manifest_info *info, const char *name, const load_blob *blob,
+                               const char *path, crowd_error *error) {
+    const manifest_check *check = manifest_find_check(info, name);
+    if (info->version < 3 || check == NULL) {
+        return CROWD_OK; /* manifest_read makes version 3 list every file it uses */
+    }
+    if (blob->size != check->size_bytes) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                               "file is %zu bytes, the manifest says %llu: not the file this "
+                               "bake was written with (cut short, or from another bake)",
+                               blob->size, (unsigned long long)check->size_bytes);
+    }
+    uint32_t crc = crc32_of(blob->data, blob->size);
+    if (crc != check->crc32) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                               "crc32 is %08x, the manifest says %08x: the file changed after "
+                               "the bake wrote it (corrupted, or from another bake)",
+                               crc, check->crc32);
+    }
+    return CROWD_OK;
+}
+
+/* Reads `name` and checks it against the manifest. */
+static crowd_result read_checked(const load_source *source, const manifest_info *info,
+                                 const char *name, char path[LOAD_PATH_MAX], load_blob *blob,
+                                 crowd_error *error) {
+    crowd_result result = read_file(source, name, path, blob, error);
+    if (result == CROWD_OK) {
+        result = check_file(info, name, blob, path, error);
+        if (result != CROWD_OK) {
+            free(blob->owned);
+            blob->owned = NULL;
+        }
+    }
+    return result;
+}
+
 /* Every stored value finite and inside the manifest's range for its channel. */
 static crowd_result check_values(const crowd_texture *texture, const manifest_range *range,
                                  const char *path, crowd_error *error) {
@@ -90,12 +143,12 @@ static crowd_result check_values(const crowd_texture *texture, const manifest_ra
     return CROWD_OK;
 }
 
-static crowd_result load_texture(const load_source *source, const char *name,
-                                 crowd_texture *texture, const manifest_range *range,
-                                 crowd_error *error) {
+static crowd_result load_texture(const load_source *source, const manifest_info *info,
+                                 const char *name, crowd_texture *texture,
+                                 const manifest_range *range, crowd_error *error) {
     char path[LOAD_PATH_MAX];
     load_blob blob;
-    crowd_result result = read_file(source, name, path, &blob, error);
+    crowd_result result = read_checked(source, info, name, path, &blob, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -209,11 +262,12 @@ static crowd_result take_lods(crowd_bake *bake, const crowd_asset *asset, glb_lo
     return CROWD_OK;
 }
 
-static crowd_result load_mesh(const load_source *source, crowd_bake *bake, const char *name,
-                              crowd_error *error) {
+static crowd_result load_mesh(const load_source *source, const manifest_info *info,
+                              crowd_bake *bake, crowd_error *error) {
+    const char *name = info->files.mesh;
     char path[LOAD_PATH_MAX];
     load_blob blob;
-    crowd_result result = read_file(source, name, path, &blob, error);
+    crowd_result result = read_checked(source, info, name, path, &blob, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -268,18 +322,18 @@ static crowd_result load_from(const load_source *source, const char *manifest,
         free(blob.owned);
     }
     if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
-        result = load_texture(source, info.files.vat_position, &bake->vat_position,
+        result = load_texture(source, &info, info.files.vat_position, &bake->vat_position,
                               &info.vat_position_range, error);
     }
     if (result == CROWD_OK && info.files.vat_normal[0] != '\0') {
-        result = load_texture(source, info.files.vat_normal, &bake->vat_normal,
+        result = load_texture(source, &info, info.files.vat_normal, &bake->vat_normal,
                               &info.vat_normal_range, error);
     }
     if (result == CROWD_OK && info.files.bat[0] != '\0') {
-        result = load_texture(source, info.files.bat, &bake->bat, &info.bat_range, error);
+        result = load_texture(source, &info, info.files.bat, &bake->bat, &info.bat_range, error);
     }
     if (result == CROWD_OK) {
-        result = load_mesh(source, bake, info.files.mesh, error);
+        result = load_mesh(source, &info, bake, error);
     }
     if (result != CROWD_OK) {
         crowd_bake_destroy(bake);

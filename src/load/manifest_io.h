@@ -1,5 +1,5 @@
 /* manifest_io.h - NAME.crowd.json, the manifest of a bake folder
- * (docs/manifest.md is the schema, versions 1 and 2).
+ * (docs/manifest.md is the schema, versions 1 to 3).
  *
  * The manifest names every other file of the folder and states everything a
  * player needs without opening them: counts, clips, texture layouts,
@@ -42,12 +42,29 @@ typedef struct manifest_files {
  * bytes, no '/', '\\' or control characters, not starting with '.'. */
 bool manifest_valid_file_name(const char *name);
 
+/* Room for every file a manifest can name (manifest_referenced_files). */
+#define MANIFEST_MAX_FILES 8
+typedef char manifest_path[MANIFEST_NAME_MAX + 32];
+
+/* Version 3's "files": each file of the set with its size and CRC-32, so a
+ * file changed, cut short or taken from another bake is refused on load. */
+typedef struct manifest_check {
+    manifest_path name; /* a plain name, or "openvat/NAME" */
+    uint64_t size_bytes;
+    uint32_t crc32; /* zlib's crc32 of the whole file */
+} manifest_check;
+
 /* What the manifest says besides the crowd_bake fields. */
 typedef struct manifest_info {
-    uint32_t version; /* 1 or 2 */
+    uint32_t version; /* 1 to 3 */
     manifest_files files;
     manifest_range vat_position_range, vat_normal_range, bat_range;
+    manifest_check checks[MANIFEST_MAX_FILES]; /* version 3; every file it names */
+    uint32_t check_count;                      /* 0 before version 3 */
 } manifest_info;
+
+/* The check of `name`, NULL when `info` has none for it. */
+const manifest_check *manifest_find_check(const manifest_info *info, const char *name);
 
 /* Parses and validates manifest text. Fills every crowd_bake field except
  * the texels, the asset and the LOD arrays (textures get width, height and
@@ -60,10 +77,6 @@ typedef struct manifest_info {
  * CROWD_ERROR_OUT_OF_MEMORY. */
 crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
                            manifest_info *info, crowd_error *error);
-
-/* Room for every file a manifest can name (manifest_referenced_files). */
-#define MANIFEST_MAX_FILES 8
-typedef char manifest_path[MANIFEST_NAME_MAX + 32];
 
 /* The files an existing manifest names besides itself, as paths relative to
  * its folder (plain names, or "openvat/NAME" for the OpenVAT set), so a bake

@@ -1,5 +1,6 @@
 /* The rule for the file names a manifest may use (manifest_io.h): the
- * reader checks every name a manifest gives, the writer the bake's name. */
+ * reader checks every name a manifest gives, the writer the bake's name;
+ * and the lookup of a file's check, which reader and loader share. */
 #include <string.h>
 
 #include "load/manifest_io.h"
@@ -16,4 +17,13 @@ bool manifest_valid_file_name(const char *name) {
         }
     }
     return true;
+}
+
+const manifest_check *manifest_find_check(const manifest_info *info, const char *name) {
+    for (uint32_t i = 0; i < info->check_count; i++) {
+        if (strcmp(info->checks[i].name, name) == 0) {
+            return &info->checks[i];
+        }
+    }
+    return NULL;
 }

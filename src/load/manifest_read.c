@@ -3,7 +3,8 @@
  * numbers are checked against each other, so the loader can size buffers
  * from them. Unknown members are ignored: readers accept additions.
  * Version 1 has no LODs and no clip bounds; they are filled in as version 2
- * would state them for LOD 0 only and the bake's bounds. */
+ * would state them for LOD 0 only and the bake's bounds. Version 3 adds the
+ * size and checksum of every file ("files"), which the loader verifies. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
@@ -663,6 +664,82 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
     return result == CROWD_OK ? get_range(r, bat, "bat", "range", &info->bat_range) : result;
 }
 
+/* ---- file checks (version 3) --------------------------------------------------- */
+
+/* A path of the set: a plain name, or one inside the OpenVAT folder. */
+static bool set_path_valid(const char *path) {
+    const char *slash = strchr(path, '/');
+    size_t folder = strlen(MANIFEST_OPENVAT_FOLDER);
+    return slash == NULL ? manifest_valid_file_name(path)
+                         : (size_t)(slash - path) == folder &&
+                               strncmp(path, MANIFEST_OPENVAT_FOLDER, folder) == 0 &&
+                               manifest_valid_file_name(slash + 1);
+}
+
+/* Sizes up to 2^53 bytes: every integer a JSON reader's double holds exactly. */
+#define MANIFEST_MAX_FILE_BYTES 9007199254740992.0
+
+static crowd_result read_check(manifest_reader *r, const cJSON *item, manifest_check *check) {
+    char where[MANIFEST_NAME_MAX + 48];
+    snprintf(where, sizeof where, "files[\"%.*s\"]", MANIFEST_NAME_MAX + 16, item->string);
+    if (!set_path_valid(item->string)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s is not a file name inside the bake folder",
+                    where);
+    }
+    if (!cJSON_IsObject(item)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s must be an object", where);
+    }
+    snprintf(check->name, sizeof check->name, "%s", item->string);
+    cJSON *size = NULL;
+    crowd_result result = member(r, item, where, "size_bytes", &size);
+    double bytes = cJSON_IsNumber(size) ? size->valuedouble : NAN;
+    if (result == CROWD_OK &&
+        !(bytes >= 0 && bytes <= MANIFEST_MAX_FILE_BYTES && bytes == floor(bytes))) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA,
+                      "%s.size_bytes must be an integer from 0 to 2^53", where);
+    }
+    check->size_bytes = result == CROWD_OK ? (uint64_t)bytes : 0;
+    return result == CROWD_OK ? get_uint(r, item, where, "crc32", 0, 4294967295.0, &check->crc32)
+                              : result;
+}
+
+/* "files": every file the manifest names, once, with its size and crc32. */
+static crowd_result read_checks(manifest_reader *r, const cJSON *root, manifest_info *info) {
+    cJSON *files;
+    crowd_result result = member(r, root, "", "files", &files);
+    if (result == CROWD_OK && !cJSON_IsObject(files)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "files must be an object");
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    const cJSON *item;
+    cJSON_ArrayForEach(item, files) {
+        if (info->check_count == MANIFEST_MAX_FILES) {
+            return fail(r, CROWD_ERROR_INVALID_DATA, "files names more than %d files",
+                        MANIFEST_MAX_FILES);
+        }
+        if (manifest_find_check(info, item->string) != NULL) {
+            return fail(r, CROWD_ERROR_INVALID_DATA, "files names \"%.100s\" twice", item->string);
+        }
+        result = read_check(r, item, &info->checks[info->check_count]);
+        if (result != CROWD_OK) {
+            return result;
+        }
+        info->check_count++;
+    }
+    const char *named[] = {info->files.vat_position, info->files.vat_normal, info->files.bat,
+                           info->files.mesh};
+    for (int i = 0; i < 4 && result == CROWD_OK; i++) {
+        if (named[i][0] != '\0' && manifest_find_check(info, named[i]) == NULL) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA,
+                          "files has no size and checksum for \"%.100s\", which the manifest uses",
+                          named[i]);
+        }
+    }
+    return result;
+}
+
 /* ---- header ---------------------------------------------------------------- */
 
 static crowd_result read_identity(manifest_reader *r, const cJSON *root, manifest_info *info) {
@@ -675,7 +752,7 @@ static crowd_result read_identity(manifest_reader *r, const cJSON *root, manifes
     if (!cJSON_IsNumber(version) || version->valuedouble != floor(version->valuedouble)) {
         return fail(r, CROWD_ERROR_INVALID_DATA, "\"version\" must be an integer");
     }
-    if (version->valuedouble < 1 || version->valuedouble > CROWD_BAKE_FORMAT_VERSION) {
+    if (!(version->valuedouble >= 1 && version->valuedouble <= CROWD_BAKE_FORMAT_VERSION)) {
         return fail(r, CROWD_ERROR_UNSUPPORTED,
                     "manifest version %.0f; this crowd reads versions 1 to %d",
                     version->valuedouble, CROWD_BAKE_FORMAT_VERSION);
@@ -819,6 +896,9 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
     if (result == CROWD_OK) {
         result = get_file_name(&r, root, "", "mesh", info->files.mesh, sizeof info->files.mesh);
     }
+    if (result == CROWD_OK && r.version >= 3) {
+        result = read_checks(&r, root, info);
+    }
     cJSON_Delete(root);
     return result;
 }
@@ -827,18 +907,8 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
 
 static void add_path(const cJSON *object, const char *key, manifest_path *paths, uint32_t *count) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-    if (!cJSON_IsString(item) || *count >= MANIFEST_MAX_FILES) {
-        return;
-    }
-    const char *path = item->valuestring;
-    const char *slash = strchr(path, '/');
-    size_t folder = strlen(MANIFEST_OPENVAT_FOLDER);
-    bool plain = slash == NULL ? manifest_valid_file_name(path)
-                               : (size_t)(slash - path) == folder &&
-                                     strncmp(path, MANIFEST_OPENVAT_FOLDER, folder) == 0 &&
-                                     manifest_valid_file_name(slash + 1);
-    if (plain) {
-        snprintf(paths[(*count)++], sizeof *paths, "%s", path);
+    if (cJSON_IsString(item) && *count < MANIFEST_MAX_FILES && set_path_valid(item->valuestring)) {
+        snprintf(paths[(*count)++], sizeof *paths, "%s", item->valuestring);
     }
 }
 

@@ -279,7 +279,7 @@ static void bake_and_compare(const model_case *mc) {
         CHECK_MSG(result == CROWD_OK, "%s: load: %s: %s", label, error.file, error.reason);
         if (result == CROWD_OK) {
             CHECK(has_file(dir, bake->name, ".crowd.json"));
-            CHECK(has_file(dir, bake->name, ".mesh.glb"));
+            CHECK(has_file(dir, bake->name, ".1.mesh.glb"));
             CHECK(bake->clip_count == (asset->clip_count > 0 ? asset->clip_count : 1));
             for (uint32_t c = 0; c < bake->clip_count; c++) {
                 const crowd_bake_clip *clip = &bake->clips[c];

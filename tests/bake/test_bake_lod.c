@@ -251,8 +251,8 @@ static crowd_asset *tube_asset(void) {
 
 static void test_tube(void) {
     crowd_asset *asset = tube_asset();
-    crowd_bake *bake =
-        bake_or_null(asset, &(crowd_bake_desc){.fps = 30, .vat_encoding = CROWD_VAT_F32, .lods = 3});
+    crowd_bake *bake = bake_or_null(
+        asset, &(crowd_bake_desc){.fps = 30, .vat_encoding = CROWD_VAT_F32, .lods = 3});
     REQUIRE_VOID(bake != NULL);
     CHECK(bake->frame_count == 16);
     CHECK(bake->lod_count == 4);
@@ -281,7 +281,8 @@ static void test_tube(void) {
     CHECK_MSG(blend_kept, "tube: LOD 1 lost a vertex where the joints blend");
     /* the result does not depend on the threads */
     crowd_bake *single = bake_or_null(
-        asset, &(crowd_bake_desc){.vat_encoding = CROWD_VAT_F32, .lods = 3, .thread_count = 1});
+        asset,
+        &(crowd_bake_desc){.fps = 30, .vat_encoding = CROWD_VAT_F32, .lods = 3, .thread_count = 1});
     REQUIRE_VOID(single != NULL);
     CHECK(memcmp(single->lods, bake->lods, sizeof bake->lods) == 0);
     crowd_bake_destroy(single);

@@ -1,14 +1,15 @@
 /* bakeio_fixture.h - what the bake file tests share: a small synthetic
  * character and bake built by hand (every value chosen here, so a round
  * trip can be compared field by field and texel by texel), folder snapshots
- * for the all-or-nothing checks, and copying a folder (test_files.h has the
- * plain file helpers).
+ * for the all-or-nothing checks, copying a folder, and resealing a broken
+ * folder's checksums (test_files.h has the plain file helpers).
  *
  * Include after check.h, with _POSIX_C_SOURCE / _XOPEN_SOURCE defined.
  */
 #ifndef CROWD_TEST_BAKEIO_FIXTURE_H
 #define CROWD_TEST_BAKEIO_FIXTURE_H
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "load/bake_internal.h"
 #include "test_files.h"
@@ -348,6 +350,46 @@ typedef struct fx_snapshot {
     int count;
     bool exists;
 } fx_snapshot;
+
+/* Rewrites the sizes and crc32s of dir/NAME.crowd.json's "files" to what
+ * the files hold now, so a test that breaks a file on purpose reaches the
+ * decoder behind the checksum. A manifest that does not parse is left. */
+static inline void fx_reseal(const char *dir, const char *manifest) {
+    char path[2048];
+    fx_join(path, sizeof path, dir, manifest);
+    size_t size = 0;
+    char *text = test_read_file(path, &size);
+    cJSON *json = text ? cJSON_ParseWithLength(text, size) : NULL;
+    cJSON *files = cJSON_GetObjectItemCaseSensitive(json, "files");
+    if (!cJSON_IsObject(files)) {
+        files = NULL;
+    }
+    cJSON *item;
+    cJSON_ArrayForEach(item, files) {
+        char file[2048];
+        size_t bytes = 0;
+        fx_join(file, sizeof file, dir, item->string);
+        struct stat st;
+        if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
+            continue; /* missing, or a folder in its place: the case under test */
+        }
+        unsigned char *data = (unsigned char *)test_read_file(file, &bytes);
+        if (data != NULL && cJSON_IsObject(item)) {
+            uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), data, (uInt)bytes);
+            cJSON_ReplaceItemInObjectCaseSensitive(item, "size_bytes",
+                                                   cJSON_CreateNumber((double)bytes));
+            cJSON_ReplaceItemInObjectCaseSensitive(item, "crc32", cJSON_CreateNumber(crc));
+        }
+        free(data);
+    }
+    if (files != NULL) {
+        char *printed = cJSON_Print(json);
+        test_write_file(path, printed, strlen(printed));
+        cJSON_free(printed);
+    }
+    cJSON_Delete(json);
+    free(text);
+}
 
 static inline int fx_entry_compare(const void *a, const void *b) {
     return strcmp(((const fx_entry *)a)->path, ((const fx_entry *)b)->path);

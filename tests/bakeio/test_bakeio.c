@@ -307,7 +307,7 @@ static void test_manifest_fields(void) {
     CHECK(cJSON_GetObjectItemCaseSensitive(json, "fps") == NULL &&
           number(json, "frame_count") == 4);
     CHECK(number(json, "between_error_budget") == CROWD_BAKE_DEFAULT_BETWEEN_ERROR);
-    CHECK(strcmp(string(json, "mesh"), "synth.mesh.glb") == 0);
+    CHECK(strcmp(string(json, "mesh"), "synth.1.mesh.glb") == 0);
     const cJSON *clips = cJSON_GetObjectItemCaseSensitive(json, "clips");
     CHECK(cJSON_GetArraySize(clips) == 2);
     const cJSON *wave = cJSON_GetArrayItem(clips, 1);
@@ -327,7 +327,7 @@ static void test_manifest_fields(void) {
     CHECK(number(vat, "width") == 4 && number(vat, "height") == 12 &&
           number(vat, "rows_per_frame") == 3);
     CHECK(strcmp(string(vat, "encoding"), "unorm16_oct") == 0);
-    CHECK(strcmp(string(vat, "position"), "synth.vat.png") == 0);
+    CHECK(strcmp(string(vat, "position"), "synth.1.vat.png") == 0);
     CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(vat, "normal")));
     /* The stated range is the min and max code of each channel, here over
      * every texel of the 4 x 12 texture (padding texels included). */
@@ -348,7 +348,7 @@ static void test_manifest_fields(void) {
     CHECK(number(bat, "width") == 4 && number(bat, "height") == 12 &&
           number(bat, "rows_per_frame") == 3);
     CHECK(strcmp(string(bat, "encoding"), "f32") == 0);
-    CHECK(strcmp(string(bat, "file"), "synth.bat.exr") == 0);
+    CHECK(strcmp(string(bat, "file"), "synth.1.bat.exr") == 0);
 
     /* walk: [-1, 1] x [-1, 0] x [-1, 1] around (0, -0.5, 0), radius 1.5 */
     const cJSON *bounds = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(clips, 0), "bounds");
@@ -436,7 +436,7 @@ static void test_texcoord1(void) {
     char dir[1024], path[1100];
     folder(dir, sizeof dir, "texcoord1");
     REQUIRE_VOID(fx_written(bake, dir, NULL));
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     uint32_t count = 0;
     float *uv = glb_attribute(path, 0, "TEXCOORD_1", 2, &count);
     CHECK(uv != NULL && count == 10);
@@ -467,7 +467,7 @@ static void test_lod_meshes(void) {
     char dir[1024], path[1100];
     folder(dir, sizeof dir, "lod_meshes");
     REQUIRE_VOID(fx_written(bake, dir, NULL));
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     uint32_t count0 = 0;
     float *uv0 = glb_attribute(path, 0, "TEXCOORD_1", 2, &count0);
     float *positions0 = glb_attribute(path, 0, "POSITION", 3, &count0);
@@ -617,7 +617,7 @@ static void test_openvat_set(void) {
     crowd_bake_write_desc desc = {.openvat = true};
     REQUIRE_VOID(fx_written(bake, dir, &desc));
 
-    snprintf(path, sizeof path, "%s/openvat/synth-remap_info.json", dir);
+    snprintf(path, sizeof path, "%s/openvat/synth.1-remap_info.json", dir);
     cJSON *json = read_json(path);
     const cJSON *remap = cJSON_GetObjectItemCaseSensitive(json, "os-remap");
     const double max[3] = {0.3, 0.3, 0.4};
@@ -641,7 +641,7 @@ static void test_openvat_set(void) {
     CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(wave, "looping")));
     cJSON_Delete(json);
 
-    snprintf(path, sizeof path, "%s/openvat/synth_vat.png", dir);
+    snprintf(path, sizeof path, "%s/openvat/synth.1_vat.png", dir);
     uint32_t width = 0, height = 0;
     uint16_t *pixels = read_png16_rgb(path, &width, &height);
     CHECK(pixels != NULL && width == 64 && height == 8);
@@ -661,7 +661,7 @@ static void test_openvat_set(void) {
     }
     free(pixels);
 
-    snprintf(path, sizeof path, "%s/openvat/synth.glb", dir);
+    snprintf(path, sizeof path, "%s/openvat/synth.1.glb", dir);
     uint32_t count = 0;
     float *uv = glb_attribute(path, 0, "TEXCOORD_1", 2, &count);
     CHECK(uv != NULL && count == 3);
@@ -679,9 +679,9 @@ static void test_openvat_set(void) {
     json = read_json(path);
     const cJSON *compat = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(json, "compat"), "openvat");
-    CHECK(strcmp(string(compat, "texture"), "openvat/synth_vat.png") == 0);
-    CHECK(strcmp(string(compat, "remap_info"), "openvat/synth-remap_info.json") == 0);
-    CHECK(strcmp(string(compat, "mesh"), "openvat/synth.glb") == 0);
+    CHECK(strcmp(string(compat, "texture"), "openvat/synth.1_vat.png") == 0);
+    CHECK(strcmp(string(compat, "remap_info"), "openvat/synth.1-remap_info.json") == 0);
+    CHECK(strcmp(string(compat, "mesh"), "openvat/synth.1.glb") == 0);
     cJSON_Delete(json);
     crowd_bake *loaded = NULL;
     CHECK(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK);
@@ -782,7 +782,7 @@ static void test_memory_sets(void) {
         }
     }
     CHECK(load_bake_memory(without, n, NULL, &loaded, &error) == CROWD_ERROR_IO);
-    CHECK(strcmp(error.file, "synth.mesh.glb") == 0 && loaded == NULL);
+    CHECK(strcmp(error.file, "synth.1.mesh.glb") == 0 && loaded == NULL);
     /* two manifests */
     without[n] = without[0];
     for (uint32_t i = 0; i < set.count; i++) {

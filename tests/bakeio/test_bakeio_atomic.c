@@ -82,10 +82,14 @@ static void test_success_paths(const crowd_asset *asset) {
     CHECK(fx_written(first, dir, &openvat));
     fx_snapshot snapshot;
     fx_snapshot_take(&snapshot, dir);
-    const char *expected_first[] = {"openvat",           "openvat/synth-remap_info.json",
-                                    "openvat/synth.glb", "openvat/synth_vat.png",
-                                    "synth.bat.exr",     "synth.crowd.json",
-                                    "synth.mesh.glb",    "synth.vat.png"};
+    const char *expected_first[] = {"openvat",
+                                    "openvat/synth.1-remap_info.json",
+                                    "openvat/synth.1.glb",
+                                    "openvat/synth.1_vat.png",
+                                    "synth.1.bat.exr",
+                                    "synth.1.mesh.glb",
+                                    "synth.1.vat.png",
+                                    "synth.crowd.json"};
     CHECK(snapshot.count == 8);
     for (int i = 0; i < snapshot.count && i < 8; i++) {
         CHECK_MSG(strcmp(snapshot.entries[i].path, expected_first[i]) == 0, "entry %d: %s", i,
@@ -101,8 +105,9 @@ static void test_success_paths(const crowd_asset *asset) {
     test_write_file(notes, "mine\n", 5);
     CHECK(fx_written(second, dir, NULL));
     fx_snapshot_take(&snapshot, dir);
-    const char *expected_second[] = {"notes.txt",      "synth.bat.exr", "synth.crowd.json",
-                                     "synth.mesh.glb", "synth.vat.exr", "synth.vat_normal.exr"};
+    const char *expected_second[] = {
+        "notes.txt",       "synth.2.bat.exr",        "synth.2.mesh.glb",
+        "synth.2.vat.exr", "synth.2.vat_normal.exr", "synth.crowd.json"};
     CHECK(snapshot.count == 6);
     for (int i = 0; i < snapshot.count && i < 6; i++) {
         CHECK_MSG(strcmp(snapshot.entries[i].path, expected_second[i]) == 0, "entry %d: %s", i,
@@ -187,16 +192,19 @@ static void test_unwritable(const crowd_asset *asset) {
     crowd_bake_destroy(bake);
 }
 
-/* A folder where the mesh file must go: refused before any rename, and the
- * bake already there (another name's files too) is untouched. */
+/* A folder where the manifest must go: refused before any rename, and the
+ * bake already there (another name's files too) is untouched. A folder
+ * named like a data file is no obstacle: data files take a new generation. */
 static void test_folder_in_the_way(const crowd_asset *asset) {
     char dir[1024], blocker[1100], other[1100];
     snprintf(dir, sizeof dir, "%s/blocked", root);
     fx_bake_options options = {20, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 6};
     crowd_bake *bake = fx_bake_create(asset, &options);
     CHECK(fx_written(bake, dir, NULL));
-    snprintf(blocker, sizeof blocker, "%s/synth.mesh.glb", dir);
+    snprintf(blocker, sizeof blocker, "%s/synth.crowd.json", dir);
     unlink(blocker);
+    mkdir(blocker, 0755);
+    snprintf(blocker, sizeof blocker, "%s/synth.2.mesh.glb", dir);
     mkdir(blocker, 0755);
     snprintf(other, sizeof other, "%s/notes.txt", dir);
     test_write_file(other, "keep me\n", 8);
@@ -214,6 +222,74 @@ static void test_folder_in_the_way(const crowd_asset *asset) {
     crowd_bake_destroy(next);
 }
 
+/* Leftovers of killed bakes (temporaries, backups, data files of a
+ * generation no manifest names, in the folder and the OpenVAT folder) are
+ * removed by the next bake, and nothing else: files of other names, names
+ * of other shapes, and a pre-version-3 bake "synth.7" beside it stay. */
+static void test_leftovers_removed(const crowd_asset *asset) {
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof dir, "%s/leftovers", root);
+    fx_bake_options options = {20, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 8};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    crowd_bake_write_desc openvat = {.openvat = true};
+    CHECK(fx_written(bake, dir, &openvat));
+    const char *leftovers[] = {".synth.2.vat.png.tmp-4242-0",  "synth.2.mesh.glb",
+                               ".synth.crowd.json.bak-4242-0", ".synth.crowd.json.tmp-4242-1",
+                               ".synth.vat.png.tmp-4242-0",    ".synth.1.mesh.glb.bak-4242",
+                               "openvat/synth.2_vat.png",      "openvat/.synth.2.glb.tmp-9-0"};
+    const char *kept[] = {"notes.txt",
+                          "other.1.vat.png",
+                          "synth.02.vat.png",
+                          "synth.2.vat.png.orig",
+                          ".synth.2.vat.png.tmp-x",
+                          "synthetic.2.vat.png",
+                          "synth.7.vat.png",
+                          "synth.7.crowd.json",
+                          "openvat/notes.txt"};
+    for (size_t i = 0; i < sizeof leftovers / sizeof *leftovers; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, leftovers[i]);
+        test_write_file(path, "left over", 9);
+    }
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i]);
+        test_write_file(path, "mine", 4);
+    }
+    CHECK(fx_written(bake, dir, &openvat));
+    const char *expected[] = {".synth.2.vat.png.tmp-x",
+                              "notes.txt",
+                              "openvat",
+                              "openvat/notes.txt",
+                              "openvat/synth.3-remap_info.json",
+                              "openvat/synth.3.glb",
+                              "openvat/synth.3_vat.png",
+                              "other.1.vat.png",
+                              "synth.02.vat.png",
+                              "synth.2.vat.png.orig",
+                              "synth.3.bat.exr",
+                              "synth.3.mesh.glb",
+                              "synth.3.vat.png",
+                              "synth.7.crowd.json",
+                              "synth.7.vat.png",
+                              "synth.crowd.json",
+                              "synthetic.2.vat.png"};
+    int want = (int)(sizeof expected / sizeof *expected);
+    fx_snapshot snapshot;
+    fx_snapshot_take(&snapshot, dir);
+    CHECK_MSG(snapshot.count == want, "%d entries, want %d", snapshot.count, want);
+    for (int i = 0; i < snapshot.count && i < want; i++) {
+        CHECK_MSG(strcmp(snapshot.entries[i].path, expected[i]) == 0, "entry %d: %s, want %s", i,
+                  snapshot.entries[i].path, expected[i]);
+    }
+    fx_snapshot_free(&snapshot);
+    crowd_bake *loaded = NULL;
+    crowd_error error = {0};
+    snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
+    CHECK_MSG(crowd_bake_load(path, NULL, &loaded, &error) == CROWD_OK, "%s: %s", error.file,
+              error.reason);
+    crowd_bake_destroy(loaded);
+    crowd_bake_destroy(bake);
+}
+
 int main(void) {
     check_enter_temp_dir("test_bakeio_atomic");
     if (mkdtemp(root) == NULL) {
@@ -225,6 +301,7 @@ int main(void) {
     test_file_size_limits(asset);
     test_unwritable(asset);
     test_folder_in_the_way(asset);
+    test_leftovers_removed(asset);
     crowd_asset_destroy(asset);
     test_remove_tree(root);
     return check_finish();

@@ -30,10 +30,10 @@ static void copy_case(const char *good, char *out, size_t size) {
     fx_copy_folder(good, out);
 }
 
-/* Loads `dir`; checks the result, that the error names a file ending in
- * `file` and that the reason contains `reason`. */
-static void expect_load(const char *dir, crowd_result expected, const char *file,
-                        const char *reason, const char *what) {
+/* Loads `dir` as it is; checks the result, that the error names a file
+ * ending in `file` and that the reason contains `reason`. */
+static void expect_load_as_is(const char *dir, crowd_result expected, const char *file,
+                              const char *reason, const char *what) {
     crowd_bake *bake = NULL;
     crowd_error error = {0};
     crowd_result result = crowd_bake_load(dir, NULL, &bake, &error);
@@ -47,6 +47,14 @@ static void expect_load(const char *dir, crowd_result expected, const char *file
         "%s: got %s, \"%s: %s\"; want %s naming %s with \"%s\"", what, crowd_result_str(result),
         error.file, error.reason, crowd_result_str(expected), file, reason);
     crowd_bake_destroy(bake);
+}
+
+/* As expect_load_as_is, after resealing the manifest's checksums (the
+ * cases that break a file on purpose test the decoder behind them). */
+static void expect_load(const char *dir, crowd_result expected, const char *file,
+                        const char *reason, const char *what) {
+    fx_reseal(dir, "synth.crowd.json");
+    expect_load_as_is(dir, expected, file, reason, what);
 }
 
 /* ---- the manifest ------------------------------------------------------------------ */
@@ -72,7 +80,7 @@ static void manifest_case(const char *good, json_edit edit, crowd_result expecte
     char dir[1100];
     copy_case(good, dir, sizeof dir);
     edit_manifest(dir, edit);
-    expect_load(dir, expected, "synth.crowd.json", reason, what);
+    expect_load_as_is(dir, expected, "synth.crowd.json", reason, what);
 }
 
 static cJSON *vat_of(cJSON *manifest) {
@@ -220,7 +228,8 @@ static void manifest_bytes_case(const char *good, size_t offset, const char *ins
     test_write_file(path, edited, size + count);
     free(edited);
     free(text);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", reason, what);
+    /* As is: resealing would write the manifest anew, without these bytes. */
+    expect_load_as_is(dir, CROWD_ERROR_INVALID_DATA, "synth.crowd.json", reason, what);
 }
 
 /* What cJSON takes and a manifest must not hold (load/manifest_strict.h). */
@@ -365,7 +374,7 @@ static void exr_header_case(const char *find, size_t find_length, size_t skip, c
                             const char *what) {
     char dir[1100], path[1200];
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.bat.exr", dir);
+    snprintf(path, sizeof path, "%s/synth.1.bat.exr", dir);
     size_t size = 0;
     uint8_t *data = (uint8_t *)test_read_file(path, &size);
     uint8_t *at = memmem(data, size, find, find_length);
@@ -374,7 +383,7 @@ static void exr_header_case(const char *find, size_t find_length, size_t skip, c
     if (at != NULL && (size_t)(at - data) + skip + count <= size) {
         memcpy(at + skip, bytes, count);
         test_write_file(path, data, keep > 0 && keep < size ? keep : size);
-        expect_load(dir, expected, "synth.bat.exr", reason, what);
+        expect_load(dir, expected, "synth.1.bat.exr", reason, what);
         crowd_bake *bake = NULL;
         crowd_error error = {0};
         crowd_bake_load(dir, NULL, &bake, &error);
@@ -426,37 +435,37 @@ static void test_exr_headers(void) {
 static void test_textures(const crowd_bake *bake) {
     char dir[1100], path[1200];
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.vat.png", dir);
+    snprintf(path, sizeof path, "%s/synth.1.vat.png", dir);
     unlink(path);
-    expect_load(dir, CROWD_ERROR_IO, "synth.vat.png", "missing", "missing PNG");
+    expect_load(dir, CROWD_ERROR_IO, "synth.1.vat.png", "missing", "missing PNG");
     mkdir(path, 0755);
-    expect_load(dir, CROWD_ERROR_IO, "synth.vat.png", "not a regular file", "folder for a PNG");
+    expect_load(dir, CROWD_ERROR_IO, "synth.1.vat.png", "not a regular file", "folder for a PNG");
 
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.vat.png", dir);
+    snprintf(path, sizeof path, "%s/synth.1.vat.png", dir);
     truncate_file(path, 0.6);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "truncated", "truncated PNG");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.vat.png", "truncated", "truncated PNG");
     truncate_file(path, 0.01);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "PNG", "PNG cut in the header");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.vat.png", "PNG", "PNG cut in the header");
     test_write_file(path, "GIF89a garbage garbage", 22);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "not a PNG file", "garbage PNG");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.vat.png", "not a PNG file", "garbage PNG");
     write_png(path, bake->vat_position.width, bake->vat_position.height, false);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "8-bit", "8-bit PNG");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.vat.png", "8-bit", "8-bit PNG");
     write_png(path, bake->vat_position.width + 1, bake->vat_position.height, true);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "the manifest says", "PNG size");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.vat.png", "the manifest says", "PNG size");
     write_png(path, bake->vat_position.width, bake->vat_position.height, true);
     /* all-zero codes: valid, but outside the stated minimum of each channel */
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.vat.png", "outside the manifest's range",
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.vat.png", "outside the manifest's range",
                 "PNG range");
 
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.bat.exr", dir);
+    snprintf(path, sizeof path, "%s/synth.1.bat.exr", dir);
     truncate_file(path, 0.7);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "EXR", "truncated EXR");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.bat.exr", "EXR", "truncated EXR");
     truncate_file(path, 0.05);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "EXR", "EXR cut in the header");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.bat.exr", "EXR", "EXR cut in the header");
     test_write_file(path, "not an exr at all", 17);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "not a readable EXR",
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.bat.exr", "not a readable EXR",
                 "garbage EXR");
 
     /* a NaN, and the same texels as half floats where the manifest says f32 */
@@ -466,26 +475,26 @@ static void test_textures(const crowd_bake *bake) {
     memcpy(texels, bake->bat.texels, count * sizeof *texels);
     texels[7] = NAN;
     copy.texels = texels;
-    write_exr(dir, "synth.bat.exr", &copy);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "is nan", "NaN in EXR");
+    write_exr(dir, "synth.1.bat.exr", &copy);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.bat.exr", "is nan", "NaN in EXR");
     uint16_t *halves = malloc(count * sizeof *halves);
     for (size_t i = 0; i < count; i++) {
         halves[i] = bake_half_from_float(((const float *)bake->bat.texels)[i]);
     }
     copy.texels = halves;
     copy.format = CROWD_TEXEL_RGBA16F;
-    write_exr(dir, "synth.bat.exr", &copy);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "half", "half EXR for f32");
+    write_exr(dir, "synth.1.bat.exr", &copy);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.bat.exr", "half", "half EXR for f32");
     copy.width = bake->bat.width - 1;
-    write_exr(dir, "synth.bat.exr", &copy);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.bat.exr", "the manifest says", "EXR size");
+    write_exr(dir, "synth.1.bat.exr", &copy);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.bat.exr", "the manifest says", "EXR size");
     free(texels);
     free(halves);
 
     copy_case(good_exr, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.vat_normal.exr", dir);
+    snprintf(path, sizeof path, "%s/synth.1.vat_normal.exr", dir);
     unlink(path);
-    expect_load(dir, CROWD_ERROR_IO, "synth.vat_normal.exr", "missing", "missing normal EXR");
+    expect_load(dir, CROWD_ERROR_IO, "synth.1.vat_normal.exr", "missing", "missing normal EXR");
 }
 
 /* ---- the mesh ---------------------------------------------------------------------- */
@@ -620,29 +629,29 @@ static void mesh_json_case(json_edit edit, crowd_result expected, const char *re
                            const char *what) {
     char dir[1100], path[1200];
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     edit_glb(path, edit);
-    expect_load(dir, expected, "synth.mesh.glb", reason, what);
+    expect_load(dir, expected, "synth.1.mesh.glb", reason, what);
 }
 
 static void test_mesh(void) {
     char dir[1100], path[1200];
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     truncate_file(path, 0.8);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "truncated", "truncated mesh");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", "truncated", "truncated mesh");
     truncate_file(path, 0.001);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF",
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", "not a binary glTF",
                 "mesh cut in the header");
     test_write_file(path, "this is no binary glTF, just some text..", 40);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "not a binary glTF",
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", "not a binary glTF",
                 "garbage mesh");
 
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     uint8_t version[4] = {1, 0, 0, 0};
     patch_bytes(path, 4, version, 4);
-    expect_load(dir, CROWD_ERROR_UNSUPPORTED, "synth.mesh.glb", "version 1", "glTF 1");
+    expect_load(dir, CROWD_ERROR_UNSUPPORTED, "synth.1.mesh.glb", "version 1", "glTF 1");
 
     mesh_json_case(glb_count_beyond, CROWD_ERROR_INVALID_DATA, "reaches beyond", "accessor bounds");
     mesh_json_case(glb_component_type, CROWD_ERROR_UNSUPPORTED, "not float", "component type");
@@ -658,15 +667,15 @@ static void test_mesh(void) {
 
     /* the data itself: weights that do not sum to 1, a joint index past the skeleton */
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     float weight = 0.5f;
     patch_bytes(path, attribute_offset(path, "WEIGHTS_0"), &weight, sizeof weight);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "weights", "weights");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", "weights", "weights");
     copy_case(good_png, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     uint16_t joint = 7;
     patch_bytes(path, attribute_offset(path, "JOINTS_0"), &joint, sizeof joint);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "joint", "joint index");
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", "joint", "joint index");
 }
 
 static void edit_vertex_count(cJSON *r) {
@@ -777,9 +786,9 @@ static void lod_manifest_case(json_edit edit, crowd_result expected, const char 
 static void lod_glb_case(json_edit edit, const char *reason, const char *what) {
     char dir[1100], path[1200];
     copy_case(good_lods, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     edit_glb(path, edit);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", reason, what);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", reason, what);
 }
 
 /* One value of mesh `mesh`'s accessor `name` (primitive 0) overwritten. */
@@ -787,9 +796,9 @@ static void lod_patch_case(int mesh, const char *name, const void *bytes, size_t
                            const char *reason, const char *what) {
     char dir[1100], path[1200];
     copy_case(good_lods, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     patch_bytes(path, accessor_offset(path, mesh, name), bytes, count);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", reason, what);
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", reason, what);
 }
 
 static void test_lods(void) {
@@ -798,7 +807,7 @@ static void test_lods(void) {
     CHECK(crowd_bake_load(good_lods, NULL, &bake, &error) == CROWD_OK && bake->lod_count == 4);
     crowd_bake_destroy(bake);
     const crowd_result bad = CROWD_ERROR_INVALID_DATA;
-    const char *json = "synth.crowd.json", *glb = "synth.mesh.glb";
+    const char *json = "synth.crowd.json", *glb = "synth.1.mesh.glb";
     lod_manifest_case(edit_no_lods, bad, json, "lods is missing", "no lods");
     lod_manifest_case(edit_lods_object, bad, json, "lods must be an array", "lods type");
     lod_manifest_case(edit_lods_nine, bad, json, "1 to 8 LODs", "nine lods");
@@ -832,6 +841,116 @@ static void test_lods(void) {
     lod_patch_case(3, "indices", &beyond, sizeof beyond, "LOD mesh 3 index 0 is 999", "lod index");
 }
 
+/* ---- sizes and checksums (version 3) ---------------------------------------------------- */
+
+/* Flips `count` bytes of dir/name from `offset` on. */
+static void corrupt(const char *dir, const char *name, size_t offset, size_t count) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t size = 0;
+    unsigned char *bytes = (unsigned char *)test_read_file(path, &size);
+    for (size_t i = offset; i < offset + count && i < size; i++) {
+        bytes[i] ^= 0x5a;
+    }
+    test_write_file(path, bytes, size);
+    free(bytes);
+}
+
+/* Where the binary chunk's data of a GLB starts: after the 12-byte header
+ * and the JSON chunk (8-byte chunk header + its length). */
+static size_t glb_bin_offset(const char *dir, const char *name) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t size = 0;
+    unsigned char *bytes = (unsigned char *)test_read_file(path, &size);
+    uint32_t json_length = 0;
+    memcpy(&json_length, bytes + 12, 4);
+    free(bytes);
+    return 12 + 8 + (size_t)json_length + 8;
+}
+
+/* Version 2: no checksums, one fps at the root (every fixture clip's). */
+static void edit_to_version2(cJSON *r) {
+    set_number(r, "version", 2);
+    cJSON_AddNumberToObject(r, "fps", 30);
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "files");
+}
+static void edit_no_files(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "files");
+}
+static void edit_files_without_mesh(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "files"),
+                                            "synth.1.mesh.glb");
+}
+static void edit_crc_string(cJSON *r) {
+    cJSON *mesh = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "files"),
+                                                   "synth.1.mesh.glb");
+    cJSON_ReplaceItemInObjectCaseSensitive(mesh, "crc32", cJSON_CreateString("0"));
+}
+static void edit_size_fraction(cJSON *r) {
+    cJSON *mesh = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "files"),
+                                                   "synth.1.mesh.glb");
+    set_number(mesh, "size_bytes", 10.5);
+}
+static void edit_files_outside(cJSON *r) {
+    cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(r, "files"), "../x.png",
+                          cJSON_CreateObject());
+}
+
+/* A file changed after the bake (64 bytes of the mesh's binary chunk, bytes
+ * of a PNG or EXR), cut short, or taken from another bake of the same
+ * layout is refused, naming the file; the same damage under a version 2
+ * manifest, which has no checksums, is what loaded silently before. */
+static void test_checksums(const crowd_asset *asset) {
+    char dir[1100], other[1100], from[1200], to[1200];
+    const crowd_result bad = CROWD_ERROR_INVALID_DATA;
+    copy_case(good_png, dir, sizeof dir);
+    corrupt(dir, "synth.1.mesh.glb", glb_bin_offset(dir, "synth.1.mesh.glb") + 16, 64);
+    expect_load_as_is(dir, bad, "synth.1.mesh.glb", "crc32", "64 bytes of the mesh's BIN");
+    edit_manifest(dir, edit_to_version2);
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    CHECK_MSG(crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK,
+              "version 2 has no checksum to refuse it: %s", error.reason);
+    crowd_bake_destroy(bake);
+
+    copy_case(good_png, dir, sizeof dir);
+    corrupt(dir, "synth.1.vat.png", 200, 8);
+    expect_load_as_is(dir, bad, "synth.1.vat.png", "crc32", "bytes of the PNG");
+    copy_case(good_exr, dir, sizeof dir);
+    corrupt(dir, "synth.1.vat_normal.exr", 400, 4);
+    expect_load_as_is(dir, bad, "synth.1.vat_normal.exr", "crc32", "bytes of an EXR");
+    copy_case(good_exr, dir, sizeof dir);
+    snprintf(to, sizeof to, "%s/synth.1.bat.exr", dir);
+    size_t size = 0;
+    char *text = test_read_file(to, &size);
+    test_write_file(to, text, size - 1);
+    free(text);
+    expect_load_as_is(dir, bad, "synth.1.bat.exr", "the manifest says", "EXR cut by a byte");
+
+    /* another bake's VAT, same layout, other frames */
+    fx_bake_options options = {24, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 77};
+    crowd_bake *another = fx_bake_create(asset, &options);
+    snprintf(other, sizeof other, "%s/another", root);
+    CHECK(fx_written(another, other, NULL));
+    crowd_bake_destroy(another);
+    copy_case(good_png, dir, sizeof dir);
+    snprintf(from, sizeof from, "%s/synth.1.vat.png", other);
+    snprintf(to, sizeof to, "%s/synth.1.vat.png", dir);
+    text = test_read_file(from, &size);
+    test_write_file(to, text, size);
+    free(text);
+    expect_load_as_is(dir, bad, "synth.1.vat.png", "another bake", "VAT of another bake");
+
+    manifest_case(good_png, edit_no_files, bad, "files is missing", "no files");
+    manifest_case(good_png, edit_files_without_mesh, bad, "no size and checksum for",
+                  "mesh unlisted");
+    manifest_case(good_png, edit_crc_string, bad, "crc32 must be an integer", "crc32 type");
+    manifest_case(good_png, edit_size_fraction, bad, "size_bytes must be an integer",
+                  "size fraction");
+    manifest_case(good_png, edit_files_outside, bad, "not a file name inside", "file outside");
+}
+
 /* ---- folders and arguments ------------------------------------------------------------ */
 
 static void test_folders(void) {
@@ -860,14 +979,14 @@ static void test_folders(void) {
     CHECK(crowd_bake_load(from, NULL, &bake, &error) == CROWD_OK);
     crowd_bake_destroy(bake);
     bake = NULL;
-    snprintf(path, sizeof path, "%s/synth.vat.png", dir);
+    snprintf(path, sizeof path, "%s/synth.1.vat.png", dir);
     result = crowd_bake_load(path, NULL, &bake, &error);
     CHECK(result == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "not valid JSON") != NULL);
 
     /* counts the mesh disagrees with: one vertex fewer still fits the VAT width */
     copy_case(good_png, dir, sizeof dir);
     edit_manifest(dir, edit_vertex_count);
-    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.mesh.glb", "the manifest says",
+    expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.mesh.glb", "the manifest says",
                 "vertex count vs mesh");
 }
 
@@ -899,6 +1018,7 @@ int main(void) {
         test_mesh();
         test_lods();
         test_folders();
+        test_checksums(asset);
     } else {
         CHECK(!"the good folders could not be written");
     }

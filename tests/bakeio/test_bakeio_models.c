@@ -149,9 +149,9 @@ static void bake_model(const char *label, crowd_asset *asset, crowd_vat_encoding
         }
         crowd_bake_destroy(loaded);
         char name[512];
-        snprintf(name, sizeof name, "%s.mesh.glb", bake->name);
+        snprintf(name, sizeof name, "%s.1.mesh.glb", bake->name);
         remember_glb(dir, name);
-        snprintf(name, sizeof name, "openvat/%s.glb", bake->name);
+        snprintf(name, sizeof name, "openvat/%s.1.glb", bake->name);
         remember_glb(dir, name);
     } else {
         CHECK(!"write failed");
@@ -199,8 +199,8 @@ static void test_models(void) {
     snprintf(dir, sizeof dir, "%s/synth", root);
     crowd_bake_write_desc write = {.openvat = true};
     if (fx_written(bake, dir, &write)) {
-        remember_glb(dir, "synth.mesh.glb");
-        remember_glb(dir, "openvat/synth.glb");
+        remember_glb(dir, "synth.1.mesh.glb");
+        remember_glb(dir, "openvat/synth.1.glb");
     }
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);

@@ -36,8 +36,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "consumer: %s: %s\n", error.file, error.reason);
         return 1;
     }
-    printf("bake %s: %u vertices, %u joints, %u clips, %u frames at %g fps\n", bake->name,
-           bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count, bake->fps);
+    printf("bake %s: %u vertices, %u joints, %u clips, %u frames (the first clip at %g fps)\n",
+           bake->name, bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count,
+           bake->clip_count > 0 ? (double)bake->clips[0].fps : 0.0);
     int ok = bake->vertex_count > 0 && bake->clip_count > 0;
     if (bake->vat_position.texels != NULL) {
         float position[3], normal[3];
