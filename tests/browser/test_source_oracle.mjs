@@ -36,7 +36,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { compare } from './compare.mjs';
-import { frameBox } from './layout.mjs';
+import { framePoints } from './layout.mjs';
 import { readPng, writePng } from './png.mjs';
 import { run } from './reference.mjs';
 import { serve } from './server.mjs';
@@ -47,6 +47,7 @@ const OVERLAP_MIN = 0.995;
 const ORACLE_MIN = 0.999;
 const CONTROL_MAX = 0.9;
 const SIZE = 200; // pixels a side (--size to change)
+const ORACLE_SCALE = 3;
 // `crowd render` processes at once (each is one short EGL context).
 const RENDER_JOBS = 2;
 
@@ -171,19 +172,30 @@ async function oracleModel(page, render, spec, models, tmp, { only, worst, size,
         }
         // Each time's camera frames the source's pose at that time (a clip's
         // whole box, e.g. Robot_Death falling 6 m back, leaves the figure
-        // small and the overlap dominated by edge pixels).
+        // small and the overlap dominated by its edge pixels).
         const times = clipTimes(clip, manifest);
         const url = `/models/${spec.file}`;
-        const boxes = await page.evaluate((s) => window.sourceBoxes(s),
+        const points = await page.evaluate((s) => window.sourcePoints(s),
             { url, clip: index, loop: clip.loop, times: times.map((t) => t.time) });
         times.forEach((t, i) => {
-            const { eye, target } = frameBox(boxes[i].min, boxes[i].max, 1);
+            const { eye, target } = framePoints(points[i], 1);
             t.view = { width: size, height: size, eye: eye.map(f), target: target.map(f) };
             t.reference = i;
         });
+        // The oracle's own check, at the baked times: crowd's f32 VAT (exact
+        // there) drawn by the player in the same rasterizer as the reference,
+        // and by crowd render at ORACLE_SCALE times the size (llvmpipe and
+        // SwiftShader differ at a few edge pixels, their share of the
+        // silhouette falls with its size).
+        const checks = times.filter((t) => t.kind === 'baked').map((t, i) => {
+            const { eye, target } = framePoints(points[times.indexOf(t)], 1);
+            return { kind: 'oracle', time: t.time, reference: times.length + i,
+                     view: { width: ORACLE_SCALE * size, height: ORACLE_SCALE * size,
+                             eye: eye.map(f), target: target.map(f) } };
+        });
         const reference = (await page.evaluate((s) => window.renderSource(s),
-            { url, clip: index, loop: clip.loop, width: size, height: size,
-              shots: times.map((t) => ({ time: t.time, ...t.view })) })).map(pixelsOf);
+            { url, clip: index, loop: clip.loop,
+              shots: [...times, ...checks].map((t) => ({ time: t.time, ...t.view })) })).map(pixelsOf);
         // The control: a quarter of the clip after the second baked time,
         // against that time's reference, with its camera.
         const at = times.filter((t) => t.kind === 'baked')[1] ?? times[0];
@@ -192,16 +204,16 @@ async function oracleModel(page, render, spec, models, tmp, { only, worst, size,
             : null;
         const stem = (t, player) => path.join(tmp, `${name}_${clip.name}_${t.time.toFixed(4)}_${player}`);
         const record = (t, player, got) => {
-            const want = reference[t.reference];
-            const r = compare(want, got, size, size);
+            const want = reference[t.reference], { width, height } = t.view;
+            const r = compare(want, got, width, height);
             const row = { model: name, clip: clip.name, kind: t.kind, time: t.time, player,
                           iou: r.iou, pixels: r.pixels, stem: stem(t, player) };
             row.ok = (row.kind === 'control' ? r.iou < CONTROL_MAX
                 : row.kind === 'oracle' ? r.iou >= ORACLE_MIN : r.iou >= OVERLAP_MIN) && r.pixels > 100;
             rows.push(row);
             if (keepAll) {
-                fs.writeFileSync(`${row.stem}.png`, writePng(size, size, got));
-                fs.writeFileSync(`${stem(t, 'source')}.png`, writePng(size, size, want));
+                fs.writeFileSync(`${row.stem}.png`, writePng(width, height, got));
+                fs.writeFileSync(`${stem(t, `source${width}`)}.png`, writePng(width, height, want));
             }
             // The pictures of the worst failure per time kind and player are
             // kept, to be written at the end.
@@ -210,36 +222,39 @@ async function oracleModel(page, render, spec, models, tmp, { only, worst, size,
                 if (before) {
                     delete before.pictures;
                 }
-                row.pictures = { want, got, diff: r.diff };
+                row.pictures = { want, got, diff: r.diff, width, height };
                 worst.set(key, row);
             }
         };
         const shots = control ? [...times, control] : times;
+        const player = async (t, bake, mode) => pixelsOf((await page.evaluate((s) => window.renderStill(s),
+            { bake, mode, ...t.view, time: t.time, instances: [{ clip: clip.name }] })).pixels);
         for (const mode of ['vat', 'bat']) {
             for (const t of shots) {
-                const got = await page.evaluate((s) => window.renderStill(s),
-                    { bake: `/bake/${name}/${manifestFile}`, mode, ...t.view, time: t.time,
-                      instances: [{ clip: clip.name }] });
-                record(t, `three-${mode}`, pixelsOf(got.pixels));
+                record(t, `three-${mode}`, await player(t, `/bake/${name}/${manifestFile}`, mode));
             }
+        }
+        for (const t of checks) {
+            record(t, 'three-f32', await player(t, `/bake/${name}_f32/${manifestFile}`, 'vat'));
         }
         // crowd render: vat and bat at every time (and the control), the f32
         // VAT at the baked ones (the oracle's own check).
-        const draw = (t, folder, mode, player, kind = t.kind) => {
+        const draw = (t, folder, mode, player) => {
             const cameraArg = [...t.view.eye, ...t.view.target].join(',');
             pending.push(render(['render', folder, '-o', `${stem(t, player)}_crowd.png`, '--mode', mode,
                                  '--count', '1', '--clip', clip.name, '--time', String(t.time),
-                                 '--size', `${size}x${size}`, '--no-ground', '--camera', cameraArg])
-                .then((got) => record({ ...t, kind }, player, got)));
+                                 '--size', `${t.view.width}x${t.view.height}`, '--no-ground',
+                                 '--camera', cameraArg])
+                .then((got) => record(t, player, got)));
         };
         for (const t of shots) {
             draw(t, dir, 'vat', 'render-vat');
             if (t.kind !== 'control') {
                 draw(t, dir, 'bat', 'render-bat');
             }
-            if (t.kind === 'baked') {
-                draw(t, exact, 'vat', 'render-f32', 'oracle');
-            }
+        }
+        for (const t of checks) {
+            draw(t, exact, 'vat', 'render-f32');
         }
     }
     await Promise.all(pending);
@@ -259,15 +274,15 @@ function report(rows) {
                 `control below ${CONTROL_MAX})`);
     console.log(`kind      ${PLAYERS.map((p) => p.padStart(22)).join('')}`);
     for (const kind of [...KINDS, 'oracle', 'control']) {
-        const cells = PLAYERS.concat(kind === 'oracle' ? ['render-f32'] : []).map((player) => {
+        const cells = (kind === 'oracle' ? ['three-f32', 'render-f32'] : PLAYERS).map((player) => {
             const these = rows.filter((r) => r.kind === kind && r.player === player);
             if (these.length === 0) {
-                return kind === 'oracle' && player !== 'render-f32' ? null : '-'.padStart(22);
+                return '-'.padStart(22);
             }
             const worst = these.reduce((a, b) => (b.iou < a.iou ? b : a));
             const where = `${worst.clip.replace(/^Robot_/, '')}@${worst.time.toFixed(3)}`;
             return `${worst.iou.toFixed(4)} ${where}`.padStart(22);
-        }).filter((c) => c !== null);
+        });
         console.log(`${kind.padEnd(10)}${cells.join('')}`);
     }
     return failures;
@@ -332,7 +347,8 @@ async function main() {
         failures += browser.errors.length;
     }
     await server.close();
-    const order = (r) => [r.model, r.clip, r.time, PLAYERS.indexOf(r.player)];
+    const order = (r) => [r.model, r.clip, r.time, r.kind === 'oracle' ? 1 : 0,
+                         PLAYERS.indexOf(r.player)];
     rows.sort((a, b) => {
         const [x, y] = [order(a), order(b)];
         const i = x.findIndex((v, k) => v !== y[k]);
@@ -344,9 +360,10 @@ async function main() {
         failures++;
     }
     for (const r of worst.values()) {
-        fs.writeFileSync(`${r.stem}_source.png`, writePng(size, size, r.pictures.want));
-        fs.writeFileSync(`${r.stem}_got.png`, writePng(size, size, r.pictures.got));
-        fs.writeFileSync(`${r.stem}_diff.png`, writePng(size, size, r.pictures.diff));
+        const { want, got, diff, width, height } = r.pictures;
+        fs.writeFileSync(`${r.stem}_source.png`, writePng(width, height, want));
+        fs.writeFileSync(`${r.stem}_got.png`, writePng(width, height, got));
+        fs.writeFileSync(`${r.stem}_diff.png`, writePng(width, height, diff));
     }
     console.log(`${failures === 0 ? 'passed' : `${failures} failures`} in ` +
                 `${((Date.now() - started) / 1000).toFixed(0)} s (${rows.length} comparisons, ${size}x${size})`);

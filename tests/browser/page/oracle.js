@@ -5,9 +5,9 @@
 // window.renderStill, drawn by the same renderer.
 //   window.loadSource(url) -> { clips: [{ name, duration }] } (the glTF's
 //       animations, in the file's order)
-//   window.sourceBoxes({ url, clip (index), loop, times: [s] }) -> the posed
-//       character's box [{ min, max }] per time
-//   window.renderSource({ url, clip, loop, width, height, shots: [{ time,
+//   window.sourcePoints({ url, clip (index), loop, times: [s] }) -> the posed
+//       character's vertices [[x, y, z, ...]] per time
+//   window.renderSource({ url, clip, loop, shots: [{ time, width, height,
 //       eye, target }] }) -> [RGBA pixels, rows top first, base64] per shot
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
@@ -66,25 +66,35 @@ function pose(s, clip, loop, t) {
     s.mixer.setTime(t);
 }
 
-// The box of the posed source's vertices (skinned, in world space) per
+// The posed source's vertices (skinned, world space, x y z flattened) per
 // time, for a camera that frames the character as it stands at that time.
-window.sourceBoxes = async (spec) => {
+window.sourcePoints = async (spec) => {
     const s = await source(spec.url);
+    const v = new THREE.Vector3();
     return spec.times.map((t) => {
         pose(s, spec.clip, spec.loop, t);
         s.scene.updateMatrixWorld(true);
-        const box = new THREE.Box3().setFromObject(s.gltf.scene, true);
-        return { min: box.min.toArray(), max: box.max.toArray() };
+        const points = [];
+        s.gltf.scene.traverse((o) => {
+            if (o.isMesh) {
+                const position = o.geometry.attributes.position;
+                for (let i = 0; i < position.count; i++) {
+                    o.getVertexPosition(i, v).applyMatrix4(o.matrixWorld);
+                    points.push(v.x, v.y, v.z);
+                }
+            }
+        });
+        return points;
     });
 };
 
 window.renderSource = async (spec) => {
     const s = await source(spec.url);
-    const { width, height } = spec;
-    renderer.setSize(width, height, false);
     const gl = renderer.getContext();
     const out = [];
     for (const shot of spec.shots) {
+        const { width, height } = shot;
+        renderer.setSize(width, height, false);
         pose(s, spec.clip, spec.loop, shot.time);
         renderer.render(s.scene, crowdCamera(shot.eye, shot.target, width / height));
         const pixels = new Uint8Array(width * height * 4);
