@@ -270,20 +270,26 @@ function report(rows) {
         console.log(`${r.model.padEnd(13)} ${r.clip.padEnd(17)} ${r.kind.padEnd(8)} ${r.time.toFixed(4).padStart(7)}` +
                     `   ${r.player.padEnd(10)}  ${r.iou.toFixed(4)}${ok ? '' : '  FAIL'}`);
     }
-    console.log(`\nminimum overlap per time kind and player (bar ${OVERLAP_MIN}; oracle ${ORACLE_MIN}; ` +
-                `control below ${CONTROL_MAX})`);
-    console.log(`kind      ${PLAYERS.map((p) => p.padStart(22)).join('')}`);
-    for (const kind of [...KINDS, 'oracle', 'control']) {
-        const cells = (kind === 'oracle' ? ['three-f32', 'render-f32'] : PLAYERS).map((player) => {
-            const these = rows.filter((r) => r.kind === kind && r.player === player);
-            if (these.length === 0) {
-                return '-'.padStart(22);
-            }
-            const worst = these.reduce((a, b) => (b.iou < a.iou ? b : a));
-            const where = `${worst.clip.replace(/^Robot_/, '')}@${worst.time.toFixed(3)}`;
-            return `${worst.iou.toFixed(4)} ${where}`.padStart(22);
-        });
-        console.log(`${kind.padEnd(10)}${cells.join('')}`);
+    // The minimum (and where) per time kind and player, over every model,
+    // then per model. The oracle row's columns are three-f32, render-f32.
+    const models = [...new Set(rows.map((r) => r.model))];
+    for (const model of [null, ...models]) {
+        const mine = rows.filter((r) => model === null || r.model === model);
+        console.log(`\nminimum overlap per time kind and player, ${model ?? 'all models'} ` +
+                    `(bar ${OVERLAP_MIN}; oracle ${ORACLE_MIN}; control below ${CONTROL_MAX})`);
+        console.log(`kind      ${PLAYERS.map((p) => p.padStart(24)).join('')}`);
+        for (const kind of [...KINDS, 'oracle', 'control']) {
+            const cells = (kind === 'oracle' ? ['three-f32', 'render-f32'] : PLAYERS).map((player) => {
+                const these = mine.filter((r) => r.kind === kind && r.player === player);
+                if (these.length === 0) {
+                    return '-'.padStart(24);
+                }
+                const worst = these.reduce((x, y) => (y.iou < x.iou ? y : x));
+                const where = `${worst.clip.replace(/^Robot_/, '')}@${worst.time.toFixed(4)}`;
+                return `${worst.iou.toFixed(4)} ${where}`.padStart(24);
+            });
+            console.log(`${kind.padEnd(10)}${cells.join('')}`);
+        }
     }
     return failures;
 }
