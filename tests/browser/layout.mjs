@@ -85,3 +85,30 @@ export function frameBox(min, max, aspect) {
     distance = distance > 0.01 ? distance * 1.08 : 1;
     return { eye: centre.map((c, a) => c + back[a] * distance), target: centre };
 }
+
+// frameBox's view of a set of points (x, y, z flattened) instead of a box's
+// corners: the same direction, aimed at the points' box centre, but only as
+// far back as the points themselves need (a character lying along the view
+// leaves a deep box whose far corners push a box-framed camera back).
+export function framePoints(points, aspect) {
+    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < points.length; i += 3) {
+        for (let a = 0; a < 3; a++) {
+            min[a] = Math.min(min[a], points[i + a]);
+            max[a] = Math.max(max[a], points[i + a]);
+        }
+    }
+    const centre = [0, 1, 2].map((a) => 0.5 * (min[a] + max[a]));
+    const back = normalize([0.35, 0.45, 1.0]);
+    const right = normalize(cross(back.map((x) => -x), [0, 1, 0]));
+    const up = cross(right, back.map((x) => -x));
+    const ty = Math.tan((45 * Math.PI) / 180 / 2), tx = ty * aspect;
+    let distance = 0;
+    for (let i = 0; i < points.length; i += 3) {
+        const q = [0, 1, 2].map((a) => points[i + a] - centre[a]);
+        distance = Math.max(distance, Math.abs(dot(q, right)) / tx + dot(q, back),
+                            Math.abs(dot(q, up)) / ty + dot(q, back));
+    }
+    distance = distance > 0.01 ? distance * 1.08 : 1;
+    return { eye: centre.map((c, a) => c + back[a] * distance), target: centre };
+}

@@ -12,12 +12,13 @@ import * as THREE from 'three';
 import { CrowdBake } from '../crowd.js';
 import { addCrowdLights, crowdCamera } from '../example/stage.js';
 
-const renderer = new THREE.WebGLRenderer({ antialias: false });
+// Shared with oracle.js (the source-file oracle draws with the same renderer).
+export const renderer = new THREE.WebGLRenderer({ antialias: false });
 renderer.setPixelRatio(1);
 document.body.appendChild(renderer.domElement);
 const bakes = new Map();
 
-function toBase64(pixels, width, height) {
+export function toBase64(pixels, width, height) {
     // readPixels gives the bottom row first.
     const rows = new Uint8Array(pixels.length);
     for (let y = 0; y < height; y++) {
