@@ -92,7 +92,8 @@ static void texture_size(const glb_file *glb, const cJSON *info, uint32_t size[2
         cJSON_GetArrayItem(get(glb->json, "images"), (int)number(texture, "source", -1));
     const cJSON *view =
         cJSON_GetArrayItem(get(glb->json, "bufferViews"), (int)number(image, "bufferView", -1));
-    size_t offset = (size_t)number(view, "byteOffset", 0), length = (size_t)number(view, "byteLength", 0);
+    size_t offset = (size_t)number(view, "byteOffset", 0),
+           length = (size_t)number(view, "byteLength", 0);
     if (info == NULL || view == NULL || glb->bin == NULL || offset + length > glb->bin_size ||
         length < 24 || memcmp(glb->bin + offset, "\x89PNG", 4) != 0) {
         return;
@@ -119,8 +120,8 @@ static void compare_material(const char *label, const glb_file *source, const cJ
                   "%s '%s': baseColorFactor[%d]", label, name, c);
     }
     CHECK_MSG((float)number(bp, "metallicFactor", 1) == unit(number(sp, "metallicFactor", 1)),
-              "%s '%s': metallicFactor %g, source %g", label, name,
-              number(bp, "metallicFactor", 1), number(sp, "metallicFactor", 1));
+              "%s '%s': metallicFactor %g, source %g", label, name, number(bp, "metallicFactor", 1),
+              number(sp, "metallicFactor", 1));
     CHECK_MSG((float)number(bp, "roughnessFactor", 1) == unit(number(sp, "roughnessFactor", 1)),
               "%s '%s': roughnessFactor %g, source %g", label, name,
               number(bp, "roughnessFactor", 1), number(sp, "roughnessFactor", 1));
@@ -130,8 +131,8 @@ static void compare_material(const char *label, const glb_file *source, const cJ
         CHECK_MSG((bc ? (float)bc->valuedouble : 0.0f) == unit(sc ? sc->valuedouble : 0.0),
                   "%s '%s': emissiveFactor[%d]", label, name, c);
     }
-    CHECK_MSG(strcmp(alpha_mode(s), alpha_mode(b)) == 0, "%s '%s': alphaMode %s, source %s",
-              label, name, alpha_mode(b), alpha_mode(s));
+    CHECK_MSG(strcmp(alpha_mode(s), alpha_mode(b)) == 0, "%s '%s': alphaMode %s, source %s", label,
+              name, alpha_mode(b), alpha_mode(s));
     if (strcmp(alpha_mode(s), "MASK") == 0) {
         CHECK_MSG((float)number(b, "alphaCutoff", 0.5) == (float)number(s, "alphaCutoff", 0.5),
                   "%s '%s': alphaCutoff", label, name);
@@ -175,8 +176,7 @@ static void check_primitives(const char *label, const glb_file *baked, uint32_t 
             for (int q = 0; q < p; q++) {
                 CHECK_MSG(number(cJSON_GetArrayItem(primitives, p), "material", -1) !=
                               number(cJSON_GetArrayItem(primitives, q), "material", -2),
-                          "%s: mesh %d: primitives %d and %d share a material", label, index, q,
-                          p);
+                          "%s: mesh %d: primitives %d and %d share a material", label, index, q, p);
             }
         }
         if (index++ == 0) {
@@ -190,8 +190,8 @@ static void check_primitives(const char *label, const glb_file *baked, uint32_t 
  * and opens what was written. */
 static bool bake(const char *label, crowd_asset *asset, int32_t lods, glb_file *out) {
     const char *clip = asset->clip_count > 0 ? asset->clips[0].name : NULL;
-    crowd_bake_desc desc = {.fps = 5, .clips = clip ? &clip : NULL, .clip_count = clip ? 1 : 0,
-                            .lods = lods};
+    crowd_bake_desc desc = {
+        .fps = 5, .clips = clip ? &clip : NULL, .clip_count = clip ? 1 : 0, .lods = lods};
     crowd_bake *bake = NULL;
     crowd_error error = {0};
     crowd_result result = crowd_bake_build(asset, &desc, &bake, &error);
