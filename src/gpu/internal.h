@@ -71,7 +71,8 @@ _Static_assert(sizeof(gpu_instance_record) == 16 * GPU_INSTANCE_ATTR_COUNT,
 typedef struct gpu_material_record {
     float base_color[4];
     int32_t texture_layer; /* -1: none */
-    int32_t pad[3];
+    float metallic, roughness;
+    int32_t pad;
 } gpu_material_record;
 
 typedef struct gpu_clip {
@@ -117,6 +118,7 @@ enum {
     GPU_UNIFORM_LINEAR_OUTPUT = 16,
     GPU_UNIFORM_ARCHETYPE = 17,
     GPU_UNIFORM_LOD_TINT = 18,
+    GPU_UNIFORM_CAMERA_POSITION = 30,
 };
 /* Vertex attribute locations = buffer binding indices; the per-instance
  * attributes follow, all from binding GPU_BINDING_INSTANCES. */
