@@ -49,43 +49,50 @@ struct crowd_surface {
 };
 
 // Sky/ground hemisphere ambient plus one directional light, metallic-
-// roughness as glTF defines it: a Lambert diffuse of base x (1 - metallic)
-// and a GGX specular (Smith height-correlated visibility, Schlick Fresnel
-// from 0.04 for dielectrics to the base colour for metals). The light's
-// colour is the lit diffuse white (hence the specular's factor pi), and
-// the hemisphere, looked up along the reflected ray, stands for the
-// environment the specular reflects. A rough dielectric keeps within a few
-// percent of the Lambert-only shading crowd had before.
+// roughness as glTF defines it and as three.js's MeshStandardMaterial
+// computes it (so that engines importing mesh.glb draw what crowd draws): a
+// Lambert diffuse of base x (1 - metallic); for the light a GGX specular
+// (Smith height-correlated visibility, Schlick Fresnel from 0.04 for
+// dielectrics to the base colour for metals); the hemisphere is irradiance
+// only (no environment to reflect), taken by the diffuse less the energy
+// the specular lobe keeps (three's DFG fit, with its multiple-scattering
+// term). The light's colour is the lit diffuse white, so the specular
+// carries a factor pi. A rough dielectric keeps within a few percent of
+// the Lambert-only shading crowd had before.
 vec3 crowd_default_lighting(crowd_surface s) {
     const float PI = 3.14159265;
     vec3 n = s.normal;
     vec3 to_eye = u_camera_position - s.world_position;
     vec3 v = dot(to_eye, to_eye) > 0.0 ? normalize(to_eye) : n;
-    float nv = max(dot(n, v), 1e-4);
+    float nv = clamp(dot(n, v), 0.0, 1.0);
+    float roughness = clamp(s.roughness, 0.0525, 1.0); // three's floor for a mirror's highlight
+    float a2 = pow(roughness, 4.0);                     // alpha = roughness^2
     vec3 f0 = mix(vec3(0.04), s.base_color.rgb, s.metallic);
-    vec3 diffuse = s.base_color.rgb * (1.0 - s.metallic) * (1.0 - 0.04);
-    // alpha = roughness^2, floored so that a mirror still shows the light as a small spot
-    float a = max(s.roughness * s.roughness, 0.02);
-    float a2 = a * a;
+    vec3 diffuse = s.base_color.rgb * (1.0 - s.metallic);
+    // The specular lobe's directional albedo (Karis' fit, as three's DFGApprox).
+    vec4 r = roughness * vec4(-1.0, -0.0275, -0.572, 0.022) + vec4(1.0, 0.0425, 1.04, -0.04);
+    float a004 = min(r.x * r.x, exp2(-9.28 * nv)) * r.x + r.y;
+    vec2 dfg = vec2(-1.04, 1.04) * a004 + r.zw;
+    vec3 single_scatter = f0 * dfg.x + dfg.y;
+    float multi_energy = 1.0 - (dfg.x + dfg.y);
+    vec3 f_average = f0 + (1.0 - f0) * 0.047619;
+    vec3 multi_scatter = single_scatter * f_average / (1.0 - multi_energy * f_average) * multi_energy;
     vec3 hemisphere = mix(u_ambient_ground, u_ambient_sky, n.y * 0.5 + 0.5);
-    vec3 r = reflect(-v, n);
-    vec3 environment = mix(u_ambient_ground, u_ambient_sky, r.y * 0.5 + 0.5);
-    vec3 fresnel_ambient =
-        f0 + (max(vec3(1.0 - s.roughness), f0) - f0) * pow(1.0 - nv, 5.0);
-    vec3 color = diffuse * hemisphere + environment * fresnel_ambient;
+    vec3 color = hemisphere * (diffuse * (1.0 - (single_scatter + multi_scatter)) + multi_scatter);
     vec3 l = dot(u_light_dir, u_light_dir) > 0.0 ? normalize(u_light_dir) : vec3(0.0);
-    float nl = max(dot(n, l), 0.0);
+    float nl = clamp(dot(n, l), 0.0, 1.0);
     if (nl > 0.0) {
         vec3 h = normalize(l + v);
-        float nh = max(dot(n, h), 0.0);
-        float vh = max(dot(v, h), 0.0);
+        float nh = clamp(dot(n, h), 0.0, 1.0);
+        float vh = clamp(dot(v, h), 0.0, 1.0);
         float d = nh * nh * (a2 - 1.0) + 1.0;
         float distribution = a2 / (PI * d * d);
-        float visibility = 0.5 / (nl * sqrt(nv * nv * (1.0 - a2) + a2) +
-                                  nv * sqrt(nl * nl * (1.0 - a2) + a2));
-        vec3 fresnel = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
-        vec3 specular = PI * distribution * visibility * fresnel;
-        color += u_light_color * nl * (diffuse + specular);
+        float visibility = 0.5 / max(nl * sqrt(a2 + (1.0 - a2) * nv * nv) +
+                                         nv * sqrt(a2 + (1.0 - a2) * nl * nl),
+                                     1e-6);
+        float schlick = exp2((-5.55473 * vh - 6.98316) * vh);
+        vec3 fresnel = f0 * (1.0 - schlick) + schlick;
+        color += u_light_color * nl * (diffuse + PI * distribution * visibility * fresnel);
     }
     return color;
 }

@@ -215,9 +215,9 @@ typedef struct crowd_archetype_desc {
      *     };
      * and, callable from it, `vec3 crowd_default_lighting(crowd_surface s)`,
      * crowd's own shading under the frame's crowd_light: glTF's
-     * metallic-roughness model (Lambert diffuse, GGX specular with Schlick
-     * Fresnel) for the directional light, the sky/ground hemisphere as
-     * ambient and as the environment the specular reflects. NULL = crowd's
+     * metallic-roughness model as three.js's MeshStandardMaterial computes
+     * it (Lambert diffuse, GGX specular with Schlick Fresnel for the
+     * directional light; the sky/ground hemisphere as irradiance only). NULL = crowd's
      * default shading. A function that does not compile or link makes
      * crowd_world_add_archetype fail with CROWD_ERROR_GPU, the compiler's log
      * in the error's reason. */

@@ -179,11 +179,12 @@ static bool get_float(const struct aiMaterial *source, const char *key, unsigned
 
 /* Factors past the base colour; the glTF keys where assimp read a glTF file. */
 static crowd_result convert_factors(import_context *ctx, const struct aiMaterial *source,
-                                    crowd_material *material) {
+                                    crowd_material *material, bool *out_gltf) {
     struct aiString mode;
     mode.length = 0;
     mode.data[0] = '\0';
     bool gltf = aiGetMaterialString(source, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS;
+    *out_gltf = gltf;
     float fallback = gltf ? 1.0f : 0.0f; /* glTF's default metallic, else a dielectric */
     float normal_scale = 1, strength = 1, cutoff = 0.5f;
     bool ok = get_float(source, AI_MATKEY_METALLIC_FACTOR, fallback, &material->metallic) &&
@@ -254,7 +255,8 @@ static crowd_result convert_material(import_context *ctx, const struct aiMateria
     if (source == NULL) {
         return CROWD_OK;
     }
-    crowd_result result = convert_factors(ctx, source, material);
+    bool gltf = false;
+    crowd_result result = convert_factors(ctx, source, material, &gltf);
     if (result != CROWD_OK) {
         return result;
     }
@@ -267,8 +269,11 @@ static crowd_result convert_material(import_context *ctx, const struct aiMateria
     material->texture_width = base.width;
     material->texture_height = base.height;
     material->texture_rgba8 = base.rgba8;
-    load_slot(ctx, source, aiTextureType_UNKNOWN, "metallic-roughness", material->name,
-              &material->metallic_roughness_texture);
+    if (gltf) { /* assimp's glTF reader files the packed texture as UNKNOWN; other formats
+                 * put unrelated maps there */
+        load_slot(ctx, source, aiTextureType_UNKNOWN, "metallic-roughness", material->name,
+                  &material->metallic_roughness_texture);
+    }
     load_slot(ctx, source, aiTextureType_NORMALS, "normal", material->name,
               &material->normal_texture);
     load_slot(ctx, source, aiTextureType_EMISSIVE, "emissive", material->name,

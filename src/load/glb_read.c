@@ -971,13 +971,13 @@ static crowd_result read_material(glb_reader *r, const cJSON *object, int m,
             result = invalid(r, "material %d: baseColorFactor[%d] is not in [0, 1]", m, c);
         }
     }
-    float zero[3] = {0, 0, 0};
+    float emission[3] = {0, 0, 0};
     if (result == CROWD_OK) {
-        result = get_floats(r, object, "emissiveFactor", 3, "material", zero);
-        memcpy(material->emissive, zero, sizeof zero);
+        result = get_floats(r, object, "emissiveFactor", 3, "material", emission);
+        memcpy(material->emissive, emission, sizeof emission);
     }
     for (int c = 0; result == CROWD_OK && c < 3; c++) {
-        if (zero[c] < 0.0f || zero[c] > 1.0f) {
+        if (emission[c] < 0.0f || emission[c] > 1.0f) {
             result = invalid(r, "material %d: emissiveFactor[%d] is not in [0, 1]", m, c);
         }
     }

@@ -30,11 +30,12 @@ import { bakeAll, reference, run } from './reference.mjs';
 import { serve } from './server.mjs';
 
 // Thresholds: silhouettes (the bar) and mean |RGB| difference on the
-// pixels both cover, in 8-bit steps. The colour differs by three's
-// MeshStandardMaterial (a little specular, energy conservation) against
-// crowd's Lambert shading, not by the animation.
+// pixels both cover, in 8-bit steps. crowd's default shading is three's
+// MeshStandardMaterial's metallic-roughness model, with the materials of
+// mesh.glb on both sides: measured 0.3 to 0.7 (builtin:) and 1.6 to 2.0
+// (robot.glb), where crowd's Lambert-only shading gave 2.6 to 4.3.
 const IOU_MIN = 0.99;
-const COLOUR_MAX = 6;
+const COLOUR_MAX = 3;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
