@@ -57,8 +57,8 @@ struct crowd_surface {
 // only (no environment to reflect), taken by the diffuse less the energy
 // the specular lobe keeps (three's DFG fit, with its multiple-scattering
 // term). The light's colour is the lit diffuse white, so the specular
-// carries a factor pi. A rough dielectric keeps within a few percent of
-// the Lambert-only shading crowd had before.
+// carries a factor pi. A rough dielectric differs from the Lambert-only
+// shading crowd had before by its Fresnel (about 2 % of the light).
 vec3 crowd_default_lighting(crowd_surface s) {
     const float PI = 3.14159265;
     vec3 n = s.normal;
