@@ -33,12 +33,44 @@ extern "C" {
 /* Joint indices are stored as uint16_t. */
 #define CROWD_MAX_JOINTS 65535
 
+/* A texture decoded to RGBA8 as stored in the source (sRGB for colour
+ * textures, linear data for the others), or width = height = 0 and rgba8 =
+ * NULL when the material has none. Every texture reads uv0. */
+typedef struct crowd_image {
+    uint32_t width, height;
+    uint8_t *rgba8; /* width * height * 4 bytes */
+} crowd_image;
+
+/* glTF's alphaMode. */
+typedef enum crowd_alpha_mode {
+    CROWD_ALPHA_OPAQUE = 0,
+    CROWD_ALPHA_MASK = 1, /* alpha < alpha_cutoff is discarded */
+    CROWD_ALPHA_BLEND = 2,
+} crowd_alpha_mode;
+
+/* The parameters of glTF 2.0's metallic-roughness material, as the source
+ * gives them; a producer sets every field (metallic 0 and roughness 0 are a
+ * polished dielectric, not "unset"). Importers fill what the file says and
+ * the glTF defaults (or, for formats without PBR data, metallic 0 and
+ * roughness 1, see crowd/import.h) where it says nothing. */
 typedef struct crowd_material {
     char *name;          /* never NULL once built ("" when the file has none) */
     float base_color[4]; /* linear RGBA factor */
     /* Base-colour texture decoded to RGBA8 (sRGB as stored), or NULL. */
     uint32_t texture_width, texture_height;
-    uint8_t *texture_rgba8; /* texture_width * texture_height * 4 bytes */
+    uint8_t *texture_rgba8;   /* texture_width * texture_height * 4 bytes */
+    float metallic;           /* [0, 1] */
+    float roughness;          /* [0, 1], perceptual (glTF's roughnessFactor) */
+    float emissive[3];        /* linear RGB factor, >= 0 */
+    float normal_scale;       /* normalTexture.scale */
+    float occlusion_strength; /* occlusionTexture.strength, [0, 1] */
+    crowd_alpha_mode alpha_mode;
+    float alpha_cutoff; /* >= 0; used by CROWD_ALPHA_MASK */
+    bool double_sided;
+    crowd_image metallic_roughness_texture; /* roughness in G, metallic in B (linear) */
+    crowd_image normal_texture;             /* tangent space, linear */
+    crowd_image emissive_texture;           /* sRGB */
+    crowd_image occlusion_texture;          /* occlusion in R, linear */
 } crowd_material;
 
 /* A range of the index buffer drawn with one material. */

@@ -211,9 +211,14 @@ typedef struct crowd_archetype_desc {
      *         uint instance;        // the instance's handle id (crowd_instance.id)
      *         uint archetype;       // the archetype's handle id
      *         uint lod;             // the LOD it is drawn at (0 unless culled with LODs)
+     *         float metallic;       // the material's metallic factor, [0, 1]
+     *         float roughness;      // its roughness factor (glTF's, perceptual), [0, 1]
      *     };
      * and, callable from it, `vec3 crowd_default_lighting(crowd_surface s)`,
-     * crowd's own shading under the frame's crowd_light. NULL = crowd's
+     * crowd's own shading under the frame's crowd_light: glTF's
+     * metallic-roughness model as three.js's MeshStandardMaterial computes
+     * it (Lambert diffuse, GGX specular with Schlick Fresnel for the
+     * directional light; the sky/ground hemisphere as irradiance only). NULL = crowd's
      * default shading. A function that does not compile or link makes
      * crowd_world_add_archetype fail with CROWD_ERROR_GPU, the compiler's log
      * in the error's reason. */

@@ -7,6 +7,11 @@
  * crowd_repairs) are counted in the asset and logged; what a file's format
  * forbids (an index beyond the vertex count) is refused. Coordinates are
  * converted to metres from the unit the file declares (FBX, Collada).
+ * Materials keep every glTF metallic-roughness parameter the file gives
+ * (crowd_material), glTF's defaults where a glTF file says nothing; formats
+ * without PBR data (FBX, Collada, OBJ, X, ...) give metallic 0 (their
+ * diffuse colour is a dielectric's) and roughness 1 (Phong shininess has no
+ * reliable roughness, and 1 keeps the diffuse look they always had).
  *
  * assimp runs in a helper process, crowd-import-helper, under memory,
  * CPU-time and wall-clock limits: a reader that crashes, hangs or runs out

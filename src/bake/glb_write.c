@@ -1,7 +1,7 @@
 /* Binary glTF writer for a bake's mesh (glb_write.h). The JSON is built with
  * cJSON, the binary chunk is one buffer with one bufferView per vertex
- * attribute (tightly packed, so no byteStride), one for all indices (an
- * accessor per submesh), one for the inverse bind matrices and one per
+ * attribute (tightly packed, so no byteStride), one for each mesh's indices
+ * (an accessor per primitive), one for the inverse bind matrices and one per
  * embedded image. glTF is little-endian and so are the arrays in memory. */
 #include "bake/glb_write.h"
 
@@ -137,14 +137,18 @@ static int add_positions(glb_writer *w, const float *positions, uint32_t count) 
 }
 
 typedef struct vertex_accessors {
-    int position, normal, uv0, uv1, joints, weights, source;
+    int position, normal, tangent, uv0, uv1, joints, weights, source;
 } vertex_accessors;
 
 static vertex_accessors add_vertices(glb_writer *w) {
     const crowd_mesh *mesh = &w->desc->asset->mesh;
-    vertex_accessors a = {-1, -1, -1, -1, -1, -1, -1};
+    vertex_accessors a = {-1, -1, -1, -1, -1, -1, -1, -1};
     a.position = add_positions(w, mesh->positions, mesh->vertex_count);
     a.normal = add_vertex_array(w, mesh->normals, mesh->vertex_count, GLTF_FLOAT, 4, 3, "VEC3");
+    if (mesh->tangents != NULL) {
+        a.tangent =
+            add_vertex_array(w, mesh->tangents, mesh->vertex_count, GLTF_FLOAT, 4, 4, "VEC4");
+    }
     a.uv0 = add_vertex_array(w, mesh->uv0, mesh->vertex_count, GLTF_FLOAT, 4, 2, "VEC2");
     if (w->desc->lookup.width > 0) {
         float *uv1 = malloc((size_t)mesh->vertex_count * 2 * sizeof *uv1);
@@ -174,6 +178,9 @@ static void add_primitive(glb_writer *w, cJSON *primitives, const vertex_accesso
     cJSON *attributes = put(w, primitive, "attributes", cJSON_CreateObject());
     put_number(w, attributes, "POSITION", a->position);
     put_number(w, attributes, "NORMAL", a->normal);
+    if (a->tangent >= 0) {
+        put_number(w, attributes, "TANGENT", a->tangent); /* for normal textures */
+    }
     put_number(w, attributes, "TEXCOORD_0", a->uv0);
     if (a->uv1 >= 0) {
         put_number(w, attributes, "TEXCOORD_1", a->uv1);
@@ -192,21 +199,54 @@ static void add_primitive(glb_writer *w, cJSON *primitives, const vertex_accesso
     put_number(w, primitive, "mode", GLTF_TRIANGLES);
 }
 
+/* Mesh 0: one primitive per material, in the order the materials are first
+ * used, each over the triangles of that material in index-buffer order, so
+ * that an engine's importer makes one draw per material (the asset keeps a
+ * submesh per source mesh, often several of one material). */
 static void add_mesh(glb_writer *w, cJSON *meshes, const vertex_accessors *a) {
     const crowd_mesh *mesh = &w->desc->asset->mesh;
-    int index_view =
-        add_view(w, mesh->indices, (size_t)mesh->index_count * 4, GLTF_ELEMENT_ARRAY_BUFFER);
+    uint32_t *grouped = malloc((size_t)mesh->index_count * sizeof *grouped);
+    bool *done = calloc(mesh->submesh_count, sizeof *done);
+    if (grouped == NULL || done == NULL) {
+        free(grouped);
+        free(done);
+        w->failed = true;
+        return;
+    }
+    typedef struct {
+        uint32_t material, first, count;
+    } run;
+    run *runs = malloc(((size_t)mesh->submesh_count + 1) * sizeof *runs);
+    uint32_t run_count = 0, filled = 0;
+    for (uint32_t s = 0; runs != NULL && s < mesh->submesh_count; s++) {
+        if (done[s] || mesh->submeshes[s].index_count == 0) {
+            continue; /* glTF accessors cannot be empty; an empty range draws nothing anyway */
+        }
+        uint32_t material = mesh->submeshes[s].material, first = filled;
+        for (uint32_t t = s; t < mesh->submesh_count; t++) {
+            const crowd_submesh *submesh = &mesh->submeshes[t];
+            if (!done[t] && submesh->material == material) {
+                memcpy(grouped + filled, mesh->indices + submesh->first_index,
+                       (size_t)submesh->index_count * sizeof *grouped);
+                filled += submesh->index_count;
+                done[t] = true;
+            }
+        }
+        runs[run_count++] = (run){material, first, filled - first};
+    }
+    if (runs == NULL) {
+        w->failed = true;
+    }
+    int index_view = add_view(w, grouped, (size_t)filled * 4, GLTF_ELEMENT_ARRAY_BUFFER);
     cJSON *object = put(w, meshes, NULL, cJSON_CreateObject());
     put_string(w, object, "name", w->desc->name);
     cJSON *primitives = put(w, object, "primitives", cJSON_CreateArray());
-    for (uint32_t s = 0; s < mesh->submesh_count; s++) {
-        const crowd_submesh *submesh = &mesh->submeshes[s];
-        if (submesh->index_count == 0) {
-            continue; /* glTF accessors cannot be empty; an empty range draws nothing anyway */
-        }
-        add_primitive(w, primitives, a, index_view, submesh->first_index, submesh->index_count,
-                      submesh->material);
+    for (uint32_t r = 0; r < run_count; r++) {
+        add_primitive(w, primitives, a, index_view, runs[r].first, runs[r].count, runs[r].material);
     }
+    free(runs);
+    free(done);
+    free(grouped);
 }
 
 static void gather(const float *array, int components, const uint32_t *source, uint32_t count,
@@ -222,7 +262,7 @@ static vertex_accessors add_lod_vertices(glb_writer *w, const crowd_bake_lod *lo
     const crowd_mesh *mesh = &w->desc->asset->mesh;
     const uint32_t *source = w->desc->lod_vertices + lod->first_vertex;
     uint32_t count = lod->vertex_count;
-    vertex_accessors a = {-1, -1, -1, -1, -1, -1, -1};
+    vertex_accessors a = {-1, -1, -1, -1, -1, -1, -1, -1};
     float *values = malloc((size_t)count * 4 * sizeof *values); /* the widest attribute */
     uint16_t *joints = malloc((size_t)count * 4 * sizeof *joints);
     if (values == NULL || joints == NULL) {
@@ -235,6 +275,10 @@ static vertex_accessors add_lod_vertices(glb_writer *w, const crowd_bake_lod *lo
     a.position = add_positions(w, values, count);
     gather(mesh->normals, 3, source, count, values);
     a.normal = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 3, "VEC3");
+    if (mesh->tangents != NULL) {
+        gather(mesh->tangents, 4, source, count, values);
+        a.tangent = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 4, "VEC4");
+    }
     gather(mesh->uv0, 2, source, count, values);
     a.uv0 = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 2, "VEC2");
     if (w->desc->lookup.width > 0) {
@@ -302,57 +346,111 @@ static float unit_clamp(float value) {
     return value < 0.0f ? 0.0f : value > 1.0f ? 1.0f : value;
 }
 
-/* glTF limits colour factors to [0, 1]; textures are embedded as PNG. */
+/* Embeds `image` as a PNG texture (the first one adds the shared sampler);
+ * returns the texture's index, -1 for no image. */
+static int add_texture(glb_writer *w, const crowd_image *image, crowd_error *error,
+                       crowd_result *result) {
+    if (image->rgba8 == NULL || image->width == 0 || image->height == 0) {
+        return -1;
+    }
+    uint8_t *png = NULL;
+    size_t png_size = 0;
+    *result = png_encode_rgba8(image->rgba8, image->width, image->height, &png, &png_size, error);
+    if (*result != CROWD_OK) {
+        return -1;
+    }
+    int view = add_view(w, png, png_size, 0);
+    free(png);
+    cJSON *images = cJSON_GetObjectItemCaseSensitive(w->root, "images");
+    cJSON *textures = cJSON_GetObjectItemCaseSensitive(w->root, "textures");
+    if (images == NULL) {
+        images = put(w, w->root, "images", cJSON_CreateArray());
+        textures = put(w, w->root, "textures", cJSON_CreateArray());
+        cJSON *sampler =
+            put(w, put(w, w->root, "samplers", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+        put_number(w, sampler, "magFilter", GLTF_LINEAR);
+        put_number(w, sampler, "minFilter", GLTF_LINEAR_MIPMAP_LINEAR);
+        put_number(w, sampler, "wrapS", GLTF_REPEAT);
+        put_number(w, sampler, "wrapT", GLTF_REPEAT);
+    }
+    cJSON *object = put(w, images, NULL, cJSON_CreateObject());
+    put_number(w, object, "bufferView", view);
+    put_string(w, object, "mimeType", "image/png");
+    cJSON *texture = put(w, textures, NULL, cJSON_CreateObject());
+    put_number(w, texture, "sampler", 0);
+    put_number(w, texture, "source", cJSON_GetArraySize(images) - 1);
+    return cJSON_GetArraySize(textures) - 1;
+}
+
+/* A textureInfo `key` in `parent` for `image`, when it has one; returns the info or NULL. */
+static cJSON *put_texture(glb_writer *w, cJSON *parent, const char *key, const crowd_image *image,
+                          crowd_error *error, crowd_result *result) {
+    int texture = *result == CROWD_OK ? add_texture(w, image, error, result) : -1;
+    if (texture < 0) {
+        return NULL;
+    }
+    cJSON *info = put(w, parent, key, cJSON_CreateObject());
+    put_number(w, info, "index", texture);
+    return info;
+}
+
+/* Every parameter of the material, factors clamped to the ranges glTF
+ * requires (the asset keeps metallic, roughness and occlusion strength in
+ * them already; colours may be outside). Textures are embedded as PNG.
+ * alphaCutoff only with MASK, where glTF gives it a meaning. */
+static crowd_result add_material(glb_writer *w, cJSON *object, const crowd_material *material,
+                                 crowd_error *error) {
+    static const char *const modes[] = {"OPAQUE", "MASK", "BLEND"};
+    crowd_result result = CROWD_OK;
+    if (material->name != NULL && material->name[0] != '\0') {
+        put_string(w, object, "name", material->name);
+    }
+    cJSON *pbr = put(w, object, "pbrMetallicRoughness", cJSON_CreateObject());
+    float factor[4];
+    for (int c = 0; c < 4; c++) {
+        factor[c] = unit_clamp(material->base_color[c]);
+    }
+    put_floats(w, pbr, "baseColorFactor", factor, 4);
+    put_number(w, pbr, "metallicFactor", unit_clamp(material->metallic));
+    put_number(w, pbr, "roughnessFactor", unit_clamp(material->roughness));
+    const crowd_image base = {material->texture_width, material->texture_height,
+                              material->texture_rgba8};
+    put_texture(w, pbr, "baseColorTexture", &base, error, &result);
+    put_texture(w, pbr, "metallicRoughnessTexture", &material->metallic_roughness_texture, error,
+                &result);
+    cJSON *normal =
+        put_texture(w, object, "normalTexture", &material->normal_texture, error, &result);
+    if (normal != NULL) {
+        put_number(w, normal, "scale", material->normal_scale);
+    }
+    cJSON *occlusion =
+        put_texture(w, object, "occlusionTexture", &material->occlusion_texture, error, &result);
+    if (occlusion != NULL) {
+        put_number(w, occlusion, "strength", unit_clamp(material->occlusion_strength));
+    }
+    put_texture(w, object, "emissiveTexture", &material->emissive_texture, error, &result);
+    for (int c = 0; c < 3; c++) {
+        factor[c] = unit_clamp(material->emissive[c]);
+    }
+    put_floats(w, object, "emissiveFactor", factor, 3);
+    uint32_t mode = material->alpha_mode <= CROWD_ALPHA_BLEND ? material->alpha_mode : 0;
+    put_string(w, object, "alphaMode", modes[mode]);
+    if (material->alpha_mode == CROWD_ALPHA_MASK) {
+        put_number(w, object, "alphaCutoff", material->alpha_cutoff);
+    }
+    put(w, object, "doubleSided", cJSON_CreateBool(material->double_sided));
+    return result;
+}
+
 static crowd_result add_materials(glb_writer *w, crowd_error *error) {
     const crowd_asset *asset = w->desc->asset;
     cJSON *materials = put(w, w->root, "materials", cJSON_CreateArray());
-    cJSON *textures = NULL, *images = NULL;
-    for (uint32_t m = 0; m < asset->material_count; m++) {
-        const crowd_material *material = &asset->materials[m];
+    crowd_result result = CROWD_OK;
+    for (uint32_t m = 0; m < asset->material_count && result == CROWD_OK; m++) {
         cJSON *object = put(w, materials, NULL, cJSON_CreateObject());
-        if (material->name != NULL && material->name[0] != '\0') {
-            put_string(w, object, "name", material->name);
-        }
-        cJSON *pbr = put(w, object, "pbrMetallicRoughness", cJSON_CreateObject());
-        float factor[4];
-        for (int c = 0; c < 4; c++) {
-            factor[c] = unit_clamp(material->base_color[c]);
-        }
-        put_floats(w, pbr, "baseColorFactor", factor, 4);
-        put_number(w, pbr, "metallicFactor", 0);
-        if (material->texture_rgba8 == NULL || material->texture_width == 0 ||
-            material->texture_height == 0) {
-            continue;
-        }
-        uint8_t *png = NULL;
-        size_t png_size = 0;
-        crowd_result result = png_encode_rgba8(material->texture_rgba8, material->texture_width,
-                                               material->texture_height, &png, &png_size, error);
-        if (result != CROWD_OK) {
-            return result;
-        }
-        int view = add_view(w, png, png_size, 0);
-        free(png);
-        if (images == NULL) {
-            images = put(w, w->root, "images", cJSON_CreateArray());
-            textures = put(w, w->root, "textures", cJSON_CreateArray());
-            cJSON *sampler = put(w, put(w, w->root, "samplers", cJSON_CreateArray()), NULL,
-                                 cJSON_CreateObject());
-            put_number(w, sampler, "magFilter", GLTF_LINEAR);
-            put_number(w, sampler, "minFilter", GLTF_LINEAR_MIPMAP_LINEAR);
-            put_number(w, sampler, "wrapS", GLTF_REPEAT);
-            put_number(w, sampler, "wrapT", GLTF_REPEAT);
-        }
-        cJSON *image = put(w, images, NULL, cJSON_CreateObject());
-        put_number(w, image, "bufferView", view);
-        put_string(w, image, "mimeType", "image/png");
-        cJSON *texture = put(w, textures, NULL, cJSON_CreateObject());
-        put_number(w, texture, "sampler", 0);
-        put_number(w, texture, "source", cJSON_GetArraySize(images) - 1);
-        cJSON *reference = put(w, pbr, "baseColorTexture", cJSON_CreateObject());
-        put_number(w, reference, "index", cJSON_GetArraySize(textures) - 1);
+        result = add_material(w, object, &asset->materials[m], error);
     }
-    return CROWD_OK;
+    return result;
 }
 
 static bool is_identity(const float m[16]) {

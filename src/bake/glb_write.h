@@ -1,14 +1,15 @@
 /* glb_write.h - writing the mesh of a bake as binary glTF 2.0 (.glb), which
  * the runtime reads back with load/glb_read.h.
  *
- * The asset's vertex buffer exactly as baked (positions, normals,
- * TEXCOORD_0 as float arrays, one primitive per submesh over one shared set
- * of attribute accessors, uint32 indices), optionally TEXCOORD_1 pointing at
+ * The asset's vertex buffer exactly as baked (positions, normals, tangents
+ * when the asset has them, TEXCOORD_0 as float arrays, one primitive per
+ * material over one shared set of attribute accessors, the submeshes of one
+ * material merged in index order, uint32 indices), optionally TEXCOORD_1 pointing at
  * each vertex's texel in a vertex animation texture (glb_lookup), optionally
  * the skin (JOINTS_0 as uint16, WEIGHTS_0 as float, one node per joint with
  * its rest TRS under a root node carrying skeleton.root_transform, inverse
- * bind matrices), and the materials (baseColorFactor, base-colour texture as
- * an embedded PNG).
+ * bind matrices), and the materials (every metallic-roughness parameter of
+ * crowd_material, textures as embedded PNG; docs/manifest.md).
  *
  * LODs (crowd/bake.h) follow as meshes 1.., mesh k named NAME_LODk on a node
  * of that name (with the skin, outside the scene, so engines that draw the

@@ -29,6 +29,9 @@ static bool fill_materials(crowd_asset *asset) {
         if (asset->materials[m].name == NULL) {
             return false;
         }
+        /* Cloth and skin: dielectric and rough, shaded as crowd always shaded them. */
+        core_material_defaults(&asset->materials[m]);
+        asset->materials[m].metallic = 0.0f;
         memcpy(asset->materials[m].base_color, defs[m].color, sizeof defs[m].color);
     }
     return true;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
+
 crowd_asset *crowd_asset_create(void) {
     crowd_asset *asset = calloc(1, sizeof *asset);
     if (asset == NULL) {
@@ -12,6 +14,20 @@ crowd_asset *crowd_asset_create(void) {
         asset->skeleton.root_transform[i * 5] = 1.0f;
     }
     return asset;
+}
+
+void core_material_defaults(crowd_material *material) {
+    for (int c = 0; c < 4; c++) {
+        material->base_color[c] = 1.0f;
+    }
+    material->metallic = 1.0f;
+    material->roughness = 1.0f;
+    memset(material->emissive, 0, sizeof material->emissive);
+    material->normal_scale = 1.0f;
+    material->occlusion_strength = 1.0f;
+    material->alpha_mode = CROWD_ALPHA_OPAQUE;
+    material->alpha_cutoff = 0.5f;
+    material->double_sided = false;
 }
 
 static void free_track(crowd_track *track) {
@@ -34,7 +50,12 @@ void crowd_asset_destroy(crowd_asset *asset) {
     free(mesh->submeshes);
     for (uint32_t i = 0; i < asset->material_count && asset->materials; i++) {
         free(asset->materials[i].name);
-        free(asset->materials[i].texture_rgba8);
+        crowd_material *material = &asset->materials[i];
+        free(material->texture_rgba8);
+        free(material->metallic_roughness_texture.rgba8);
+        free(material->normal_texture.rgba8);
+        free(material->emissive_texture.rgba8);
+        free(material->occlusion_texture.rgba8);
     }
     free(asset->materials);
     crowd_skeleton *skeleton = &asset->skeleton;

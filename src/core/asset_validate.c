@@ -97,27 +97,76 @@ static crowd_result validate_skeleton(const crowd_asset *asset, crowd_error *err
     return CROWD_OK;
 }
 
+static bool in_unit(float value) {
+    return value >= 0.0f && value <= 1.0f;
+}
+
+static crowd_result validate_image(const crowd_asset *asset, crowd_error *error, uint32_t m,
+                                   const char *what, const crowd_image *image) {
+    bool has_size = image->width > 0 && image->height > 0;
+    if ((image->rgba8 != NULL) != has_size) {
+        return fail(asset, error, "material %u: %stexture is %ux%u but its pixels are %s", m, what,
+                    image->width, image->height, image->rgba8 ? "present" : "NULL");
+    }
+    return CROWD_OK;
+}
+
+static crowd_result validate_material(const crowd_asset *asset, crowd_error *error, uint32_t m) {
+    const crowd_material *mat = &asset->materials[m];
+    if (mat->name == NULL) {
+        return fail(asset, error, "material %u: name is NULL", m);
+    }
+    if (!all_finite(mat->base_color, 4)) {
+        return fail(asset, error, "material %u: base colour is not finite", m);
+    }
+    if (!in_unit(mat->metallic) || !in_unit(mat->roughness) || !in_unit(mat->occlusion_strength)) {
+        return fail(asset, error,
+                    "material %u: metallic %g, roughness %g or occlusion strength %g is not in "
+                    "[0, 1]",
+                    m, (double)mat->metallic, (double)mat->roughness,
+                    (double)mat->occlusion_strength);
+    }
+    if (!all_finite(mat->emissive, 3) || mat->emissive[0] < 0.0f || mat->emissive[1] < 0.0f ||
+        mat->emissive[2] < 0.0f || !isfinite(mat->normal_scale) ||
+        !(mat->alpha_cutoff >= 0.0f && isfinite(mat->alpha_cutoff))) {
+        return fail(asset, error,
+                    "material %u: emissive factor, normal scale or alpha cutoff is not finite "
+                    "and >= 0",
+                    m);
+    }
+    if (mat->alpha_mode != CROWD_ALPHA_OPAQUE && mat->alpha_mode != CROWD_ALPHA_MASK &&
+        mat->alpha_mode != CROWD_ALPHA_BLEND) {
+        return fail(asset, error, "material %u: alpha mode %d is not one of crowd_alpha_mode", m,
+                    (int)mat->alpha_mode);
+    }
+    const crowd_image base = {mat->texture_width, mat->texture_height, mat->texture_rgba8};
+    crowd_result result = validate_image(asset, error, m, "", &base);
+    if (result == CROWD_OK) {
+        result = validate_image(asset, error, m, "metallic-roughness ",
+                                &mat->metallic_roughness_texture);
+    }
+    if (result == CROWD_OK) {
+        result = validate_image(asset, error, m, "normal ", &mat->normal_texture);
+    }
+    if (result == CROWD_OK) {
+        result = validate_image(asset, error, m, "emissive ", &mat->emissive_texture);
+    }
+    if (result == CROWD_OK) {
+        result = validate_image(asset, error, m, "occlusion ", &mat->occlusion_texture);
+    }
+    return result;
+}
+
 static crowd_result validate_materials(const crowd_asset *asset, crowd_error *error) {
     if (asset->material_count > 0 && asset->materials == NULL) {
         return fail(asset, error, "materials: count is %u but the array is NULL",
                     asset->material_count);
     }
-    for (uint32_t m = 0; m < asset->material_count; m++) {
-        const crowd_material *mat = &asset->materials[m];
-        if (mat->name == NULL) {
-            return fail(asset, error, "material %u: name is NULL", m);
-        }
-        if (!all_finite(mat->base_color, 4)) {
-            return fail(asset, error, "material %u: base colour is not finite", m);
-        }
-        bool has_size = mat->texture_width > 0 && mat->texture_height > 0;
-        if ((mat->texture_rgba8 != NULL) != has_size) {
-            return fail(asset, error, "material %u: texture is %ux%u but its pixels are %s", m,
-                        mat->texture_width, mat->texture_height,
-                        mat->texture_rgba8 ? "present" : "NULL");
-        }
+    crowd_result result = CROWD_OK;
+    for (uint32_t m = 0; m < asset->material_count && result == CROWD_OK; m++) {
+        result = validate_material(asset, error, m);
     }
-    return CROWD_OK;
+    return result;
 }
 
 static crowd_result validate_vertices(const crowd_asset *asset, crowd_error *error) {

@@ -21,6 +21,11 @@
 /* strdup() for C11: a malloc'ed copy of `text`, NULL when out of memory. */
 char *core_copy_string(const char *text);
 
+/* glTF 2.0's material defaults: base colour white, metallic 1, roughness 1,
+ * no emission, normal scale 1, occlusion strength 1, opaque with cutoff 0.5,
+ * single-sided. The name and the textures are left as they are. */
+void core_material_defaults(crowd_material *material);
+
 /* The arrays of a skeleton of `joint_count` joints, zeroed (names NULL),
  * and joint_count set; false when out of memory (what was allocated is
  * freed with the asset, as every array of it). */

@@ -57,6 +57,13 @@ static void set_light(GLuint program, const crowd_draw_desc *desc, uint32_t arch
     glProgramUniform1ui(program, GPU_UNIFORM_LINEAR_OUTPUT, desc->linear_output ? 1u : 0u);
     glProgramUniform1ui(program, GPU_UNIFORM_ARCHETYPE, archetype);
     glProgramUniform1ui(program, GPU_UNIFORM_LOD_TINT, desc->debug_lod_tint ? 1u : 0u);
+    /* The eye of view = [R t]: -R^T t (column-major, so R's column k is view[4k..4k+2]). */
+    const float *v = desc->view;
+    float eye[3];
+    for (int k = 0; k < 3; k++) {
+        eye[k] = -(v[4 * k] * v[12] + v[4 * k + 1] * v[13] + v[4 * k + 2] * v[14]);
+    }
+    glProgramUniform3fv(program, GPU_UNIFORM_CAMERA_POSITION, 1, eye);
 }
 
 /* cpu mode: one draw per character from this frame's stream section. */

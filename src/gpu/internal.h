@@ -82,7 +82,8 @@ static inline uint32_t gpu_frames(uint32_t first_frame, uint32_t frame_count) {
 typedef struct gpu_material_record {
     float base_color[4];
     int32_t texture_layer; /* -1: none */
-    int32_t pad[3];
+    float metallic, roughness;
+    int32_t pad;
 } gpu_material_record;
 
 typedef struct gpu_clip {
@@ -129,6 +130,7 @@ enum {
     GPU_UNIFORM_LINEAR_OUTPUT = 16,
     GPU_UNIFORM_ARCHETYPE = 17,
     GPU_UNIFORM_LOD_TINT = 18,
+    GPU_UNIFORM_CAMERA_POSITION = 30,
 };
 /* Vertex attribute locations = buffer binding indices; the per-instance
  * attributes follow, all from binding GPU_BINDING_INSTANCES. */

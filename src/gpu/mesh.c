@@ -101,6 +101,9 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
     uint32_t size = 1, layers = 0;
     for (uint32_t m = 0; m < count; m++) {
         records[m].texture_layer = -1;
+        /* no material at all: a matte dielectric, as crowd always drew it */
+        records[m].metallic = asset->material_count > 0 ? asset->materials[m].metallic : 0.0f;
+        records[m].roughness = asset->material_count > 0 ? asset->materials[m].roughness : 1.0f;
         for (int c = 0; c < 4; c++) {
             records[m].base_color[c] = asset->material_count > 0 ? asset->materials[m].base_color[c]
                                                                  : (c < 3 ? 0.7f : 1.0f);

@@ -36,8 +36,13 @@ static void merged_free(merged *m) {
     free(m->indices);
     free(m->submeshes);
     for (uint32_t i = 0; i < m->material_count && m->materials; i++) {
-        free(m->materials[i].name);
-        free(m->materials[i].texture_rgba8);
+        crowd_material *material = &m->materials[i];
+        free(material->name);
+        free(material->texture_rgba8);
+        free(material->metallic_roughness_texture.rgba8);
+        free(material->normal_texture.rgba8);
+        free(material->emissive_texture.rgba8);
+        free(material->occlusion_texture.rgba8);
     }
     free(m->materials);
 }
@@ -50,15 +55,32 @@ static void *grow_copy(const void *old, size_t old_bytes, size_t new_bytes) {
     return grown;
 }
 
+static bool copy_image(crowd_image *image) {
+    if (image->rgba8 == NULL) {
+        return true;
+    }
+    size_t bytes = (size_t)image->width * image->height * 4;
+    image->rgba8 = grow_copy(image->rgba8, bytes, bytes);
+    return image->rgba8 != NULL;
+}
+
+/* A deep copy; on failure what was copied stays in `to` for the caller to free. */
 static bool copy_material(const crowd_material *from, crowd_material *to) {
     *to = *from;
     to->name = core_copy_string(from->name ? from->name : "");
-    to->texture_rgba8 = NULL;
-    if (from->texture_rgba8 != NULL) {
-        size_t bytes = (size_t)from->texture_width * from->texture_height * 4;
-        to->texture_rgba8 = grow_copy(from->texture_rgba8, bytes, bytes);
+    crowd_image base = {from->texture_width, from->texture_height, from->texture_rgba8};
+    crowd_image *images[] = {&to->metallic_roughness_texture, &to->normal_texture,
+                             &to->emissive_texture, &to->occlusion_texture};
+    bool ok = copy_image(&base);
+    to->texture_rgba8 = base.rgba8;
+    for (size_t i = 0; i < sizeof images / sizeof images[0]; i++) {
+        if (!ok) {
+            *images[i] = (crowd_image){0};
+        } else {
+            ok = copy_image(images[i]);
+        }
     }
-    return to->name != NULL && (from->texture_rgba8 == NULL || to->texture_rgba8 != NULL);
+    return to->name != NULL && ok;
 }
 
 /* Some unit vector orthogonal to n, for props without tangents on a mesh that has them. */

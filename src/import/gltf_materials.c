@@ -1,16 +1,22 @@
-/* gltf_materials.c - materials used by the merged mesh: name, base colour
- * factor and base-colour texture.
+/* gltf_materials.c - materials used by the merged mesh: every parameter of
+ * glTF's metallic-roughness model (crowd_material).
  *
  * The colour is pbrMetallicRoughness.baseColorFactor, or
  * KHR_materials_pbrSpecularGlossiness' diffuseFactor when only that is
- * given; the texture is baseColorTexture (or the diffuseTexture of the
- * same extension). It is decoded to RGBA8 when it is a PNG, embedded in a
- * bufferView, in a data: URI or in a file next to the model; JPEG and other
- * images are left out with a warning (the factor still applies). A
- * primitive without a material gets the default one: no name, white.
- * Every material's texture references, every texture's source and sampler
- * and every image's bufferView are checked when the document is read
- * (gltf_materials_check), used or not. KHR_texture_transform on the
+ * given (then metallic 0 and roughness 1 - glossinessFactor, the nearest
+ * metallic-roughness reading; its specular colour has no place and is
+ * dropped). Factors take the spec's defaults where absent and are clamped
+ * to the spec's ranges. Textures (base colour or diffuse, metallicRoughness,
+ * normal, emissive, occlusion) are decoded to RGBA8 when they are a PNG,
+ * embedded in a bufferView, in a data: URI or in a file next to the model;
+ * JPEG and other images are left out with a warning (the factors still
+ * apply). Every texture must read the same texture coordinates as the
+ * base colour (crowd keeps one set, uv0): one that does not is left out
+ * with a warning. A primitive without a material gets the default one: no
+ * name, white, metallic 1, roughness 1 (the spec's default material).
+ * Every material's members, texture references, every texture's source and
+ * sampler and every image's bufferView are checked when the document is
+ * read (gltf_materials_check), used or not. KHR_texture_transform on the
  * base-colour texture becomes the transform of the texture coordinates
  * (gltf_material_uv), and its texCoord chooses the TEXCOORD_n read.
  */
@@ -76,6 +82,66 @@ static crowd_result check_texture_info(gltf_import *imp, const cJSON *object, co
     return result;
 }
 
+/* A finite number at `key` (absent: `fallback`); false when of another type. */
+static bool json_number(const cJSON *object, const char *key, float fallback, float *out) {
+    const cJSON *item = member(object, key);
+    *out = fallback;
+    if (item == NULL) {
+        return true;
+    }
+    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || fabs(item->valuedouble) > 3e38) {
+        return false;
+    }
+    *out = (float)item->valuedouble;
+    return true;
+}
+
+/* glTF's alphaMode: absent is OPAQUE; false for anything but the three names. */
+static bool alpha_mode(const cJSON *material, crowd_alpha_mode *out) {
+    static const char *const names[] = {"OPAQUE", "MASK", "BLEND"};
+    static const crowd_alpha_mode modes[] = {CROWD_ALPHA_OPAQUE, CROWD_ALPHA_MASK,
+                                             CROWD_ALPHA_BLEND};
+    const cJSON *item = member(material, "alphaMode");
+    *out = CROWD_ALPHA_OPAQUE;
+    if (item == NULL) {
+        return true;
+    }
+    for (size_t k = 0; cJSON_IsString(item) && k < sizeof names / sizeof names[0]; k++) {
+        if (strcmp(item->valuestring, names[k]) == 0) {
+            *out = modes[k];
+            return true;
+        }
+    }
+    return false;
+}
+
+static crowd_result check_factors(gltf_import *imp, const cJSON *material, const cJSON *metallic,
+                                  const char *path) {
+    float value = 0, emissive[3];
+    crowd_alpha_mode mode;
+    const cJSON *sided = member(material, "doubleSided");
+    if (!json_number(metallic, "metallicFactor", 1, &value) ||
+        !json_number(metallic, "roughnessFactor", 1, &value) ||
+        !json_number(spec_gloss(material), "glossinessFactor", 1, &value) ||
+        !json_number(material, "alphaCutoff", 0.5f, &value) ||
+        !json_number(member(material, "normalTexture"), "scale", 1, &value) ||
+        !json_number(member(material, "occlusionTexture"), "strength", 1, &value) ||
+        !gltf_json_floats(material, "emissiveFactor", 3, emissive)) {
+        return gltf_fail(imp->doc,
+                         "%s: metallicFactor, roughnessFactor, glossinessFactor, alphaCutoff, "
+                         "normalTexture.scale, occlusionTexture.strength or emissiveFactor is "
+                         "not of finite numbers",
+                         path);
+    }
+    if (!alpha_mode(material, &mode) || (sided != NULL && !cJSON_IsBool(sided))) {
+        return gltf_fail(imp->doc,
+                         "%s: alphaMode is not OPAQUE, MASK or BLEND, or doubleSided is not a "
+                         "boolean",
+                         path);
+    }
+    return CROWD_OK;
+}
+
 static crowd_result check_material(gltf_import *imp, uint32_t m) {
     static const char *const own[] = {"normalTexture", "occlusionTexture", "emissiveTexture"};
     static const char *const pbr[] = {"baseColorTexture", "metallicRoughnessTexture"};
@@ -111,6 +177,10 @@ static crowd_result check_material(gltf_import *imp, uint32_t m) {
     snprintf(path, sizeof path, "materials[%u].extensions.KHR_materials_pbrSpecularGlossiness", m);
     for (size_t k = 0; result == CROWD_OK && k < sizeof gloss / sizeof gloss[0]; k++) {
         result = check_texture_info(imp, spec_gloss(material), gloss[k], path);
+    }
+    if (result == CROWD_OK) {
+        snprintf(path, sizeof path, "materials[%u]", m);
+        result = check_factors(imp, material, metallic, path);
     }
     return result;
 }
@@ -157,10 +227,11 @@ static const cJSON *base_color_info(const gltf_import *imp, int32_t m) {
     return info != NULL ? info : member(spec_gloss(material), "diffuseTexture");
 }
 
-void gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set, float m[6]) {
+/* The texture coordinate set and transform a textureInfo reads (identity
+ * and set 0 for NULL). */
+static void info_uv(const cJSON *info, uint32_t *set, float m[6]) {
     static const float identity[6] = {1, 0, 0, 1, 0, 0};
     memcpy(m, identity, sizeof identity);
-    const cJSON *info = base_color_info(imp, material);
     uint64_t coord = 0;
     gltf_json_uint(info, "texCoord", 0, 255, &coord);
     const cJSON *transform = member(member(info, "extensions"), "KHR_texture_transform");
@@ -178,6 +249,10 @@ void gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set, f
         memcpy(m, composed, sizeof composed);
     }
     *set = (uint32_t)coord;
+}
+
+void gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set, float m[6]) {
+    info_uv(base_color_info(imp, material), set, m);
 }
 
 /* The bytes of image `index`: a bufferView (pointing into the document;
@@ -227,10 +302,23 @@ static const char *image_kind(const uint8_t *bytes, uint64_t size) {
     return "not a PNG crowd can decode";
 }
 
-/* Decodes the base-colour texture of `info` into `material`; warns and
- * leaves it out when it cannot be had. Only a malformed file fails. */
-static crowd_result load_texture(gltf_import *imp, const cJSON *info, crowd_material *material) {
+/* Decodes the texture of `info` into `out`; warns and leaves it out when
+ * it cannot be had or reads other texture coordinates than uv0 (`uv_set`,
+ * `uv`). Only a malformed file fails. */
+static crowd_result load_texture(gltf_import *imp, const cJSON *info, const char *what,
+                                 const char *material_name, uint32_t uv_set, const float uv[6],
+                                 crowd_image *out) {
     gltf_document *doc = imp->doc;
+    uint32_t set = 0;
+    float transform[6];
+    info_uv(info, &set, transform);
+    if (set != uv_set || memcmp(transform, uv, sizeof transform) != 0) {
+        crowd_log(imp->logger, CROWD_LOG_WARNING,
+                  "%s: material '%s': the %s texture reads other texture coordinates than the "
+                  "base colour (crowd keeps one set); left out",
+                  imp->file, material_name, what);
+        return CROWD_OK;
+    }
     uint64_t texture = 0;
     gltf_json_uint(info, "index", 0, UINT32_MAX, &texture);
     const cJSON *json = doc->lists[GLTF_TEXTURES].items[texture];
@@ -238,8 +326,8 @@ static crowd_result load_texture(gltf_import *imp, const cJSON *info, crowd_mate
     if (!gltf_json_uint(json, "source", UINT64_MAX, UINT32_MAX, &source)) {
         crowd_log(imp->logger, CROWD_LOG_WARNING,
                   "%s: material '%s': textures[%llu] has no source crowd reads (only extensions' "
-                  "images); using the colour factor alone",
-                  imp->file, material->name, (unsigned long long)texture);
+                  "images); the %s texture is left out",
+                  imp->file, material_name, (unsigned long long)texture, what);
         return CROWD_OK;
     }
     const uint8_t *bytes = NULL;
@@ -250,20 +338,54 @@ static crowd_result load_texture(gltf_import *imp, const cJSON *info, crowd_mate
     if (result != CROWD_OK) {
         return result;
     }
-    bool decoded =
-        bytes != NULL &&
-        import_png_decode(bytes, (size_t)size, MAX_TEXTURE_SIDE, &material->texture_width,
-                          &material->texture_height, &material->texture_rgba8);
+    bool decoded = bytes != NULL && import_png_decode(bytes, (size_t)size, MAX_TEXTURE_SIDE,
+                                                      &out->width, &out->height, &out->rgba8);
     if (!decoded) {
-        material->texture_width = material->texture_height = 0;
+        *out = (crowd_image){0};
         crowd_log(imp->logger, CROWD_LOG_WARNING,
-                  "%s: material '%s': base-colour texture images[%llu] not loaded (%s); using the "
-                  "colour factor alone",
-                  imp->file, material->name, (unsigned long long)source,
+                  "%s: material '%s': %s texture images[%llu] not loaded (%s); using the factors "
+                  "alone",
+                  imp->file, material_name, what, (unsigned long long)source,
                   bytes == NULL ? soft.reason : image_kind(bytes, size));
     }
     free(owned);
     return CROWD_OK;
+}
+
+static float unit_clamp(float value) {
+    return value < 0.0f ? 0.0f : value > 1.0f ? 1.0f : value;
+}
+
+/* The factors of `json` (checked by gltf_materials_check) with the spec's
+ * defaults and ranges. */
+static void read_factors(const cJSON *json, crowd_material *material) {
+    const cJSON *metallic = member(json, "pbrMetallicRoughness");
+    const cJSON *gloss = metallic == NULL ? spec_gloss(json) : NULL;
+    float color[4] = {1, 1, 1, 1}, glossiness = 1;
+    if (gloss != NULL) {
+        gltf_json_floats(gloss, "diffuseFactor", 4, color);
+        json_number(gloss, "glossinessFactor", 1, &glossiness);
+        material->metallic = 0.0f;
+        material->roughness = 1.0f - unit_clamp(glossiness);
+    } else {
+        gltf_json_floats(metallic, "baseColorFactor", 4, color);
+        json_number(metallic, "metallicFactor", 1, &material->metallic);
+        json_number(metallic, "roughnessFactor", 1, &material->roughness);
+    }
+    memcpy(material->base_color, color, sizeof color);
+    material->metallic = unit_clamp(material->metallic);
+    material->roughness = unit_clamp(material->roughness);
+    gltf_json_floats(json, "emissiveFactor", 3, material->emissive);
+    for (int c = 0; c < 3; c++) {
+        material->emissive[c] = material->emissive[c] > 0.0f ? material->emissive[c] : 0.0f;
+    }
+    json_number(member(json, "normalTexture"), "scale", 1, &material->normal_scale);
+    json_number(member(json, "occlusionTexture"), "strength", 1, &material->occlusion_strength);
+    material->occlusion_strength = unit_clamp(material->occlusion_strength);
+    json_number(json, "alphaCutoff", 0.5f, &material->alpha_cutoff);
+    material->alpha_cutoff = material->alpha_cutoff > 0.0f ? material->alpha_cutoff : 0.0f;
+    alpha_mode(json, &material->alpha_mode);
+    material->double_sided = cJSON_IsTrue(member(json, "doubleSided"));
 }
 
 static crowd_result build_material(gltf_import *imp, int32_t m, crowd_material *material) {
@@ -274,15 +396,44 @@ static crowd_result build_material(gltf_import *imp, int32_t m, crowd_material *
     if (material->name == NULL) {
         return crowd_error_set(imp->error, CROWD_ERROR_OUT_OF_MEMORY, imp->file, "out of memory");
     }
-    float color[4] = {1, 1, 1, 1};
-    const cJSON *metallic = member(json, "pbrMetallicRoughness");
-    if (metallic == NULL) {
-        gltf_json_floats(spec_gloss(json), "diffuseFactor", 4, color);
-    }
-    gltf_json_floats(metallic, "baseColorFactor", 4, color);
-    memcpy(material->base_color, color, sizeof color);
+    core_material_defaults(material);
+    read_factors(json, material);
+    uint32_t set = 0;
+    float uv[6];
+    gltf_material_uv(imp, m, &set, uv);
+    const cJSON *pbr = member(json, "pbrMetallicRoughness");
+    const struct {
+        const cJSON *info;
+        const char *what;
+        crowd_image *out;
+    } slots[] = {
+        {member(pbr, "metallicRoughnessTexture"), "metallic-roughness",
+         &material->metallic_roughness_texture},
+        {member(json, "normalTexture"), "normal", &material->normal_texture},
+        {member(json, "emissiveTexture"), "emissive", &material->emissive_texture},
+        {member(json, "occlusionTexture"), "occlusion", &material->occlusion_texture},
+    };
+    crowd_image base = {0};
     const cJSON *info = base_color_info(imp, m);
-    return info != NULL ? load_texture(imp, info, material) : CROWD_OK;
+    crowd_result result =
+        info != NULL ? load_texture(imp, info, "base-colour", material->name, set, uv, &base)
+                     : CROWD_OK;
+    material->texture_width = base.width;
+    material->texture_height = base.height;
+    material->texture_rgba8 = base.rgba8;
+    for (size_t k = 0; result == CROWD_OK && k < sizeof slots / sizeof slots[0]; k++) {
+        if (slots[k].info != NULL) {
+            result = load_texture(imp, slots[k].info, slots[k].what, material->name, set, uv,
+                                  slots[k].out);
+        }
+    }
+    if (result == CROWD_OK && member(spec_gloss(json), "specularGlossinessTexture") != NULL) {
+        crowd_log(imp->logger, CROWD_LOG_WARNING,
+                  "%s: material '%s': specularGlossinessTexture has no metallic-roughness "
+                  "equivalent; left out",
+                  imp->file, material->name);
+    }
+    return result;
 }
 
 crowd_result gltf_materials_build(gltf_import *imp, const int32_t *file_material, uint32_t count) {

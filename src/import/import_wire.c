@@ -80,6 +80,16 @@ static void put_array(import_wire_buffer *out, const void *data, uint64_t count,
     put(out, data, (size_t)count * element);
 }
 
+/* Width, height and, when both are non-zero, the RGBA8 pixels. */
+static void put_image(import_wire_buffer *out, const crowd_image *image) {
+    bool pixels = image->rgba8 != NULL;
+    put_u32(out, pixels ? image->width : 0);
+    put_u32(out, pixels ? image->height : 0);
+    if (pixels) {
+        put_array(out, image->rgba8, 4ull * image->width * image->height, 1);
+    }
+}
+
 /* Starts a record whose length is filled in by end_record. */
 static size_t begin_record(import_wire_buffer *out, uint32_t tag) {
     put_u32(out, tag);
@@ -160,13 +170,21 @@ void import_wire_put_asset(import_wire_buffer *out, const crowd_asset *asset) {
         const crowd_material *material = &asset->materials[m];
         put_text(out, material->name);
         put_array(out, material->base_color, 4, sizeof(float));
-        bool texture = material->texture_rgba8 != NULL;
-        put_u32(out, texture ? material->texture_width : 0);
-        put_u32(out, texture ? material->texture_height : 0);
-        if (texture) {
-            put_array(out, material->texture_rgba8,
-                      4ull * material->texture_width * material->texture_height, 1);
-        }
+        const crowd_image base = {material->texture_width, material->texture_height,
+                                  material->texture_rgba8};
+        put_image(out, &base);
+        put_f32(out, material->metallic);
+        put_f32(out, material->roughness);
+        put_array(out, material->emissive, 3, sizeof(float));
+        put_f32(out, material->normal_scale);
+        put_f32(out, material->occlusion_strength);
+        put_u32(out, (uint32_t)material->alpha_mode);
+        put_f32(out, material->alpha_cutoff);
+        put_u8(out, material->double_sided);
+        put_image(out, &material->metallic_roughness_texture);
+        put_image(out, &material->normal_texture);
+        put_image(out, &material->emissive_texture);
+        put_image(out, &material->occlusion_texture);
     }
     const crowd_skeleton *sk = &asset->skeleton;
     uint64_t j = sk->joint_count;
@@ -347,25 +365,51 @@ static void *get_list(wire_reader *r, uint32_t *out_count, uint64_t least_bytes,
     return list;
 }
 
+static void get_image(wire_reader *r, crowd_image *image) {
+    uint32_t width = get_u32(r, "a texture width");
+    uint32_t height = get_u32(r, "a texture height");
+    if ((width == 0) != (height == 0) || (uint64_t)width * height > r->left / 4) {
+        fail(r, "a texture size");
+    } else if (width > 0) {
+        image->rgba8 = get_array(r, 4ull * width * height, 1, "a texture");
+        image->width = width;
+        image->height = height;
+    }
+}
+
 static void get_materials(wire_reader *r, crowd_asset *asset) {
-    /* A material takes at least its name length, colour and texture size. */
+    /* A material takes at least its name length, colour, factors and texture sizes. */
     asset->materials =
-        get_list(r, &asset->material_count, 28, sizeof *asset->materials, "the material count");
+        get_list(r, &asset->material_count, 97, sizeof *asset->materials, "the material count");
     for (uint32_t m = 0; m < asset->material_count && r->problem == NULL; m++) {
         crowd_material *material = &asset->materials[m];
         material->name = get_text(r, "a material name");
         for (int c = 0; c < 4; c++) {
             material->base_color[c] = get_f32(r, "a base colour");
         }
-        uint32_t width = get_u32(r, "a texture width");
-        uint32_t height = get_u32(r, "a texture height");
-        if ((width == 0) != (height == 0) || (uint64_t)width * height > r->left / 4) {
-            fail(r, "a texture size");
-        } else if (width > 0) {
-            material->texture_rgba8 = get_array(r, 4ull * width * height, 1, "a texture");
-            material->texture_width = width;
-            material->texture_height = height;
+        crowd_image base = {0};
+        get_image(r, &base);
+        material->texture_width = base.width;
+        material->texture_height = base.height;
+        material->texture_rgba8 = base.rgba8;
+        material->metallic = get_f32(r, "a metallic factor");
+        material->roughness = get_f32(r, "a roughness factor");
+        for (int c = 0; c < 3; c++) {
+            material->emissive[c] = get_f32(r, "an emissive factor");
         }
+        material->normal_scale = get_f32(r, "a normal scale");
+        material->occlusion_strength = get_f32(r, "an occlusion strength");
+        uint32_t mode = get_u32(r, "an alpha mode");
+        if (mode > CROWD_ALPHA_BLEND) {
+            fail(r, "an alpha mode");
+        }
+        material->alpha_mode = (crowd_alpha_mode)mode;
+        material->alpha_cutoff = get_f32(r, "an alpha cutoff");
+        material->double_sided = get_bool(r, "a double-sided flag");
+        get_image(r, &material->metallic_roughness_texture);
+        get_image(r, &material->normal_texture);
+        get_image(r, &material->emissive_texture);
+        get_image(r, &material->occlusion_texture);
     }
 }
 

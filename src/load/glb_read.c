@@ -332,8 +332,8 @@ static crowd_result read_uints(glb_reader *r, uint64_t index, const char *type, 
 /* ---- mesh --------------------------------------------------------------- */
 
 typedef struct attribute_set {
-    uint64_t position, normal, uv0, uv1, joints, weights;
-    bool has_uv1, has_skin;
+    uint64_t position, normal, tangent, uv0, uv1, joints, weights;
+    bool has_tangent, has_uv1, has_skin;
 } attribute_set;
 
 static crowd_result read_attribute_set(glb_reader *r, const cJSON *primitive, uint32_t p,
@@ -344,6 +344,7 @@ static crowd_result read_attribute_set(glb_reader *r, const cJSON *primitive, ui
     if (!cJSON_IsObject(attributes)) {
         return invalid(r, "%s has no attributes", where);
     }
+    set->has_tangent = cJSON_GetObjectItemCaseSensitive(attributes, "TANGENT") != NULL;
     set->has_uv1 = cJSON_GetObjectItemCaseSensitive(attributes, "TEXCOORD_1") != NULL;
     set->has_skin = cJSON_GetObjectItemCaseSensitive(attributes, "JOINTS_0") != NULL;
     crowd_result result =
@@ -353,6 +354,9 @@ static crowd_result read_attribute_set(glb_reader *r, const cJSON *primitive, ui
     }
     if (result == CROWD_OK) {
         result = get_index(r, attributes, "TEXCOORD_0", -1, INT32_MAX, where, &set->uv0);
+    }
+    if (result == CROWD_OK && set->has_tangent) {
+        result = get_index(r, attributes, "TANGENT", -1, INT32_MAX, where, &set->tangent);
     }
     if (result == CROWD_OK && set->has_uv1) {
         result = get_index(r, attributes, "TEXCOORD_1", -1, INT32_MAX, where, &set->uv1);
@@ -368,6 +372,7 @@ static crowd_result read_attribute_set(glb_reader *r, const cJSON *primitive, ui
 
 static bool same_attributes(const attribute_set *a, const attribute_set *b) {
     return a->position == b->position && a->normal == b->normal && a->uv0 == b->uv0 &&
+           a->has_tangent == b->has_tangent && (!a->has_tangent || a->tangent == b->tangent) &&
            a->has_uv1 == b->has_uv1 && (!a->has_uv1 || a->uv1 == b->uv1) &&
            a->has_skin == b->has_skin &&
            (!a->has_skin || (a->joints == b->joints && a->weights == b->weights));
@@ -382,6 +387,12 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
         result = read_floats(r, set->normal, "VEC3", 3, &mesh->normals, &other);
         result = result == CROWD_OK && other != count
                      ? invalid(r, "NORMAL count %u differs from POSITION's %u", other, count)
+                     : result;
+    }
+    if (result == CROWD_OK && set->has_tangent) {
+        result = read_floats(r, set->tangent, "VEC4", 4, &mesh->tangents, &other);
+        result = result == CROWD_OK && other != count
+                     ? invalid(r, "TANGENT count %u differs from POSITION's %u", other, count)
                      : result;
     }
     if (result == CROWD_OK) {
@@ -846,10 +857,19 @@ static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
 
 /* ---- materials ----------------------------------------------------------- */
 
-static crowd_result read_texture(glb_reader *r, const cJSON *reference, crowd_material *material) {
-    uint64_t texture_index = 0, image_index = 0, view_index = 0;
-    crowd_result result =
-        get_index(r, reference, "index", -1, INT32_MAX, "baseColorTexture", &texture_index);
+/* The embedded PNG of the textureInfo `reference` (named `what`) into `out`. */
+static crowd_result read_texture(glb_reader *r, const cJSON *reference, const char *what,
+                                 crowd_image *out) {
+    uint64_t texture_index = 0, image_index = 0, view_index = 0, set = 0;
+    crowd_result result = cJSON_IsObject(reference) ? get_index(r, reference, "index", -1,
+                                                                INT32_MAX, what, &texture_index)
+                                                    : invalid(r, "%s is not an object", what);
+    if (result == CROWD_OK) {
+        result = get_index(r, reference, "texCoord", 0, 255, what, &set);
+    }
+    if (result == CROWD_OK && set != 0) {
+        return unsupported(r, "textures reading another set than TEXCOORD_0");
+    }
     const cJSON *texture =
         cJSON_GetArrayItem(array_member(r->json, "textures"), (int)texture_index);
     if (result == CROWD_OK && !cJSON_IsObject(texture)) {
@@ -889,8 +909,117 @@ static crowd_result read_texture(glb_reader *r, const cJSON *reference, crowd_ma
     if (result != CROWD_OK) {
         return result;
     }
-    return png_decode_rgba8(r->bin + offset, (size_t)length, r->name, &material->texture_width,
-                            &material->texture_height, &material->texture_rgba8, r->error);
+    return png_decode_rgba8(r->bin + offset, (size_t)length, r->name, &out->width, &out->height,
+                            &out->rgba8, r->error);
+}
+
+/* A number member in [min, max] (absent: `fallback`), as glTF bounds it. */
+static crowd_result get_ranged(glb_reader *r, const cJSON *object, const char *key, float fallback,
+                               float min, float max, int m, float *out) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    *out = fallback;
+    if (item == NULL) {
+        return CROWD_OK;
+    }
+    double value = cJSON_IsNumber(item) ? item->valuedouble : NAN;
+    if (!(value >= min && value <= max)) {
+        return invalid(r, "material %d: '%s' is not a number in [%g, %g]", m, key, (double)min,
+                       (double)max);
+    }
+    *out = (float)value;
+    return CROWD_OK;
+}
+
+/* alphaMode and doubleSided: glTF's names and a boolean, absent = OPAQUE and false. */
+static crowd_result read_alpha(glb_reader *r, const cJSON *object, int m,
+                               crowd_material *material) {
+    static const char *const names[] = {"OPAQUE", "MASK", "BLEND"};
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(object, "alphaMode");
+    const cJSON *sided = cJSON_GetObjectItemCaseSensitive(object, "doubleSided");
+    material->alpha_mode = CROWD_ALPHA_OPAQUE;
+    bool known = mode == NULL;
+    for (int k = 0; !known && cJSON_IsString(mode) && k < 3; k++) {
+        if (strcmp(mode->valuestring, names[k]) == 0) {
+            material->alpha_mode = (crowd_alpha_mode)k;
+            known = true;
+        }
+    }
+    if (!known || (sided != NULL && !cJSON_IsBool(sided))) {
+        return invalid(r,
+                       "material %d: alphaMode is not OPAQUE, MASK or BLEND, or doubleSided is "
+                       "not a boolean",
+                       m);
+    }
+    material->double_sided = cJSON_IsTrue(sided);
+    return get_ranged(r, object, "alphaCutoff", 0.5f, 0.0f, 3.4e38f, m, &material->alpha_cutoff);
+}
+
+/* Factors and textures of material `m`; absent members take glTF's
+ * defaults, so the version-2 files (metallic 0, no roughness) read as the
+ * matte dielectric they were drawn as. */
+static crowd_result read_material(glb_reader *r, const cJSON *object, int m,
+                                  crowd_material *material) {
+    const cJSON *pbr = cJSON_GetObjectItemCaseSensitive(object, "pbrMetallicRoughness");
+    const cJSON *normal = cJSON_GetObjectItemCaseSensitive(object, "normalTexture");
+    const cJSON *occlusion = cJSON_GetObjectItemCaseSensitive(object, "occlusionTexture");
+    const cJSON *emissive = cJSON_GetObjectItemCaseSensitive(object, "emissiveTexture");
+    float factor[4] = {1, 1, 1, 1};
+    crowd_result result = get_floats(r, pbr, "baseColorFactor", 4, "material", factor);
+    memcpy(material->base_color, factor, sizeof factor);
+    for (int c = 0; result == CROWD_OK && c < 4; c++) {
+        if (factor[c] < 0.0f || factor[c] > 1.0f) {
+            result = invalid(r, "material %d: baseColorFactor[%d] is not in [0, 1]", m, c);
+        }
+    }
+    float emission[3] = {0, 0, 0};
+    if (result == CROWD_OK) {
+        result = get_floats(r, object, "emissiveFactor", 3, "material", emission);
+        memcpy(material->emissive, emission, sizeof emission);
+    }
+    for (int c = 0; result == CROWD_OK && c < 3; c++) {
+        if (emission[c] < 0.0f || emission[c] > 1.0f) {
+            result = invalid(r, "material %d: emissiveFactor[%d] is not in [0, 1]", m, c);
+        }
+    }
+    if (result == CROWD_OK) {
+        result = get_ranged(r, pbr, "metallicFactor", 1, 0, 1, m, &material->metallic);
+    }
+    if (result == CROWD_OK) {
+        result = get_ranged(r, pbr, "roughnessFactor", 1, 0, 1, m, &material->roughness);
+    }
+    if (result == CROWD_OK) {
+        result = get_ranged(r, normal, "scale", 1, -3.4e38f, 3.4e38f, m, &material->normal_scale);
+    }
+    if (result == CROWD_OK) {
+        result = get_ranged(r, occlusion, "strength", 1, 0, 1, m, &material->occlusion_strength);
+    }
+    if (result == CROWD_OK) {
+        result = read_alpha(r, object, m, material);
+    }
+    crowd_image base = {0};
+    const struct {
+        const cJSON *info;
+        const char *what;
+        crowd_image *out;
+    } slots[] = {
+        {cJSON_GetObjectItemCaseSensitive(pbr, "baseColorTexture"), "baseColorTexture", &base},
+        {cJSON_GetObjectItemCaseSensitive(pbr, "metallicRoughnessTexture"),
+         "metallicRoughnessTexture", &material->metallic_roughness_texture},
+        {normal, "normalTexture", &material->normal_texture},
+        {occlusion, "occlusionTexture", &material->occlusion_texture},
+        {emissive, "emissiveTexture", &material->emissive_texture},
+    };
+    for (size_t k = 0; result == CROWD_OK && k < sizeof slots / sizeof slots[0]; k++) {
+        if (slots[k].info != NULL) {
+            result = read_texture(r, slots[k].info, slots[k].what, slots[k].out);
+        }
+        if (k == 0) {
+            material->texture_width = base.width;
+            material->texture_height = base.height;
+            material->texture_rgba8 = base.rgba8;
+        }
+    }
+    return result;
 }
 
 static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
@@ -913,14 +1042,8 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
         if (material->name == NULL) {
             return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
         }
-        const cJSON *pbr = cJSON_GetObjectItemCaseSensitive(object, "pbrMetallicRoughness");
-        float factor[4] = {1, 1, 1, 1};
-        result = get_floats(r, pbr, "baseColorFactor", 4, "material", factor);
-        memcpy(material->base_color, factor, sizeof factor);
-        const cJSON *reference = cJSON_GetObjectItemCaseSensitive(pbr, "baseColorTexture");
-        if (result == CROWD_OK && reference != NULL) {
-            result = read_texture(r, reference, material);
-        }
+        result = cJSON_IsObject(object) ? read_material(r, object, m, material)
+                                        : invalid(r, "material %d is not an object", m);
     }
     return result;
 }

@@ -51,6 +51,58 @@ static inline float fx_random_unit(uint32_t *state) {
 
 /* A three-joint chain under a translated root, `vertex_count` vertices in
  * two submeshes (textured and plain material), two influences a vertex. */
+static inline bool fx_same_image(const crowd_image *a, const crowd_image *b) {
+    if (a->width != b->width || a->height != b->height ||
+        (a->rgba8 == NULL) != (b->rgba8 == NULL)) {
+        return false;
+    }
+    return a->rgba8 == NULL || memcmp(a->rgba8, b->rgba8, (size_t)a->width * a->height * 4) == 0;
+}
+
+static inline float fx_unit_clamp(float value) {
+    return value < 0.0f ? 0.0f : value > 1.0f ? 1.0f : value;
+}
+
+/* The parameters past name, base colour and base texture as mesh.glb
+ * keeps them (colours clamped to [0, 1], the cutoff only with MASK);
+ * NULL when equal, else the first that differs. */
+static inline const char *fx_material_differs(const crowd_material *x, const crowd_material *y) {
+    if (x->metallic != y->metallic || x->roughness != y->roughness) {
+        return "metallic or roughness";
+    }
+    for (int c = 0; c < 3; c++) {
+        if (fx_unit_clamp(x->emissive[c]) != y->emissive[c]) {
+            return "emissive factor";
+        }
+    }
+    if (x->alpha_mode != y->alpha_mode || x->double_sided != y->double_sided ||
+        (x->alpha_mode == CROWD_ALPHA_MASK && x->alpha_cutoff != y->alpha_cutoff)) {
+        return "alpha mode, cutoff or double-sidedness";
+    }
+    if (!fx_same_image(&x->metallic_roughness_texture, &y->metallic_roughness_texture) ||
+        !fx_same_image(&x->emissive_texture, &y->emissive_texture)) {
+        return "metallic-roughness or emissive texture";
+    }
+    if (!fx_same_image(&x->normal_texture, &y->normal_texture) ||
+        (x->normal_texture.rgba8 != NULL && x->normal_scale != y->normal_scale)) {
+        return "normal texture or its scale";
+    }
+    if (!fx_same_image(&x->occlusion_texture, &y->occlusion_texture) ||
+        (x->occlusion_texture.rgba8 != NULL && x->occlusion_strength != y->occlusion_strength)) {
+        return "occlusion texture or its strength";
+    }
+    return NULL;
+}
+
+/* A w x h RGBA8 image of a pattern seeded by `seed`. */
+static inline crowd_image fx_image(uint32_t w, uint32_t h, uint8_t seed) {
+    crowd_image image = {w, h, malloc((size_t)w * h * 4)};
+    for (size_t i = 0; image.rgba8 != NULL && i < (size_t)w * h * 4; i++) {
+        image.rgba8[i] = (uint8_t)(i * 53 + seed);
+    }
+    return image;
+}
+
 static inline crowd_asset *fx_asset_create(uint32_t vertex_count) {
     crowd_asset *asset = crowd_asset_create();
     asset->name = fx_strdup("synth");
@@ -135,6 +187,25 @@ static inline crowd_asset *fx_asset_create(uint32_t vertex_count) {
     for (int i = 0; i < 4 * 2 * 4; i++) {
         asset->materials[0].texture_rgba8[i] = (uint8_t)(i * 37 + 11);
     }
+    /* every parameter away from its default, so a dropped one shows */
+    crowd_material *metal = &asset->materials[0], *glass = &asset->materials[1];
+    metal->metallic = 1.0f;
+    metal->roughness = 0.25f;
+    metal->emissive[0] = 0.5f;
+    metal->emissive[1] = 1.5f; /* over glTF's range: clamped in mesh.glb */
+    metal->normal_scale = 0.75f;
+    metal->occlusion_strength = 0.5f;
+    metal->alpha_mode = CROWD_ALPHA_MASK;
+    metal->alpha_cutoff = 0.375f;
+    metal->double_sided = true;
+    metal->normal_texture = fx_image(2, 2, 3);
+    metal->occlusion_texture = fx_image(1, 3, 5);
+    glass->roughness = 1.0f;
+    glass->occlusion_strength = 1.0f;
+    glass->alpha_mode = CROWD_ALPHA_BLEND;
+    glass->alpha_cutoff = 0.5f;
+    glass->metallic_roughness_texture = fx_image(3, 1, 7);
+    glass->emissive_texture = fx_image(2, 1, 9);
     asset->materials[1].name = fx_strdup("");
     float cloth[4] = {0.1f, 0.2f, 0.3f, 0.5f};
     memcpy(asset->materials[1].base_color, cloth, sizeof cloth);

@@ -79,6 +79,8 @@ static void compare_assets(const crowd_asset *a, const crowd_asset *b) {
         } else {
             CHECK(x->texture_rgba8 == NULL && y->texture_rgba8 == NULL);
         }
+        const char *differs = fx_material_differs(x, y);
+        CHECK_MSG(differs == NULL, "material %u: %s", i, differs);
     }
     const crowd_skeleton *s = &a->skeleton, *t = &b->skeleton;
     CHECK(s->joint_count == t->joint_count);

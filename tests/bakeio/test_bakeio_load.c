@@ -949,6 +949,104 @@ static void test_checksums(const crowd_asset *asset) {
     manifest_case(good_png, edit_size_fraction, bad, "size_bytes must be an integer",
                   "size fraction");
     manifest_case(good_png, edit_files_outside, bad, "not a file name inside", "file outside");
+/* ---- materials of mesh.glb ------------------------------------------------------------- */
+
+static cJSON *material_of(cJSON *r, int m) {
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "materials"), m);
+}
+static cJSON *pbr_of(cJSON *r, int m) {
+    return cJSON_GetObjectItemCaseSensitive(material_of(r, m), "pbrMetallicRoughness");
+}
+static void replace(cJSON *object, const char *key, cJSON *value) {
+    cJSON_DeleteItemFromObjectCaseSensitive(object, key);
+    cJSON_AddItemToObject(object, key, value);
+}
+static void glb_metallic_over(cJSON *r) {
+    replace(pbr_of(r, 0), "metallicFactor", cJSON_CreateNumber(1.5));
+}
+static void glb_roughness_text(cJSON *r) {
+    replace(pbr_of(r, 1), "roughnessFactor", cJSON_CreateString("0.5"));
+}
+static void glb_base_colour_over(cJSON *r) {
+    const float colour[4] = {2, 0, 0, 1};
+    replace(pbr_of(r, 1), "baseColorFactor", cJSON_CreateFloatArray(colour, 4));
+}
+static void glb_emissive_negative(cJSON *r) {
+    const float colour[3] = {0, -1, 0};
+    replace(material_of(r, 1), "emissiveFactor", cJSON_CreateFloatArray(colour, 3));
+}
+static void glb_alpha_mode(cJSON *r) {
+    replace(material_of(r, 0), "alphaMode", cJSON_CreateString("SOMETIMES"));
+}
+static void glb_double_sided(cJSON *r) {
+    replace(material_of(r, 0), "doubleSided", cJSON_CreateNumber(1));
+}
+static void glb_cutoff_negative(cJSON *r) {
+    replace(material_of(r, 0), "alphaCutoff", cJSON_CreateNumber(-0.5));
+}
+static void glb_strength_over(cJSON *r) {
+    replace(cJSON_GetObjectItemCaseSensitive(material_of(r, 0), "occlusionTexture"), "strength",
+            cJSON_CreateNumber(2));
+}
+static void glb_normal_texture_gone(cJSON *r) {
+    replace(cJSON_GetObjectItemCaseSensitive(material_of(r, 0), "normalTexture"), "index",
+            cJSON_CreateNumber(99));
+}
+static void glb_material_not_object(cJSON *r) {
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(r, "materials"), 1,
+                             cJSON_CreateNumber(3));
+}
+/* A version-2 bake's materials: metallicFactor 0, nothing else but the colour. */
+static void glb_version2_materials(cJSON *r) {
+    static const char *const keys[] = {"normalTexture",  "occlusionTexture", "emissiveTexture",
+                                       "emissiveFactor", "alphaMode",        "alphaCutoff",
+                                       "doubleSided"};
+    for (int m = 0; m < 2; m++) {
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            cJSON_DeleteItemFromObjectCaseSensitive(material_of(r, m), keys[k]);
+        }
+        cJSON_DeleteItemFromObjectCaseSensitive(pbr_of(r, m), "roughnessFactor");
+        cJSON_DeleteItemFromObjectCaseSensitive(pbr_of(r, m), "metallicRoughnessTexture");
+        replace(pbr_of(r, m), "metallicFactor", cJSON_CreateNumber(0));
+    }
+}
+
+static void test_materials(void) {
+    static const struct {
+        json_edit edit;
+        const char *reason, *what;
+    } cases[] = {
+        {glb_metallic_over, "material 0: 'metallicFactor' is not a number in [0, 1]", "metallic"},
+        {glb_roughness_text, "material 1: 'roughnessFactor' is not a number in [0, 1]",
+         "roughness"},
+        {glb_base_colour_over, "material 1: baseColorFactor[0] is not in [0, 1]", "colour"},
+        {glb_emissive_negative, "material 1: emissiveFactor[1] is not in [0, 1]", "emissive"},
+        {glb_alpha_mode, "material 0: alphaMode is not OPAQUE, MASK or BLEND", "alpha mode"},
+        {glb_double_sided, "doubleSided is not a boolean", "double-sided"},
+        {glb_cutoff_negative, "material 0: 'alphaCutoff' is not a number", "cutoff"},
+        {glb_strength_over, "material 0: 'strength' is not a number in [0, 1]", "strength"},
+        {glb_normal_texture_gone, "texture 99 does not exist", "normal texture"},
+        {glb_material_not_object, "material 1 is not an object", "material type"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lod_glb_case(cases[i].edit, cases[i].reason, cases[i].what);
+    }
+    /* old bakes: metallic 0 and the glTF default roughness 1, as they were drawn */
+    char dir[1100], path[1200];
+    copy_case(good_lods, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    edit_glb(path, glb_version2_materials);
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    CHECK_MSG(crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK, "version 2 materials: %s",
+              error.reason);
+    for (uint32_t m = 0; bake != NULL && m < bake->asset->material_count; m++) {
+        const crowd_material *material = &bake->asset->materials[m];
+        CHECK(material->metallic == 0.0f && material->roughness == 1.0f);
+        CHECK(material->alpha_mode == CROWD_ALPHA_OPAQUE && !material->double_sided);
+        CHECK(material->normal_texture.rgba8 == NULL && material->emissive[0] == 0.0f);
+    }
+    crowd_bake_destroy(bake);
 }
 
 /* ---- folders and arguments ------------------------------------------------------------ */
@@ -1017,6 +1115,7 @@ int main(void) {
         test_exr_headers();
         test_mesh();
         test_lods();
+        test_materials();
         test_folders();
         test_checksums(asset);
     } else {

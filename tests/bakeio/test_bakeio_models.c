@@ -40,6 +40,43 @@ static void compare_texture(const crowd_texture *a, const crowd_texture *b, cons
     CHECK_MSG(same_bytes(a->texels, b->texels, bytes), "%s: texels differ", what);
 }
 
+/* mesh.glb holds one primitive per material, in the order the materials
+ * are first used, over that material's triangles in index order: the
+ * loaded mesh's submeshes and indices are the built one's regrouped so. */
+static void check_grouped(const crowd_mesh *m, const crowd_mesh *n) {
+    uint32_t *expect = malloc((size_t)m->index_count * sizeof *expect);
+    REQUIRE_VOID(expect != NULL);
+    uint32_t filled = 0, runs = 0;
+    for (uint32_t s = 0; s < m->submesh_count; s++) {
+        bool seen = false;
+        for (uint32_t t = 0; t < s; t++) {
+            seen = seen || (m->submeshes[t].material == m->submeshes[s].material &&
+                            m->submeshes[t].index_count > 0);
+        }
+        if (seen || m->submeshes[s].index_count == 0) {
+            continue;
+        }
+        uint32_t first = filled;
+        for (uint32_t t = s; t < m->submesh_count; t++) {
+            const crowd_submesh *sub = &m->submeshes[t];
+            for (uint32_t i = 0; sub->material == m->submeshes[s].material && i < sub->index_count;
+                 i++) {
+                expect[filled++] = m->indices[sub->first_index + i];
+            }
+        }
+        CHECK_MSG(runs < n->submesh_count && n->submeshes[runs].first_index == first &&
+                      n->submeshes[runs].index_count == filled - first &&
+                      n->submeshes[runs].material == m->submeshes[s].material,
+                  "loaded submesh %u is not material %u's triangles", runs,
+                  m->submeshes[s].material);
+        runs++;
+    }
+    CHECK_MSG(n->submesh_count == runs, "%u submeshes loaded, %u materials used", n->submesh_count,
+              runs);
+    CHECK(filled == m->index_count && same_bytes(expect, n->indices, 4 * (size_t)filled));
+    free(expect);
+}
+
 /* The loaded bake against the one built in memory: every texel, and the
  * mesh, skeleton and materials against the asset it was built from. */
 static void compare_loaded(const crowd_bake *built, const crowd_bake *loaded,
@@ -85,12 +122,7 @@ static void compare_loaded(const crowd_bake *built, const crowd_bake *loaded,
           same_bytes(m->normals, n->normals, 12 * v));
     CHECK(same_bytes(m->uv0, n->uv0, 8 * v) && same_bytes(m->joints, n->joints, 8 * v));
     CHECK(same_bytes(m->weights, n->weights, 16 * v));
-    CHECK(same_bytes(m->indices, n->indices, 4 * (size_t)m->index_count));
-    uint32_t submeshes = 0;
-    for (uint32_t s = 0; s < m->submesh_count; s++) {
-        submeshes += m->submeshes[s].index_count > 0;
-    }
-    CHECK(n->submesh_count == submeshes);
+    check_grouped(m, n);
     const crowd_skeleton *s = &asset->skeleton, *t = &loaded->asset->skeleton;
     REQUIRE_VOID(s->joint_count == t->joint_count);
     for (uint32_t j = 0; j < s->joint_count; j++) {
@@ -117,6 +149,8 @@ static void compare_loaded(const crowd_bake *built, const crowd_bake *loaded,
         CHECK(x->texture_width == y->texture_width && x->texture_height == y->texture_height);
         CHECK(same_bytes(x->texture_rgba8, y->texture_rgba8,
                          (size_t)x->texture_width * x->texture_height * 4));
+        const char *differs = fx_material_differs(x, y);
+        CHECK_MSG(differs == NULL, "material %u: %s", i, differs);
     }
 }
 

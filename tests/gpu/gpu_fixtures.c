@@ -162,6 +162,9 @@ static bool build_materials(crowd_asset *asset) {
     const float white[4] = {1, 1, 1, 1};
     memcpy(red->base_color, red_color, sizeof red_color);
     memcpy(checker->base_color, white, sizeof white);
+    /* matte dielectrics: lit as crowd's shading always lit them */
+    red->roughness = checker->roughness = 1.0f;
+    red->occlusion_strength = checker->occlusion_strength = 1.0f;
     checker->texture_width = checker->texture_height = 2;
     checker->texture_rgba8 = malloc(16);
     if (red->name == NULL || checker->name == NULL || checker->texture_rgba8 == NULL) {
@@ -260,6 +263,9 @@ static bool copy_materials(crowd_asset *dst, const crowd_asset *src) {
         *d = *s;
         d->name = dup(s->name);
         d->texture_rgba8 = NULL;
+        /* the copy draws base colour only; the other textures stay the source's */
+        d->metallic_roughness_texture = d->normal_texture = (crowd_image){0};
+        d->emissive_texture = d->occlusion_texture = (crowd_image){0};
         if (s->texture_rgba8 != NULL) {
             size_t bytes = (size_t)s->texture_width * s->texture_height * 4;
             d->texture_rgba8 = malloc(bytes);

@@ -239,6 +239,78 @@ static void test_uniform_block(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene_destroy(&s);
 }
 
+/* The material's metallic and roughness reach crowd_shade: each material
+ * of the bar shows its own pair (linear output, so the values are the
+ * bytes), and crowd's default shading draws a metal differently. */
+static const char *material_shade = "vec4 crowd_shade(crowd_surface s) {\n"
+                                    "    return vec4(s.metallic, s.roughness, 0.0, 1.0);\n"
+                                    "}\n";
+
+static void test_material_factors(void) {
+    printf("shade: metallic and roughness\n");
+    crowd_asset *bar = fixture_bar_create();
+    REQUIRE_VOID(bar != NULL && bar->material_count == 2);
+    const float metallic[2] = {0.25f, 1.0f}, roughness[2] = {0.75f, 0.5f};
+    int want[2][3];
+    for (int m = 0; m < 2; m++) {
+        bar->materials[m].metallic = metallic[m];
+        bar->materials[m].roughness = roughness[m];
+        want[m][0] = encode(metallic[m], true);
+        want[m][1] = encode(roughness[m], true);
+        want[m][2] = 0;
+    }
+    gpu_scene s;
+    crowd_error error;
+    REQUIRE_VOID(crowd_world_create(NULL, &s.world, &error) == CROWD_OK);
+    CHECK(crowd_world_add_archetype(
+              s.world, &(crowd_archetype_desc){.asset = bar, .fragment_source = material_shade},
+              &s.archetype, &error) == CROWD_OK);
+    crowd_instance id;
+    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
+          CROWD_OK);
+    uint8_t *image = render(s.world, true);
+    uint32_t counts[2] = {0, 0}, other = 0;
+    for (uint32_t i = 0; image != NULL && i < GPU_TEST_PIXELS; i++) {
+        if (memcmp(image + 4 * i, image, 3) != 0) {
+            bool first = near_rgb(image + 4 * i, want[0]),
+                 second = near_rgb(image + 4 * i, want[1]);
+            counts[0] += first;
+            counts[1] += second;
+            other += !first && !second;
+        }
+    }
+    printf("  %u px of material 0's pair, %u of material 1's, %u others\n", (unsigned)counts[0],
+           (unsigned)counts[1], (unsigned)other);
+    CHECK(image != NULL && counts[0] > 100 && counts[1] > 100 && other == 0);
+    free(image);
+    gpu_scene_destroy(&s);
+    /* the default shading: the same bar as a metal and as a rough dielectric differ */
+    uint8_t *images[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        for (int m = 0; m < 2; m++) {
+            bar->materials[m].metallic = k == 0 ? 0.0f : 1.0f;
+            bar->materials[m].roughness = k == 0 ? 1.0f : 0.2f;
+        }
+        REQUIRE_VOID(crowd_world_create(NULL, &s.world, &error) == CROWD_OK);
+        CHECK(crowd_world_add_archetype(s.world, &(crowd_archetype_desc){.asset = bar},
+                                        &s.archetype, &error) == CROWD_OK);
+        CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
+              CROWD_OK);
+        images[k] = render(s.world, false);
+        gpu_scene_destroy(&s);
+    }
+    if (images[0] != NULL && images[1] != NULL) {
+        image_diff d = image_compare(images[0], images[1], GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 8);
+        printf("  metal vs rough dielectric: %u px differ by more than 8\n", (unsigned)d.differing);
+        CHECK(d.differing > 100);
+    } else {
+        CHECK(false);
+    }
+    free(images[0]);
+    free(images[1]);
+    crowd_asset_destroy(bar);
+}
+
 /* A function that does not compile (an unknown name) or does not link (a
  * function declared, never defined): CROWD_ERROR_GPU with the log, no
  * archetype, no memory, no GL error, and the world draws on. */
@@ -300,6 +372,7 @@ int test_gpu_shade(void) {
     test_flat_colours(bar, bake);
     test_default_lighting(bar, bake);
     test_uniform_block(bar, bake);
+    test_material_factors();
     test_broken(bar, bake);
     crowd_bake_destroy(bake);
     crowd_asset_destroy(bar);

@@ -83,6 +83,23 @@ static void check_same_asset(const crowd_asset *a, const crowd_asset *b, const c
                       same_bytes(x->texture_rgba8, y->texture_rgba8,
                                  4ull * x->texture_width * x->texture_height),
                   "%s: material %u", what, m);
+        CHECK_MSG(x->metallic == y->metallic && x->roughness == y->roughness &&
+                      memcmp(x->emissive, y->emissive, sizeof x->emissive) == 0 &&
+                      x->normal_scale == y->normal_scale &&
+                      x->occlusion_strength == y->occlusion_strength &&
+                      x->alpha_mode == y->alpha_mode && x->alpha_cutoff == y->alpha_cutoff &&
+                      x->double_sided == y->double_sided,
+                  "%s: material %u factors", what, m);
+        const crowd_image *images[2][4] = {{&x->metallic_roughness_texture, &x->normal_texture,
+                                            &x->emissive_texture, &x->occlusion_texture},
+                                           {&y->metallic_roughness_texture, &y->normal_texture,
+                                            &y->emissive_texture, &y->occlusion_texture}};
+        for (int t = 0; t < 4; t++) {
+            const crowd_image *p = images[0][t], *q = images[1][t];
+            CHECK_MSG(p->width == q->width && p->height == q->height &&
+                          same_bytes(p->rgba8, q->rgba8, 4ull * p->width * p->height),
+                      "%s: material %u texture %d", what, m, t);
+        }
     }
     const crowd_skeleton *sa = &a->skeleton, *sb = &b->skeleton;
     size_t j = sa->joint_count;

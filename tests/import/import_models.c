@@ -145,6 +145,13 @@ static void check_testwuson(void) {
     check_clip(asset, "Wuson_Run", 4640.0 / 4800.0, 1e-5);
     check_clip(asset, "Wuson_Walk", 17280.0 / 4800.0, 1e-5);
     check_clip(asset, "Wuson_Bind", 0.0, 0.0);
+    /* No PBR data in an .X file: a matte dielectric (crowd/asset.h, import_material.c). */
+    const crowd_material *material = &asset->materials[0];
+    CHECK(material->metallic == 0.0f && material->roughness == 1.0f);
+    CHECK(material->alpha_mode == CROWD_ALPHA_OPAQUE && material->alpha_cutoff == 0.5f);
+    CHECK(material->normal_scale == 1.0f && material->occlusion_strength == 1.0f);
+    CHECK(material->metallic_roughness_texture.rgba8 == NULL &&
+          material->normal_texture.rgba8 == NULL);
     crowd_asset_destroy(asset);
 }
 

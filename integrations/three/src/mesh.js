@@ -1,7 +1,11 @@
 // mesh.js - NAME.mesh.glb as ONE geometry with a group per material, so a
-// whole crowd is one InstancedMesh. GLTFLoader makes one mesh per glTF
-// primitive (19 for robot.glb); crowd writes every primitive over the same
-// vertex accessors (docs/manifest.md), so merging is concatenating indices.
+// whole crowd is one InstancedMesh drawn once per material. GLTFLoader makes
+// one mesh per glTF primitive; crowd writes one primitive per material (older
+// bakes: one per source mesh, 19 for robot.glb, so primitives of one
+// material are merged here too), every primitive over the same vertex
+// accessors (docs/manifest.md), so merging is concatenating indices. The
+// materials are GLTFLoader's own (MeshStandardMaterial with the file's base
+// colour, metallic, roughness, textures, alpha mode and sidedness).
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { fetchBytes } from './fetch.js';
@@ -12,7 +16,7 @@ function fail(url, what) {
 
 // Returns {geometry, materials}: the bake's vertex buffer in its own order
 // (positions, normals, uv, uv1 = TEXCOORD_1, skinIndex, skinWeight) and one
-// group and one MeshStandardMaterial per submesh.
+// group and one MeshStandardMaterial per material.
 export async function loadMesh(url, vertexCount) {
     const bytes = await fetchBytes(url);
     // glTF mesh 0 is LOD0, the vertices the textures follow; version 2 bakes
@@ -41,13 +45,15 @@ export async function loadMesh(url, vertexCount) {
         geometry.setAttribute(name, shared[name]);
     }
     const index = new Uint32Array(indexCount);
-    const materials = [];
+    const materials = [...new Set(meshes.map((m) => m.material))];
     let start = 0;
-    meshes.forEach((m, i) => {
-        index.set(m.geometry.index.array, start);
-        geometry.addGroup(start, m.geometry.index.count, i);
-        materials.push(m.material);
-        start += m.geometry.index.count;
+    materials.forEach((material, i) => {
+        const first = start;
+        for (const m of meshes.filter((mesh) => mesh.material === material)) {
+            index.set(m.geometry.index.array, start);
+            start += m.geometry.index.count;
+        }
+        geometry.addGroup(first, start - first, i);
     });
     geometry.setIndex(new THREE.BufferAttribute(index, 1));
     return { geometry, materials };
