@@ -949,6 +949,8 @@ static void test_checksums(const crowd_asset *asset) {
     manifest_case(good_png, edit_size_fraction, bad, "size_bytes must be an integer",
                   "size fraction");
     manifest_case(good_png, edit_files_outside, bad, "not a file name inside", "file outside");
+}
+
 /* ---- materials of mesh.glb ------------------------------------------------------------- */
 
 static cJSON *material_of(cJSON *r, int m) {
@@ -1034,8 +1036,9 @@ static void test_materials(void) {
     /* old bakes: metallic 0 and the glTF default roughness 1, as they were drawn */
     char dir[1100], path[1200];
     copy_case(good_lods, dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/synth.mesh.glb", dir);
+    snprintf(path, sizeof path, "%s/synth.1.mesh.glb", dir);
     edit_glb(path, glb_version2_materials);
+    fx_reseal(dir, "synth.crowd.json");
     crowd_bake *bake = NULL;
     crowd_error error = {0};
     CHECK_MSG(crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK, "version 2 materials: %s",

@@ -200,7 +200,8 @@ static bool bake(const char *label, crowd_asset *asset, int32_t lods, glb_file *
     snprintf(dir, sizeof dir, "%s/%s", root, label);
     bool ok = result == CROWD_OK && crowd_bake_write(bake, dir, NULL, &error) == CROWD_OK;
     CHECK_MSG(ok, "%s: write: %s", label, error.reason);
-    snprintf(path, sizeof path, "%s/%s.mesh.glb", dir, bake ? bake->name : "");
+    /* The first bake into a folder is generation 1 (docs/manifest.md). */
+    snprintf(path, sizeof path, "%s/%s.1.mesh.glb", dir, bake ? bake->name : "");
     ok = ok && glb_open(path, out);
     CHECK_MSG(ok, "%s: %s cannot be read", label, path);
     crowd_bake_destroy(bake);
