@@ -392,7 +392,7 @@ static int test_options(void) {
         CHECK(bake->vat_position.texels != NULL && bake->bat.texels == NULL);
         char openvat[600];
         snprintf(openvat, sizeof openvat, "%s/openvat", dir); /* the OpenVAT set's own folder */
-        CHECK(has_file(openvat, bake->name, "-remap_info.json"));
+        CHECK(has_file(openvat, bake->name, ".1-remap_info.json"));
         crowd_bake_destroy(bake);
     } else {
         CHECK_MSG(false, "VAT-only load: %s", error.reason);
