@@ -236,7 +236,8 @@ static void check_faults(void) {
                       strstr(error.reason, "nothing was written") != NULL &&
                       strcmp(error.file, path) == 0,
                   "%s: '%s'", cases[c].fault, error.reason);
-        CHECK_MSG(took < 10.0, "%s: took %.1f s", cases[c].fault, took);
+        /* No bound on `took`: the reason already says which limit stopped
+         * the helper, and ctest's timeout guards against a hang. */
         printf("fault %-7s -> %s: %s (%.2f s)\n", cases[c].fault, crowd_result_str(result),
                error.reason, took);
         /* And from bytes, where the parent also writes to the helper. */
