@@ -2,13 +2,36 @@
 // driven by puppeteer-core, with every console error, page error and failed
 // request of its pages collected (any of them fails the test).
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const FLAGS = ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader',
                '--enable-unsafe-swiftshader', '--disable-background-networking',
                '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export const CHROMIUM = process.env.CROWD_CHROMIUM ?? '/usr/bin/chromium';
+
+// The test scripts' `--name value` arguments as {name: value}.
+export function parseArgs() {
+    const args = {};
+    for (let i = 2; i < process.argv.length; i += 2) {
+        args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+    }
+    return args;
+}
+
+// puppeteer-core from the npm packages in `nodeModules` (relative paths
+// from the current folder), with a message saying where it was looked for.
+export async function importPuppeteer(nodeModules) {
+    const require = createRequire(path.resolve(nodeModules, '..', 'package.json'));
+    try {
+        return (await import(pathToFileURL(require.resolve('puppeteer-core')))).default;
+    } catch (e) {
+        throw new Error(`puppeteer-core not found in ${nodeModules} (scripts/install-deps.sh ` +
+                        `installs tests/browser/package-lock.json there): ${e.message}`);
+    }
+}
 
 // Resolves to {newPage(width, height), errors, version(), close()}; rejects
 // with the reason when chromium is missing or does not start. Its profile and

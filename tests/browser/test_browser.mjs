@@ -17,11 +17,10 @@
 // chromium that does not start, npm packages missing); 77 the CLI is not
 // built. Works in a temporary folder of its own, kept when something fails.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launch } from './browser.mjs';
+import { fileURLToPath } from 'node:url';
+import { importPuppeteer, launch, parseArgs } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
 import { frameBox } from './layout.mjs';
 import { compare, SKY } from './compare.mjs';
@@ -40,23 +39,7 @@ const COLOUR_MAX = 3;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 
-function parseArgs() {
-    const args = {};
-    for (let i = 2; i < process.argv.length; i += 2) {
-        args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-    }
-    return args;
-}
 
-async function importPuppeteer(nodeModules) {
-    const require = createRequire(path.join(nodeModules, '..', 'package.json'));
-    try {
-        return (await import(pathToFileURL(require.resolve('puppeteer-core')))).default;
-    } catch (e) {
-        throw new Error(`puppeteer-core not found in ${nodeModules} (scripts/install-deps.sh ` +
-                        `installs tests/browser/package-lock.json there): ${e.message}`);
-    }
-}
 
 // The distinct materials of mesh 0 (LOD 0) of the bake's NAME.mesh.glb, read
 // from its JSON chunk: with one primitive per material, the draws of a crowd

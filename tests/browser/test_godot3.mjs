@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
 import { compare } from './compare.mjs';
 import { readPng, writePng } from './png.mjs';
@@ -30,13 +31,6 @@ const GODOT_ENCODINGS = ENCODINGS.filter((e) => e.name === 'f16' || e.name === '
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 
-function parseArgs() {
-    const args = {};
-    for (let i = 2; i < process.argv.length; i += 2) {
-        args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-    }
-    return args;
-}
 
 function onPath(program) {
     return (process.env.PATH ?? '').split(':').some((dir) => fs.existsSync(path.join(dir, program)));

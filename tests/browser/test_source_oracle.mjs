@@ -30,11 +30,10 @@
 // its own, kept with the worst pictures when something fails.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launch } from './browser.mjs';
+import { fileURLToPath } from 'node:url';
+import { importPuppeteer, launch, parseArgs } from './browser.mjs';
 import { compare } from './compare.mjs';
 import { framePoints } from './layout.mjs';
 import { readPng, writePng } from './png.mjs';
@@ -64,23 +63,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const f = Math.fround;
 
-function parseArgs() {
-    const args = {};
-    for (let i = 2; i < process.argv.length; i += 2) {
-        args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-    }
-    return args;
-}
 
-async function importPuppeteer(nodeModules) {
-    const require = createRequire(path.join(nodeModules, '..', 'package.json'));
-    try {
-        return (await import(pathToFileURL(require.resolve('puppeteer-core')))).default;
-    } catch (e) {
-        throw new Error(`puppeteer-core not found in ${nodeModules} (scripts/install-deps.sh ` +
-                        `installs tests/browser/package-lock.json there): ${e.message}`);
-    }
-}
 
 // [{kind, time}] of one manifest clip: 4 baked frames, 3 mid-frames, 3 at
 // the seam or end (fewer baked and mid when the clip has few frames).

@@ -11,12 +11,10 @@
 // Exit 0 every case agrees; 1 otherwise, or when chromium, WebGL2 or float
 // render targets are missing.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { TIME_GLSL } from '../../integrations/three/src/shader.js';
-import { launch } from './browser.mjs';
+import { importPuppeteer, launch } from './browser.mjs';
 import { loadCases, report } from './time_cases.mjs';
 
 const VERTEX = `#version 300 es
@@ -112,10 +110,6 @@ function runInPage(vertex, fragment, inputs) {
     return { results: Array.from({ length: n }, (_, i) => Array.from(pixels.subarray(4 * i, 4 * i + 4))) };
 }
 
-async function importPuppeteer(nodeModules) {
-    const require = createRequire(path.resolve(nodeModules, '..', 'package.json'));
-    return (await import(pathToFileURL(require.resolve('puppeteer-core')))).default;
-}
 
 async function main() {
     const at = process.argv.indexOf('--node-modules');
