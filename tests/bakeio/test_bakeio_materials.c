@@ -40,17 +40,8 @@ static uint32_t le32(const uint8_t *p) {
 
 static bool glb_open(const char *path, glb_file *out) {
     *out = (glb_file){0};
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) {
-        return false;
-    }
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    out->bytes = size > 20 ? malloc((size_t)size) : NULL;
-    bool ok = out->bytes != NULL && fread(out->bytes, 1, (size_t)size, file) == (size_t)size;
-    fclose(file);
-    out->size = ok ? (size_t)size : 0;
+    out->bytes = (uint8_t *)test_read_file(path, &out->size);
+    bool ok = out->bytes != NULL && out->size > 20;
     ok = ok && le32(out->bytes) == 0x46546C67 && le32(out->bytes + 16) == 0x4E4F534A;
     size_t json_size = ok ? le32(out->bytes + 12) : 0;
     ok = ok && 20 + json_size <= out->size;
