@@ -75,6 +75,19 @@ void crowd_log(const crowd_logger *logger, crowd_log_level level, const char *fo
 #endif
     ;
 
+/* Optional memory functions for an engine that owns its memory (a zoned or
+ * tracked heap). Descs that carry one allocate every block of the object they
+ * create through it, and the matching destroy call frees them through it, so
+ * the allocator must outlive that object. alloc_fn returns memory aligned for
+ * any type, as malloc does, or NULL; free_fn accepts NULL. A zeroed
+ * crowd_allocator means malloc and free. Both functions may be called from
+ * any thread that calls into the object. */
+typedef struct crowd_allocator {
+    void *(*alloc_fn)(size_t size, void *user_data);
+    void (*free_fn)(void *pointer, void *user_data);
+    void *user_data;
+} crowd_allocator;
+
 #ifdef __cplusplus
 }
 #endif

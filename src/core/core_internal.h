@@ -53,4 +53,15 @@ crowd_result core_system_error(crowd_error *error, crowd_result result, const ch
 crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_data,
                             size_t *out_size, crowd_error *error);
 
+/* Memory through an optional crowd_allocator (NULL or zeroed: malloc and
+ * free). crowd__mem_alloc_array refuses a count * size that overflows;
+ * crowd__mem_grow moves `old_bytes` of `pointer` into a new block of
+ * `new_bytes` (the allocator has no realloc) and frees the old one, or returns
+ * NULL and leaves `pointer` as it was. */
+void *crowd__mem_alloc(const crowd_allocator *allocator, size_t bytes);
+void *crowd__mem_alloc_zeroed(const crowd_allocator *allocator, size_t count, size_t size);
+void *crowd__mem_grow(const crowd_allocator *allocator, void *pointer, size_t old_bytes,
+                      size_t new_bytes);
+void crowd__mem_free(const crowd_allocator *allocator, void *pointer);
+
 #endif

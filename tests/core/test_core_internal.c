@@ -1,7 +1,7 @@
 /* test_core_internal.c - the helpers other modules share through crowd_core
  * (core_internal.h): string copy, a path's folder, skeleton arrays, errno
  * names, system error wording and whole-file reading with its size cap and
- * every error path. */
+ * every error path; memory through an optional allocator. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -134,6 +134,66 @@ static void test_file_read(void) {
     remove(empty);
 }
 
+/* A counting allocator: every block the crowd__mem_* calls take comes back
+ * to it, and none is freed twice or leaked. */
+typedef struct counting_heap {
+    int live;
+    int allocations;
+    size_t last_size;
+} counting_heap;
+
+static void *heap_alloc(size_t size, void *user) {
+    counting_heap *heap = user;
+    heap->live++;
+    heap->allocations++;
+    heap->last_size = size;
+    return malloc(size);
+}
+
+static void heap_free(void *pointer, void *user) {
+    counting_heap *heap = user;
+    if (pointer != NULL) {
+        heap->live--;
+    }
+    free(pointer);
+}
+
+static void test_memory(void) {
+    counting_heap heap = {0};
+    crowd_allocator allocator = {heap_alloc, heap_free, &heap};
+    uint8_t *bytes = crowd__mem_alloc(&allocator, 4);
+    CHECK(bytes != NULL && heap.live == 1 && heap.last_size == 4);
+    memcpy(bytes, "abcd", 4);
+    bytes = crowd__mem_grow(&allocator, bytes, 4, 64);
+    CHECK(bytes != NULL && memcmp(bytes, "abcd", 4) == 0 && heap.live == 1 &&
+          heap.allocations == 2 && heap.last_size == 64);
+    bytes = crowd__mem_grow(&allocator, bytes, 64, 2); /* shrinking keeps the first bytes */
+    CHECK(bytes != NULL && memcmp(bytes, "ab", 2) == 0 && heap.live == 1);
+    crowd__mem_free(&allocator, bytes);
+    crowd__mem_free(&allocator, NULL);
+    CHECK(heap.live == 0);
+    uint32_t *zeroed = crowd__mem_alloc_zeroed(&allocator, 8, sizeof(uint32_t));
+    CHECK(zeroed != NULL && zeroed[0] == 0 && zeroed[7] == 0 && heap.last_size == 32);
+    crowd__mem_free(&allocator, zeroed);
+    CHECK(crowd__mem_alloc_zeroed(&allocator, SIZE_MAX / 2, 4) == NULL); /* overflow refused */
+    CHECK(heap.live == 0 && heap.allocations == 4);
+    /* Zero bytes still give a block, from either heap. */
+    void *empty = crowd__mem_alloc(&allocator, 0);
+    CHECK(empty != NULL && heap.last_size == 1);
+    crowd__mem_free(&allocator, empty);
+    /* No allocator, or one missing a function: malloc and free. */
+    crowd_allocator half = {heap_alloc, NULL, &heap};
+    const crowd_allocator *system_heaps[] = {NULL, &half};
+    for (int i = 0; i < 2; i++) {
+        char *text = crowd__mem_alloc(system_heaps[i], 3);
+        CHECK(text != NULL);
+        text = crowd__mem_grow(system_heaps[i], text, 3, 300);
+        CHECK(text != NULL);
+        crowd__mem_free(system_heaps[i], text);
+    }
+    CHECK(heap.live == 0 && heap.allocations == 5);
+}
+
 int main(void) {
     check_enter_temp_dir("test_core_internal");
     test_copy_string();
@@ -141,5 +201,6 @@ int main(void) {
     test_skeleton_allocate();
     test_system_errors();
     test_file_read();
+    test_memory();
     return check_finish();
 }
