@@ -1,5 +1,6 @@
 /* fuzz_bake_load.c - libFuzzer target for the bake-folder loader
- * (load_bake_memory, the loader behind crowd_bake_load), without the disk.
+ * (crowd_bake_load_memory, the loader behind crowd_bake_load), without the
+ * disk.
  *
  * An input is a whole bake folder packed as records: one byte choosing the
  * file (manifest, PNG or EXR VAT, VAT normals, BAT, mesh), a little-endian
@@ -9,13 +10,16 @@
  * every encoding, packed this way, so mutations reach every reader with
  * the other files intact. Anything may fail; nothing may crash, leak or be
  * reported by the sanitizers, and a bake that loads must be self-consistent.
+ * The load runs on a checking allocator: every block it takes, kept or
+ * transient, must come back to it (after destroy, or at once on failure),
+ * and a block of it passed to free(), or a malloc'ed one passed back to it,
+ * aborts.
  */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "load/load_bake.h"
 #include "crowd/bake.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -84,8 +88,40 @@ static void check_loaded(const crowd_bake *bake) {
     }
 }
 
+/* Blocks carry a header with a mark, so a block that did not come from here
+ * is caught when it is returned, and one of ours handed to free() is not a
+ * pointer malloc gave (AddressSanitizer reports it). */
+#define HEAP_MARK 0x63726f77646d656dull
+typedef struct heap_header {
+    uint64_t mark;
+    uint64_t pad; /* keeps the payload 16-byte aligned, as malloc's */
+} heap_header;
+
+static void *heap_alloc(size_t size, void *user) {
+    heap_header *header = malloc(sizeof *header + size);
+    if (header == NULL) {
+        return NULL;
+    }
+    header->mark = HEAP_MARK;
+    (*(long *)user)++;
+    return header + 1;
+}
+
+static void heap_free(void *pointer, void *user) {
+    if (pointer == NULL) {
+        return;
+    }
+    heap_header *header = (heap_header *)pointer - 1;
+    if (header->mark != HEAP_MARK) {
+        abort();
+    }
+    header->mark = 0;
+    (*(long *)user)--;
+    free(header);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    load_memory_file files[FILE_KINDS] = {{0}};
+    crowd_bake_file files[FILE_KINDS] = {{0}};
     while (size >= 5) {
         size_t kind = data[0] % FILE_KINDS;
         size_t length =
@@ -93,22 +129,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         data += 5;
         size -= 5;
         length = length < size ? length : size;
-        files[kind] = (load_memory_file){names[kind], data, length};
+        files[kind] = (crowd_bake_file){names[kind], data, length};
         data += length;
         size -= length;
     }
-    load_memory_file present[FILE_KINDS];
+    crowd_bake_file present[FILE_KINDS];
     uint32_t count = 0;
     for (size_t i = 0; i < FILE_KINDS; i++) {
         if (files[i].name != NULL) {
             present[count++] = files[i];
         }
     }
+    long live = 0;
+    crowd_bake_load_desc desc = {.allocator = {heap_alloc, heap_free, &live}};
     crowd_bake *bake = NULL;
     crowd_error error;
-    if (load_bake_memory(present, count, NULL, &bake, &error) == CROWD_OK) {
+    if (crowd_bake_load_memory(present, count, &desc, &bake, &error) == CROWD_OK) {
         check_loaded(bake);
         crowd_bake_destroy(bake);
+    }
+    if (live != 0) {
+        abort();
     }
     return 0;
 }

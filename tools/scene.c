@@ -34,7 +34,11 @@ crowd_result scene_character_load(const char *spec, bool bake, const crowd_logge
     out->spec = spec;
     double start = cli_wall_s();
     if (scene_is_bake_path(spec)) {
-        crowd_result result = crowd_bake_load(spec, logger, &out->bake, error);
+        crowd_bake_load_desc load = {0};
+        if (logger != NULL) {
+            load.logger = *logger;
+        }
+        crowd_result result = crowd_bake_load(spec, &load, &out->bake, error);
         out->load_s = cli_wall_s() - start;
         return result;
     }

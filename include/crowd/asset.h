@@ -13,9 +13,12 @@
  * is root_transform * local(j0) * ... * local(j).
  *
  * Ownership: crowd_asset_create() returns a zeroed asset; every pointer in it
- * is owned by the asset and released by crowd_asset_destroy(), each with its
- * own malloc, so producers fill arrays with malloc/calloc. Destroy(NULL) is a
- * no-op. An asset is immutable once built and may be read from many threads.
+ * is owned by the asset and released by crowd_asset_destroy(), each a block
+ * of its own from asset->allocator, which is zeroed (malloc and free) for
+ * crowd_asset_create(): producers fill arrays with malloc/calloc. Only the
+ * asset of a bake loaded with an allocator (crowd/bake.h) has another one.
+ * Destroy(NULL) is a no-op. An asset is immutable once built and may be read
+ * from many threads.
  */
 #ifndef CROWD_ASSET_H
 #define CROWD_ASSET_H
@@ -182,6 +185,9 @@ typedef struct crowd_asset {
      * crowd_import_desc.scale when given; 0 for an asset not read from a file. */
     float unit_scale;
     crowd_repairs repairs;
+    /* Where every block of the asset, the struct included, came from and
+     * goes back to; zeroed = malloc and free. */
+    crowd_allocator allocator;
 } crowd_asset;
 
 /* A zeroed asset (skeleton.root_transform = identity), or NULL when out of memory. */

@@ -2,13 +2,15 @@
  * (BAT): build them from an asset, write them as a bake folder, load a bake
  * folder back.
  *
- * A crowd_bake is the in-memory form of a bake folder (DESIGN.md, "Bake
- * outputs"): the manifest's fields, the decoded texture payloads in their
- * stored encoding, and the mesh whose vertex order the textures follow.
- * crowd_bake_build() makes one from an asset (nothing touches the disk),
- * crowd_bake_write() writes it atomically (all files to temporary names,
- * renamed into place only when every one is complete), crowd_bake_load()
- * reads and validates a folder. The gpu module plays either kind.
+ * A crowd_bake is the in-memory form of a bake folder (docs/manifest.md;
+ * docs/architecture.md, "Data model"): the manifest's fields, the decoded
+ * texture payloads in their stored encoding, and the mesh whose vertex order
+ * the textures follow. crowd_bake_build() makes one from an asset (nothing
+ * touches the disk), crowd_bake_write() writes it atomically (all files to
+ * temporary names, renamed into place only when every one is complete),
+ * crowd_bake_load() reads and validates a folder, and
+ * crowd_bake_load_memory() the same files held in memory (an engine's own
+ * archive). The gpu module plays either kind.
  *
  * Layout. VAT: vertices across, frames down, clips stacked; vertex v of
  * global frame f is texel (v % width, f * rows_per_frame + v / width).
@@ -26,7 +28,9 @@
  * Ownership: create/destroy pairs; destroy(NULL) is a no-op. A bake built
  * from an asset borrows it (bake->asset); the caller keeps the asset alive
  * for the bake's lifetime. A loaded bake owns its asset (mesh and materials
- * only; skeleton with joint names and no clips).
+ * only; skeleton with joint names and no clips). A loaded bake's blocks come
+ * from the allocator of its crowd_bake_load_desc (bake->allocator) and go
+ * back there on destroy; a built bake's from malloc.
  * Threading: a finished bake is immutable and may be read from many threads.
  */
 #ifndef CROWD_BAKE_H
@@ -171,6 +175,11 @@ typedef struct crowd_bake {
      * is that of its LOD0 vertices). NULL when lod_count is 1. */
     uint32_t *lod_indices;
     uint32_t lod_index_total;
+
+    /* Where every block of the bake, the struct and owned_asset included,
+     * came from and goes back to (crowd_bake_load_desc.allocator); zeroed =
+     * malloc and free, as for every built bake. */
+    crowd_allocator allocator;
 } crowd_bake;
 
 typedef struct crowd_bake_desc {
@@ -234,11 +243,62 @@ typedef struct crowd_bake_write_desc {
 crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
                               const crowd_bake_write_desc *desc, crowd_error *error);
 
+/* How crowd_bake_load and crowd_bake_load_memory load; zeroed (or a NULL
+ * desc) = defaults. */
+typedef struct crowd_bake_load_desc {
+    crowd_logger logger; /* one info line per loaded bake */
+    /* Every block the loaded bake owns (the struct, names, clips, texels,
+     * LOD arrays, the asset and all its arrays) comes from alloc_fn and goes
+     * back through free_fn in crowd_bake_destroy, so the allocator must
+     * outlive the bake. Most transient memory goes through it too: the file
+     * buffers crowd_bake_load reads, the loader's scratch arrays, libpng's
+     * decoder (png_create_read_struct_2) and OpenEXR's context (whose
+     * alloc_fn takes no user pointer: the reader hands the allocator over in
+     * a thread-local for the length of one decode). Not cJSON's: its hooks
+     * are process-wide (cJSON_InitHooks), so the parse trees of the manifest
+     * and of the mesh's JSON chunk use malloc, as does zlib's inflate state
+     * inside OpenEXR's ZIP decoder; all of it is freed before the call
+     * returns. Zeroed: malloc and free; a half-set allocator (one function
+     * without the other) is refused. On failure every block taken has been
+     * returned. */
+    crowd_allocator allocator;
+} crowd_bake_load_desc;
+
 /* Loads a bake folder (or a path to its .crowd.json). Validates everything:
  * format and version, required fields, texture files present, readable and of
- * the sizes the manifest states, values in range, the mesh. */
-crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd_bake **out_bake,
-                             crowd_error *error);
+ * the sizes the manifest states (and from version 3 their CRC-32s), values in
+ * range, the mesh. desc may be NULL. Errors name the file: CROWD_ERROR_IO
+ * (missing, unreadable, no or several manifests in the folder),
+ * CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED, CROWD_ERROR_LIMIT,
+ * CROWD_ERROR_OUT_OF_MEMORY, CROWD_ERROR_INVALID_ARGUMENT (no path or output
+ * pointer, a half-set allocator). */
+crowd_result crowd_bake_load(const char *path, const crowd_bake_load_desc *desc,
+                             crowd_bake **out_bake, crowd_error *error);
+
+/* One file of a bake folder held in memory. */
+typedef struct crowd_bake_file {
+    /* Its name in the bake folder, as the manifest names it
+     * ("robot.vat.png"): a plain name without slash or backslash, not
+     * starting with '.', at most 200 bytes. */
+    const char *name;
+    const void *data; /* may be NULL only when size_bytes is 0 */
+    size_t size_bytes;
+} crowd_bake_file;
+
+/* Loads the bake whose files are `files` (from an engine's archive, a
+ * network buffer, ...): exactly one of them is named *.crowd.json, the
+ * manifest, and the files it names must be among them (others are ignored;
+ * the OpenVAT set of a folder is never read). The bytes are only read during
+ * the call; the bake copies what it keeps. Every check of crowd_bake_load
+ * applies, and errors name the file by its name here. desc may be NULL.
+ * Errors: CROWD_ERROR_INVALID_ARGUMENT (no files or output pointer, a file
+ * without a name or bytes, a name that is not a plain file name, two files
+ * of one name, not exactly one manifest, a half-set allocator),
+ * CROWD_ERROR_IO (a file the manifest names is not in the set), then the
+ * errors of crowd_bake_load. */
+crowd_result crowd_bake_load_memory(const crowd_bake_file *files, uint32_t file_count,
+                                    const crowd_bake_load_desc *desc, crowd_bake **out_bake,
+                                    crowd_error *error);
 
 void crowd_bake_destroy(crowd_bake *bake);
 

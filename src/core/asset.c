@@ -6,9 +6,16 @@
 #include "core/core_internal.h"
 
 crowd_asset *crowd_asset_create(void) {
-    crowd_asset *asset = calloc(1, sizeof *asset);
+    return core_asset_create_with(NULL);
+}
+
+crowd_asset *core_asset_create_with(const crowd_allocator *allocator) {
+    crowd_asset *asset = crowd__mem_alloc_zeroed(allocator, 1, sizeof *asset);
     if (asset == NULL) {
         return NULL;
+    }
+    if (allocator != NULL) {
+        asset->allocator = *allocator;
     }
     for (int i = 0; i < 4; i++) {
         asset->skeleton.root_transform[i * 5] = 1.0f;
@@ -30,62 +37,65 @@ void core_material_defaults(crowd_material *material) {
     material->double_sided = false;
 }
 
-static void free_track(crowd_track *track) {
-    free(track->times_s);
-    free(track->values);
+static void free_track(const crowd_allocator *allocator, crowd_track *track) {
+    crowd__mem_free(allocator, track->times_s);
+    crowd__mem_free(allocator, track->values);
 }
 
 void crowd_asset_destroy(crowd_asset *asset) {
     if (asset == NULL) {
         return;
     }
+    /* a copy: the last block returned is the struct that holds it */
+    const crowd_allocator allocator = asset->allocator;
+    const crowd_allocator *heap = &allocator;
     crowd_mesh *mesh = &asset->mesh;
-    free(mesh->positions);
-    free(mesh->normals);
-    free(mesh->tangents);
-    free(mesh->uv0);
-    free(mesh->joints);
-    free(mesh->weights);
-    free(mesh->indices);
-    free(mesh->submeshes);
+    crowd__mem_free(heap, mesh->positions);
+    crowd__mem_free(heap, mesh->normals);
+    crowd__mem_free(heap, mesh->tangents);
+    crowd__mem_free(heap, mesh->uv0);
+    crowd__mem_free(heap, mesh->joints);
+    crowd__mem_free(heap, mesh->weights);
+    crowd__mem_free(heap, mesh->indices);
+    crowd__mem_free(heap, mesh->submeshes);
     for (uint32_t i = 0; i < asset->material_count && asset->materials; i++) {
-        free(asset->materials[i].name);
+        crowd__mem_free(heap, asset->materials[i].name);
         crowd_material *material = &asset->materials[i];
-        free(material->texture_rgba8);
-        free(material->metallic_roughness_texture.rgba8);
-        free(material->normal_texture.rgba8);
-        free(material->emissive_texture.rgba8);
-        free(material->occlusion_texture.rgba8);
+        crowd__mem_free(heap, material->texture_rgba8);
+        crowd__mem_free(heap, material->metallic_roughness_texture.rgba8);
+        crowd__mem_free(heap, material->normal_texture.rgba8);
+        crowd__mem_free(heap, material->emissive_texture.rgba8);
+        crowd__mem_free(heap, material->occlusion_texture.rgba8);
     }
-    free(asset->materials);
+    crowd__mem_free(heap, asset->materials);
     crowd_skeleton *skeleton = &asset->skeleton;
     for (uint32_t j = 0; j < skeleton->joint_count && skeleton->names; j++) {
-        free(skeleton->names[j]);
+        crowd__mem_free(heap, skeleton->names[j]);
     }
-    free(skeleton->names);
-    free(skeleton->parents);
-    free(skeleton->rest_translation);
-    free(skeleton->rest_rotation);
-    free(skeleton->rest_scale);
-    free(skeleton->inverse_bind);
+    crowd__mem_free(heap, skeleton->names);
+    crowd__mem_free(heap, skeleton->parents);
+    crowd__mem_free(heap, skeleton->rest_translation);
+    crowd__mem_free(heap, skeleton->rest_rotation);
+    crowd__mem_free(heap, skeleton->rest_scale);
+    crowd__mem_free(heap, skeleton->inverse_bind);
     for (uint32_t c = 0; c < asset->clip_count && asset->clips; c++) {
         crowd_clip *clip = &asset->clips[c];
-        free(clip->name);
+        crowd__mem_free(heap, clip->name);
         for (uint32_t j = 0; j < skeleton->joint_count && clip->tracks; j++) {
-            free_track(&clip->tracks[j].translation);
-            free_track(&clip->tracks[j].rotation);
-            free_track(&clip->tracks[j].scale);
+            free_track(heap, &clip->tracks[j].translation);
+            free_track(heap, &clip->tracks[j].rotation);
+            free_track(heap, &clip->tracks[j].scale);
         }
-        free(clip->tracks);
+        crowd__mem_free(heap, clip->tracks);
     }
-    free(asset->clips);
+    crowd__mem_free(heap, asset->clips);
     for (uint32_t s = 0; s < asset->socket_count && asset->sockets; s++) {
-        free(asset->sockets[s].name);
+        crowd__mem_free(heap, asset->sockets[s].name);
     }
-    free(asset->sockets);
-    free(asset->name);
-    free(asset->source);
-    free(asset);
+    crowd__mem_free(heap, asset->sockets);
+    crowd__mem_free(heap, asset->name);
+    crowd__mem_free(heap, asset->source);
+    crowd__mem_free(heap, asset);
 }
 
 void crowd_asset_bind_bounds(const crowd_asset *asset, float min[3], float max[3]) {
@@ -135,14 +145,19 @@ int32_t crowd_asset_find_socket(const crowd_asset *asset, const char *name) {
 }
 
 bool core_skeleton_allocate(crowd_skeleton *sk, uint32_t joint_count) {
+    return core_skeleton_allocate_with(NULL, sk, joint_count);
+}
+
+bool core_skeleton_allocate_with(const crowd_allocator *allocator, crowd_skeleton *sk,
+                                 uint32_t joint_count) {
     size_t n = joint_count > 0 ? joint_count : 1;
     sk->joint_count = joint_count;
-    sk->names = calloc(n, sizeof *sk->names);
-    sk->parents = calloc(n, sizeof *sk->parents);
-    sk->rest_translation = calloc(3 * n, sizeof *sk->rest_translation);
-    sk->rest_rotation = calloc(4 * n, sizeof *sk->rest_rotation);
-    sk->rest_scale = calloc(3 * n, sizeof *sk->rest_scale);
-    sk->inverse_bind = calloc(16 * n, sizeof *sk->inverse_bind);
+    sk->names = crowd__mem_alloc_zeroed(allocator, n, sizeof *sk->names);
+    sk->parents = crowd__mem_alloc_zeroed(allocator, n, sizeof *sk->parents);
+    sk->rest_translation = crowd__mem_alloc_zeroed(allocator, 3 * n, sizeof *sk->rest_translation);
+    sk->rest_rotation = crowd__mem_alloc_zeroed(allocator, 4 * n, sizeof *sk->rest_rotation);
+    sk->rest_scale = crowd__mem_alloc_zeroed(allocator, 3 * n, sizeof *sk->rest_scale);
+    sk->inverse_bind = crowd__mem_alloc_zeroed(allocator, 16 * n, sizeof *sk->inverse_bind);
     return sk->names && sk->parents && sk->rest_translation && sk->rest_rotation &&
            sk->rest_scale && sk->inverse_bind;
 }

@@ -1,12 +1,16 @@
-/* core_copy_string and core_path_folder (core_internal.h). */
+/* core_copy_string(_with) and core_path_folder (core_internal.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core_internal.h"
 
 char *core_copy_string(const char *text) {
+    return core_copy_string_with(NULL, text);
+}
+
+char *core_copy_string_with(const crowd_allocator *allocator, const char *text) {
     size_t length = strlen(text) + 1;
-    char *copy = malloc(length);
+    char *copy = crowd__mem_alloc(allocator, length);
     if (copy != NULL) {
         memcpy(copy, text, length);
     }

@@ -12,6 +12,12 @@
 
 crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_data,
                             size_t *out_size, crowd_error *error) {
+    return core_file_read_with(NULL, path, max_bytes, out_data, out_size, error);
+}
+
+crowd_result core_file_read_with(const crowd_allocator *allocator, const char *path,
+                                 size_t max_bytes, uint8_t **out_data, size_t *out_size,
+                                 crowd_error *error) {
     *out_data = NULL;
     *out_size = 0;
     int fd = open(path, O_RDONLY);
@@ -36,7 +42,7 @@ crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_da
                                (unsigned long long)st.st_size, max_bytes);
     }
     size_t size = (size_t)st.st_size;
-    uint8_t *data = malloc(size > 0 ? size : 1);
+    uint8_t *data = crowd__mem_alloc(allocator, size > 0 ? size : 1);
     if (data == NULL) {
         close(fd);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path,
@@ -51,7 +57,7 @@ crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_da
         if (got <= 0) {
             int errnum = got < 0 ? errno : 0;
             close(fd);
-            free(data);
+            crowd__mem_free(allocator, data);
             return errnum ? core_system_error(error, CROWD_ERROR_IO, path, "cannot read", errnum)
                           : crowd_error_set(error, CROWD_ERROR_IO, path,
                                             "file shrank while being read");

@@ -1,23 +1,25 @@
 /* Releases a bake, built or loaded alike (ownership rule in bake_internal.h). */
 #include "load/bake_internal.h"
 
-#include <stdlib.h>
+#include "core/core_internal.h"
 
 void crowd_bake_destroy(crowd_bake *bake) {
     if (bake == NULL) {
         return;
     }
-    free(bake->name);
-    free(bake->source);
+    /* a copy: the last block returned is the struct that holds it */
+    const crowd_allocator allocator = bake->allocator;
+    crowd__mem_free(&allocator, bake->name);
+    crowd__mem_free(&allocator, bake->source);
     for (uint32_t i = 0; i < bake->clip_count && bake->clips != NULL; i++) {
-        free(bake->clips[i].name);
+        crowd__mem_free(&allocator, bake->clips[i].name);
     }
-    free(bake->clips);
-    free(bake->vat_position.texels);
-    free(bake->vat_normal.texels);
-    free(bake->bat.texels);
-    free(bake->lod_vertices);
-    free(bake->lod_indices);
+    crowd__mem_free(&allocator, bake->clips);
+    crowd__mem_free(&allocator, bake->vat_position.texels);
+    crowd__mem_free(&allocator, bake->vat_normal.texels);
+    crowd__mem_free(&allocator, bake->bat.texels);
+    crowd__mem_free(&allocator, bake->lod_vertices);
+    crowd__mem_free(&allocator, bake->lod_indices);
     crowd_asset_destroy(bake->owned_asset);
-    free(bake);
+    crowd__mem_free(&allocator, bake);
 }

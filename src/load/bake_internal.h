@@ -10,9 +10,10 @@
  *
  * Ownership rule for struct crowd_bake (crowd_bake_destroy relies on it):
  * the struct itself, name, source, clips, every clips[i].name, every
- * crowd_texture.texels, lod_vertices and lod_indices are separate
- * malloc/calloc blocks (or NULL), and
- * owned_asset is released with crowd_asset_destroy.
+ * crowd_texture.texels, lod_vertices and lod_indices are separate blocks of
+ * bake->allocator (or NULL): malloc/calloc for a built bake, whose allocator
+ * is zeroed. owned_asset is released with crowd_asset_destroy, through its
+ * own asset->allocator (the loader gives it the bake's).
  */
 #ifndef CROWD_LOAD_BAKE_INTERNAL_H
 #define CROWD_LOAD_BAKE_INTERNAL_H

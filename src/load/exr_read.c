@@ -3,11 +3,26 @@
 #include "load/exr_read.h"
 
 #include <openexr.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "load/exr_texture.h"
 #include "load/load_limits.h"
+
+/* The allocator of the decode running on this thread. OpenEXR's context
+ * takes alloc_fn/free_fn without a user pointer, and its core library
+ * calls them only from the thread that calls it, so a thread-local set for
+ * the length of one exr_read_rgba (and restored after it) is the caller's
+ * allocator for exactly that context. */
+static _Thread_local const crowd_allocator *exr_allocator;
+
+static void *exr_alloc(size_t bytes) {
+    return crowd__mem_alloc(exr_allocator, bytes);
+}
+
+static void exr_release(void *block) {
+    crowd__mem_free(exr_allocator, block);
+}
 
 typedef struct exr_read_io {
     exr_texture_message message; /* first: the error handler fills it */
@@ -154,17 +169,19 @@ static exr_result_t decode_chunks(exr_context_t context, const exr_read_request 
     return rv;
 }
 
-crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, uint32_t width,
-                           uint32_t height, crowd_texel_format format, void **out_texels,
-                           crowd_error *error) {
-    *out_texels = NULL;
+/* The decode proper, on the thread's exr_allocator. */
+static crowd_result read_rgba(const uint8_t *data, size_t size, const exr_read_request *request,
+                              void **out_texels) {
+    const char *name = request->name;
+    crowd_error *error = request->error;
     exr_read_io io = {.data = data, .size = size};
-    exr_read_request request = {name, width, height, format, error};
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.user_data = &io;
     init.read_fn = read_from_memory;
     init.size_fn = memory_size;
     init.error_handler_fn = exr_texture_on_error;
+    init.alloc_fn = exr_alloc;
+    init.free_fn = exr_release;
     init.max_image_width = (int)CROWD_BAKE_MAX_TEXTURE_SIZE;
     init.max_image_height = (int)CROWD_BAKE_MAX_TEXTURE_SIZE;
     init.max_tile_width = (int)CROWD_BAKE_MAX_TEXTURE_SIZE;
@@ -180,17 +197,19 @@ crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, u
                                                            : CROWD_ERROR_INVALID_DATA,
                                name, "not a readable EXR file: %s", io.message.text);
     }
-    crowd_result result = check_header(context, &request, size);
+    crowd_result result = check_header(context, request, size);
     uint8_t *texels = NULL;
     if (result == CROWD_OK) {
-        texels = malloc((size_t)width * height * 4u * (size_t)exr_texture_component_bytes(format));
+        texels = exr_alloc((size_t)request->width * request->height * 4u *
+                           (size_t)exr_texture_component_bytes(request->format));
         if (texels == NULL) {
             result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name,
-                                     "out of memory for a %ux%u texture", width, height);
+                                     "out of memory for a %ux%u texture", request->width,
+                                     request->height);
         }
     }
     if (result == CROWD_OK) {
-        rv = decode_chunks(context, &request, texels);
+        rv = decode_chunks(context, request, texels);
         if (rv != EXR_ERR_SUCCESS) {
             exr_texture_note_failure(&io.message, rv);
             result = crowd_error_set(error,
@@ -201,9 +220,22 @@ crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, u
     }
     exr_finish(&context);
     if (result != CROWD_OK) {
-        free(texels);
+        exr_release(texels);
         return result;
     }
     *out_texels = texels;
     return CROWD_OK;
+}
+
+crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, uint32_t width,
+                           uint32_t height, crowd_texel_format format,
+                           const crowd_allocator *allocator, void **out_texels,
+                           crowd_error *error) {
+    *out_texels = NULL;
+    exr_read_request request = {name, width, height, format, error};
+    const crowd_allocator *outer = exr_allocator;
+    exr_allocator = allocator;
+    crowd_result result = read_rgba(data, size, &request, out_texels);
+    exr_allocator = outer;
+    return result;
 }

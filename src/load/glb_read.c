@@ -35,6 +35,7 @@ enum {
 
 typedef struct glb_reader {
     const char *name;
+    const crowd_allocator *allocator; /* the asset's: every block the reader takes */
     crowd_error *error;
     cJSON *json;
     const uint8_t *bin; /* buffer 0 */
@@ -275,7 +276,7 @@ static crowd_result locate(glb_reader *r, uint64_t index, const char *type, int 
     return CROWD_OK;
 }
 
-/* FLOAT elements of `components` floats each, into a malloc'ed array. */
+/* FLOAT elements of `components` floats each, into a new array. */
 static crowd_result read_floats(glb_reader *r, uint64_t index, const char *type, int components,
                                 float **out, uint32_t *out_count) {
     accessor_span span;
@@ -288,7 +289,7 @@ static crowd_result read_floats(glb_reader *r, uint64_t index, const char *type,
                                "mesh: accessor %llu is not float", (unsigned long long)index);
     }
     size_t element = (size_t)components * sizeof(float);
-    *out = malloc(span.count * element);
+    *out = crowd__mem_alloc(r->allocator, span.count * element);
     if (*out == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -312,7 +313,7 @@ static crowd_result read_uints(glb_reader *r, uint64_t index, const char *type, 
         return invalid(r, "accessor %llu is not unsigned integer", (unsigned long long)index);
     }
     size_t size = component_size(span.component_type);
-    *out = malloc((size_t)span.count * (size_t)components * sizeof **out);
+    *out = crowd__mem_alloc(r->allocator, (size_t)span.count * (size_t)components * sizeof **out);
     if (*out == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -414,7 +415,7 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
             result = invalid(r, "JOINTS_0 count %u differs from POSITION's %u", other, count);
         }
         if (result == CROWD_OK) {
-            mesh->joints = malloc((size_t)count * 4 * sizeof *mesh->joints);
+            mesh->joints = crowd__mem_alloc(r->allocator, (size_t)count * 4 * sizeof *mesh->joints);
             if (mesh->joints == NULL) {
                 result =
                     crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
@@ -427,7 +428,7 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
                 }
             }
         }
-        free(joints);
+        crowd__mem_free(r->allocator, joints);
         if (result == CROWD_OK) {
             result = read_floats(r, set->weights, "VEC4", 4, &mesh->weights, &other);
             result = result == CROWD_OK && other != count
@@ -439,7 +440,7 @@ static crowd_result read_vertices(glb_reader *r, const attribute_set *set, crowd
 }
 
 /* A primitive's material and its triangles: a triangle list's indices
- * (malloc'ed into *out, a multiple of 3). */
+ * (a new array into *out, a multiple of 3). */
 static crowd_result read_triangles(glb_reader *r, const cJSON *primitive, const char *where,
                                    uint64_t *material, uint32_t **out, uint32_t *count) {
     uint64_t mode = 0, indices = 0;
@@ -476,13 +477,15 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
         return invalid(r, "no primitives");
     }
     crowd_mesh *mesh = &asset->mesh;
-    mesh->submeshes = calloc((size_t)primitive_count, sizeof *mesh->submeshes);
+    mesh->submeshes =
+        crowd__mem_alloc_zeroed(r->allocator, (size_t)primitive_count, sizeof *mesh->submeshes);
     if (mesh->submeshes == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
     mesh->submesh_count = (uint32_t)primitive_count;
     attribute_set first = {0};
-    uint32_t **parts = calloc((size_t)primitive_count, sizeof *parts);
+    uint32_t **parts =
+        crowd__mem_alloc_zeroed(r->allocator, (size_t)primitive_count, sizeof *parts);
     if (parts == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -512,7 +515,7 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
         }
     }
     if (result == CROWD_OK) {
-        mesh->indices = malloc((size_t)total * sizeof *mesh->indices);
+        mesh->indices = crowd__mem_alloc(r->allocator, (size_t)total * sizeof *mesh->indices);
         if (mesh->indices == NULL) {
             result = crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
         }
@@ -523,9 +526,9 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
     }
     mesh->index_count = result == CROWD_OK ? (uint32_t)total : 0;
     for (int p = 0; p < primitive_count; p++) {
-        free(parts[p]);
+        crowd__mem_free(r->allocator, parts[p]);
     }
-    free(parts);
+    crowd__mem_free(r->allocator, parts);
     if (result == CROWD_OK && !first.has_skin) {
         result = invalid(r, "no JOINTS_0/WEIGHTS_0; a bake mesh is skinned");
     }
@@ -537,11 +540,11 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
 
 /* ---- LOD meshes ------------------------------------------------------------ */
 
-void glb_lod_meshes_free(glb_lod_mesh *lods, uint32_t count) {
+void glb_lod_meshes_free(const crowd_allocator *allocator, glb_lod_mesh *lods, uint32_t count) {
     for (uint32_t k = 0; lods != NULL && k < count; k++) {
-        free(lods[k].source);
-        free(lods[k].uv1);
-        free(lods[k].indices);
+        crowd__mem_free(allocator, lods[k].source);
+        crowd__mem_free(allocator, lods[k].uv1);
+        crowd__mem_free(allocator, lods[k].indices);
         lods[k] = (glb_lod_mesh){0};
     }
 }
@@ -551,8 +554,8 @@ static crowd_result read_sources(glb_reader *r, int mesh, uint64_t accessor, uin
                                  glb_lod_mesh *lod) {
     float *values = NULL;
     crowd_result result = read_floats(r, accessor, "SCALAR", 1, &values, &lod->vertex_count);
-    if (result == CROWD_OK &&
-        (lod->source = malloc(lod->vertex_count * sizeof(uint32_t))) == NULL) {
+    if (result == CROWD_OK && (lod->source = crowd__mem_alloc(
+                                   r->allocator, lod->vertex_count * sizeof(uint32_t))) == NULL) {
         result = crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
     for (uint32_t i = 0; result == CROWD_OK && i < lod->vertex_count; i++) {
@@ -565,7 +568,7 @@ static crowd_result read_sources(glb_reader *r, int mesh, uint64_t accessor, uin
             lod->source[i] = (uint32_t)value;
         }
     }
-    free(values);
+    crowd__mem_free(r->allocator, values);
     return result;
 }
 
@@ -610,8 +613,11 @@ static crowd_result read_lod_mesh(glb_reader *r, const cJSON *mesh, int index,
         if (result == CROWD_OK && total > GLB_MAX_COUNT) {
             result = invalid(r, "%s: more than %u indices in all", where, GLB_MAX_COUNT);
         }
-        uint32_t *grown =
-            result == CROWD_OK ? realloc(lod->indices, (size_t)total * sizeof *lod->indices) : NULL;
+        uint32_t *grown = result == CROWD_OK
+                              ? crowd__mem_grow(r->allocator, lod->indices,
+                                                (size_t)lod->index_count * sizeof *lod->indices,
+                                                (size_t)total * sizeof *lod->indices)
+                              : NULL;
         if (result == CROWD_OK && grown == NULL) {
             result = crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
         }
@@ -620,7 +626,7 @@ static crowd_result read_lod_mesh(glb_reader *r, const cJSON *mesh, int index,
             memcpy(lod->indices + lod->index_count, part, (size_t)part_count * sizeof *part);
             lod->index_count = (uint32_t)total;
         }
-        free(part);
+        crowd__mem_free(r->allocator, part);
     }
     if (result == CROWD_OK) {
         result = read_sources(r, index, source, vertex_count, lod);
@@ -726,7 +732,7 @@ static crowd_result node_parents(glb_reader *r, int node_count, int32_t *parents
 
 static crowd_result allocate_skeleton(glb_reader *r, crowd_skeleton *skeleton,
                                       uint32_t joint_count) {
-    if (!core_skeleton_allocate(skeleton, joint_count)) {
+    if (!core_skeleton_allocate_with(r->allocator, skeleton, joint_count)) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
     return CROWD_OK;
@@ -741,7 +747,8 @@ static crowd_result read_joint(glb_reader *r, const cJSON *node, int node_index,
         return unsupported(r, "joint nodes given as a matrix");
     }
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(node, "name");
-    skeleton->names[j] = core_copy_string(cJSON_IsString(name) ? name->valuestring : "");
+    skeleton->names[j] =
+        core_copy_string_with(r->allocator, cJSON_IsString(name) ? name->valuestring : "");
     if (skeleton->names[j] == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -778,9 +785,9 @@ static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
                        CROWD_MAX_JOINTS);
     }
     crowd_skeleton *skeleton = &asset->skeleton;
-    int32_t *node_parent = malloc((size_t)(node_count > 0 ? node_count : 1) * sizeof *node_parent);
-    int32_t *joint_of_node =
-        malloc((size_t)(node_count > 0 ? node_count : 1) * sizeof *joint_of_node);
+    size_t node_slots = (size_t)(node_count > 0 ? node_count : 1);
+    int32_t *node_parent = crowd__mem_alloc(r->allocator, node_slots * sizeof *node_parent);
+    int32_t *joint_of_node = crowd__mem_alloc(r->allocator, node_slots * sizeof *joint_of_node);
     crowd_result result =
         node_parent && joint_of_node
             ? allocate_skeleton(r, skeleton, (uint32_t)joint_count)
@@ -846,11 +853,11 @@ static crowd_result read_skeleton(glb_reader *r, crowd_asset *asset) {
             if (result == CROWD_OK) {
                 memcpy(skeleton->inverse_bind, matrices, (size_t)joint_count * 16 * sizeof(float));
             }
-            free(matrices);
+            crowd__mem_free(r->allocator, matrices);
         }
     }
-    free(node_parent);
-    free(joint_of_node);
+    crowd__mem_free(r->allocator, node_parent);
+    crowd__mem_free(r->allocator, joint_of_node);
     asset->has_skin = true;
     return result;
 }
@@ -909,8 +916,8 @@ static crowd_result read_texture(glb_reader *r, const cJSON *reference, const ch
     if (result != CROWD_OK) {
         return result;
     }
-    return png_decode_rgba8(r->bin + offset, (size_t)length, r->name, &out->width, &out->height,
-                            &out->rgba8, r->error);
+    return png_decode_rgba8(r->bin + offset, (size_t)length, r->name, r->allocator, &out->width,
+                            &out->height, &out->rgba8, r->error);
 }
 
 /* A number member in [min, max] (absent: `fallback`), as glTF bounds it. */
@@ -1028,7 +1035,8 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
     if (count == 0) {
         return invalid(r, "no materials");
     }
-    asset->materials = calloc((size_t)count, sizeof *asset->materials);
+    asset->materials =
+        crowd__mem_alloc_zeroed(r->allocator, (size_t)count, sizeof *asset->materials);
     if (asset->materials == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -1038,7 +1046,8 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
         const cJSON *object = cJSON_GetArrayItem(materials, m);
         crowd_material *material = &asset->materials[m];
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(object, "name");
-        material->name = core_copy_string(cJSON_IsString(name) ? name->valuestring : "");
+        material->name =
+            core_copy_string_with(r->allocator, cJSON_IsString(name) ? name->valuestring : "");
         if (material->name == NULL) {
             return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
         }
@@ -1051,7 +1060,7 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
 crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_asset *asset,
                       float **out_uv1, uint32_t lod_count, glb_lod_mesh *out_lods,
                       crowd_error *error) {
-    glb_reader r = {.name = name, .error = error};
+    glb_reader r = {.name = name, .allocator = &asset->allocator, .error = error};
     if (out_uv1 != NULL) {
         *out_uv1 = NULL;
     }
@@ -1078,11 +1087,11 @@ crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_
     }
     cJSON_Delete(r.json);
     if (result != CROWD_OK && out_uv1 != NULL) {
-        free(*out_uv1);
+        crowd__mem_free(r.allocator, *out_uv1);
         *out_uv1 = NULL;
     }
     if (result != CROWD_OK) {
-        glb_lod_meshes_free(out_lods, lod_count);
+        glb_lod_meshes_free(r.allocator, out_lods, lod_count);
     }
     return result;
 }

@@ -40,13 +40,16 @@ typedef struct glb_lod_mesh {
     uint32_t *indices; /* the primitives' indices in order, each < vertex_count */
 } glb_lod_mesh;
 
-/* Frees the arrays of `count` LOD meshes (not the array itself). */
-void glb_lod_meshes_free(glb_lod_mesh *lods, uint32_t count);
+/* Frees the arrays of `count` LOD meshes (not the array itself), which
+ * glb_read took from `allocator` (the asset's). */
+void glb_lod_meshes_free(const crowd_allocator *allocator, glb_lod_mesh *lods, uint32_t count);
 
 /* Reads a .glb written by glb_write into `asset` (mesh, materials,
- * skeleton; has_skin set), which must be freshly created. When out_uv1 is
- * not NULL it receives the TEXCOORD_1 array (2 floats per vertex, malloc'ed)
- * or NULL when the file has none. The file must hold 1 + lod_count meshes;
+ * skeleton; has_skin set), which must be freshly created; every block it
+ * takes, kept or scratch, comes from asset->allocator (cJSON's parse of the
+ * JSON chunk aside: its hooks are process-wide). When out_uv1 is not NULL it
+ * receives the TEXCOORD_1 array (2 floats per vertex, from the same
+ * allocator) or NULL when the file has none. The file must hold 1 + lod_count meshes;
  * meshes 1.. are read into out_lods[0 .. lod_count) (freed with
  * glb_lod_meshes_free, also on failure). `name` is the file named in
  * errors. Errors: CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED,

@@ -1,9 +1,8 @@
-/* crowd_bake_load and load_bake_memory: one loader over two file sources
- * (a folder, or named buffers). The manifest is validated first and sizes
- * every later check; each texture is decoded against the size, channels and
- * depth the manifest states and every texel is checked against the stated
- * value range; the mesh is read by the strict GLB reader, checked against
- * the manifest's counts and the VAT lookup, and must pass
+/* The bake loader over a file source (load_bake.h) and crowd_bake_load, its
+ * folder front end (crowd_bake_load_memory is load_memory.c). The manifest is validated first and
+ * sizes every later check; each texture is decoded against the size, channels and depth the
+ * manifest states and every texel is checked against the stated value range; the mesh is read by
+ * the strict GLB reader, checked against the manifest's counts and the VAT lookup, and must pass
  * crowd_asset_validate; its LOD meshes must match the manifest's LODs.
  * From version 3 every file's size and CRC-32 are checked against the
  * manifest's before it is decoded, so a set mixed from two bakes or a file
@@ -34,14 +33,8 @@
 typedef struct load_blob {
     const uint8_t *data;
     size_t size;
-    uint8_t *owned; /* freed after use when the source allocated it */
+    uint8_t *owned; /* a block of the bake's allocator when the source read the file */
 } load_blob;
-
-typedef struct load_source {
-    const char *folder;            /* disk: the bake folder */
-    const load_memory_file *files; /* memory: the file set */
-    uint32_t file_count;
-} load_source;
 
 /* What errors call a file: "folder/name" on disk, the name in memory. */
 static void display_path(const load_source *source, const char *name, char *out, size_t size) {
@@ -53,8 +46,9 @@ static void display_path(const load_source *source, const char *name, char *out,
 }
 
 /* Reads `name` of the source; `path` receives what errors call it. */
-static crowd_result read_file(const load_source *source, const char *name, char path[LOAD_PATH_MAX],
-                              load_blob *blob, crowd_error *error) {
+static crowd_result read_file(const load_source *source, const crowd_allocator *allocator,
+                              const char *name, char path[LOAD_PATH_MAX], load_blob *blob,
+                              crowd_error *error) {
     display_path(source, name, path, LOAD_PATH_MAX);
     if (source->folder != NULL) {
         if (strlen(source->folder) + 1 + strlen(name) >= LOAD_PATH_MAX) {
@@ -62,12 +56,12 @@ static crowd_result read_file(const load_source *source, const char *name, char 
         }
         uint8_t *data = NULL;
         size_t size = 0;
-        crowd_result result = core_file_read(path, SIZE_MAX, &data, &size, error);
+        crowd_result result = core_file_read_with(allocator, path, SIZE_MAX, &data, &size, error);
         *blob = (load_blob){data, size, data};
         return result;
     }
     for (uint32_t i = 0; i < source->file_count; i++) {
-        if (source->files[i].name != NULL && strcmp(source->files[i].name, name) == 0) {
+        if (strcmp(source->files[i].name, name) == 0) {
             *blob = (load_blob){source->files[i].data, source->files[i].size_bytes, NULL};
             return CROWD_OK;
         }
@@ -110,14 +104,14 @@ static crowd_result check_file(const manifest_info *info, const char *name, cons
 }
 
 /* Reads `name` and checks it against the manifest. */
-static crowd_result read_checked(const load_source *source, const manifest_info *info,
-                                 const char *name, char path[LOAD_PATH_MAX], load_blob *blob,
-                                 crowd_error *error) {
-    crowd_result result = read_file(source, name, path, blob, error);
+static crowd_result read_checked(const load_source *source, const crowd_allocator *allocator,
+                                 const manifest_info *info, const char *name,
+                                 char path[LOAD_PATH_MAX], load_blob *blob, crowd_error *error) {
+    crowd_result result = read_file(source, allocator, name, path, blob, error);
     if (result == CROWD_OK) {
         result = check_file(info, name, blob, path, error);
         if (result != CROWD_OK) {
-            free(blob->owned);
+            crowd__mem_free(allocator, blob->owned);
             blob->owned = NULL;
         }
     }
@@ -143,25 +137,26 @@ static crowd_result check_values(const crowd_texture *texture, const manifest_ra
     return CROWD_OK;
 }
 
-static crowd_result load_texture(const load_source *source, const manifest_info *info,
-                                 const char *name, crowd_texture *texture,
-                                 const manifest_range *range, crowd_error *error) {
+static crowd_result load_texture(const load_source *source, const crowd_allocator *allocator,
+                                 const manifest_info *info, const char *name,
+                                 crowd_texture *texture, const manifest_range *range,
+                                 crowd_error *error) {
     char path[LOAD_PATH_MAX];
     load_blob blob;
-    crowd_result result = read_checked(source, info, name, path, &blob, error);
+    crowd_result result = read_checked(source, allocator, info, name, path, &blob, error);
     if (result != CROWD_OK) {
         return result;
     }
     if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
         uint16_t *samples = NULL;
         result = png_read_rgba16(blob.data, blob.size, path, texture->width, texture->height,
-                                 &samples, error);
+                                 allocator, &samples, error);
         texture->texels = samples;
     } else {
         result = exr_read_rgba(blob.data, blob.size, path, texture->width, texture->height,
-                               texture->format, &texture->texels, error);
+                               texture->format, allocator, &texture->texels, error);
     }
-    free(blob.owned);
+    crowd__mem_free(allocator, blob.owned);
     return result == CROWD_OK ? check_values(texture, range, path, error) : result;
 }
 
@@ -247,8 +242,10 @@ static crowd_result take_lods(crowd_bake *bake, const crowd_asset *asset, glb_lo
             }
         }
     }
-    bake->lod_vertices = malloc((size_t)bake->lod_vertex_total * sizeof *bake->lod_vertices);
-    bake->lod_indices = malloc((size_t)bake->lod_index_total * sizeof *bake->lod_indices);
+    bake->lod_vertices =
+        crowd__mem_alloc(&bake->allocator, (size_t)bake->lod_vertex_total * sizeof(uint32_t));
+    bake->lod_indices =
+        crowd__mem_alloc(&bake->allocator, (size_t)bake->lod_index_total * sizeof(uint32_t));
     if (bake->lod_vertices == NULL || bake->lod_indices == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
@@ -264,20 +261,21 @@ static crowd_result take_lods(crowd_bake *bake, const crowd_asset *asset, glb_lo
 
 static crowd_result load_mesh(const load_source *source, const manifest_info *info,
                               crowd_bake *bake, crowd_error *error) {
+    const crowd_allocator *allocator = &bake->allocator;
     const char *name = info->files.mesh;
     char path[LOAD_PATH_MAX];
     load_blob blob;
-    crowd_result result = read_checked(source, info, name, path, &blob, error);
+    crowd_result result = read_checked(source, allocator, info, name, path, &blob, error);
     if (result != CROWD_OK) {
         return result;
     }
-    crowd_asset *asset = crowd_asset_create();
+    crowd_asset *asset = core_asset_create_with(allocator);
     float *uv1 = NULL;
     glb_lod_mesh lods[CROWD_BAKE_MAX_LODS - 1];
     uint32_t lod_meshes = bake->lod_count - 1;
     result = asset ? glb_read(blob.data, blob.size, path, asset, &uv1, lod_meshes, lods, error)
                    : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
-    free(blob.owned);
+    crowd__mem_free(allocator, blob.owned);
     if (result == CROWD_OK) {
         result = check_mesh(bake, asset, uv1, path, error);
     }
@@ -285,17 +283,18 @@ static crowd_result load_mesh(const load_source *source, const manifest_info *in
         result = take_lods(bake, asset, lods, path, error);
     }
     if (asset != NULL) {
-        glb_lod_meshes_free(lods, lod_meshes);
+        glb_lod_meshes_free(allocator, lods, lod_meshes);
     }
-    if (result == CROWD_OK && ((asset->name = core_copy_string(bake->name)) == NULL ||
-                               (asset->source = core_copy_string(bake->source)) == NULL)) {
+    if (result == CROWD_OK &&
+        ((asset->name = core_copy_string_with(allocator, bake->name)) == NULL ||
+         (asset->source = core_copy_string_with(allocator, bake->source)) == NULL)) {
         result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     crowd_error invalid = {0};
     if (result == CROWD_OK && crowd_asset_validate(asset, &invalid) != CROWD_OK) {
         result = crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path, "mesh: %s", invalid.reason);
     }
-    free(uv1);
+    crowd__mem_free(allocator, uv1);
     if (result != CROWD_OK) {
         crowd_asset_destroy(asset);
         return result;
@@ -306,31 +305,36 @@ static crowd_result load_mesh(const load_source *source, const manifest_info *in
     return CROWD_OK;
 }
 
-static crowd_result load_from(const load_source *source, const char *manifest,
-                              const crowd_logger *logger, crowd_bake **out_bake,
-                              crowd_error *error) {
-    crowd_bake *bake = calloc(1, sizeof *bake);
+crowd_result load_bake_from(const load_source *source, const char *manifest,
+                            const crowd_bake_load_desc *desc, crowd_bake **out_bake,
+                            crowd_error *error) {
+    const crowd_bake_load_desc defaults = {0};
+    desc = desc != NULL ? desc : &defaults;
+    crowd_bake *bake = crowd__mem_alloc_zeroed(&desc->allocator, 1, sizeof *bake);
     if (bake == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, manifest, "out of memory");
     }
+    bake->allocator = desc->allocator;
+    const crowd_allocator *allocator = &bake->allocator;
     char path[LOAD_PATH_MAX];
     load_blob blob;
     manifest_info info;
-    crowd_result result = read_file(source, manifest, path, &blob, error);
+    crowd_result result = read_file(source, allocator, manifest, path, &blob, error);
     if (result == CROWD_OK) {
         result = manifest_read((const char *)blob.data, blob.size, path, bake, &info, error);
-        free(blob.owned);
+        crowd__mem_free(allocator, blob.owned);
     }
     if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
-        result = load_texture(source, &info, info.files.vat_position, &bake->vat_position,
-                              &info.vat_position_range, error);
+        result = load_texture(source, allocator, &info, info.files.vat_position,
+                              &bake->vat_position, &info.vat_position_range, error);
     }
     if (result == CROWD_OK && info.files.vat_normal[0] != '\0') {
-        result = load_texture(source, &info, info.files.vat_normal, &bake->vat_normal,
+        result = load_texture(source, allocator, &info, info.files.vat_normal, &bake->vat_normal,
                               &info.vat_normal_range, error);
     }
     if (result == CROWD_OK && info.files.bat[0] != '\0') {
-        result = load_texture(source, &info, info.files.bat, &bake->bat, &info.bat_range, error);
+        result = load_texture(source, allocator, &info, info.files.bat, &bake->bat, &info.bat_range,
+                              error);
     }
     if (result == CROWD_OK) {
         result = load_mesh(source, &info, bake, error);
@@ -339,17 +343,29 @@ static crowd_result load_from(const load_source *source, const char *manifest,
         crowd_bake_destroy(bake);
         return result;
     }
-    crowd_log(logger, CROWD_LOG_INFO,
+    crowd_log(&desc->logger, CROWD_LOG_INFO,
               "loaded bake \"%s\": %u vertices, %u joints, %u clips, %u frames", bake->name,
               bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count);
     *out_bake = bake;
     return CROWD_OK;
 }
 
-static bool is_manifest_name(const char *name) {
+bool load_is_manifest_name(const char *name) {
     size_t length = strlen(name), suffix = strlen(MANIFEST_SUFFIX);
     return length > suffix && name[0] != '.' &&
            strcmp(name + length - suffix, MANIFEST_SUFFIX) == 0;
+}
+
+crowd_result load_check_desc(const crowd_bake_load_desc *desc, const char *file,
+                             crowd_error *error) {
+    if (desc != NULL && (desc->allocator.alloc_fn == NULL) != (desc->allocator.free_fn == NULL)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, file,
+                               "crowd_bake_load_desc.allocator has %s but no %s: set both or "
+                               "neither",
+                               desc->allocator.alloc_fn ? "alloc_fn" : "free_fn",
+                               desc->allocator.alloc_fn ? "free_fn" : "alloc_fn");
+    }
+    return CROWD_OK;
 }
 
 /* The one manifest in `folder`, into out (a file name). */
@@ -361,7 +377,7 @@ static crowd_result find_manifest(const char *folder, char *out, size_t size, cr
     unsigned found = 0;
     struct dirent *entry;
     while ((entry = readdir(dir)) != NULL) {
-        if (is_manifest_name(entry->d_name)) {
+        if (load_is_manifest_name(entry->d_name)) {
             if (found++ == 0) {
                 snprintf(out, size, "%s", entry->d_name);
             }
@@ -379,14 +395,18 @@ static crowd_result find_manifest(const char *folder, char *out, size_t size, cr
     return CROWD_OK;
 }
 
-crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd_bake **out_bake,
-                             crowd_error *error) {
+crowd_result crowd_bake_load(const char *path, const crowd_bake_load_desc *desc,
+                             crowd_bake **out_bake, crowd_error *error) {
     if (out_bake != NULL) {
         *out_bake = NULL;
     }
     if (path == NULL || out_bake == NULL || path[0] == '\0') {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, path ? path : "",
                                "crowd_bake_load needs a path and an output pointer");
+    }
+    crowd_result result = load_check_desc(desc, path, error);
+    if (result != CROWD_OK) {
+        return result;
     }
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -398,7 +418,7 @@ crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd
     }
     if (S_ISDIR(st.st_mode)) {
         snprintf(folder, sizeof folder, "%s", path);
-        crowd_result result = find_manifest(folder, manifest, sizeof manifest, error);
+        result = find_manifest(folder, manifest, sizeof manifest, error);
         if (result != CROWD_OK) {
             return result;
         }
@@ -412,26 +432,5 @@ crowd_result crowd_bake_load(const char *path, const crowd_logger *logger, crowd
         snprintf(manifest, sizeof manifest, "%s", slash ? slash + 1 : path);
     }
     load_source source = {.folder = folder};
-    return load_from(&source, manifest, logger, out_bake, error);
-}
-
-crowd_result load_bake_memory(const load_memory_file *files, uint32_t file_count,
-                              const crowd_logger *logger, crowd_bake **out_bake,
-                              crowd_error *error) {
-    *out_bake = NULL;
-    const char *manifest = NULL;
-    uint32_t found = 0;
-    for (uint32_t i = 0; i < file_count; i++) {
-        if (files[i].name != NULL && is_manifest_name(files[i].name)) {
-            manifest = files[i].name;
-            found++;
-        }
-    }
-    if (found != 1) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, "",
-                               "%u manifests (*%s) in the file set; exactly one is needed", found,
-                               MANIFEST_SUFFIX);
-    }
-    load_source source = {.files = files, .file_count = file_count};
-    return load_from(&source, manifest, logger, out_bake, error);
+    return load_bake_from(&source, manifest, desc, out_bake, error);
 }

@@ -1,31 +1,38 @@
-/* load_bake.h - loading a bake from files held in memory.
+/* load_bake.h - the one bake loader behind crowd_bake_load (a folder,
+ * load_bake.c) and crowd_bake_load_memory (named buffers, load_memory.c):
+ * a source of named files and the loader over it. Not a public header.
  *
- * crowd_bake_load reads a folder; the same loader runs on a set of named
- * in-memory files, which is what the fuzz target (fuzz/fuzz_bake_load.c)
- * uses and what a game loading from its own archive would use. Every check
- * of crowd_bake_load applies; errors name the file as given here.
+ * Every block the loader takes comes from desc->allocator (crowd/bake.h
+ * says which transient memory cannot); the loaded bake records it.
  */
 #ifndef CROWD_LOAD_LOAD_BAKE_H
 #define CROWD_LOAD_LOAD_BAKE_H
 
-#include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "crowd/bake.h"
 
-typedef struct load_memory_file {
-    const char *name; /* as the manifest names it, e.g. "robot.vat.png" */
-    const void *data;
-    size_t size_bytes;
-} load_memory_file;
+/* Where the files come from: a folder, or a checked set (load_memory.c). */
+typedef struct load_source {
+    const char *folder;           /* disk: the bake folder */
+    const crowd_bake_file *files; /* memory: the file set */
+    uint32_t file_count;
+} load_source;
 
-/* Loads the bake whose manifest is the one file named "*.crowd.json" among
- * `files`; the files are only read during the call. Errors as
- * crowd_bake_load, plus CROWD_ERROR_INVALID_ARGUMENT when there is not
- * exactly one manifest, and CROWD_ERROR_IO for a file the manifest names
- * that is not in the set. */
-crowd_result load_bake_memory(const load_memory_file *files, uint32_t file_count,
-                              const crowd_logger *logger, crowd_bake **out_bake,
-                              crowd_error *error);
+/* A manifest's file name: "*.crowd.json", not starting with '.'. */
+bool load_is_manifest_name(const char *name);
+
+/* Refuses a half-set allocator (one function without the other), naming
+ * `file`; a NULL desc is the defaults. */
+crowd_result load_check_desc(const crowd_bake_load_desc *desc, const char *file,
+                             crowd_error *error);
+
+/* Loads the bake whose manifest is `manifest`, a name of `source`, into
+ * *out_bake (NULL on failure, with every block returned). desc may be NULL
+ * and has passed load_check_desc. */
+crowd_result load_bake_from(const load_source *source, const char *manifest,
+                            const crowd_bake_load_desc *desc, crowd_bake **out_bake,
+                            crowd_error *error);
 
 #endif

@@ -70,8 +70,8 @@ const manifest_check *manifest_find_check(const manifest_info *info, const char 
  * the texels, the asset and the LOD arrays (textures get width, height and
  * format; lods, lod_count and the LOD totals are set, and for version 1
  * lods[0].index_count is left 0 for the mesh to give); the
- * bake's strings and clips are malloc'ed per bake_internal.h, also on
- * failure, for crowd_bake_destroy. `file` names the manifest in errors and
+ * bake's strings and clips are blocks of bake->allocator per
+ * bake_internal.h, also on failure, for crowd_bake_destroy. `file` names the manifest in errors and
  * gives the default bake name. Errors: CROWD_ERROR_INVALID_DATA,
  * CROWD_ERROR_UNSUPPORTED (unknown version, coordinate system or encoding),
  * CROWD_ERROR_OUT_OF_MEMORY. */

@@ -180,7 +180,7 @@ static int compare_names(const void *a, const void *b) {
 }
 
 static crowd_result check_unique_names(manifest_reader *r, const crowd_bake *bake) {
-    const char **names = malloc(bake->clip_count * sizeof *names);
+    const char **names = crowd__mem_alloc(&bake->allocator, bake->clip_count * sizeof *names);
     if (names == NULL) {
         return fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -194,7 +194,7 @@ static crowd_result check_unique_names(manifest_reader *r, const crowd_bake *bak
             result = fail(r, CROWD_ERROR_INVALID_DATA, "two clips are named \"%.100s\"", names[i]);
         }
     }
-    free(names);
+    crowd__mem_free(&bake->allocator, names);
     return result;
 }
 
@@ -351,7 +351,7 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
         return fail(r, CROWD_ERROR_INVALID_DATA,
                     "clips must be an array of 1 to frame_count (%u) clips", bake->frame_count);
     }
-    bake->clips = calloc((size_t)count, sizeof *bake->clips);
+    bake->clips = crowd__mem_alloc_zeroed(&bake->allocator, (size_t)count, sizeof *bake->clips);
     if (bake->clips == NULL) {
         return fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -369,7 +369,8 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
         if (result == CROWD_OK && name[0] == '\0') {
             result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.name is empty", where);
         }
-        if (result == CROWD_OK && (clip->name = core_copy_string(name)) == NULL) {
+        if (result == CROWD_OK &&
+            (clip->name = core_copy_string_with(&bake->allocator, name)) == NULL) {
             result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
         }
         if (result == CROWD_OK) {
@@ -793,8 +794,9 @@ static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake 
     }
     const char *source = NULL;
     crowd_result result = get_string(r, root, "", "source", &source);
-    if (result == CROWD_OK && ((bake->name = core_copy_string(name)) == NULL ||
-                               (bake->source = core_copy_string(source)) == NULL)) {
+    if (result == CROWD_OK &&
+        ((bake->name = core_copy_string_with(&bake->allocator, name)) == NULL ||
+         (bake->source = core_copy_string_with(&bake->allocator, source)) == NULL)) {
         result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     return result;

@@ -1,6 +1,8 @@
 /* PNG reading through libpng (png_read.h). Each libpng call runs in a
  * function of its own that holds the setjmp, with every piece of state in a
- * caller-owned struct, so nothing local is lost by the longjmp. */
+ * caller-owned struct, so nothing local is lost by the longjmp. libpng's own
+ * memory (its structs, row buffers, zlib's inflate state) comes from the
+ * caller's allocator through png_create_read_struct_2. */
 #include "load/png_read.h"
 
 #include <png.h>
@@ -10,12 +12,14 @@
 #include <string.h>
 
 #include "crowd/bake.h"
+#include "core/core_internal.h"
 #include "load/load_limits.h"
 
 /* Ancillary chunks (text, ICC profiles) a bake never needs stay small. */
 #define PNG_CHUNK_MALLOC_MAX_BYTES (8u << 20)
 
 typedef struct png_state {
+    const crowd_allocator *allocator;
     png_structp png;
     png_infop info;
     char message[200]; /* libpng's last error */
@@ -48,11 +52,25 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     state->offset += length;
 }
 
+/* libpng's malloc_fn: a failure is remembered, so the error says "out of
+ * memory" rather than libpng's wording of it. */
+static png_voidp png_alloc(png_structp png, png_alloc_size_t size) {
+    png_state *state = png_get_mem_ptr(png);
+    void *block = crowd__mem_alloc(state->allocator, size);
+    state->out_of_memory |= block == NULL;
+    return block;
+}
+
+static void png_release(png_structp png, png_voidp block) {
+    png_state *state = png_get_mem_ptr(png);
+    crowd__mem_free(state->allocator, block);
+}
+
 static void release(png_state *state) {
     png_destroy_read_struct(&state->png, &state->info, NULL);
-    free(state->row_bytes);
-    free(state->samples);
-    free(state->rows);
+    crowd__mem_free(state->allocator, state->row_bytes);
+    crowd__mem_free(state->allocator, state->samples);
+    crowd__mem_free(state->allocator, state->rows);
 }
 
 typedef struct png_read_request {
@@ -69,7 +87,8 @@ static crowd_result start_read(png_state *state, const uint8_t *data, size_t siz
     }
     state->data = data;
     state->size = size;
-    state->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, state, on_error, on_warning);
+    state->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, state, on_error, on_warning, state,
+                                          png_alloc, png_release);
     state->info = state->png ? png_create_info_struct(state->png) : NULL;
     if (state->info == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name,
@@ -118,8 +137,8 @@ static bool read_rgba16_rows(png_state *state, png_read_request *request, uint16
                                           (unsigned)width, (unsigned)height, state->size);
         return true;
     }
-    state->row_bytes = malloc((size_t)width * 8);
-    state->samples = malloc(count * sizeof *state->samples);
+    state->row_bytes = crowd__mem_alloc(state->allocator, (size_t)width * 8);
+    state->samples = crowd__mem_alloc(state->allocator, count * sizeof *state->samples);
     if (state->row_bytes == NULL || state->samples == NULL) {
         state->out_of_memory = true;
         png_error(state->png, "out of memory");
@@ -147,9 +166,10 @@ static crowd_result read_failure(const png_state *state, const char *name, crowd
 }
 
 crowd_result png_read_rgba16(const uint8_t *data, size_t size, const char *name, uint32_t width,
-                             uint32_t height, uint16_t **out_samples, crowd_error *error) {
+                             uint32_t height, const crowd_allocator *allocator,
+                             uint16_t **out_samples, crowd_error *error) {
     *out_samples = NULL;
-    png_state state = {0};
+    png_state state = {.allocator = allocator};
     png_read_request request = {name, width, height, error, CROWD_OK};
     crowd_result result = start_read(&state, data, size, name, error);
     if (result == CROWD_OK) {
@@ -158,7 +178,7 @@ crowd_result png_read_rgba16(const uint8_t *data, size_t size, const char *name,
                      : read_failure(&state, name, error);
     }
     if (result != CROWD_OK) {
-        free(*out_samples);
+        crowd__mem_free(allocator, *out_samples);
         *out_samples = NULL;
     }
     release(&state);
@@ -191,8 +211,8 @@ static bool decode_rgba8_rows(png_state *state, png_read_request *request, uint3
                                           (unsigned)width, (unsigned)height, state->size);
         return true;
     }
-    state->row_bytes = malloc(bytes);
-    state->rows = malloc((size_t)height * sizeof *state->rows);
+    state->row_bytes = crowd__mem_alloc(state->allocator, bytes);
+    state->rows = crowd__mem_alloc(state->allocator, (size_t)height * sizeof *state->rows);
     if (state->row_bytes == NULL || state->rows == NULL) {
         state->out_of_memory = true;
         png_error(state->png, "out of memory");
@@ -210,10 +230,10 @@ static bool decode_rgba8_rows(png_state *state, png_read_request *request, uint3
 }
 
 crowd_result png_decode_rgba8(const uint8_t *data, size_t size, const char *name,
-                              uint32_t *out_width, uint32_t *out_height, uint8_t **out_pixels,
-                              crowd_error *error) {
+                              const crowd_allocator *allocator, uint32_t *out_width,
+                              uint32_t *out_height, uint8_t **out_pixels, crowd_error *error) {
     *out_pixels = NULL;
-    png_state state = {0};
+    png_state state = {.allocator = allocator};
     png_read_request request = {name, 0, 0, error, CROWD_OK};
     crowd_result result = start_read(&state, data, size, name, error);
     if (result == CROWD_OK) {
@@ -222,7 +242,7 @@ crowd_result png_decode_rgba8(const uint8_t *data, size_t size, const char *name
                      : read_failure(&state, name, error);
     }
     if (result != CROWD_OK) {
-        free(*out_pixels);
+        crowd__mem_free(allocator, *out_pixels);
         *out_pixels = NULL;
     }
     release(&state);

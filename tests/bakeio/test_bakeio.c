@@ -15,182 +15,13 @@
 
 #include "check.h"
 #include "bakeio_fixture.h"
-#include "load/load_bake.h"
+#include "bakeio_compare.h"
 #include "bake/openvat_write.h"
 
 static char root[] = "/tmp/test_bakeio.XXXXXX";
 
 static void folder(char *out, size_t size, const char *name) {
     snprintf(out, size, "%s/%s", root, name);
-}
-
-/* ---- comparing bakes -------------------------------------------------------- */
-
-static bool same_floats(const float *a, const float *b, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        if (a[i] != b[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static void compare_textures(const crowd_texture *a, const crowd_texture *b, const char *what) {
-    CHECK_MSG(a->width == b->width && a->height == b->height && a->format == b->format,
-              "%s: %ux%u/%d vs %ux%u/%d", what, a->width, a->height, a->format, b->width, b->height,
-              b->format);
-    if (a->texels == NULL || b->texels == NULL) {
-        CHECK_MSG(a->texels == b->texels, "%s: texels present on one side only", what);
-        return;
-    }
-    size_t bytes = (size_t)a->width * a->height * bake_texel_size_bytes(a->format);
-    CHECK_MSG(memcmp(a->texels, b->texels, bytes) == 0, "%s: texels differ", what);
-}
-
-static void compare_assets(const crowd_asset *a, const crowd_asset *b) {
-    const crowd_mesh *m = &a->mesh, *n = &b->mesh;
-    CHECK(m->vertex_count == n->vertex_count);
-    CHECK(m->index_count == n->index_count);
-    if (m->vertex_count != n->vertex_count || m->index_count != n->index_count) {
-        return;
-    }
-    uint32_t v = m->vertex_count;
-    CHECK(same_floats(m->positions, n->positions, 3 * (size_t)v));
-    CHECK(same_floats(m->normals, n->normals, 3 * (size_t)v));
-    CHECK(same_floats(m->uv0, n->uv0, 2 * (size_t)v));
-    CHECK(memcmp(m->joints, n->joints, 4 * (size_t)v * sizeof *m->joints) == 0);
-    CHECK(same_floats(m->weights, n->weights, 4 * (size_t)v));
-    CHECK(memcmp(m->indices, n->indices, m->index_count * sizeof *m->indices) == 0);
-    CHECK(m->submesh_count == n->submesh_count);
-    for (uint32_t s = 0; s < m->submesh_count && s < n->submesh_count; s++) {
-        CHECK(memcmp(&m->submeshes[s], &n->submeshes[s], sizeof m->submeshes[s]) == 0);
-    }
-    CHECK(a->material_count == b->material_count);
-    for (uint32_t i = 0; i < a->material_count && i < b->material_count; i++) {
-        const crowd_material *x = &a->materials[i], *y = &b->materials[i];
-        CHECK_MSG(strcmp(x->name, y->name) == 0, "material %u: \"%s\" vs \"%s\"", i, x->name,
-                  y->name);
-        CHECK(same_floats(x->base_color, y->base_color, 4));
-        CHECK(x->texture_width == y->texture_width && x->texture_height == y->texture_height);
-        if (x->texture_rgba8 != NULL && y->texture_rgba8 != NULL &&
-            x->texture_width == y->texture_width && x->texture_height == y->texture_height) {
-            CHECK(memcmp(x->texture_rgba8, y->texture_rgba8,
-                         (size_t)x->texture_width * x->texture_height * 4) == 0);
-        } else {
-            CHECK(x->texture_rgba8 == NULL && y->texture_rgba8 == NULL);
-        }
-        const char *differs = fx_material_differs(x, y);
-        CHECK_MSG(differs == NULL, "material %u: %s", i, differs);
-    }
-    const crowd_skeleton *s = &a->skeleton, *t = &b->skeleton;
-    CHECK(s->joint_count == t->joint_count);
-    if (s->joint_count != t->joint_count) {
-        return;
-    }
-    uint32_t j = s->joint_count;
-    for (uint32_t i = 0; i < j; i++) {
-        CHECK(strcmp(s->names[i], t->names[i]) == 0);
-        CHECK(s->parents[i] == t->parents[i]);
-    }
-    CHECK(same_floats(s->rest_translation, t->rest_translation, 3 * (size_t)j));
-    CHECK(same_floats(s->rest_rotation, t->rest_rotation, 4 * (size_t)j));
-    CHECK(same_floats(s->rest_scale, t->rest_scale, 3 * (size_t)j));
-    CHECK(same_floats(s->inverse_bind, t->inverse_bind, 16 * (size_t)j));
-    CHECK(same_floats(s->root_transform, t->root_transform, 16));
-    CHECK(b->has_skin);
-}
-
-static void compare_bakes(const crowd_bake *a, const crowd_bake *b) {
-    CHECK(strcmp(a->name, b->name) == 0);
-    CHECK(strcmp(a->source, b->source) == 0);
-    CHECK(a->vertex_count == b->vertex_count && a->joint_count == b->joint_count);
-    CHECK(a->between_error_budget_rel == b->between_error_budget_rel);
-    CHECK(same_floats(a->bounds_min, b->bounds_min, 3) &&
-          same_floats(a->bounds_max, b->bounds_max, 3));
-    CHECK(a->frame_count == b->frame_count);
-    CHECK(a->clip_count == b->clip_count);
-    for (uint32_t i = 0; i < a->clip_count && i < b->clip_count; i++) {
-        const crowd_bake_clip *x = &a->clips[i], *y = &b->clips[i];
-        CHECK(strcmp(x->name, y->name) == 0);
-        CHECK(x->duration_s == y->duration_s && x->loop == y->loop);
-        CHECK(x->first_frame == y->first_frame && x->frame_count == y->frame_count);
-        CHECK(x->fps == y->fps && x->layout == y->layout && x->key_rate == y->key_rate);
-        CHECK(x->rate_multiple == y->rate_multiple && x->within_budget == y->within_budget);
-        CHECK(x->between_error_max == y->between_error_max &&
-              x->between_error_mean == y->between_error_mean);
-        CHECK(y->source_clip == UINT32_MAX);
-        CHECK(same_floats(x->bounds_min, y->bounds_min, 3) &&
-              same_floats(x->bounds_max, y->bounds_max, 3));
-        CHECK(same_floats(x->sphere_center, y->sphere_center, 3) &&
-              x->sphere_radius == y->sphere_radius);
-    }
-    /* LODs: the same ranges, errors and arrays, word for word */
-    CHECK(a->lod_count == b->lod_count);
-    CHECK(memcmp(a->lods, b->lods, sizeof a->lods) == 0);
-    CHECK(a->lod_vertex_total == b->lod_vertex_total && a->lod_index_total == b->lod_index_total);
-    if (a->lod_count > 1 && a->lod_count == b->lod_count &&
-        a->lod_vertex_total == b->lod_vertex_total && a->lod_index_total == b->lod_index_total) {
-        CHECK(memcmp(a->lod_vertices, b->lod_vertices, a->lod_vertex_total * sizeof(uint32_t)) ==
-              0);
-        CHECK(memcmp(a->lod_indices, b->lod_indices, a->lod_index_total * sizeof(uint32_t)) == 0);
-    }
-    bool vat = a->vat_position.texels != NULL, bat = a->bat.texels != NULL;
-    if (vat) {
-        crowd_vat_encoding expected =
-            a->vat_encoding == CROWD_VAT_DEFAULT ? CROWD_VAT_UNORM16_OCT : a->vat_encoding;
-        CHECK(b->vat_encoding == expected);
-        CHECK(a->vat_rows_per_frame == b->vat_rows_per_frame);
-    }
-    if (bat) {
-        crowd_bat_encoding expected =
-            a->bat_encoding == CROWD_BAT_DEFAULT ? CROWD_BAT_F32 : a->bat_encoding;
-        CHECK(b->bat_encoding == expected);
-        CHECK(a->bat_rows_per_frame == b->bat_rows_per_frame);
-    }
-    compare_textures(&a->vat_position, &b->vat_position, "vat position");
-    compare_textures(&a->vat_normal, &b->vat_normal, "vat normal");
-    compare_textures(&a->bat, &b->bat, "bat");
-    CHECK(b->asset == b->owned_asset && b->asset != NULL);
-    if (b->asset != NULL) {
-        compare_assets(a->asset, b->asset);
-        CHECK(strcmp(b->asset->name, a->name) == 0);
-    }
-}
-
-/* Reads every file of a folder into a memory file set. */
-typedef struct memory_set {
-    load_memory_file files[16];
-    char names[16][256];
-    char *data[16];
-    uint32_t count;
-} memory_set;
-
-static void memory_set_load(memory_set *set, const char *dir) {
-    memset(set, 0, sizeof *set);
-    DIR *d = opendir(dir);
-    struct dirent *entry;
-    while (d != NULL && (entry = readdir(d)) != NULL && set->count < 16) {
-        char path[1024];
-        fx_join(path, sizeof path, dir, entry->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-            continue;
-        }
-        uint32_t i = set->count++;
-        snprintf(set->names[i], sizeof set->names[i], "%s", entry->d_name);
-        size_t size = 0;
-        set->data[i] = test_read_file(path, &size);
-        set->files[i] = (load_memory_file){set->names[i], set->data[i], size};
-    }
-    if (d != NULL) {
-        closedir(d);
-    }
-}
-
-static void memory_set_free(memory_set *set) {
-    for (uint32_t i = 0; i < set->count; i++) {
-        free(set->data[i]);
-    }
 }
 
 /* ---- round trips -------------------------------------------------------------- */
@@ -212,7 +43,7 @@ static void round_trip(const char *label, uint32_t vertices, uint32_t lods,
     result = crowd_bake_load(dir, NULL, &loaded, &error);
     CHECK_MSG(result == CROWD_OK, "%s: load: %s: %s", label, error.file, error.reason);
     if (loaded != NULL) {
-        compare_bakes(bake, loaded);
+        fx_compare_bakes(bake, loaded);
         /* a loaded bake writes back to the very same bytes */
         char again[1100];
         snprintf(again, sizeof again, "%s_again", dir);
@@ -231,20 +62,20 @@ static void round_trip(const char *label, uint32_t vertices, uint32_t lods,
     loaded = NULL;
     CHECK(crowd_bake_load(manifest, NULL, &loaded, &error) == CROWD_OK);
     if (loaded != NULL) {
-        compare_bakes(bake, loaded);
+        fx_compare_bakes(bake, loaded);
     }
     crowd_bake_destroy(loaded);
 
-    memory_set set;
-    memory_set_load(&set, dir);
+    fx_memory_set set;
+    fx_memory_set_load(&set, dir);
     loaded = NULL;
-    result = load_bake_memory(set.files, set.count, NULL, &loaded, &error);
+    result = crowd_bake_load_memory(set.files, set.count, NULL, &loaded, &error);
     CHECK_MSG(result == CROWD_OK, "%s: memory load: %s: %s", label, error.file, error.reason);
     if (loaded != NULL) {
-        compare_bakes(bake, loaded);
+        fx_compare_bakes(bake, loaded);
     }
     crowd_bake_destroy(loaded);
-    memory_set_free(&set);
+    fx_memory_set_free(&set);
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
 }
@@ -486,7 +317,7 @@ static void test_lod_meshes(void) {
             uint32_t v = bake->lod_vertices[lod->first_vertex + i];
             CHECK(source[i] == (float)v);
             CHECK(uv[2 * i] == uv0[2 * v] && uv[2 * i + 1] == uv0[2 * v + 1]);
-            CHECK(same_floats(positions + 3 * i, positions0 + 3 * v, 3));
+            CHECK(fx_same_floats(positions + 3 * i, positions0 + 3 * v, 3));
         }
         free(source);
         free(uv);
@@ -543,8 +374,8 @@ static void test_version1(void) {
             /* Played as they were written: loops wrap, one-shots clamp. */
             CHECK(x->fps == 30.0f && x->rate_multiple == 1 && x->key_rate == 0.0f);
             CHECK(x->layout == (x->loop ? CROWD_FRAMES_WRAP : CROWD_FRAMES_CLAMP));
-            CHECK(same_floats(x->bounds_min, loaded->bounds_min, 3) &&
-                  same_floats(x->bounds_max, loaded->bounds_max, 3));
+            CHECK(fx_same_floats(x->bounds_min, loaded->bounds_min, 3) &&
+                  fx_same_floats(x->bounds_max, loaded->bounds_max, 3));
             /* bounds [-1, 1]^3: centre 0, radius sqrt(3) rounded up */
             CHECK(x->sphere_center[0] == 0.0f && x->sphere_center[1] == 0.0f &&
                   x->sphere_center[2] == 0.0f);
@@ -761,45 +592,6 @@ static void test_writer_arguments(void) {
     crowd_asset_destroy(asset);
 }
 
-/* ---- in-memory loading ------------------------------------------------------------ */
-
-static void test_memory_sets(void) {
-    crowd_asset *asset = fx_asset_create(10);
-    fx_bake_options options = {10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 31};
-    crowd_bake *bake = fx_bake_create(asset, &options);
-    char dir[1024];
-    folder(dir, sizeof dir, "memory");
-    crowd_error error = {0};
-    REQUIRE_VOID(fx_written(bake, dir, NULL));
-    memory_set set;
-    memory_set_load(&set, dir);
-    CHECK(set.count == 4);
-    crowd_bake *loaded = NULL;
-    /* the mesh left out of the set */
-    load_memory_file without[16];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < set.count; i++) {
-        if (strstr(set.names[i], ".glb") == NULL) {
-            without[n++] = set.files[i];
-        }
-    }
-    CHECK(load_bake_memory(without, n, NULL, &loaded, &error) == CROWD_ERROR_IO);
-    CHECK(strcmp(error.file, "synth.1.mesh.glb") == 0 && loaded == NULL);
-    /* two manifests */
-    without[n] = without[0];
-    for (uint32_t i = 0; i < set.count; i++) {
-        if (strstr(set.names[i], ".crowd.json") != NULL) {
-            without[n] = set.files[i];
-            without[n].name = "other.crowd.json";
-        }
-    }
-    CHECK(load_bake_memory(without, n + 1, NULL, &loaded, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(load_bake_memory(set.files, 0, NULL, &loaded, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    memory_set_free(&set);
-    crowd_bake_destroy(bake);
-    crowd_asset_destroy(asset);
-}
-
 int main(void) {
     check_enter_temp_dir("test_bakeio");
     if (mkdtemp(root) == NULL) {
@@ -814,7 +606,6 @@ int main(void) {
     test_openvat_plan();
     test_openvat_set();
     test_writer_arguments();
-    test_memory_sets();
     test_remove_tree(root);
     return check_finish();
 }
