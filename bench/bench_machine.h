@@ -1,5 +1,6 @@
 /* bench_machine.h - the CPU a benchmark program ran on, for its header line
- * (DESIGN.md: absolute times only with the machine named). Header-only:
+ * (docs/architecture.md, "Performance protocol": absolute times only with
+ * the machine named). Header-only:
  * each .c file of bench/ is a program of its own.
  */
 #ifndef CROWD_BENCH_MACHINE_H

@@ -21,7 +21,7 @@ enum {
     CLI_EXIT_GPU = 5,
 };
 
-/* Exit code for a library result (DESIGN.md's command-line contract). */
+/* Exit code for a library result (docs/architecture.md, "The command line"). */
 int cli_exit_code(crowd_result result);
 
 /* Prints "crowd: error: <file>: <reason>" (or without the file part) to

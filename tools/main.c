@@ -1,5 +1,5 @@
-/* crowd - command-line front end. See `crowd --help` and DESIGN.md's
- * command-line contract. */
+/* crowd - command-line front end. See `crowd --help` and
+ * docs/architecture.md, "The command line". */
 #include <stdio.h>
 #include <string.h>
 

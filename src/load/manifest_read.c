@@ -260,7 +260,8 @@ static crowd_result read_clip_bounds(manifest_reader *r, const cJSON *object, co
 
 /* Clips are stacked in order: each starts where the previous ended, and
  * together they fill frame_count. A clip's frame count follows from its
- * duration (DESIGN.md "Loops"); one frame of slack covers rounding. */
+ * duration (docs/time.md, "Baked frames"); one frame of slack covers
+ * rounding. */
 static crowd_result read_error(manifest_reader *r, const cJSON *object, const char *where,
                                const char *key, float *out) {
     crowd_result result = get_float(r, object, where, key, out);

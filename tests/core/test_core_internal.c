@@ -1,7 +1,8 @@
 /* test_core_internal.c - the helpers other modules share through crowd_core
  * (core_internal.h): string copy, a path's folder, skeleton arrays, errno
  * names, system error wording and whole-file reading with its size cap and
- * every error path; memory through an optional allocator. */
+ * every error path; memory through an optional allocator, and an asset
+ * whose blocks all come from one and go back to it. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -194,6 +195,42 @@ static void test_memory(void) {
     CHECK(heap.live == 0 && heap.allocations == 5);
 }
 
+/* An asset made with an allocator records it, and crowd_asset_destroy
+ * returns every block there, the struct last; the _with helpers and the
+ * file reader take theirs from it too. */
+static void test_asset_allocator(void) {
+    counting_heap heap = {0};
+    crowd_allocator allocator = {heap_alloc, heap_free, &heap};
+    crowd_asset *asset = core_asset_create_with(&allocator);
+    REQUIRE_VOID(asset != NULL);
+    CHECK(heap.live == 1 && asset->allocator.user_data == &heap);
+    CHECK(asset->skeleton.root_transform[0] == 1.0f && asset->skeleton.root_transform[15] == 1.0f);
+    CHECK(core_skeleton_allocate_with(&allocator, &asset->skeleton, 2) && heap.live == 7);
+    asset->skeleton.names[0] = core_copy_string_with(&allocator, "hip");
+    asset->name = core_copy_string_with(&allocator, "figure");
+    CHECK(asset->name != NULL && strcmp(asset->name, "figure") == 0 && heap.live == 9);
+    const uint8_t bytes[3] = {1, 2, 3};
+    REQUIRE_VOID(write_bytes("asset_file.bin", bytes, sizeof bytes));
+    uint8_t *data = NULL;
+    size_t size = 0;
+    crowd_error error = {0};
+    CHECK(core_file_read_with(&allocator, "asset_file.bin", SIZE_MAX, &data, &size, &error) ==
+              CROWD_OK &&
+          size == 3 && memcmp(data, bytes, 3) == 0 && heap.live == 10);
+    asset->mesh.positions = (float *)data; /* any block of the asset's allocator */
+    crowd_asset_destroy(asset);
+    CHECK_MSG(heap.live == 0, "%d blocks kept", heap.live);
+    /* a missing file takes nothing */
+    CHECK(core_file_read_with(&allocator, "no_such_file", SIZE_MAX, &data, &size, &error) ==
+              CROWD_ERROR_IO &&
+          data == NULL && heap.allocations == 10);
+    /* without one: malloc, and a zeroed allocator recorded */
+    crowd_asset *plain = crowd_asset_create();
+    CHECK(plain != NULL && plain->allocator.alloc_fn == NULL && plain->allocator.free_fn == NULL);
+    crowd_asset_destroy(plain);
+    CHECK(heap.allocations == 10);
+}
+
 int main(void) {
     check_enter_temp_dir("test_core_internal");
     test_copy_string();
@@ -202,5 +239,6 @@ int main(void) {
     test_system_errors();
     test_file_read();
     test_memory();
+    test_asset_allocator();
     return check_finish();
 }

@@ -3,7 +3,8 @@
  * crowd of several inputs (one archetype each, a mode the folder lacks
  * falling back to the nearest), shadows that darken only the ground and move
  * with the animation, and the exit code and message of every bad input
- * (DESIGN.md: 1 usage, 2 input, 3 unsupported, 4 output, 5 GPU). */
+ * (docs/architecture.md, "The command line": 1 usage, 2 input,
+ * 3 unsupported, 4 output, 5 GPU). */
 #define _POSIX_C_SOURCE 200809L
 #include <png.h>
 #include <stdarg.h>

@@ -15,9 +15,10 @@ typedef struct gltf_expect {
     uint32_t positions;      /* sum of POSITION counts: an upper bound on vertices */
     uint32_t materials;      /* distinct materials those primitives use (none = one default) */
     bool has_skin;
-    /* Joint rule of DESIGN.md: skin joints + animated nodes + socket_* nodes
-     * (+ static mesh nodes when there is a skin), closed up to their lowest
-     * common ancestor; 1 when the file has neither skin nor animation. */
+    /* Joint rule (docs/architecture.md, "Data model"): skin joints +
+     * animated nodes + socket_* nodes (+ static mesh nodes when there is a
+     * skin), closed up to their lowest common ancestor; 1 when the file has
+     * neither skin nor animation. */
     uint32_t joints;
     uint32_t named_joint_count;
     char named_joints[GLTF_EXPECT_MAX][64]; /* names of the skin joints that have one */

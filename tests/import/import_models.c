@@ -238,7 +238,8 @@ int test_import_models(void) {
     check_gltf(path);
     if (path != NULL) {
         crowd_asset *figure = import_or_fail(path);
-        /* DESIGN.md: RiggedFigure has vertices whose weights sum to 0.2-0.99. */
+        /* docs/architecture.md, "Importing": RiggedFigure has vertices whose
+         * weights sum to 0.2-0.99. */
         CHECK(figure && figure->repairs.weights_renormalized > 0);
         CHECK(figure && figure->repairs.clips_renamed == 1);
         crowd_asset_destroy(figure);
