@@ -268,10 +268,10 @@ typedef struct crowd_bake_load_desc {
  * format and version, required fields, texture files present, readable and of
  * the sizes the manifest states (and from version 3 their CRC-32s), values in
  * range, the mesh. desc may be NULL. Errors name the file: CROWD_ERROR_IO
- * (missing, unreadable, no or several manifests in the folder),
+ * (missing, unreadable, no manifest in the folder),
  * CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED, CROWD_ERROR_LIMIT,
  * CROWD_ERROR_OUT_OF_MEMORY, CROWD_ERROR_INVALID_ARGUMENT (no path or output
- * pointer, a half-set allocator). */
+ * pointer, several manifests in the folder, a half-set allocator). */
 crowd_result crowd_bake_load(const char *path, const crowd_bake_load_desc *desc,
                              crowd_bake **out_bake, crowd_error *error);
 
