@@ -21,7 +21,7 @@
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
 #include "crowd/import.h"
-#include "import/anim_internal.h"
+#include "import/anim/anim_internal.h"
 #include "robot_asset.h"
 
 int test_anim_rest(void); /* import_anim_rest.c */
