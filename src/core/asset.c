@@ -30,6 +30,15 @@ void core_material_defaults(crowd_material *material) {
     material->double_sided = false;
 }
 
+void core_material_release(crowd_material *material) {
+    free(material->name);
+    free(material->texture_rgba8);
+    free(material->metallic_roughness_texture.rgba8);
+    free(material->normal_texture.rgba8);
+    free(material->emissive_texture.rgba8);
+    free(material->occlusion_texture.rgba8);
+}
+
 static void free_track(crowd_track *track) {
     free(track->times_s);
     free(track->values);
@@ -49,13 +58,7 @@ void crowd_asset_destroy(crowd_asset *asset) {
     free(mesh->indices);
     free(mesh->submeshes);
     for (uint32_t i = 0; i < asset->material_count && asset->materials; i++) {
-        free(asset->materials[i].name);
-        crowd_material *material = &asset->materials[i];
-        free(material->texture_rgba8);
-        free(material->metallic_roughness_texture.rgba8);
-        free(material->normal_texture.rgba8);
-        free(material->emissive_texture.rgba8);
-        free(material->occlusion_texture.rgba8);
+        core_material_release(&asset->materials[i]);
     }
     free(asset->materials);
     crowd_skeleton *skeleton = &asset->skeleton;

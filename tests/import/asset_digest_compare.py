@@ -32,8 +32,8 @@ def scale_of(lines):
 
 
 def compare(a_path, b_path, tol):
-    a = open(a_path).read().splitlines()
-    b = open(b_path).read().splitlines()
+    a = open(a_path, errors="replace").read().splitlines()
+    b = open(b_path, errors="replace").read().splitlines()
     if len(a) != len(b):
         return ["%d lines against %d; first: %s | %s" % (len(a), len(b), a[:2], b[:2])]
     scale = scale_of(a)

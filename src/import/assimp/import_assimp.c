@@ -238,7 +238,7 @@ static crowd_result convert(const struct aiScene *scene, bool clips_only, const 
     ctx.error = error;
     ctx.reader_warnings = watch->reader_warnings;
     import_units_find(scene, head, head_size, &ctx.units);
-    crowd_result result = import_scene_to_asset(&ctx, out_asset);
+    crowd_result result = import_assimp_convert(&ctx, out_asset);
     aiReleaseImport(scene);
     return result;
 }

@@ -285,23 +285,9 @@ static crowd_result convert_material(import_context *ctx, const struct aiMateria
     return CROWD_OK;
 }
 
-crowd_result import_materials_build(import_context *ctx, const uint32_t *scene_material_of,
-                                    uint32_t material_count) {
-    crowd_asset *asset = ctx->asset;
-    asset->materials = calloc(material_count, sizeof *asset->materials);
-    if (asset->materials == NULL) {
-        return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
-    }
-    asset->material_count = material_count;
+crowd_result import_material_convert(import_context *ctx, uint32_t index, crowd_material *out) {
     const struct aiScene *scene = ctx->scene;
-    for (uint32_t m = 0; m < material_count; m++) {
-        const struct aiMaterial *source = scene->mNumMaterials > 0 && scene->mMaterials
-                                              ? scene->mMaterials[scene_material_of[m]]
-                                              : NULL;
-        crowd_result result = convert_material(ctx, source, &asset->materials[m]);
-        if (result != CROWD_OK) {
-            return result;
-        }
-    }
-    return CROWD_OK;
+    const struct aiMaterial *source =
+        scene->mNumMaterials > 0 && scene->mMaterials ? scene->mMaterials[index] : NULL;
+    return convert_material(ctx, source, out);
 }

@@ -1,5 +1,7 @@
-/* import_scene.c - the node tree, the order of the import steps, and the
- * asset they fill. */
+/* import_scene.c - the node tree, and the order of the steps that fill
+ * the intermediate scene (import_internal.h) before the pipeline runs. */
+#include <assimp/cimport.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +54,6 @@ crowd_result import_nodes_flatten(import_context *ctx) {
         memset(out, 0, sizeof *out);
         out->node = node;
         out->parent = parent;
-        out->joint = -1;
         import_m4_from_ai(&node->mTransformation, out->local);
         if (!import_m4_is_finite(out->local)) {
             free(nodes);
@@ -116,143 +117,77 @@ int32_t import_node_index(const import_context *ctx, const struct aiNode *node) 
     return -1;
 }
 
-int32_t import_node_find(const import_context *ctx, const char *name) {
-    int32_t first = -1;
-    for (uint32_t i = 0; i < ctx->node_count; i++) {
-        const import_node *node = &ctx->nodes[i];
-        if (strcmp(node->node->mName.data, name) != 0) {
-            continue;
-        }
-        if (node->is_bone || node->marked) {
-            return (int32_t)i;
-        }
-        if (first < 0) {
-            first = (int32_t)i;
-        }
-    }
-    return first;
-}
-
-int32_t import_bone_node(const import_context *ctx, const struct aiBone *bone) {
-    if (bone->mNode != NULL) {
-        int32_t index = import_node_index(ctx, bone->mNode);
-        if (index >= 0) {
-            return index;
+/* Rest TRS of a node from its matrix, as assimp decomposes it. Shear does
+ * not survive (no joint transform in crowd can hold it); a zero scale
+ * leaves the rotation undefined, taken as identity. */
+static void decompose(const struct aiNode *from, import_scene_node *node) {
+    static const float zero[3] = {0, 0, 0}, one[3] = {1, 1, 1}, unit[4] = {0, 0, 0, 1};
+    struct aiVector3D scale, position;
+    struct aiQuaternion rotation;
+    aiDecomposeMatrix(&from->mTransformation, &scale, &rotation, &position);
+    float t[3] = {position.x, position.y, position.z};
+    float s[3] = {scale.x, scale.y, scale.z};
+    float q[4] = {rotation.x, rotation.y, rotation.z, rotation.w};
+    float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    bool t_ok = isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2]);
+    bool s_ok = isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2]);
+    memcpy(node->translation, t_ok ? t : zero, sizeof t);
+    memcpy(node->scale, s_ok ? s : one, sizeof s);
+    memcpy(node->rotation, unit, sizeof unit);
+    if (isfinite(len) && len > 1e-6f) {
+        for (int k = 0; k < 4; k++) {
+            node->rotation[k] = q[k] / len;
         }
     }
-    return import_node_find(ctx, bone->mName.data);
 }
 
-/* Step 2 for a character: everything meshes need, animated nodes, sockets. */
-static crowd_result mark_character(import_context *ctx) {
-    bool has_bones = false;
-    crowd_result result = import_mesh_mark(ctx, &has_bones);
-    if (result != CROWD_OK) {
-        return result;
-    }
-    bool has_animation = import_clips_mark(ctx);
-    ctx->static_only = !has_bones && !has_animation;
-    ctx->asset->has_skin = has_bones;
-    return import_sockets_mark(ctx);
-}
-
-/* Step 2 for a file of clips: its bones and animated nodes; without
- * either there is nothing to take clips from. */
-static crowd_result mark_clips_file(import_context *ctx) {
-    bool has_bones = import_bones_mark(ctx);
-    bool has_animation = import_clips_mark(ctx);
-    if (!has_bones && !has_animation) {
-        return crowd_error_set(ctx->error, CROWD_ERROR_UNSUPPORTED, ctx->file,
-                               "no skeleton or clips: no bone and no animated node to take "
-                               "clips from");
-    }
-    return CROWD_OK;
-}
-
-crowd_result import_scene_convert(import_context *ctx) {
+static crowd_result fill_nodes(import_context *ctx) {
     crowd_result result = import_nodes_flatten(ctx);
     if (result == CROWD_OK) {
         result = import_nodes_follow_parents(ctx);
     }
-    if (result == CROWD_OK) {
-        result = ctx->clips_only ? mark_clips_file(ctx) : mark_character(ctx);
-    }
-    if (result == CROWD_OK) {
-        result = import_skeleton_build(ctx);
-    }
-    if (result == CROWD_OK && !ctx->clips_only) {
-        result = import_sockets_build(ctx);
-    }
-    if (result == CROWD_OK && !ctx->clips_only) {
-        result = import_mesh_build(ctx);
-    }
-    if (result == CROWD_OK) {
-        result = import_clips_build(ctx);
-    }
-    if (result != CROWD_OK) {
-        return result;
-    }
-    import_units_apply(ctx);
-    crowd_error invalid;
-    if (crowd_asset_validate(ctx->asset, &invalid) != CROWD_OK) {
-        return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file, "%s",
-                               invalid.reason);
-    }
-    return CROWD_OK;
-}
-
-/* Name without folder and last extension: "models/robot.glb" -> "robot". */
-static char *asset_name(const char *path) {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    char *name = core_copy_string(base[0] ? base : "model");
-    if (name != NULL) {
-        char *dot = strrchr(name, '.');
-        if (dot != NULL && dot != name) {
-            *dot = '\0';
+    for (uint32_t n = 0; n < ctx->node_count && result == CROWD_OK; n++) {
+        import_scene_node *node = import_scene_add_node(ctx->out);
+        if (node == NULL) {
+            return CROWD_ERROR_OUT_OF_MEMORY;
         }
+        node->name = ctx->nodes[n].node->mName.data;
+        node->parent = ctx->nodes[n].parent;
+        memcpy(node->local, ctx->nodes[n].local, sizeof node->local);
+        memcpy(node->global, ctx->nodes[n].global, sizeof node->global);
+        decompose(ctx->nodes[n].node, node);
     }
-    return name;
+    return result;
 }
 
-crowd_result import_scene_to_asset(import_context *ctx, crowd_asset **out_asset) {
+crowd_result import_assimp_convert(import_context *ctx, crowd_asset **out_asset) {
     const struct aiScene *scene = ctx->scene;
-    const char *file = ctx->file;
-    ctx->asset = crowd_asset_create();
-    crowd_result result = CROWD_OK;
-    if (ctx->asset == NULL) {
-        result = crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
-    } else if (!ctx->clips_only && (scene->mNumMeshes == 0 || scene->mMeshes == NULL)) {
-        result = crowd_error_set(ctx->error, CROWD_ERROR_UNSUPPORTED, file,
-                                 "no meshes (a skeleton or animation alone is not a character)");
-    } else {
-        ctx->asset->name = asset_name(file);
-        ctx->asset->source = core_copy_string(file);
-        ctx->asset->repairs.reader_warnings = ctx->reader_warnings;
-        result =
-            ctx->asset->name && ctx->asset->source
-                ? import_scene_convert(ctx)
-                : crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
+    *out_asset = NULL;
+    if (!ctx->clips_only && (scene->mNumMeshes == 0 || scene->mMeshes == NULL)) {
+        return crowd_error_set(ctx->error, CROWD_ERROR_UNSUPPORTED, ctx->file,
+                               "no meshes (a skeleton or animation alone is not a character)");
     }
+    import_scene out;
+    import_scene_init(&out, ctx->file, ctx->desc, ctx->error);
+    out.clips_only = ctx->clips_only;
+    out.unit_m = ctx->units.file_m;
+    out.unit_applied = ctx->units.applied_by_assimp;
+    out.unit_source = ctx->units.source;
+    out.reader_warnings = ctx->reader_warnings;
+    ctx->out = &out;
+    crowd_result result = fill_nodes(ctx);
+    if (result == CROWD_OK) {
+        result = ctx->clips_only ? import_bones_fill(ctx) : import_meshes_fill(ctx);
+    }
+    if (result == CROWD_OK) {
+        result = import_animations_fill(ctx);
+    }
+    if (result == CROWD_OK) {
+        result = import_scene_convert(&out, out_asset);
+    }
+    import_scene_free(&out);
     free(ctx->nodes);
-    free(ctx->joint_node);
-    free(ctx->joint_global);
-    free(ctx->inverse_bind_from_bone);
-    if (result != CROWD_OK) {
-        crowd_asset_destroy(ctx->asset);
-        return result;
-    }
-    const crowd_repairs *r = &ctx->asset->repairs;
-    crowd_log(ctx->logger, CROWD_LOG_INFO,
-              "%s: %u vertices, %u triangles, %u joints, %u clips; repairs: %u influences "
-              "truncated, %u weights renormalized, %u unweighted, %u static meshes rigid, "
-              "%u normals generated, %u clips renamed, %u keys dropped, %u clips extended, "
-              "%u bones unbound, %u reader warnings, %u units converted",
-              file, ctx->asset->mesh.vertex_count, ctx->asset->mesh.index_count / 3,
-              ctx->asset->skeleton.joint_count, ctx->asset->clip_count, r->influences_truncated,
-              r->weights_renormalized, r->vertices_unweighted, r->static_meshes_rigid,
-              r->normals_generated, r->clips_renamed, r->keys_dropped, r->clips_extended,
-              r->bones_unbound, r->reader_warnings, r->units_converted);
-    *out_asset = ctx->asset;
-    return CROWD_OK;
+    ctx->nodes = NULL;
+    ctx->out = NULL;
+    return result;
 }

@@ -1,4 +1,5 @@
-/* import_units.c - the file's length unit, and the asset put in metres.
+/* import_units.c - the file's length unit as assimp's formats declare it
+ * (the asset is put in metres by scene/scene_units.c).
  *
  * Two formats that assimp reads declare a unit: FBX (GlobalSettings
  * UnitScaleFactor, centimetres per unit, which assimp 5.2 passes on as
@@ -6,12 +7,6 @@
  * meter="..."> in the document's <asset>, which assimp applies itself, in
  * its root node's transform, without saying so). Every other format is
  * taken as metres, as glTF is.
- *
- * The asset is scaled by a uniform factor f: positions and every
- * translation (rest pose, keys, inverse binds, root transform, socket
- * offsets) times f, which is S * M * S^-1 for every matrix M, so skinning
- * gives S times the old result. Rotations, scales, normals and weights are
- * unchanged.
  */
 #include <math.h>
 #include <stdio.h>
@@ -92,59 +87,5 @@ void import_units_find(const struct aiScene *scene, const uint8_t *head, size_t 
         out->file_m = factor;
         out->applied_by_assimp = factor;
         out->source = "Collada <unit>";
-    }
-}
-
-static void scale_translation(float m[16], float f) {
-    m[12] *= f;
-    m[13] *= f;
-    m[14] *= f;
-}
-
-static void scale_all(float *values, size_t count, float f) {
-    for (size_t i = 0; i < count; i++) {
-        values[i] *= f;
-    }
-}
-
-static void scale_asset(crowd_asset *asset, float f) {
-    scale_all(asset->mesh.positions, 3 * (size_t)asset->mesh.vertex_count, f);
-    crowd_skeleton *sk = &asset->skeleton;
-    scale_all(sk->rest_translation, 3 * (size_t)sk->joint_count, f);
-    for (uint32_t j = 0; j < sk->joint_count; j++) {
-        scale_translation(&sk->inverse_bind[16 * j], f);
-    }
-    scale_translation(sk->root_transform, f);
-    for (uint32_t s = 0; s < asset->socket_count; s++) {
-        scale_translation(asset->sockets[s].offset, f);
-    }
-    for (uint32_t c = 0; c < asset->clip_count; c++) {
-        for (uint32_t j = 0; j < sk->joint_count; j++) {
-            crowd_track *t = &asset->clips[c].tracks[j].translation;
-            /* Cubic keys scale their tangents with their values. */
-            size_t per_key = t->interpolation == CROWD_INTERP_CUBIC ? 9 : 3;
-            scale_all(t->values, per_key * t->key_count, f);
-        }
-    }
-}
-
-void import_units_apply(import_context *ctx) {
-    const import_units *units = &ctx->units;
-    crowd_asset *asset = ctx->asset;
-    float chosen = ctx->desc->scale > 0.0f ? ctx->desc->scale : (float)units->file_m;
-    float factor = (float)(chosen / units->applied_by_assimp);
-    asset->unit_scale = chosen;
-    if (ctx->desc->scale > 0.0f) {
-        crowd_log(ctx->logger, CROWD_LOG_INFO,
-                  "%s: coordinates scaled by %g as asked (the file's unit: %g m)", ctx->file,
-                  (double)chosen, units->file_m);
-    } else if (units->source != NULL && units->file_m != 1.0) {
-        asset->repairs.units_converted = 1;
-        crowd_log(ctx->logger, CROWD_LOG_INFO,
-                  "%s: file unit %g m (%s): coordinates converted to metres", ctx->file,
-                  units->file_m, units->source);
-    }
-    if (factor != 1.0f) {
-        scale_asset(asset, factor);
     }
 }

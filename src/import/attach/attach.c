@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "crowd/import.h"
-#include "import/assimp/import_internal.h"
+#include "core/core_internal.h"
 #include "import/scene/import_math.h"
 
 typedef struct merged {
@@ -36,13 +36,7 @@ static void merged_free(merged *m) {
     free(m->indices);
     free(m->submeshes);
     for (uint32_t i = 0; i < m->material_count && m->materials; i++) {
-        crowd_material *material = &m->materials[i];
-        free(material->name);
-        free(material->texture_rgba8);
-        free(material->metallic_roughness_texture.rgba8);
-        free(material->normal_texture.rgba8);
-        free(material->emissive_texture.rgba8);
-        free(material->occlusion_texture.rgba8);
+        core_material_release(&m->materials[i]);
     }
     free(m->materials);
 }

@@ -127,31 +127,7 @@ static crowd_result check_asset(gltf_import *imp) {
     return check_required(imp);
 }
 
-/* Name without folder and last extension: "models/robot.glb" -> "robot". */
-static char *asset_name(const char *path) {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    char *name = core_copy_string(base[0] ? base : "model");
-    char *dot = name ? strrchr(name, '.') : NULL;
-    if (dot != NULL && dot != name) {
-        *dot = '\0';
-    }
-    return name;
-}
-
-static crowd_result run_stages(gltf_import *imp) {
-    crowd_asset *asset = imp->asset;
-    asset->unit_scale = imp->scale;
-    if (imp->desc->scale > 0.0f) {
-        crowd_log(imp->logger, CROWD_LOG_INFO,
-                  "%s: coordinates scaled by %g as asked (the file's unit: 1 m)", imp->file,
-                  (double)imp->scale);
-    }
-    asset->name = asset_name(imp->file);
-    asset->source = core_copy_string(imp->file);
-    if (asset->name == NULL || asset->source == NULL) {
-        return crowd_error_set(imp->error, CROWD_ERROR_OUT_OF_MEMORY, imp->file, "out of memory");
-    }
+static crowd_result read_stages(gltf_import *imp) {
     crowd_result result = check_asset(imp);
     if (result == CROWD_OK) {
         result = check_data(imp);
@@ -179,18 +155,10 @@ static crowd_result run_stages(gltf_import *imp) {
         }
     }
     if (result == CROWD_OK) {
-        result = gltf_skeleton_build(imp);
-    }
-    if (result == CROWD_OK && !imp->skeleton_only) {
-        result = gltf_mesh_build(imp);
+        result = gltf_scene_fill(imp);
     }
     if (result == CROWD_OK) {
-        result = gltf_animations_build(imp);
-    }
-    crowd_error invalid;
-    if (result == CROWD_OK && crowd_asset_validate(asset, &invalid) != CROWD_OK) {
-        result =
-            crowd_error_set(imp->error, CROWD_ERROR_INVALID_DATA, imp->file, "%s", invalid.reason);
+        result = gltf_animations_read(imp);
     }
     return result;
 }
@@ -204,9 +172,7 @@ static void release(gltf_import *imp) {
     gltf_primitives_free(imp);
     free(imp->nodes);
     free(imp->order);
-    free(imp->joint_node);
-    free(imp->joint_global);
-    free(imp->inverse_bind_set);
+    import_scene_free(&imp->scene);
 }
 
 crowd_result gltf_import_bytes(const void *bytes, size_t size, const gltf_import_options *options,
@@ -220,7 +186,8 @@ crowd_result gltf_import_bytes(const void *bytes, size_t size, const gltf_import
     imp.logger = &imp.desc->logger;
     imp.error = error;
     imp.skeleton_only = options->skeleton_only;
-    imp.scale = imp.desc->scale > 0.0f ? imp.desc->scale : 1.0f;
+    import_scene_init(&imp.scene, imp.file, imp.desc, error);
+    imp.scene.clips_only = options->skeleton_only;
     *out_asset = NULL;
     gltf_kind kind = GLTF_KIND_OTHER;
     crowd_result result = gltf_document_open(bytes, size, options->file, options->dir, imp.logger,
@@ -229,29 +196,14 @@ crowd_result gltf_import_bytes(const void *bytes, size_t size, const gltf_import
     if (result != CROWD_OK || kind != GLTF_KIND_GLTF2) {
         return result;
     }
-    imp.asset = crowd_asset_create();
-    result = imp.asset != NULL
-                 ? run_stages(&imp)
-                 : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, imp.file, "out of memory");
+    result = read_stages(&imp);
+    if (result == CROWD_OK) {
+        result = import_scene_convert(&imp.scene, out_asset);
+    }
     release(&imp);
     gltf_document_close(imp.doc);
     *claimed = !imp.handed_over;
-    if (result != CROWD_OK) {
-        crowd_asset_destroy(imp.asset);
-        return result;
-    }
-    const crowd_asset *a = imp.asset;
-    const crowd_repairs *r = &a->repairs;
-    crowd_log(imp.logger, CROWD_LOG_INFO,
-              "%s: %u vertices, %u triangles, %u joints, %u clips; repairs: %u influences "
-              "truncated, %u weights renormalized, %u unweighted, %u static meshes rigid, "
-              "%u normals generated, %u clips renamed, %u keys dropped",
-              imp.file, a->mesh.vertex_count, a->mesh.index_count / 3, a->skeleton.joint_count,
-              a->clip_count, r->influences_truncated, r->weights_renormalized,
-              r->vertices_unweighted, r->static_meshes_rigid, r->normals_generated,
-              r->clips_renamed, r->keys_dropped);
-    *out_asset = imp.asset;
-    return CROWD_OK;
+    return result;
 }
 
 static bool named_gltf(const char *name) {

@@ -1,6 +1,8 @@
 /* gltf_internal.h - what the stages of crowd's glTF reader share.
  *
- * gltf_import.c runs the stages in this order, each in its own file:
+ * gltf_import.c runs the stages in this order, each in its own file, and
+ * they fill the intermediate scene (scene/scene.h) that the importer's one
+ * pipeline turns into the asset:
  *   1. document   container, JSON, top-level arrays, buffers (gltf_document.c);
  *                 every buffer, bufferView and accessor checked (gltf_import.c)
  *   2. nodes      node forest, TRS / matrix, the scene and its pre-order,
@@ -8,15 +10,13 @@
  *   3. meshes     every primitive of every mesh instance of the scene read
  *                 and checked: attributes, normalized forms, indices, and
  *                 identical vertices welded (gltf_meshes.c, gltf_weld.c)
- *   4. skeleton   which nodes become joints (skin joints, animated nodes,
- *                 nodes static meshes hang from, sockets), rest pose,
- *                 inverse binds, sockets (gltf_skeleton.c, gltf_bind.c)
- *   5. mesh       primitives merged into the asset's one mesh (gltf_merge.c)
- *   6. materials  base colour and its texture (gltf_materials.c)
- *   7. clips      animation samplers to tracks (gltf_animations.c)
+ *   4. scene      the scene's nodes, skins and meshes (gltf_scene.c), the
+ *                 materials the meshes use (gltf_materials.c), animations
+ *                 with their samplers as the file has them (gltf_animations.c)
  * Accessors (gltf_accessor.c) are read by whichever stage needs them. Each
  * stage checks what it reads against the specification first; a failure
- * names the JSON path. The document stays open until the asset is built.
+ * names the JSON path. The document stays open until the asset is built
+ * (the scene's names point into it).
  */
 #ifndef CROWD_IMPORT_GLTF_INTERNAL_H
 #define CROWD_IMPORT_GLTF_INTERNAL_H
@@ -26,6 +26,7 @@
 
 #include "crowd/import.h"
 #include "import/gltf/gltf_document.h"
+#include "import/scene/scene.h"
 
 enum {
     GLTF_BYTE = 5120,
@@ -79,11 +80,8 @@ typedef struct gltf_node {
     int32_t skin;     /* -1 when none */
     float translation[3], rotation[4], scale[3]; /* rest TRS (a matrix decomposed) */
     float local[16];
-    float global[16]; /* product of the locals from its root down (in_scene only) */
     bool in_scene;
-    bool marked;  /* must become a joint */
-    bool is_bone; /* a joint of a skin */
-    int32_t joint;
+    int32_t scene_node; /* its index among the scene's nodes, -1 when not in the scene */
 } gltf_node;
 
 typedef struct gltf_skin {
@@ -115,14 +113,11 @@ typedef struct gltf_import {
     const crowd_import_desc *desc; /* never NULL */
     const crowd_logger *logger;
     crowd_error *error;
-    crowd_asset *asset;
     bool skeleton_only; /* a file of clips: no mesh needed, none read */
     /* A required extension crowd's reader lacks: the file is not claimed
      * (gltf_import.h), the error says which. */
     bool handed_over;
-    /* Metres per unit: 1 (glTF's unit is the metre), or desc->scale. Every
-     * length read (translations, inverse binds, positions, keys) is scaled. */
-    float scale;
+    import_scene scene; /* what the stages fill */
 
     uint32_t node_count;
     gltf_node *nodes;
@@ -132,20 +127,10 @@ typedef struct gltf_import {
     gltf_skin *skins;
     uint32_t primitive_count;
     gltf_primitive *primitives; /* mesh instances in node order */
-
-    /* No skinned mesh and no animation: one rigid joint, meshes baked into
-     * model space. */
-    bool static_only;
-    int32_t *joint_node;    /* joint -> node (-1 for the static-only joint) */
-    float *joint_global;    /* 16 per joint: rest model matrix */
-    bool *inverse_bind_set; /* inverse_bind[j] came from a skin */
 } gltf_import;
 
 /* The name a node goes by: its own, or "nodes[N]" (written to `buffer`). */
 const char *gltf_node_name(const gltf_import *imp, uint32_t node, char buffer[24]);
-/* The scene node called `name`, preferring a skin joint or a marked node
- * where several share it; -1 if none. */
-int32_t gltf_node_find(const gltf_import *imp, const char *name);
 
 /* Stage 2 (gltf_nodes.c). */
 crowd_result gltf_nodes_read(gltf_import *imp);
@@ -155,27 +140,21 @@ crowd_result gltf_skins_read(gltf_import *imp);
 crowd_result gltf_meshes_read(gltf_import *imp);
 void gltf_primitives_free(gltf_import *imp);
 crowd_result gltf_weld(gltf_import *imp, gltf_primitive *primitive);
-/* Stage 4 (gltf_skeleton.c); animated nodes are marked by gltf_animations_mark. */
-crowd_result gltf_skeleton_build(gltf_import *imp);
-bool gltf_animations_mark(gltf_import *imp, crowd_result *result);
-/* Where skinned `primitive` sat when its skin was bound (gltf_bind.c): B
- * from its space to model space, chosen by its skin's weight among
- * identity, its node's transform and model_rest(joint) * inverse_bind(joint)
- * products (joint_global must be filled), and B^-1. True when B is exactly
- * identity (the file's values are then kept bit for bit). */
-bool gltf_bind_placement(const gltf_import *imp, const gltf_primitive *primitive, float bind[16],
-                         float bind_inverse[16]);
-/* Stage 5 (gltf_merge.c): also fills the material list (stage 6). */
-crowd_result gltf_mesh_build(gltf_import *imp);
-/* Stage 6 (gltf_materials.c): `file_material[m]` is the file's material
- * index of asset material m, -1 for the default one. */
+/* Stage 4 (gltf_scene.c): the scene's nodes (its pre-order), skins and
+ * meshes (the primitives move into it; the materials they use are built
+ * in order of first use). */
+crowd_result gltf_scene_fill(gltf_import *imp);
+/* gltf_materials.c: every material checked first (stage 1); then the
+ * scene's material for the file's material `file_material` (-1: the
+ * default one). */
 crowd_result gltf_materials_check(gltf_import *imp);
-crowd_result gltf_materials_build(gltf_import *imp, const int32_t *file_material, uint32_t count);
+crowd_result gltf_material_build(gltf_import *imp, int32_t file_material, crowd_material *out);
 /* Which TEXCOORD_n the primitive's base-colour texture reads and the
  * KHR_texture_transform to apply to it (2x3, column-major: u' = m[0] u +
  * m[2] v + m[4]). */
 void gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set, float transform[6]);
-/* Stage 7 (gltf_animations.c). */
-crowd_result gltf_animations_build(gltf_import *imp);
+/* Stage 4 (gltf_animations.c): every animation checked, then those moving
+ * a node of the scene added to it. */
+crowd_result gltf_animations_read(gltf_import *imp);
 
 #endif

@@ -388,7 +388,7 @@ static void read_factors(const cJSON *json, crowd_material *material) {
     material->double_sided = cJSON_IsTrue(member(json, "doubleSided"));
 }
 
-static crowd_result build_material(gltf_import *imp, int32_t m, crowd_material *material) {
+crowd_result gltf_material_build(gltf_import *imp, int32_t m, crowd_material *material) {
     const cJSON *json = m >= 0 ? imp->doc->lists[GLTF_MATERIALS].items[m] : NULL;
     bool ok = true;
     const char *name = gltf_json_string(json, "name", &ok);
@@ -432,20 +432,6 @@ static crowd_result build_material(gltf_import *imp, int32_t m, crowd_material *
                   "%s: material '%s': specularGlossinessTexture has no metallic-roughness "
                   "equivalent; left out",
                   imp->file, material->name);
-    }
-    return result;
-}
-
-crowd_result gltf_materials_build(gltf_import *imp, const int32_t *file_material, uint32_t count) {
-    crowd_asset *asset = imp->asset;
-    asset->materials = calloc((size_t)count + 1, sizeof *asset->materials);
-    if (asset->materials == NULL) {
-        return crowd_error_set(imp->error, CROWD_ERROR_OUT_OF_MEMORY, imp->file, "out of memory");
-    }
-    asset->material_count = count;
-    crowd_result result = CROWD_OK;
-    for (uint32_t m = 0; m < count && result == CROWD_OK; m++) {
-        result = build_material(imp, file_material[m], &asset->materials[m]);
     }
     return result;
 }

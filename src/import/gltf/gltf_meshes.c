@@ -111,9 +111,6 @@ static crowd_result read_vertices(primitive_reader *r) {
         result = gltf_fail(r->imp->doc, "%s.attributes.POSITION: vertex %lld is not finite",
                            r->path, (long long)bad);
     }
-    for (size_t i = 0; result == CROWD_OK && i < 3 * (size_t)out->vertex_count; i++) {
-        out->positions[i] *= r->imp->scale;
-    }
     if (result == CROWD_OK) {
         result = read_floats(r, "NORMAL", 3, true, &out->normals);
     }

@@ -28,22 +28,6 @@ const char *gltf_node_name(const gltf_import *imp, uint32_t node, char buffer[24
     return buffer;
 }
 
-int32_t gltf_node_find(const gltf_import *imp, const char *name) {
-    int32_t first = -1;
-    for (uint32_t o = 0; o < imp->order_count; o++) {
-        uint32_t n = imp->order[o];
-        char buffer[24];
-        if (strcmp(gltf_node_name(imp, n, buffer), name) != 0) {
-            continue;
-        }
-        if (imp->nodes[n].is_bone || imp->nodes[n].marked) {
-            return (int32_t)n;
-        }
-        first = first < 0 ? (int32_t)n : first;
-    }
-    return first;
-}
-
 /* Rest TRS from a matrix, the way a skeleton can hold it: translation, the
  * columns' lengths as scale (all negated for a mirroring matrix), the
  * rotation of what is left. */
@@ -87,9 +71,6 @@ static crowd_result read_transform(gltf_import *imp, const cJSON *json, uint32_t
         if (!gltf_json_floats(json, "matrix", 16, m)) {
             return gltf_fail(imp->doc, "nodes[%u].matrix is not an array of 16 finite numbers", n);
         }
-        for (int c = 12; c < 15; c++) {
-            m[c] *= imp->scale;
-        }
         memcpy(node->local, m, sizeof m);
         decompose(node);
         return CROWD_OK;
@@ -104,9 +85,6 @@ static crowd_result read_transform(gltf_import *imp, const cJSON *json, uint32_t
     }
     for (int k = 0; k < 4; k++) {
         q[k] /= length;
-    }
-    for (int c = 0; c < 3; c++) {
-        node->translation[c] *= imp->scale;
     }
     import_m4_from_trs(node->translation, node->rotation, node->scale, node->local);
     return CROWD_OK;
@@ -265,12 +243,8 @@ static crowd_result walk_scene(gltf_import *imp) {
         uint32_t n = stack[--depth];
         gltf_node *node = &imp->nodes[n];
         node->in_scene = true;
+        node->scene_node = (int32_t)imp->order_count;
         imp->order[imp->order_count++] = n;
-        if (node->parent >= 0) {
-            import_m4_mul(imp->nodes[node->parent].global, node->local, node->global);
-        } else {
-            memcpy(node->global, node->local, sizeof node->global);
-        }
         const cJSON *children =
             cJSON_GetObjectItemCaseSensitive(imp->doc->lists[GLTF_NODES].items[n], "children");
         int count = children ? cJSON_GetArraySize(children) : 0;
@@ -293,7 +267,7 @@ crowd_result gltf_nodes_read(gltf_import *imp) {
     }
     for (uint32_t n = 0; n < imp->node_count; n++) {
         imp->nodes[n].parent = -1;
-        imp->nodes[n].joint = -1;
+        imp->nodes[n].scene_node = -1;
     }
     crowd_result result = CROWD_OK;
     for (uint32_t n = 0; n < imp->node_count && result == CROWD_OK; n++) {
@@ -356,9 +330,6 @@ static crowd_result read_skin(gltf_import *imp, uint32_t s) {
             result = gltf_fail(doc, "%s.inverseBindMatrices: matrix %u is not finite", path, k);
         }
         memcpy(&skin->inverse_binds[16 * k], &matrices[16 * k], 16 * sizeof(float));
-        for (int c = 12; c < 15; c++) {
-            skin->inverse_binds[16 * k + c] *= imp->scale;
-        }
     }
     free(matrices);
     return result;

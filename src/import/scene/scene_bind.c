@@ -1,28 +1,31 @@
-/* gltf_bind.c - where a skinned primitive sat when its skin was bound.
+/* scene_bind.c - where a skinned mesh sat when its skin was bound.
  *
- * glTF skins a vertex v as sum_k w_k * model(j_k) * inverse_bind(j_k) * v;
- * the node holding the mesh does not move it. The asset stores a bind mesh
- * that the rest pose reproduces: positions B * v and inverse binds
- * inverse_bind * B^-1, which leave every skinned position unchanged. B is
- * what each joint whose rest transform is its bind transform says:
- * model_rest(j) * inverse_bind(j) (identity for most files; RiggedFigure's
- * inverse binds carry its mesh node's rotation, the glTF tutorial's
- * simple_skin a shift). The candidates are identity, the node's transform
- * and those products; each joint votes with the weight it carries in the
- * primitive for the candidates it agrees with, and the heaviest wins (ties
- * to the earlier: identity, then the node). Two placements agree when they
- * put the corners of the primitive's bounding box within a thousandth of
- * its placed size of each other (a tolerance on the mesh, not on matrix
- * elements, so a mesh far from the origin is judged as strictly as one at
- * it). Joints saved in another pose than their bind pose disagree and are
- * outvoted. This is the rule import_bind.c applies to assimp's meshes.
+ * Every format skins a vertex v as sum_k w_k * model(j_k) * inverse_bind(j_k)
+ * * v, whatever the mesh's own node says (glTF says so; assimp's offset
+ * matrices are inverse binds). What an inverse bind folds in differs by
+ * format: FBX and Half-Life MDL include the mesh node's world transform,
+ * DirectX .X and most glTF files do not, and a glTF file may bake any
+ * placement into them (RiggedFigure.glb: its mesh node's rotation; the
+ * glTF tutorial's simple_skin: a shift). So the placement is read from the
+ * data, not from the format. The asset stores a bind mesh that the rest
+ * pose reproduces: positions B * v and inverse binds inverse_bind * B^-1,
+ * which leave every skinned position unchanged. B is what each joint whose
+ * rest transform is its bind transform says: model_rest(j) *
+ * inverse_bind(j). The candidates are identity, the node's transform and
+ * those products; each joint votes with the weight it carries in the mesh
+ * for the candidates it agrees with, and the heaviest wins (ties to the
+ * earlier: identity, then the node). Two placements agree when they put
+ * the corners of the mesh's bounding box within a thousandth of its placed
+ * size of each other (a tolerance on the mesh, not on matrix elements, so
+ * a mesh far from the origin is judged as strictly as one at it). Joints
+ * saved in another pose than their bind pose disagree and are outvoted.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/gltf/gltf_internal.h"
 #include "import/scene/import_math.h"
+#include "import/scene/scene.h"
 
 /* A few distinct products cover real files; a hostile one with thousands
  * costs no more than this many comparisons per joint. */
@@ -71,21 +74,21 @@ static bool agree(const placement *a, const placement *b) {
     return true;
 }
 
-/* Weight each skin joint carries in the primitive (calloc'ed), or NULL. */
-static double *joint_weights(const gltf_primitive *p, uint32_t joint_count) {
+/* Weight each skin joint carries in the mesh (calloc'ed), or NULL. */
+static double *joint_weights(const import_scene_mesh *p, uint32_t joint_count) {
     double *weight = calloc((size_t)joint_count + 1, sizeof *weight);
-    for (size_t i = 0; weight != NULL && i < (size_t)p->vertex_count * p->influence_count; i++) {
-        if (p->weights[i] > 0.0f) {
-            weight[p->joints[i]] += p->weights[i];
-        }
+    uint32_t count = p->influence_first[p->vertex_count];
+    for (uint32_t i = 0; weight != NULL && i < count; i++) {
+        weight[p->influence_joint[i]] += p->influence_weight[i];
     }
     return weight;
 }
 
-bool gltf_bind_placement(const gltf_import *imp, const gltf_primitive *p, float bind[16],
-                         float bind_inverse[16]) {
-    const gltf_node *node = &imp->nodes[p->node];
-    const gltf_skin *skin = &imp->skins[node->skin];
+bool import_build_bind(const import_build *build, const import_scene_mesh *p, float bind[16],
+                       float bind_inverse[16]) {
+    const import_scene *scene = build->scene;
+    const import_scene_node *node = &scene->nodes[p->node];
+    const import_scene_skin *skin = &scene->skins[p->skin];
     float lo[3], hi[3];
     memcpy(lo, p->positions, sizeof lo);
     memcpy(hi, p->positions, sizeof hi);
@@ -107,11 +110,11 @@ bool gltf_bind_placement(const gltf_import *imp, const gltf_primitive *p, float 
     double *weight = joint_weights(p, skin->joint_count);
     for (uint32_t pass = 0; pass < 2 && weight != NULL; pass++) {
         for (uint32_t k = 0; k < skin->joint_count; k++) {
-            int32_t joint = imp->nodes[skin->joints[k]].joint;
+            int32_t joint = skin->nodes[k] >= 0 ? scene->nodes[skin->nodes[k]].joint : -1;
             if (!(weight[k] > 0.0) || joint < 0) {
                 continue;
             }
-            import_m4_mul(&imp->joint_global[16 * joint], &skin->inverse_binds[16 * k], product);
+            import_m4_mul(&build->joint_global[16 * joint], &skin->inverse_binds[16 * k], product);
             if (!import_m4_is_finite(product)) {
                 continue;
             }
