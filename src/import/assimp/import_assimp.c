@@ -10,7 +10,7 @@
  *
  * Keys past an animation's duration: assimp's validation refuses them
  * (Minetest's character.b3d has one key one tick past), while crowd's clips
- * last until their last key anyway (import_clips.c counts the repair). Such
+ * last until their last key anyway (scene/scene_clips.c counts the repair). Such
  * a file is read again without validation or post-processing and the steps
  * are applied after: the first read validated the node tree and the meshes
  * (assimp checks them before the animations), and what it would have

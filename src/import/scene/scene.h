@@ -66,7 +66,7 @@ typedef struct import_scene_skin {
     uint32_t joint_count;
     int32_t *nodes;       /* joint_count */
     const char **names;   /* joint_count, for messages; may be NULL */
-    float *inverse_binds; /* 16 per joint */
+    float *inverse_binds; /* 16 per joint; NULL in a file of clips (nothing is bound) */
 } import_scene_skin;
 
 /* One mesh instance: a node and triangles. Influences of vertex v are
