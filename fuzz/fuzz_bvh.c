@@ -1,12 +1,12 @@
 /* fuzz_bvh.c - libFuzzer target for the BVH reader of crowd_asset_add_clips
- * (src/import/anim_bvh.c). The bytes are a BVH file. Anything may fail;
+ * (src/import/anim/anim_bvh.c). The bytes are a BVH file. Anything may fail;
  * nothing may crash, leak or be reported by the sanitizers, and what is
  * read must pass crowd_asset_validate(). Seeds: fuzz/corpus/bvh. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "import/anim_internal.h"
+#include "import/anim/anim_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

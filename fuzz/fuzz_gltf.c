@@ -1,5 +1,5 @@
 /* fuzz_gltf.c - libFuzzer target for crowd's own glTF reader
- * (src/import/gltf_import.h), the way crowd_import_memory reaches it.
+ * (src/import/gltf/gltf_import.h), the way crowd_import_memory reaches it.
  *
  * The first byte picks the name (".glb" or ".gltf": a GLB container or
  * JSON text is meant), the rest is the file. Anything may fail; nothing
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "import/gltf_import.h"
+#include "import/gltf/gltf_import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

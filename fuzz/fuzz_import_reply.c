@@ -1,5 +1,5 @@
 /* fuzz_import_reply.c - libFuzzer target for import_wire_decode, the
- * parent's reading of the import helper's reply (src/import/import_wire.h).
+ * parent's reading of the import helper's reply (src/import/assimp/process/import_wire.h).
  *
  * The bytes are a reply as a broken or hostile helper might send it.
  * Anything may fail; nothing may crash, leak or be reported by the
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "import/import_wire.h"
+#include "import/assimp/process/import_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

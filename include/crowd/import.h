@@ -137,7 +137,7 @@ typedef struct crowd_anim_report {
  * Mixamo rigs, "UpperArm.L", crowd's "upper_arm_L"). Where the rest poses
  * differ, rotations are retargeted in model space (the world-space delta
  * from each skeleton's rest pose, after turning the character's bone onto
- * the file's rest direction; src/import/anim_retarget.c has the formulas),
+ * the file's rest direction; src/import/anim/anim_retarget.c has the formulas),
  * the root's translation is scaled by the ratio of hip heights, other
  * joints keep their bone lengths; where they agree, keys are copied bit
  * for bit. Character joints the file does not animate keep their rest

@@ -37,6 +37,19 @@ void core_material_defaults(crowd_material *material) {
     material->double_sided = false;
 }
 
+void core_material_release_with(const crowd_allocator *allocator, crowd_material *material) {
+    crowd__mem_free(allocator, material->name);
+    crowd__mem_free(allocator, material->texture_rgba8);
+    crowd__mem_free(allocator, material->metallic_roughness_texture.rgba8);
+    crowd__mem_free(allocator, material->normal_texture.rgba8);
+    crowd__mem_free(allocator, material->emissive_texture.rgba8);
+    crowd__mem_free(allocator, material->occlusion_texture.rgba8);
+}
+
+void core_material_release(crowd_material *material) {
+    core_material_release_with(NULL, material);
+}
+
 static void free_track(const crowd_allocator *allocator, crowd_track *track) {
     crowd__mem_free(allocator, track->times_s);
     crowd__mem_free(allocator, track->values);
@@ -59,13 +72,7 @@ void crowd_asset_destroy(crowd_asset *asset) {
     crowd__mem_free(heap, mesh->indices);
     crowd__mem_free(heap, mesh->submeshes);
     for (uint32_t i = 0; i < asset->material_count && asset->materials; i++) {
-        crowd__mem_free(heap, asset->materials[i].name);
-        crowd_material *material = &asset->materials[i];
-        crowd__mem_free(heap, material->texture_rgba8);
-        crowd__mem_free(heap, material->metallic_roughness_texture.rgba8);
-        crowd__mem_free(heap, material->normal_texture.rgba8);
-        crowd__mem_free(heap, material->emissive_texture.rgba8);
-        crowd__mem_free(heap, material->occlusion_texture.rgba8);
+        core_material_release_with(heap, &asset->materials[i]);
     }
     crowd__mem_free(heap, asset->materials);
     crowd_skeleton *skeleton = &asset->skeleton;

@@ -33,6 +33,10 @@ crowd_asset *core_asset_create_with(const crowd_allocator *allocator);
  * no emission, normal scale 1, occlusion strength 1, opaque with cutoff 0.5,
  * single-sided. The name and the textures are left as they are. */
 void core_material_defaults(crowd_material *material);
+/* Frees what a material points to (its name and textures), not the
+ * material; the _with form frees through `allocator` (NULL: free). */
+void core_material_release(crowd_material *material);
+void core_material_release_with(const crowd_allocator *allocator, crowd_material *material);
 
 /* The arrays of a skeleton of `joint_count` joints, zeroed (names NULL),
  * and joint_count set; false when out of memory (what was allocated is

@@ -13,7 +13,7 @@
 
 #include "crowd/asset.h"
 #include "crowd/import.h"
-#include "import/gltf_import.h"
+#include "import/gltf/gltf_import.h"
 #include "import/import_run.h"
 
 static crowd_result check_path(const char *path, crowd_error *error) {

@@ -25,7 +25,7 @@
 #include "check.h"
 #include "crowd/import.h"
 #include "test_files.h"
-#include "import/import_wire.h"
+#include "import/assimp/process/import_wire.h"
 
 static double now_s(void) {
     struct timespec t;
@@ -217,6 +217,10 @@ static void check_faults(void) {
     desc.timeout_s = 2;
     desc.cpu_limit_s = 1;
     desc.memory_limit_bytes = 512u << 20;
+    /* Only the test build of the helper reads CROWD_IMPORT_HELPER_FAULT. */
+    const char *shipped = getenv("CROWD_IMPORT_HELPER");
+    char *saved = shipped ? strdup(shipped) : NULL;
+    setenv("CROWD_IMPORT_HELPER", CROWD_IMPORT_HELPER_FAULTS_PATH, 1);
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         /* The spinning and the allocating helper must meet their CPU and
          * memory limits before the wall clock, also on a loaded machine
@@ -249,11 +253,21 @@ static void check_faults(void) {
         free(bytes);
     }
     unsetenv("CROWD_IMPORT_HELPER_FAULT");
-    /* The process is fine: the next import works. */
+    if (saved != NULL) {
+        setenv("CROWD_IMPORT_HELPER", saved, 1);
+    } else {
+        unsetenv("CROWD_IMPORT_HELPER");
+    }
+    free(saved);
+    /* The process is fine: the next import works, and the shipped helper
+     * has no fault injection to be asked for. */
+    setenv("CROWD_IMPORT_HELPER_FAULT", "abort", 1);
     crowd_asset *asset = NULL;
     crowd_error error = {0};
-    CHECK(crowd_import_file(path, &desc, &asset, &error) == CROWD_OK && asset != NULL);
+    CHECK_MSG(crowd_import_file(path, &desc, &asset, &error) == CROWD_OK && asset != NULL,
+              "the shipped helper obeyed CROWD_IMPORT_HELPER_FAULT: %s", error.reason);
     crowd_asset_destroy(asset);
+    unsetenv("CROWD_IMPORT_HELPER_FAULT");
 }
 
 static void check_missing_helper(void) {

@@ -1,5 +1,5 @@
 /* import_gltf_document.c - the first stages of crowd's glTF reader
- * (src/import/gltf_document.h, gltf_accessor.c) called directly: what the
+ * (src/import/gltf/gltf_document.h, gltf_accessor.c) called directly: what the
  * container is (glTF 2.0, glTF 1.0 for assimp, another format, broken),
  * GLB header and chunks, buffers (binary chunk, data: URIs, external
  * files), bufferView and accessor ranges, byteStride, sparse accessors and
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "import/gltf_internal.h"
+#include "import/gltf/gltf_internal.h"
 
 int test_gltf_document(void);
 

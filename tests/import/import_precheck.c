@@ -1,5 +1,5 @@
 /* test_import_precheck - the pre-check that runs on a file's bytes before
- * assimp 5.2 sees them (src/import/precheck*.c).
+ * assimp 5.2 sees them (src/import/assimp/precheck/precheck*.c).
  *
  * Every rule is hit by a file crafted here, in memory, through
  * crowd_import_memory: the import must fail with the rule's result and a
@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "crowd/import.h"
-#include "import/precheck.h"
+#include "import/assimp/precheck/precheck.h"
 
 /* ---- helpers ---- */
 
