@@ -239,22 +239,24 @@ static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
                          zeroed);
     GLuint program = r->world->cull_program;
     glUseProgram(program);
-    glProgramUniform1ui(program, 0, r->instance_count);
-    glProgramUniform4fv(program, 1, 6, &view->planes[0][0]);
-    glProgramUniform4fv(program, 7, 1, view->clip_w);
-    glProgramUniform1fv(program, 8, CROWD_BAKE_MAX_LODS, view->lod_scaled_error);
-    glProgramUniform1ui(program, 16, view->lod_count);
-    glProgramUniform1f(program, 17, LOD_HYSTERESIS);
-    glProgramUniform1ui(program, 18, r->visible_capacity);
-    glProgramUniform1ui(program, 19, r->mode == CROWD_GPU_MODE_STATIC ? 1u : 0u);
-    glProgramUniform4fv(program, 20, 1, r->bind_sphere);
-    glProgramUniform1ui(program, 21, view->keep_lod_state ? 1u : 0u);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_COUNT, r->instance_count);
+    glProgramUniform4fv(program, GPU_CULL_UNIFORM_PLANES, 6, &view->planes[0][0]);
+    glProgramUniform4fv(program, GPU_CULL_UNIFORM_CLIP_W, 1, view->clip_w);
+    glProgramUniform1fv(program, GPU_CULL_UNIFORM_LOD_SCALED_ERROR, GPU_MAX_LODS,
+                        view->lod_scaled_error);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_LOD_COUNT, view->lod_count);
+    glProgramUniform1f(program, GPU_CULL_UNIFORM_HYSTERESIS, LOD_HYSTERESIS);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_CAPACITY, r->visible_capacity);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_BIND_POSE,
+                        r->mode == CROWD_GPU_MODE_STATIC ? 1u : 0u);
+    glProgramUniform4fv(program, GPU_CULL_UNIFORM_BIND_SPHERE, 1, r->bind_sphere);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_KEEP_LOD_STATE, view->keep_lod_state ? 1u : 0u);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_RECORDS, r->instance_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_SPHERES, r->clip_sphere_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_VISIBLE, r->visible_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_COMMANDS, r->command_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_LOD_STATE, r->lod_state_buffer);
-    glDispatchCompute((r->instance_count + 63) / 64, 1, 1);
+    glDispatchCompute((r->instance_count + GPU_CULL_GROUP_SIZE - 1) / GPU_CULL_GROUP_SIZE, 1, 1);
     /* The draws read the commands and records; the timing read-back copies
      * the commands. */
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |

@@ -91,18 +91,21 @@ static crowd_result compile(GLenum stage, const char *name, const char *defines,
     if (body == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, name, "shader not embedded in the binary");
     }
-    /* Every vertex stage plays clips by the one clip-time rule. */
+    /* Every stage reads the numbers C and GLSL share from the one contract,
+     * and every vertex stage plays clips by the one clip-time rule. */
+    const char *contract = crowd_gpu_shader_source("crowd_contract.glsl");
     const char *prelude =
         stage == GL_VERTEX_SHADER ? crowd_gpu_shader_source("crowd_time.glsl") : "";
     /* The tail's own line numbers in the log: source string 1 from line 1. */
-    const char *parts[6] = {"#version 450 core\n",
+    const char *parts[7] = {"#version 450 core\n",
                             defines != NULL ? defines : "",
+                            contract != NULL ? contract : "",
                             prelude,
                             body,
                             "\n#line 1 1\n",
                             tail};
     GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, tail != NULL ? 6 : 4, parts, NULL);
+    glShaderSource(shader, tail != NULL ? 7 : 5, parts, NULL);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);

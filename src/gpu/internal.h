@@ -1,21 +1,24 @@
 /* gpu/internal.h - what the files of the gpu module share: the world and
- * archetype structs, the GPU record layouts (mirrored in shaders/crowd.vert.glsl)
- * and the helpers that keep GPU memory accounted.
+ * archetype structs, the GPU record structs (laid out by
+ * shaders/crowd_contract.glsl, which the shaders read too) and the helpers
+ * that keep GPU memory accounted.
  */
 #ifndef CROWD_GPU_INTERNAL_H
 #define CROWD_GPU_INTERNAL_H
 
 #include <epoxy/gl.h>
+#include <stddef.h>
 
+#include "../../shaders/crowd_contract.glsl"
 #include "crowd/anim.h"
 #include "crowd/gpu.h"
 #include "crowd/skin.h"
 
 typedef struct gpu_archetype gpu_archetype;
 
-/* One instance on the GPU, read by the vertex shader as seven per-instance
- * vertex attributes (`i_*` in crowd.vert.glsl), attribute GPU_INSTANCE_ATTR
- * + k holding the four floats or uints at offset 16 * k. Attributes, not a
+/* One instance on the GPU (GPU_RECORD_* in shaders/crowd_contract.glsl, the
+ * one description of it; the asserts below hold this struct to it). The
+ * vertex shader reads it as per-instance vertex attributes, not from a
  * storage buffer: a software rasterizer fetches a per-instance attribute
  * once per batch of vertices, but loads storage buffer values one lane at a
  * time. The clip's baked frames and duration ride along (written with the
@@ -48,29 +51,43 @@ typedef struct gpu_instance_record {
     uint32_t handle; /* the instance's crowd_instance.id, for custom shading */
 } gpu_instance_record;
 
-#define GPU_INSTANCE_ATTR_COUNT 7
-/* The first GPU_INSTANCE_FLOAT_ATTRS of them hold floats, the rest uints. */
-#define GPU_INSTANCE_FLOAT_ATTRS 5
-_Static_assert(sizeof(gpu_instance_record) == 16 * GPU_INSTANCE_ATTR_COUNT,
-               "gpu_instance_record is seven 16-byte attributes");
-
-/* flags: loop mode (crowd_loop_mode) of clip in bits 0-1, of from_clip in
- * bits 2-3; GPU_FLAG_FADE while from_clip is meaningful; whether clip and
- * from_clip were baked as loops (wrapping from their last frame to frame 0);
- * bits 8-10 the LOD a culled pass drew it at (0 in the records themselves,
- * set in the copies of the visible lists). */
-#define GPU_FLAG_LOOP_MASK 3u
-#define GPU_FLAG_FROM_LOOP_SHIFT 2u
-#define GPU_FLAG_FADE 16u
-#define GPU_FLAG_CLIP_LOOPS 32u
-#define GPU_FLAG_FROM_CLIP_LOOPS 64u
-#define GPU_FLAG_LOD_SHIFT 8u
-#define GPU_FLAG_LOD_MASK (7u << GPU_FLAG_LOD_SHIFT)
-/* The frame layout (crowd_frame_layout) of clip in bits 11-12, of
- * from_clip in bits 13-14. */
-#define GPU_FLAG_LAYOUT_SHIFT 11u
-#define GPU_FLAG_FROM_LAYOUT_SHIFT 13u
-#define GPU_FLAG_LAYOUT_MASK 3u
+#define GPU_WORD(type, field) (offsetof(type, field) / 4)
+#define GPU_RECORD_AT(field, word)                                                                 \
+    _Static_assert(GPU_WORD(gpu_instance_record, field) == (word),                                 \
+                   "gpu_instance_record." #field " is not where crowd_contract.glsl puts it")
+GPU_RECORD_AT(position, GPU_RECORD_POSITION);
+GPU_RECORD_AT(cos_heading, GPU_RECORD_COS_HEADING);
+GPU_RECORD_AT(tint, GPU_RECORD_TINT);
+GPU_RECORD_AT(scale, GPU_RECORD_SCALE);
+GPU_RECORD_AT(start_s, GPU_RECORD_START);
+GPU_RECORD_AT(offset_s, GPU_RECORD_OFFSET);
+GPU_RECORD_AT(speed, GPU_RECORD_SPEED);
+GPU_RECORD_AT(duration_s, GPU_RECORD_DURATION);
+GPU_RECORD_AT(fade_start_s, GPU_RECORD_FADE_START);
+GPU_RECORD_AT(fade_duration_s, GPU_RECORD_FADE_DURATION);
+GPU_RECORD_AT(from_duration_s, GPU_RECORD_FROM_DURATION);
+GPU_RECORD_AT(from_start_s, GPU_RECORD_FROM_START);
+GPU_RECORD_AT(from_offset_s, GPU_RECORD_FROM_OFFSET);
+GPU_RECORD_AT(from_speed, GPU_RECORD_FROM_SPEED);
+GPU_RECORD_AT(sin_heading, GPU_RECORD_SIN_HEADING);
+GPU_RECORD_AT(clip, GPU_RECORD_CLIP);
+GPU_RECORD_AT(flags, GPU_RECORD_FLAGS);
+GPU_RECORD_AT(frames, GPU_RECORD_FRAMES);
+GPU_RECORD_AT(fps_bits, GPU_RECORD_FPS_BITS);
+GPU_RECORD_AT(from_clip, GPU_RECORD_FROM_CLIP);
+GPU_RECORD_AT(from_frames, GPU_RECORD_FROM_FRAMES);
+GPU_RECORD_AT(from_fps_bits, GPU_RECORD_FROM_FPS_BITS);
+GPU_RECORD_AT(handle, GPU_RECORD_HANDLE);
+_Static_assert(sizeof(gpu_instance_record) == 16 * GPU_RECORD_VEC4S,
+               "gpu_instance_record is GPU_RECORD_VEC4S 16-byte vectors");
+_Static_assert(GPU_RECORD_FLOAT_VEC4S + GPU_RECORD_UINT_VEC4S == GPU_RECORD_VEC4S &&
+                   GPU_WORD(gpu_instance_record, clip) == 4 * GPU_RECORD_FLOAT_VEC4S,
+               "the record's uints start at vector GPU_RECORD_FLOAT_VEC4S");
+_Static_assert(GPU_INSTANCE_ATTR == GPU_ATTR_COUNT && GPU_BINDING_INSTANCES == GPU_ATTR_COUNT &&
+                   GPU_INSTANCE_UINT_ATTR == GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S,
+               "the record's attributes follow the mesh's");
+_Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds every LOD");
+_Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 
 /* A clip's first frame and frame count in one record word: both are below
  * 2^16, as a texture holds at most 16384 rows (the archetype checks). */
@@ -78,13 +95,19 @@ static inline uint32_t gpu_frames(uint32_t first_frame, uint32_t frame_count) {
     return first_frame | frame_count << 16;
 }
 
-/* One material (`Material` in crowd.frag.glsl). */
+/* One material (GPU_MATERIAL_* in crowd_contract.glsl). */
 typedef struct gpu_material_record {
     float base_color[4];
     int32_t texture_layer; /* -1: none */
     float metallic, roughness;
     int32_t pad;
 } gpu_material_record;
+_Static_assert(GPU_WORD(gpu_material_record, base_color) == GPU_MATERIAL_BASE_COLOR &&
+                   GPU_WORD(gpu_material_record, texture_layer) == GPU_MATERIAL_TEXTURE_LAYER &&
+                   GPU_WORD(gpu_material_record, metallic) == GPU_MATERIAL_METALLIC &&
+                   GPU_WORD(gpu_material_record, roughness) == GPU_MATERIAL_ROUGHNESS &&
+                   sizeof(gpu_material_record) == 16 * GPU_MATERIAL_VEC4S,
+               "gpu_material_record is not laid out as crowd_contract.glsl says");
 
 typedef struct gpu_clip {
     char *name;
@@ -96,56 +119,6 @@ typedef struct gpu_clip {
     crowd_frame_layout layout;
     uint32_t source_clip; /* index into the source asset's clips, UINT32_MAX if none */
 } gpu_clip;
-
-/* Binding points and uniform locations shared with the shaders. */
-enum {
-    GPU_SSBO_PALETTES = 1,
-    GPU_SSBO_MATERIALS = 3,
-    /* the culling pass (crowd_cull.comp.glsl) */
-    GPU_SSBO_CULL_RECORDS = 1,
-    GPU_SSBO_CULL_SPHERES = 2,
-    GPU_SSBO_CULL_VISIBLE = 3,
-    GPU_SSBO_CULL_COMMANDS = 4,
-    GPU_SSBO_CULL_LOD_STATE = 5,
-};
-enum {
-    GPU_TEXTURE_MATERIALS = 0,
-    GPU_TEXTURE_BAT = 1,
-    GPU_TEXTURE_VAT_POSITION = 2,
-    GPU_TEXTURE_VAT_NORMAL = 3,
-};
-enum {
-    GPU_UNIFORM_VIEW_PROJ = 0,
-    GPU_UNIFORM_TIME = 1,
-    GPU_UNIFORM_TEX_WIDTH = 4,
-    GPU_UNIFORM_ROWS_PER_FRAME = 5,
-    GPU_UNIFORM_JOINT_COUNT = 6,
-    GPU_UNIFORM_BOUNDS_MIN = 7,
-    GPU_UNIFORM_BOUNDS_EXTENT = 8,
-    GPU_UNIFORM_LIGHT_DIR = 9,
-    GPU_UNIFORM_INV_TEX_WIDTH = 12,
-    GPU_UNIFORM_LIGHT_COLOR = 13,
-    GPU_UNIFORM_AMBIENT_SKY = 14,
-    GPU_UNIFORM_AMBIENT_GROUND = 15,
-    GPU_UNIFORM_LINEAR_OUTPUT = 16,
-    GPU_UNIFORM_ARCHETYPE = 17,
-    GPU_UNIFORM_LOD_TINT = 18,
-    GPU_UNIFORM_CAMERA_POSITION = 30,
-};
-/* Vertex attribute locations = buffer binding indices; the per-instance
- * attributes follow, all from binding GPU_BINDING_INSTANCES. */
-enum {
-    GPU_ATTR_POSITION = 0,
-    GPU_ATTR_NORMAL = 1,
-    GPU_ATTR_UV = 2,
-    GPU_ATTR_JOINTS = 3,
-    GPU_ATTR_WEIGHTS = 4,
-    GPU_ATTR_MATERIAL = 5,
-    GPU_ATTR_TEXEL = 6,
-    GPU_ATTR_COUNT,
-    GPU_INSTANCE_ATTR = GPU_ATTR_COUNT,
-    GPU_BINDING_INSTANCES = GPU_ATTR_COUNT,
-};
 
 /* The programs of one mode: colour and depth-only passes, each built
  * without and (bat, vat) with the crossfade code, the latter drawn with only

@@ -327,11 +327,11 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     glVertexAttribIFormat(GPU_ATTR_TEXEL, 2, GL_UNSIGNED_SHORT, 0);
     /* Instance records, one per instance (the buffer is bound at draw time:
      * it is replaced when it grows). */
-    for (GLuint k = 0; k < GPU_INSTANCE_ATTR_COUNT; k++) {
+    for (GLuint k = 0; k < GPU_RECORD_VEC4S; k++) {
         GLuint location = GPU_INSTANCE_ATTR + k;
         glEnableVertexAttribArray(location);
         glVertexAttribBinding(location, GPU_BINDING_INSTANCES);
-        if (k < GPU_INSTANCE_FLOAT_ATTRS) {
+        if (k < GPU_RECORD_FLOAT_VEC4S) {
             glVertexAttribFormat(location, 4, GL_FLOAT, GL_FALSE, 16 * k);
         } else {
             glVertexAttribIFormat(location, 4, GL_UNSIGNED_INT, 16 * k);
