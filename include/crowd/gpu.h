@@ -173,12 +173,17 @@ typedef struct crowd_world_desc {
     bool timing;
     crowd_state_policy state; /* see "GL state" above */
     crowd_logger logger;
+    /* Where every CPU block of the world, its archetypes and instances
+     * comes from (crowd/result.h); freed through it by crowd_world_destroy,
+     * so it must outlive the world. Zeroed: malloc and free. GL objects are
+     * the driver's. */
+    crowd_allocator allocator;
 } crowd_world_desc;
 
 /* Makes a world on the current context. desc may be NULL. Errors:
  * CROWD_ERROR_GPU (no current context, or not OpenGL 4.5 core),
  * CROWD_ERROR_INVALID_ARGUMENT (max_instances above the limit, unknown
- * state policy). */
+ * state policy, an allocator with only one of its two functions). */
 crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
                                 crowd_error *error);
 /* Deletes every GL object of the world; its context must be current. */
@@ -224,6 +229,12 @@ typedef struct crowd_archetype_desc {
      * in the error's reason. */
     const char *fragment_source;
     const char *name; /* for messages and stats; NULL = the bake's or asset's name */
+    /* Compile the programs of every mode the archetype can play now, so no
+     * later crowd_archetype_set_mode compiles (a compile takes tens of
+     * milliseconds, more on a software rasterizer). false: a mode's
+     * programs are compiled when the archetype first uses it. Either way
+     * archetypes of one variant share them (crowd_world_stats.program_count). */
+    bool warm_programs;
 } crowd_archetype_desc;
 
 /* Uploads the mesh, materials and (when the mode needs them) the baked
@@ -445,6 +456,11 @@ typedef struct crowd_world_stats {
     uint32_t gpu_time_frames_ago;
     /* Bytes of every buffer and texture the world holds (mip chains included). */
     uint64_t gpu_memory_bytes;
+    /* GL programs the world holds. Archetypes that draw the same variant
+     * (mode, VAT encoding, fragment_source) share one set: per variant 2
+     * (colour, depth), 4 in bat and vat (each also with crossfade code),
+     * plus 1 for the culling pass. */
+    uint32_t program_count;
 } crowd_world_stats;
 
 void crowd_world_get_stats(const crowd_world *world, crowd_world_stats *out);

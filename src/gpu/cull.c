@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 /* To switch to a coarser LOD an instance's error must project 20 % below
@@ -38,7 +39,8 @@ static void box_sphere(const float min[3], const float max[3], float out[4]) {
 crowd_result gpu_cull_init(gpu_archetype *r, crowd_error *error) {
     box_sphere(r->bind_min, r->bind_max, r->bind_sphere);
     uint32_t clips = r->clip_count > 0 ? r->clip_count : 1;
-    r->clip_spheres = calloc(4 * (size_t)clips, sizeof *r->clip_spheres);
+    r->clip_spheres =
+        crowd__mem_alloc_zeroed(&r->world->allocator, 4 * (size_t)clips, sizeof *r->clip_spheres);
     if (r->clip_spheres == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -62,9 +64,9 @@ void gpu_cull_release(gpu_archetype *r) {
     gpu_buffer_delete(r, &r->visible_buffer, &r->visible_bytes);
     gpu_buffer_delete(r, &r->command_buffer, &r->command_bytes);
     gpu_buffer_delete(r, &r->lod_state_buffer, &r->lod_state_bytes);
-    free(r->clip_spheres);
-    free(r->cpu_lod_state);
-    free(r->cpu_visible);
+    crowd__mem_free(&r->world->allocator, r->clip_spheres);
+    crowd__mem_free(&r->world->allocator, r->cpu_lod_state);
+    crowd__mem_free(&r->world->allocator, r->cpu_visible);
     r->clip_spheres = NULL;
     r->cpu_lod_state = NULL;
     r->cpu_visible = NULL;
@@ -268,9 +270,12 @@ static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
 static bool cull_on_cpu(gpu_archetype *r, const gpu_view *view) {
     uint32_t capacity = r->instance_capacity;
     if (r->cpu_visible_capacity < capacity) {
-        void *visible = realloc(r->cpu_visible,
-                                (size_t)capacity * CROWD_BAKE_MAX_LODS * sizeof *r->cpu_visible);
-        void *state = realloc(r->cpu_lod_state, capacity);
+        const crowd_allocator *allocator = &r->world->allocator;
+        size_t list_bytes = CROWD_BAKE_MAX_LODS * sizeof *r->cpu_visible;
+        void *visible = crowd__mem_grow(
+            allocator, r->cpu_visible, r->cpu_visible_capacity * list_bytes, capacity * list_bytes);
+        void *state =
+            crowd__mem_grow(allocator, r->cpu_lod_state, r->cpu_visible_capacity, capacity);
         if (visible != NULL) {
             r->cpu_visible = visible;
         }

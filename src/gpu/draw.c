@@ -94,7 +94,7 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
     if (culled && !gpu_cull_run(r, desc, view_proj, &lod_count)) {
         return;
     }
-    const gpu_mode_programs *p = &r->programs[r->mode];
+    const gpu_mode_programs *p = gpu_programs_of(r->programs[r->mode]);
     bool fading = p->color_fade != 0 && gpu_crossfade_running(r, now);
     bool depth = desc->pass == CROWD_PASS_DEPTH;
     GLuint program =

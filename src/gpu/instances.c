@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 static uint32_t initial_capacity(const gpu_archetype *r) {
@@ -19,12 +20,16 @@ static crowd_result oom(crowd_error *error) {
 /* Resizes every per-slot array to `capacity` and moves the GPU buffer's
  * records into a new buffer of that size. */
 static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error) {
-    void *p;
-    if ((p = realloc(r->records, capacity * sizeof *r->records)) == NULL) {
+    const crowd_allocator *allocator = &r->world->allocator;
+    void *p = crowd__mem_grow(allocator, r->records, r->instance_capacity * sizeof *r->records,
+                              capacity * sizeof *r->records);
+    if (p == NULL) {
         return oom(error);
     }
     r->records = p;
-    if ((p = realloc(r->slot_handle, capacity * sizeof *r->slot_handle)) == NULL) {
+    p = crowd__mem_grow(allocator, r->slot_handle, r->instance_capacity * sizeof *r->slot_handle,
+                        capacity * sizeof *r->slot_handle);
+    if (p == NULL) {
         return oom(error);
     }
     r->slot_handle = p;
@@ -77,8 +82,8 @@ static void note_fade_end(gpu_archetype *r, float start_s, float duration_s) {
 void gpu_instances_release(gpu_archetype *r) {
     uint64_t bytes = (uint64_t)r->instance_capacity * sizeof(gpu_instance_record);
     gpu_buffer_delete(r, &r->instance_buffer, &bytes);
-    free(r->records);
-    free(r->slot_handle);
+    crowd__mem_free(&r->world->allocator, r->records);
+    crowd__mem_free(&r->world->allocator, r->slot_handle);
     r->records = NULL;
     r->slot_handle = NULL;
     r->instance_capacity = r->instance_count = 0;

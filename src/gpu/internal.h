@@ -126,6 +126,9 @@ typedef struct gpu_clip {
 typedef struct gpu_mode_programs {
     GLuint color, color_fade, depth, depth_fade;
 } gpu_mode_programs;
+/* A mode's programs shared by the world's archetypes of one variant
+ * (programs.c). */
+typedef struct gpu_program_set gpu_program_set;
 
 /* One character type: its mesh, materials, clips, baked textures, programs
  * and the dense array of its instances' records. */
@@ -158,8 +161,9 @@ struct gpu_archetype {
     GLuint material_buffer, material_textures;
     uint64_t material_bytes, material_texture_bytes;
 
-    /* Compiled when a mode is first used, and kept. */
-    gpu_mode_programs programs[CROWD_GPU_MODE_COUNT];
+    /* Taken from the world's shared sets when a mode is first used (or at
+     * creation, desc.warm_programs), and kept until the archetype goes. */
+    gpu_program_set *programs[CROWD_GPU_MODE_COUNT];
 
     /* Instances: CPU shadow of the GPU records, dense in slots [0, count);
      * slot_handle maps a slot to its index in the world's handle table. */
@@ -180,6 +184,7 @@ struct gpu_archetype {
      * and scratch arrays sized for the skeleton and mesh. */
     crowd_anim_cursor *cursors;
     uint32_t *cursor_keys;
+    uint32_t cursor_capacity; /* slots the cursors cover */
     crowd_transform *pose, *from_pose;
     float *models;
     float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
@@ -226,6 +231,7 @@ typedef struct gpu_timing {
 
 struct crowd_world {
     crowd_logger logger;
+    crowd_allocator allocator; /* every CPU block of the world and its parts */
     uint32_t max_instances;
     bool timing;
     crowd_state_policy state_policy;
@@ -254,6 +260,8 @@ struct crowd_world {
     GLsync section_fence[CROWD_WORLD_STREAM_FRAMES];
 
     GLuint cull_program; /* compiled with the first archetype */
+    gpu_program_set **program_sets;
+    uint32_t program_set_count, program_set_capacity;
     /* GPU-culled draws of this frame counted as if nothing were culled,
      * and what a read-back frame says they drew (timing.c). */
     uint64_t culled_upper_vertices, culled_upper_instances;
@@ -291,6 +299,25 @@ typedef struct gpu_unpack_state {
 } gpu_unpack_state;
 void gpu_unpack_begin(gpu_unpack_state *saved);
 void gpu_unpack_end(const gpu_unpack_state *saved);
+
+/* programs.c */
+/* The programs of the variant (mode, VAT_OCT decoding, fragment function or
+ * NULL for crowd's), compiled the first time any archetype asks, with one
+ * more user; CROWD_ERROR_GPU with the compiler's log. */
+crowd_result gpu_programs_acquire(crowd_world *world, crowd_gpu_mode mode, bool vat_oct,
+                                  const char *fragment_source, gpu_program_set **out,
+                                  crowd_error *error);
+/* One user fewer; the last one deletes the programs. NULL is a no-op. */
+void gpu_programs_release(crowd_world *world, gpu_program_set *set);
+const gpu_mode_programs *gpu_programs_of(const gpu_program_set *set);
+/* Deletes every set left (the world's destroy, after its archetypes). */
+void gpu_programs_destroy_all(crowd_world *world);
+/* GL programs the world holds: every set's and the culling pass's. */
+uint32_t gpu_programs_count(const crowd_world *world);
+
+/* world.c: memory through the world's allocator */
+/* A copy of `text` from the world's allocator, NULL when out of memory. */
+char *gpu_copy_string(const crowd_world *world, const char *text);
 
 /* mesh.c */
 crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error);

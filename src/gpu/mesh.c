@@ -7,18 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 /* Per-vertex material index from the submeshes (a vertex shared between
  * submeshes keeps the first one's material). */
-static uint16_t *vertex_materials(const crowd_mesh *mesh, uint32_t material_count,
-                                  uint32_t *shared_out) {
-    uint16_t *materials =
-        calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, sizeof *materials);
-    uint8_t *set = calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, 1);
+static uint16_t *vertex_materials(const crowd_allocator *allocator, const crowd_mesh *mesh,
+                                  uint32_t material_count, uint32_t *shared_out) {
+    uint16_t *materials = crowd__mem_alloc_zeroed(
+        allocator, mesh->vertex_count > 0 ? mesh->vertex_count : 1, sizeof *materials);
+    uint8_t *set =
+        crowd__mem_alloc_zeroed(allocator, mesh->vertex_count > 0 ? mesh->vertex_count : 1, 1);
     if (materials == NULL || set == NULL) {
-        free(materials);
-        free(set);
+        crowd__mem_free(allocator, materials);
+        crowd__mem_free(allocator, set);
         return NULL;
     }
     uint32_t shared = 0;
@@ -35,7 +37,7 @@ static uint16_t *vertex_materials(const crowd_mesh *mesh, uint32_t material_coun
             }
         }
     }
-    free(set);
+    crowd__mem_free(allocator, set);
     *shared_out = shared;
     return materials;
 }
@@ -92,9 +94,10 @@ static uint64_t mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels
 }
 
 static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
+    const crowd_allocator *allocator = &r->world->allocator;
     const crowd_asset *asset = r->drawn;
     uint32_t count = asset->material_count > 0 ? asset->material_count : 1;
-    gpu_material_record *records = calloc(count, sizeof *records);
+    gpu_material_record *records = crowd__mem_alloc_zeroed(allocator, count, sizeof *records);
     if (records == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -123,14 +126,14 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
     }
     size = size < cap ? size : cap;
     if (layers > (uint32_t)r->world->max_texture_layers) {
-        free(records);
+        crowd__mem_free(allocator, records);
         return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL,
                                "%u textured materials, the GL implementation allows %d", layers,
                                r->world->max_texture_layers);
     }
     crowd_result result = gpu_buffer_create(r, &r->material_buffer, &r->material_bytes,
                                             (uint64_t)count * sizeof *records, records, 0, error);
-    free(records);
+    crowd__mem_free(allocator, records);
     if (result != CROWD_OK) {
         return result;
     }
@@ -143,7 +146,7 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
                        (GLsizei)size, (GLsizei)layer_count);
     r->material_texture_bytes = mip_chain_bytes(size, size, levels, layer_count, 4);
     r->gpu_memory_bytes += r->material_texture_bytes;
-    uint8_t *pixels = malloc((size_t)size * size * 4);
+    uint8_t *pixels = crowd__mem_alloc(allocator, (size_t)size * size * 4);
     if (pixels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -170,7 +173,7 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
         layer++;
     }
     gpu_unpack_end(&unpack);
-    free(pixels);
+    crowd__mem_free(allocator, pixels);
     glGenerateTextureMipmap(r->material_textures);
     glTextureParameteri(r->material_textures, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     glTextureParameteri(r->material_textures, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
@@ -223,8 +226,10 @@ static void plan_lods(gpu_archetype *r) {
 }
 
 static uint32_t *lod_indices(const gpu_archetype *r) {
+    const crowd_allocator *allocator = &r->world->allocator;
     const crowd_mesh *mesh = &r->drawn->mesh;
-    uint32_t *indices = malloc((r->index_total > 0 ? r->index_total : 1) * sizeof *indices);
+    uint32_t *indices =
+        crowd__mem_alloc(allocator, (r->index_total > 0 ? r->index_total : 1) * sizeof *indices);
     if (indices == NULL) {
         return NULL;
     }
@@ -242,6 +247,7 @@ static uint32_t *lod_indices(const gpu_archetype *r) {
 }
 
 crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
+    const crowd_allocator *allocator = &r->world->allocator;
     const crowd_mesh *mesh = &r->drawn->mesh;
     plan_lods(r);
     uint64_t v = r->vertex_total;
@@ -256,15 +262,15 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
         total += sizes[a];
     }
     uint32_t shared = 0;
-    uint16_t *materials = vertex_materials(mesh, r->drawn->material_count, &shared);
-    uint32_t *texels = malloc((v > 0 ? v : 1) * sizeof *texels);
+    uint16_t *materials = vertex_materials(allocator, mesh, r->drawn->material_count, &shared);
+    uint32_t *texels = crowd__mem_alloc(allocator, (v > 0 ? v : 1) * sizeof *texels);
     uint32_t *indices = lod_indices(r);
-    uint8_t *data = calloc(total > 0 ? total : 1, 1);
+    uint8_t *data = crowd__mem_alloc_zeroed(allocator, total > 0 ? total : 1, 1);
     if (materials == NULL || texels == NULL || indices == NULL || data == NULL) {
-        free(materials);
-        free(texels);
-        free(indices);
-        free(data);
+        crowd__mem_free(allocator, materials);
+        crowd__mem_free(allocator, texels);
+        crowd__mem_free(allocator, indices);
+        crowd__mem_free(allocator, data);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     if (shared > 0) {
@@ -291,15 +297,15 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     memcpy(data + r->attr_offset[GPU_ATTR_TEXEL], texels, 4 * v);
     crowd_result result = gpu_buffer_create(r, &r->mesh_buffer, &r->mesh_bytes,
                                             total > 0 ? total : 4, data, 0, error);
-    free(materials);
-    free(texels);
-    free(data);
+    crowd__mem_free(allocator, materials);
+    crowd__mem_free(allocator, texels);
+    crowd__mem_free(allocator, data);
     if (result == CROWD_OK) {
         result =
             gpu_buffer_create(r, &r->index_buffer, &r->index_bytes,
                               r->index_total > 0 ? 4ull * r->index_total : 4, indices, 0, error);
     }
-    free(indices);
+    crowd__mem_free(allocator, indices);
     if (result != CROWD_OK) {
         return result;
     }

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
+#include "skin/prepared.h"
 
 float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                     float offset_s, float speed) {
@@ -34,27 +36,30 @@ crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     uint32_t joints = skeleton->joint_count;
     uint32_t per_cursor = keys_per_cursor(r);
-    size_t cursors = 2 * (size_t)r->instance_capacity;
-    void *p = realloc(r->cursors, cursors * sizeof *r->cursors);
+    const crowd_allocator *allocator = &r->world->allocator;
+    size_t cursors = 2 * (size_t)r->instance_capacity, had = 2 * (size_t)r->cursor_capacity;
+    void *p = crowd__mem_grow(allocator, r->cursors, had * sizeof *r->cursors,
+                              cursors * sizeof *r->cursors);
     if (p == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     r->cursors = p;
-    p = realloc(r->cursor_keys,
-                (cursors * per_cursor > 0 ? cursors * per_cursor : 1) * sizeof *r->cursor_keys);
+    p = crowd__mem_grow(allocator, r->cursor_keys, had * per_cursor * sizeof *r->cursor_keys,
+                        cursors * per_cursor * sizeof *r->cursor_keys);
     if (p == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     r->cursor_keys = p;
+    r->cursor_capacity = r->instance_capacity;
     for (size_t c = 0; c < cursors; c++) {
         r->cursors[c].keys = r->cursor_keys + c * per_cursor;
         r->cursors[c].key_count = per_cursor;
     }
     if (r->pose == NULL) {
-        r->pose = malloc(joints * sizeof *r->pose);
-        r->from_pose = malloc(joints * sizeof *r->from_pose);
-        r->models = malloc((size_t)joints * 16 * sizeof *r->models);
-        r->palette = malloc((size_t)joints * 12 * sizeof *r->palette);
+        r->pose = crowd__mem_alloc(allocator, joints * sizeof *r->pose);
+        r->from_pose = crowd__mem_alloc(allocator, joints * sizeof *r->from_pose);
+        r->models = crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *r->models);
+        r->palette = crowd__mem_alloc(allocator, (size_t)joints * 12 * sizeof *r->palette);
         if (r->pose == NULL || r->from_pose == NULL || r->models == NULL || r->palette == NULL) {
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
         }
@@ -63,16 +68,18 @@ crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
 }
 
 void gpu_pose_release(gpu_archetype *r) {
-    free(r->cursors);
-    free(r->cursor_keys);
-    free(r->pose);
-    free(r->from_pose);
-    free(r->models);
-    free(r->palette);
+    const crowd_allocator *allocator = &r->world->allocator;
+    crowd__mem_free(allocator, r->cursors);
+    crowd__mem_free(allocator, r->cursor_keys);
+    crowd__mem_free(allocator, r->pose);
+    crowd__mem_free(allocator, r->from_pose);
+    crowd__mem_free(allocator, r->models);
+    crowd__mem_free(allocator, r->palette);
     crowd_skin_prepared_destroy(r->skin_prepared);
     r->skin_prepared = NULL;
     r->cursors = NULL;
     r->cursor_keys = NULL;
+    r->cursor_capacity = 0;
     r->pose = r->from_pose = NULL;
     r->models = r->palette = NULL;
 }
@@ -126,7 +133,8 @@ crowd_result gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error) {
     if (r->skin_prepared != NULL) {
         return CROWD_OK;
     }
-    return crowd_skin_prepared_create(&r->source->mesh, &r->skin_prepared, error);
+    return crowd__skin_prepared_create(&r->source->mesh, &r->world->allocator, &r->skin_prepared,
+                                       error);
 }
 
 /* On the calling thread, one character at a time, as a skinned-mesh

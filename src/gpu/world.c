@@ -7,9 +7,19 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 #define ARCHETYPE_INDEX_MASK 0xffu
+
+char *gpu_copy_string(const crowd_world *w, const char *text) {
+    size_t bytes = strlen(text) + 1;
+    char *copy = crowd__mem_alloc(&w->allocator, bytes);
+    if (copy != NULL) {
+        memcpy(copy, text, bytes);
+    }
+    return copy;
+}
 
 static double thread_cpu_s(void) {
     struct timespec ts;
@@ -43,10 +53,16 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
                                epoxy_is_desktop_gl() ? "OpenGL" : "OpenGL ES", version / 10,
                                version % 10);
     }
-    crowd_world *w = calloc(1, sizeof *w);
+    if ((desc->allocator.alloc_fn == NULL) != (desc->allocator.free_fn == NULL)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "crowd_world_desc.allocator needs both alloc_fn and free_fn, or "
+                               "neither");
+    }
+    crowd_world *w = crowd__mem_alloc_zeroed(&desc->allocator, 1, sizeof *w);
     if (w == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
+    w->allocator = desc->allocator;
     w->logger = desc->logger;
     w->max_instances =
         desc->max_instances != 0 ? desc->max_instances : CROWD_WORLD_DEFAULT_MAX_INSTANCES;
@@ -78,14 +94,17 @@ void crowd_world_destroy(crowd_world *w) {
     if (w->timing) {
         gpu_timing_release(w);
     }
+    gpu_programs_destroy_all(w);
     if (w->cull_program != 0) {
         glDeleteProgram(w->cull_program);
     }
-    free(w->handle_archetype);
-    free(w->handle_slot);
-    free(w->handle_generation);
-    free(w->free_handles);
-    free(w);
+    /* The allocator is copied out first: the world holding it goes last. */
+    const crowd_allocator allocator = w->allocator;
+    crowd__mem_free(&allocator, w->handle_archetype);
+    crowd__mem_free(&allocator, w->handle_slot);
+    crowd__mem_free(&allocator, w->handle_generation);
+    crowd__mem_free(&allocator, w->free_handles);
+    crowd__mem_free(&allocator, w);
 }
 
 /* ---- archetypes --------------------------------------------------------- */
@@ -454,6 +473,7 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
     }
     out->archetype_count = w->archetype_count;
     out->instance_count = w->instance_count;
+    out->program_count = gpu_programs_count(w);
     out->gpu_memory_bytes = 0;
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         if (w->archetypes[i] != NULL) {
