@@ -98,6 +98,20 @@
  * borrows its asset and bake: cpu and gpu modes read the skeleton and clips
  * every frame, and switching to bat or vat uploads the bake's textures then,
  * so both must outlive the archetype (or the world).
+ * Names. Making and removing a thing are verbs of its container
+ * (crowd_world_add_archetype, crowd_world_add_instance,
+ * crowd_world_remove_instance); a call on one thing is
+ * crowd_<thing>_<verb> (crowd_instance_play, crowd_archetype_set_mode).
+ *
+ * Bad handles. A handle that is not live (zero, removed, of another world)
+ * or a NULL world: functions that change something return
+ * CROWD_ERROR_INVALID_ARGUMENT; queries (they only read) return the zero
+ * of their answer (false, 0, 0.0, the zero handle {0}, or "" for a string,
+ * never NULL) and write nothing through their output pointers. Where zero
+ * is a real answer for a live handle (a mode, a clip index) the query
+ * returns bool and writes the answer through a pointer, so false always
+ * means "no answer". crowd_world_get_stats writes zeros for a NULL world.
+ *
  * Threading: a world belongs to the thread on which its context is current;
  * every function taking a world requires that context to be current. No
  * global state.
@@ -252,8 +266,7 @@ crowd_result crowd_world_remove_archetype(crowd_world *world, crowd_archetype ar
                                           crowd_error *error);
 uint32_t crowd_world_archetype_count(const crowd_world *world);
 
-/* Whether `mode` can play with what the archetype was given (false for an
- * invalid handle). */
+/* Whether `mode` can play with what the archetype was given. */
 bool crowd_archetype_has_mode(const crowd_world *world, crowd_archetype archetype,
                               crowd_gpu_mode mode);
 /* Switches mode; the previous mode's per-mode buffers and textures are
@@ -261,9 +274,10 @@ bool crowd_archetype_has_mode(const crowd_world *world, crowd_archetype archetyp
  * CROWD_ERROR_UNSUPPORTED when !has_mode. */
 crowd_result crowd_archetype_set_mode(crowd_world *world, crowd_archetype archetype,
                                       crowd_gpu_mode mode, crowd_error *error);
-/* The archetype's mode; CROWD_GPU_MODE_COUNT for an invalid handle. */
-crowd_gpu_mode crowd_archetype_mode(const crowd_world *world, crowd_archetype archetype);
-/* The desc's name (or the bake's or asset's); "" for an invalid handle. */
+/* The archetype's mode into *out_mode. */
+bool crowd_archetype_get_mode(const crowd_world *world, crowd_archetype archetype,
+                              crowd_gpu_mode *out_mode);
+/* The desc's name (or the bake's or asset's), owned by the world. */
 const char *crowd_archetype_name(const crowd_world *world, crowd_archetype archetype);
 
 /* Clips the archetype's instances can play. */
@@ -273,15 +287,16 @@ typedef struct crowd_clip_info {
     bool loop; /* what an instance with CROWD_LOOP_CLIP does */
 } crowd_clip_info;
 uint32_t crowd_archetype_clip_count(const crowd_world *world, crowd_archetype archetype);
-/* False when clip >= clip_count or the handle is invalid. Strings owned by
- * the world, valid while the archetype lives. */
+/* False also when clip >= clip_count. Strings owned by the world, valid
+ * while the archetype lives. */
 bool crowd_archetype_get_clip(const crowd_world *world, crowd_archetype archetype, uint32_t clip,
                               crowd_clip_info *out);
-/* Index of the clip with that name, or -1. */
-int32_t crowd_archetype_find_clip(const crowd_world *world, crowd_archetype archetype,
-                                  const char *name);
+/* The index of the clip named `name` into *out_clip; false also when no
+ * clip has that name (or name is NULL). */
+bool crowd_archetype_find_clip(const crowd_world *world, crowd_archetype archetype,
+                               const char *name, uint32_t *out_clip);
 /* Bind-pose bounds of the character (object space, before instance
- * transforms); false for an invalid handle. */
+ * transforms). */
 bool crowd_archetype_bind_bounds(const crowd_world *world, crowd_archetype archetype, float min[3],
                                  float max[3]);
 
@@ -308,9 +323,9 @@ typedef struct crowd_instance_desc {
 /* Adds an instance of `archetype`; its record is written to the GPU at once.
  * Errors: CROWD_ERROR_INVALID_ARGUMENT (invalid archetype, clip out of range,
  * non-finite values), CROWD_ERROR_LIMIT (max_instances reached). */
-crowd_result crowd_instance_add(crowd_world *world, crowd_archetype archetype,
-                                const crowd_instance_desc *desc, crowd_instance *out_instance,
-                                crowd_error *error);
+crowd_result crowd_world_add_instance(crowd_world *world, crowd_archetype archetype,
+                                      const crowd_instance_desc *desc, crowd_instance *out_instance,
+                                      crowd_error *error);
 /* Replaces an instance's whole state (any crossfade ends). */
 crowd_result crowd_instance_update(crowd_world *world, crowd_instance instance,
                                    const crowd_instance_desc *desc, crowd_error *error);
@@ -328,8 +343,9 @@ crowd_result crowd_instance_set_speed(crowd_world *world, crowd_instance instanc
 crowd_result crowd_instance_play(crowd_world *world, crowd_instance instance, uint32_t clip,
                                  float crossfade_s, crowd_error *error);
 /* Removes an instance. */
-crowd_result crowd_instance_remove(crowd_world *world, crowd_instance instance, crowd_error *error);
-/* The instance's archetype; {0} for an invalid handle. */
+crowd_result crowd_world_remove_instance(crowd_world *world, crowd_instance instance,
+                                         crowd_error *error);
+/* The instance's archetype. */
 crowd_archetype crowd_instance_archetype(const crowd_world *world, crowd_instance instance);
 /* Removes every instance of every archetype. */
 void crowd_world_clear_instances(crowd_world *world);

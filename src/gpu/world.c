@@ -205,9 +205,14 @@ crowd_result crowd_archetype_set_mode(crowd_world *w, crowd_archetype handle, cr
     return result;
 }
 
-crowd_gpu_mode crowd_archetype_mode(const crowd_world *w, crowd_archetype handle) {
+bool crowd_archetype_get_mode(const crowd_world *w, crowd_archetype handle,
+                              crowd_gpu_mode *out_mode) {
     const gpu_archetype *a = gpu_world_archetype(w, handle);
-    return a != NULL ? a->mode : CROWD_GPU_MODE_COUNT;
+    if (a == NULL || out_mode == NULL) {
+        return false;
+    }
+    *out_mode = a->mode;
+    return true;
 }
 
 const char *crowd_archetype_name(const crowd_world *w, crowd_archetype handle) {
@@ -232,20 +237,22 @@ bool crowd_archetype_get_clip(const crowd_world *w, crowd_archetype handle, uint
     return true;
 }
 
-int32_t crowd_archetype_find_clip(const crowd_world *w, crowd_archetype handle, const char *name) {
+bool crowd_archetype_find_clip(const crowd_world *w, crowd_archetype handle, const char *name,
+                               uint32_t *out_clip) {
     const gpu_archetype *a = gpu_world_archetype(w, handle);
-    for (uint32_t c = 0; a != NULL && name != NULL && c < a->clip_count; c++) {
+    for (uint32_t c = 0; a != NULL && name != NULL && out_clip != NULL && c < a->clip_count; c++) {
         if (strcmp(a->clips[c].name, name) == 0) {
-            return (int32_t)c;
+            *out_clip = c;
+            return true;
         }
     }
-    return -1;
+    return false;
 }
 
 bool crowd_archetype_bind_bounds(const crowd_world *w, crowd_archetype handle, float min[3],
                                  float max[3]) {
     const gpu_archetype *a = gpu_world_archetype(w, handle);
-    if (a == NULL) {
+    if (a == NULL || min == NULL || max == NULL) {
         return false;
     }
     memcpy(min, a->bind_min, sizeof a->bind_min);
@@ -459,6 +466,9 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
 }
 
 void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
+    if (out == NULL) {
+        return;
+    }
     memset(out, 0, sizeof *out);
     if (w == NULL) {
         return;

@@ -80,9 +80,9 @@ void gpu_world_release_handles(crowd_world *w, gpu_archetype *a) {
     gpu_instances_clear(a);
 }
 
-crowd_result crowd_instance_add(crowd_world *w, crowd_archetype archetype,
-                                const crowd_instance_desc *desc, crowd_instance *out_instance,
-                                crowd_error *error) {
+crowd_result crowd_world_add_instance(crowd_world *w, crowd_archetype archetype,
+                                      const crowd_instance_desc *desc, crowd_instance *out_instance,
+                                      crowd_error *error) {
     if (out_instance == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "out_instance is NULL");
     }
@@ -162,7 +162,8 @@ crowd_result crowd_instance_play(crowd_world *w, crowd_instance instance, uint32
     return result != CROWD_OK ? result : gpu_instance_play(a, slot, clip, crossfade_s, error);
 }
 
-crowd_result crowd_instance_remove(crowd_world *w, crowd_instance instance, crowd_error *error) {
+crowd_result crowd_world_remove_instance(crowd_world *w, crowd_instance instance,
+                                         crowd_error *error) {
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
     crowd_result result = find(w, instance, &a, &slot, error);

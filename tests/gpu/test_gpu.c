@@ -137,7 +137,7 @@ uint8_t *gpu_test_reference_at(const crowd_asset *asset, const float *skin_matri
         crowd_instance_desc desc = {.heading_rad = heading_rad};
         memcpy(desc.position, position, sizeof desc.position);
         crowd_instance id;
-        if (crowd_instance_add(scene.world, scene.archetype, &desc, &id, NULL) == CROWD_OK) {
+        if (crowd_world_add_instance(scene.world, scene.archetype, &desc, &id, NULL) == CROWD_OK) {
             pixels = gpu_test_render(scene.world, 0.0, camera);
         }
         gpu_scene_destroy(&scene);

@@ -59,8 +59,9 @@ static bool field_create(const crowd_asset *asset, const crowd_bake *bake, crowd
         out->world = NULL;
         return false;
     }
-    int32_t wave = crowd_archetype_find_clip(out->world, out->archetype, "wave");
-    int32_t run = crowd_archetype_find_clip(out->world, out->archetype, "run");
+    uint32_t wave = 0, run = 0;
+    bool has_wave = crowd_archetype_find_clip(out->world, out->archetype, "wave", &wave);
+    bool has_run = crowd_archetype_find_clip(out->world, out->archetype, "run", &run);
     uint32_t clips = crowd_archetype_clip_count(out->world, out->archetype);
     uint32_t seed = 12345;
     for (int i = 0; i < FIELD_SIDE * FIELD_SIDE; i++) {
@@ -70,11 +71,11 @@ static bool field_create(const crowd_asset *asset, const crowd_bake *bake, crowd
                          0.0f,
                          ((float)(i / FIELD_SIDE) - 0.5f * FIELD_SIDE + jitter_z) * FIELD_SPACING},
             .heading_rad = 6.2831853f * unit_random(&seed),
-            .clip = (uint32_t)(i % 2 == 0 && wave >= 0 ? wave : (run >= 0 ? run : 0)),
+            .clip = i % 2 == 0 && has_wave ? wave : (has_run ? run : 0),
             .time_offset_s = 2.0f * unit_random(&seed),
         };
         crowd_instance id;
-        if (crowd_instance_add(out->world, out->archetype, &desc, &id, &error) != CROWD_OK ||
+        if (crowd_world_add_instance(out->world, out->archetype, &desc, &id, &error) != CROWD_OK ||
             (i % 3 == 0 && crowd_instance_play(out->world, id, (desc.clip + 1) % clips, 0.8f,
                                                &error) != CROWD_OK)) {
             fprintf(stderr, "field instance %d: %s\n", i, error.reason);
@@ -271,17 +272,17 @@ static void test_lod_switch(const char *name, const crowd_asset *asset, const cr
     }
     gpu_scene scene;
     REQUIRE_VOID(gpu_scene_create(asset, bake, CROWD_GPU_MODE_VAT, &scene));
-    int32_t clip = crowd_archetype_find_clip(scene.world, scene.archetype, clip_name);
+    uint32_t clip = 0; /* the first clip when there is none of that name */
+    crowd_archetype_find_clip(scene.world, scene.archetype, clip_name, &clip);
     crowd_instance id;
-    CHECK(crowd_instance_add(scene.world, scene.archetype,
-                             &(crowd_instance_desc){.clip = clip >= 0 ? (uint32_t)clip : 0}, &id,
-                             NULL) == CROWD_OK);
+    CHECK(crowd_world_add_instance(scene.world, scene.archetype,
+                                   &(crowd_instance_desc){.clip = clip}, &id, NULL) == CROWD_OK);
     /* The view looks at the character's middle. Its LOD1 error projects to
      * the pixel budget at clip w = error x projection[5] x height / 2 /
      * budget; the world leaves LOD0 only once it projects 20 % under the
      * budget (the hysteresis), so coming from near, LOD1 is first chosen at
      * that w / 0.8 (w measured at the clip's bounding sphere's centre). */
-    uint32_t c = clip >= 0 ? (uint32_t)clip : 0;
+    uint32_t c = clip;
     float centre_y = bake->clips[c].sphere_center[1];
     crowd_camera camera = {.eye = {0, centre_y, 1},
                            .target = {0, centre_y, 0},
