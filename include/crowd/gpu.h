@@ -434,8 +434,10 @@ typedef struct crowd_draw_desc {
  * CROWD_ERROR_INVALID_ARGUMENT, the field named, for a bad desc: an unknown
  * pass or cull mode, matrices that are not finite, a viewport_height_px or
  * lod_error_px that is negative or not finite, and in the colour pass a
- * light value that is not finite (the depth pass ignores the light). GL
- * errors are only checked in debug builds (CROWD_ERROR_GPU). */
+ * light value that is not finite (the depth pass ignores the light).
+ * CROWD_ERROR_OUT_OF_MEMORY when an archetype's culling lists cannot grow
+ * to its instance count: that archetype is left out of the pass, the others
+ * are drawn. GL errors are only checked in debug builds (CROWD_ERROR_GPU). */
 crowd_result crowd_world_draw(crowd_world *world, const crowd_draw_desc *desc, crowd_error *error);
 
 /* What the frames cost. Counts are always kept (they cost nothing); times

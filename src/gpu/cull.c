@@ -76,26 +76,26 @@ void gpu_cull_release(gpu_archetype *r) {
 
 /* Lists as long as the instance capacity for every LOD; the LOD state
  * keeps what it had when it grows. */
-static bool reserve_lists(gpu_archetype *r) {
+static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
     uint32_t capacity = r->instance_capacity;
     if (r->visible_buffer != 0 && r->visible_capacity >= capacity) {
-        return true;
+        return CROWD_OK;
     }
-    crowd_error ignored;
+    crowd_result result;
     gpu_buffer_delete(r, &r->visible_buffer, &r->visible_bytes);
     GLuint old_state = r->lod_state_buffer;
     uint64_t old_state_bytes = r->lod_state_bytes;
     r->lod_state_buffer = 0;
     uint64_t records = (uint64_t)capacity * r->lod_count;
     /* Written by the culling pass, or by the CPU path's uploads. */
-    if (gpu_buffer_create(r, &r->visible_buffer, &r->visible_bytes,
-                          records * sizeof(gpu_instance_record), NULL, GL_DYNAMIC_STORAGE_BIT,
-                          &ignored) != CROWD_OK ||
-        gpu_buffer_create(r, &r->lod_state_buffer, &r->lod_state_bytes, 4ull * capacity, NULL,
-                          GL_DYNAMIC_STORAGE_BIT, &ignored) != CROWD_OK) {
+    if ((result = gpu_buffer_create(r, &r->visible_buffer, &r->visible_bytes,
+                                    records * sizeof(gpu_instance_record), NULL,
+                                    GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK ||
+        (result = gpu_buffer_create(r, &r->lod_state_buffer, &r->lod_state_bytes, 4ull * capacity,
+                                    NULL, GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
         r->lod_state_buffer = old_state;
         r->lod_state_bytes = old_state_bytes;
-        return false;
+        return result;
     }
     /* NULL data clears to zero and reads nothing: a clear value would be
      * read under the application's unpack state (row length, skips). */
@@ -105,13 +105,13 @@ static bool reserve_lists(gpu_archetype *r) {
         gpu_buffer_delete(r, &old_state, &old_state_bytes);
     }
     if (r->command_buffer == 0 &&
-        gpu_buffer_create(r, &r->command_buffer, &r->command_bytes,
-                          sizeof(draw_command) * CROWD_BAKE_MAX_LODS, NULL, GL_DYNAMIC_STORAGE_BIT,
-                          &ignored) != CROWD_OK) {
-        return false;
+        (result = gpu_buffer_create(r, &r->command_buffer, &r->command_bytes,
+                                    sizeof(draw_command) * CROWD_BAKE_MAX_LODS, NULL,
+                                    GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
+        return result;
     }
     r->visible_capacity = capacity;
-    return true;
+    return CROWD_OK;
 }
 
 /* Gribb and Hartmann: the planes of clip space (-w <= x, y, z <= w) in
@@ -267,7 +267,7 @@ static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
     r->world->culled_upper_instances += r->instance_count;
 }
 
-static bool cull_on_cpu(gpu_archetype *r, const gpu_view *view) {
+static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_error *error) {
     uint32_t capacity = r->instance_capacity;
     if (r->cpu_visible_capacity < capacity) {
         const crowd_allocator *allocator = &r->world->allocator;
@@ -285,7 +285,8 @@ static bool cull_on_cpu(gpu_archetype *r, const gpu_view *view) {
             r->cpu_lod_state = state;
         }
         if (visible == NULL || state == NULL) {
-            return false;
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, r->name,
+                                   "out of memory for the CPU culling lists");
         }
         r->cpu_visible_capacity = capacity;
     }
@@ -307,23 +308,23 @@ static bool cull_on_cpu(gpu_archetype *r, const gpu_view *view) {
     commands_for(r, view, counts, r->visible_capacity, commands);
     glNamedBufferSubData(r->command_buffer, 0, (GLsizeiptr)(view->lod_count * sizeof commands[0]),
                          commands);
-    return true;
+    return CROWD_OK;
 }
 
-bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                  uint32_t *out_lod_count) {
-    if (!reserve_lists(r)) {
-        return false; /* out of memory: nothing drawn this pass (debug builds report the GL error)
-                       */
+crowd_result gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                          uint32_t *out_lod_count, crowd_error *error) {
+    crowd_result result = reserve_lists(r, error);
+    if (result != CROWD_OK) {
+        return result;
     }
     gpu_view view;
     gpu_view_make(r, desc, view_proj, &view);
     *out_lod_count = view.lod_count;
     if (desc->cull == CROWD_CULL_CPU) {
-        return cull_on_cpu(r, &view);
+        return cull_on_cpu(r, &view, error);
     }
     cull_on_gpu(r, &view);
-    return true;
+    return CROWD_OK;
 }
 
 void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) {

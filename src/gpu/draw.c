@@ -87,12 +87,15 @@ static void draw_cpu(gpu_archetype *r) {
     gpu_mesh_bind_pose(r);
 }
 
-void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                        float now) {
+crowd_result gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                const float view_proj[16], float now, crowd_error *error) {
     bool culled = desc->cull != CROWD_CULL_OFF && gpu_cull_applies(r);
     uint32_t lod_count = 0;
-    if (culled && !gpu_cull_run(r, desc, view_proj, &lod_count)) {
-        return;
+    if (culled) {
+        crowd_result result = gpu_cull_run(r, desc, view_proj, &lod_count, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
     }
     const gpu_mode_programs *p = gpu_programs_of(r->programs[r->mode]);
     bool fading = p->color_fade != 0 && gpu_crossfade_running(r, now);
@@ -118,7 +121,7 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
     set_mode_uniforms(r, program);
     if (culled) {
         gpu_cull_submit(r, lod_count, desc->cull == CROWD_CULL_CPU);
-        return;
+        return CROWD_OK;
     }
     if (r->mode == CROWD_GPU_MODE_CPU) {
         draw_cpu(r);
@@ -129,4 +132,5 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
     }
     r->world->stats.vertices_drawn += (uint64_t)r->index_count * r->instance_count;
     r->world->stats.visible_instances += r->instance_count;
+    return CROWD_OK;
 }

@@ -315,7 +315,11 @@ void gpu_programs_destroy_all(crowd_world *world);
 /* GL programs the world holds: every set's and the culling pass's. */
 uint32_t gpu_programs_count(const crowd_world *world);
 
-/* world.c: memory through the world's allocator */
+/* world.c */
+/* Whether a context can hold a world: desktop OpenGL 4.5 or later with the
+ * core profile bit in its GL_CONTEXT_PROFILE_MASK; CROWD_ERROR_GPU saying
+ * what it is otherwise. */
+crowd_result gpu_context_check(bool desktop_gl, int version, int profile_mask, crowd_error *error);
 /* A copy of `text` from the world's allocator, NULL when out of memory. */
 char *gpu_copy_string(const crowd_world *world, const char *text);
 
@@ -404,11 +408,11 @@ void gpu_cull_release(gpu_archetype *r);
  * vat: their bounds are known and their records are all they read). */
 bool gpu_cull_applies(const gpu_archetype *r);
 /* The view's culling and LOD choice (GPU or CPU as desc says) into the
- * archetype's lists and commands; false when nothing can be drawn (out of
- * memory). Binds storage buffers and the culling program: run it before
- * the draw's own bindings. */
-bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                  uint32_t *out_lod_count);
+ * archetype's lists and commands; an error (out of memory for the lists)
+ * when nothing can be drawn. Binds storage buffers and the culling program:
+ * run it before the draw's own bindings. */
+crowd_result gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                          uint32_t *out_lod_count, crowd_error *error);
 /* The multi-draw of those lists, with the archetype's draw state bound;
  * `counted`: the CPU path already counted what it draws (the GPU path's
  * commands are read back for the stats when timing is on). */
@@ -429,9 +433,10 @@ void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_sta
                   gpu_instance_record *out, uint32_t capacity, uint32_t counts[]);
 
 /* draw.c */
-/* Draws the archetype's instances in `pass` with the given uniforms. */
-void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                        float now_s);
+/* Draws the archetype's instances in `pass` with the given uniforms; an
+ * error when its culling lists cannot grow (nothing of it drawn). */
+crowd_result gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                const float view_proj[16], float now_s, crowd_error *error);
 
 /* state.c: the GL state crowd_world_draw changes, saved and put back */
 typedef struct gpu_saved_state {

@@ -27,6 +27,26 @@ static double thread_cpu_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+crowd_result gpu_context_check(bool desktop_gl, int version, int profile_mask, crowd_error *error) {
+    if (!desktop_gl || version < 45) {
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
+                               "crowd needs a current OpenGL 4.5 core context (found %s %d.%d)",
+                               desktop_gl ? "OpenGL" : "OpenGL ES", version / 10, version % 10);
+    }
+    if ((profile_mask & GL_CONTEXT_CORE_PROFILE_BIT) == 0) {
+        const char *profile = (profile_mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0
+                                  ? "a compatibility profile"
+                                  : "of no known profile";
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
+                               "crowd needs an OpenGL 4.5 core context; the current one (%d.%d) is "
+                               "%s: ask for a core profile (GLFW_OPENGL_CORE_PROFILE, "
+                               "EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, "
+                               "WGL/GLX_CONTEXT_CORE_PROFILE_BIT_ARB)",
+                               version / 10, version % 10, profile);
+    }
+    return CROWD_OK;
+}
+
 crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
                                 crowd_error *error) {
     const crowd_world_desc defaults = {0};
@@ -45,13 +65,16 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
                                (unsigned)desc->max_instances, (unsigned)CROWD_WORLD_MAX_INSTANCES);
     }
     /* epoxy answers from whatever context is current; without one it has
-     * no version to give. */
-    if (!epoxy_is_desktop_gl() || epoxy_gl_version() < 45) {
-        int version = epoxy_gl_version();
-        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
-                               "crowd needs a current OpenGL 4.5 core context (found %s %d.%d)",
-                               epoxy_is_desktop_gl() ? "OpenGL" : "OpenGL ES", version / 10,
-                               version % 10);
+     * no version to give, and then nothing may be asked of GL. */
+    bool desktop = epoxy_is_desktop_gl();
+    int version = epoxy_gl_version();
+    GLint profile = 0;
+    if (desktop && version >= 32) {
+        glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
+    }
+    crowd_result usable = gpu_context_check(desktop, version, profile, error);
+    if (usable != CROWD_OK) {
+        return usable;
     }
     if ((desc->allocator.alloc_fn == NULL) != (desc->allocator.free_fn == NULL)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
@@ -430,6 +453,9 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     multiply(desc->projection, desc->view, view_proj);
     float now = (float)w->clock_s;
     w->stats.passes++;
+    /* An archetype that cannot be drawn does not keep the others from it;
+     * the first failure is what the call reports. */
+    crowd_result drawn = CROWD_OK;
     if (w->instance_count > 0) {
         gpu_saved_state saved;
         gpu_state_save(&saved, w->state_policy);
@@ -447,7 +473,9 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
             gpu_archetype *a = w->archetypes[i];
             if (a != NULL && a->instance_count > 0) {
-                gpu_archetype_draw(a, desc, view_proj, now);
+                crowd_result result =
+                    gpu_archetype_draw(a, desc, view_proj, now, drawn == CROWD_OK ? error : NULL);
+                drawn = drawn == CROWD_OK ? result : drawn;
             }
         }
         if (w->timing) {
@@ -457,6 +485,9 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     }
     if (w->timing) {
         w->stats.cpu_time_s += thread_cpu_s() - cpu_start;
+    }
+    if (drawn != CROWD_OK) {
+        return drawn;
     }
 #ifndef NDEBUG
     return gpu_check(error, "drawing the crowd");

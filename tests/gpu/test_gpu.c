@@ -21,14 +21,16 @@
  *
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
- *                           state and shade), state, shade, cull, cli, time
- *                           (with bar);
+ *                           state and shade), state, shade, cull, cli, time,
+ *                           programs, handles (with bar);
  *                           none = all
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <epoxy/gl.h>
 
 #include "check.h"
 #include "crowd/bake.h"
@@ -177,6 +179,14 @@ void gpu_test_save(const char *stem, const char *suffix, const uint8_t *pixels) 
     image_save(name, pixels, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
 }
 
+uint32_t gpu_test_live_programs(void) {
+    uint32_t count = 0;
+    for (GLuint name = 1; name < 4096; name++) {
+        count += glIsProgram(name) ? 1u : 0u;
+    }
+    return count;
+}
+
 static bool run_group(const char *which, const char *group, const char *parent) {
     return which == NULL || strcmp(which, group) == 0 ||
            (parent != NULL && strcmp(which, parent) == 0);
@@ -226,6 +236,12 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "time", "bar")) {
         result = combine(result, test_gpu_time());
+    }
+    if (run_group(which, "programs", "bar")) {
+        result = combine(result, test_gpu_programs());
+    }
+    if (run_group(which, "handles", "bar")) {
+        result = combine(result, test_gpu_handles());
     }
     if (run_group(which, "builtin", "bar")) {
         result = combine(result, test_gpu_builtin());
