@@ -215,13 +215,14 @@ static crowd_result programs_for(gpu_archetype *r, crowd_gpu_mode mode, crowd_er
 }
 
 static void release_mode_resources(gpu_archetype *r) {
-    gpu_baked_release(r);
+    gpu_baked_release(&r->baked, &r->gpu_memory_bytes);
     gpu_streams_release(r);
 }
 
 static crowd_result enter_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     if (mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT) {
-        return gpu_baked_upload(r, mode, error);
+        return gpu_baked_upload(&r->baked, r->bake, mode, r->world->max_texture_size,
+                                &r->gpu_memory_bytes, error);
     }
     if (mode == CROWD_GPU_MODE_CPU) {
         return gpu_pose_prepare_skinning(r, error);
@@ -323,7 +324,8 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
         result = make_clips(r, error);
     }
     if (result == CROWD_OK) {
-        result = gpu_mesh_upload(r, error);
+        result =
+            gpu_mesh_upload(&r->mesh, r->drawn, r->bake, r->world, &r->gpu_memory_bytes, error);
     }
     if (result == CROWD_OK) {
         result = gpu_cull_init(r, error);
@@ -359,7 +361,7 @@ void gpu_archetype_destroy(gpu_archetype *r) {
     release_mode_resources(r);
     gpu_cull_release(r);
     gpu_instances_release(r);
-    gpu_mesh_release(r);
+    gpu_mesh_release(&r->mesh, &r->gpu_memory_bytes);
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
         gpu_programs_release(r->world, r->programs[m]);
     }

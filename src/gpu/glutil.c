@@ -36,7 +36,7 @@ crowd_result gpu_check(crowd_error *error, const char *what) {
                            NULL, "%s: %s (0x%04x)", what, gl_error_name(code), (unsigned)code);
 }
 
-crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_field,
+crowd_result gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
                                uint64_t size_bytes, const void *data, GLbitfield flags,
                                crowd_error *error) {
     if (size_bytes > (uint64_t)PTRDIFF_MAX) {
@@ -52,23 +52,23 @@ crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_
         return result;
     }
     *size_field = size_bytes;
-    r->gpu_memory_bytes += size_bytes;
+    *memory_bytes += size_bytes;
     return CROWD_OK;
 }
 
-void gpu_buffer_delete(gpu_archetype *r, GLuint *buffer, uint64_t *size_field) {
+void gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field) {
     if (*buffer != 0) {
         glDeleteBuffers(1, buffer);
-        r->gpu_memory_bytes -= *size_field;
+        *memory_bytes -= *size_field;
     }
     *buffer = 0;
     *size_field = 0;
 }
 
-void gpu_texture_delete(gpu_archetype *r, GLuint *texture, uint64_t *size_field) {
+void gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field) {
     if (*texture != 0) {
         glDeleteTextures(1, texture);
-        r->gpu_memory_bytes -= *size_field;
+        *memory_bytes -= *size_field;
     }
     *texture = 0;
     *size_field = 0;

@@ -130,8 +130,85 @@ typedef struct gpu_mode_programs {
  * (programs.c). */
 typedef struct gpu_program_set gpu_program_set;
 
-/* One character type: its mesh, materials, clips, baked textures, programs
- * and the dense array of its instances' records. */
+/* An archetype's parts, one per file that owns it (as sokol keeps one pool
+ * per resource type): each file works on its part and reads the rest. GPU
+ * bytes of every part are summed in gpu_archetype.gpu_memory_bytes. */
+
+/* mesh.c: the mesh, shared by every mode, and the materials. LODs: LOD0's
+ * vertices, then every LOD's compacted copies (vertex_total in all); each
+ * LOD's indices a range of the one index buffer. */
+typedef struct gpu_mesh {
+    GLuint vao;
+    GLuint mesh_buffer, index_buffer;
+    GLintptr attr_offset[GPU_ATTR_COUNT];
+    uint64_t mesh_bytes, index_bytes;
+    uint32_t index_count; /* LOD0's */
+    uint32_t lod_count;
+    uint32_t lod_first_index[CROWD_BAKE_MAX_LODS], lod_index_count[CROWD_BAKE_MAX_LODS];
+    float lod_error[CROWD_BAKE_MAX_LODS]; /* measured by the bake, model units */
+    uint32_t vertex_total, index_total;
+    GLuint material_buffer, material_textures;
+    uint64_t material_bytes, material_texture_bytes;
+} gpu_mesh;
+
+/* instances.c: the CPU shadow of the GPU records, dense in slots
+ * [0, count); slot_handle maps a slot to its index in the world's handle
+ * table. */
+typedef struct gpu_instances {
+    GLuint buffer;
+    uint32_t capacity;
+    uint32_t count;
+    gpu_instance_record *records;
+    uint32_t *slot_handle;
+    /* Every crossfade ever set ends before this clock time (-INFINITY when
+     * none was): from then on each fade weight is exactly 1. */
+    double fade_end_s;
+} gpu_instances;
+
+/* baked.c: bat and vat modes' textures. */
+typedef struct gpu_baked {
+    GLuint bat_texture, vat_position_texture, vat_normal_texture;
+    uint64_t bat_bytes, vat_position_bytes, vat_normal_bytes;
+} gpu_baked;
+
+/* playback.c: cpu and gpu modes' per-slot animation cursors (two per slot:
+ * clip, fade source) and scratch arrays sized for the skeleton and mesh. */
+typedef struct gpu_playback {
+    crowd_anim_cursor *cursors;
+    uint32_t *cursor_keys;
+    uint32_t cursor_capacity; /* slots the cursors cover */
+    crowd_transform *pose, *from_pose;
+    float *models;
+    float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
+    crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
+} gpu_playback;
+
+/* streams.c: per-frame streams, CROWD_WORLD_STREAM_FRAMES sections of
+ * section_bytes, mapped for as long as they live; this frame's is the
+ * world's stream_section. */
+typedef struct gpu_streams {
+    GLuint palette_buffer, skinned_buffer;
+    uint64_t palette_bytes, skinned_bytes;
+    uint64_t palette_section_bytes, skinned_section_bytes;
+    void *palette_mapped, *skinned_mapped;
+} gpu_streams;
+
+/* cull.c: animated bounding spheres per clip (object space), the bind
+ * pose's, and per LOD a list of visible records with its indirect command.
+ * lod_state keeps each slot's LOD for the hysteresis. */
+typedef struct gpu_cull_lists {
+    float bind_sphere[4];
+    GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
+    uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
+    uint32_t visible_capacity; /* records per LOD list */
+    float *clip_spheres;       /* 4 per clip, CPU copy */
+    uint8_t *cpu_lod_state;    /* per slot, the CPU path's hysteresis */
+    gpu_instance_record *cpu_visible;
+    uint32_t cpu_visible_capacity;
+} gpu_cull_lists;
+
+/* One character type (archetype.c): what it was made from, its clips and
+ * mode, the programs it draws with, and its parts. */
 struct gpu_archetype {
     crowd_world *world;
     uint32_t handle; /* crowd_archetype.id */
@@ -146,68 +223,16 @@ struct gpu_archetype {
     uint32_t clip_count;
     gpu_clip *clips;
 
-    /* Mesh, shared by every mode. */
-    GLuint vao;
-    GLuint mesh_buffer, index_buffer;
-    GLintptr attr_offset[GPU_ATTR_COUNT];
-    uint64_t mesh_bytes, index_bytes;
-    uint32_t index_count; /* LOD0's */
-    /* LODs: LOD0's vertices, then every LOD's compacted copies (vertex_total
-     * in all); each LOD's indices a range of the one index buffer. */
-    uint32_t lod_count;
-    uint32_t lod_first_index[CROWD_BAKE_MAX_LODS], lod_index_count[CROWD_BAKE_MAX_LODS];
-    float lod_error[CROWD_BAKE_MAX_LODS]; /* measured by the bake, model units */
-    uint32_t vertex_total, index_total;
-    GLuint material_buffer, material_textures;
-    uint64_t material_bytes, material_texture_bytes;
-
     /* Taken from the world's shared sets when a mode is first used (or at
      * creation, desc.warm_programs), and kept until the archetype goes. */
     gpu_program_set *programs[CROWD_GPU_MODE_COUNT];
 
-    /* Instances: CPU shadow of the GPU records, dense in slots [0, count);
-     * slot_handle maps a slot to its index in the world's handle table. */
-    GLuint instance_buffer;
-    uint32_t instance_capacity;
-    uint32_t instance_count;
-    gpu_instance_record *records;
-    uint32_t *slot_handle;
-    /* Every crossfade ever set ends before this clock time (-INFINITY when
-     * none was): from then on each fade weight is exactly 1. */
-    double fade_end_s;
-
-    /* bat / vat */
-    GLuint bat_texture, vat_position_texture, vat_normal_texture;
-    uint64_t bat_bytes, vat_position_bytes, vat_normal_bytes;
-
-    /* cpu / gpu: per-slot animation cursors (two per slot: clip, fade source)
-     * and scratch arrays sized for the skeleton and mesh. */
-    crowd_anim_cursor *cursors;
-    uint32_t *cursor_keys;
-    uint32_t cursor_capacity; /* slots the cursors cover */
-    crowd_transform *pose, *from_pose;
-    float *models;
-    float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
-    crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
-    /* Per-frame streams: CROWD_WORLD_STREAM_FRAMES sections of section_bytes,
-     * mapped for as long as they live; this frame's is the world's
-     * stream_section. */
-    GLuint palette_buffer, skinned_buffer;
-    uint64_t palette_bytes, skinned_bytes;
-    uint64_t palette_section_bytes, skinned_section_bytes;
-    void *palette_mapped, *skinned_mapped;
-
-    /* Culling (cull.c): animated bounding spheres per clip (object space),
-     * the bind pose's, and per LOD a list of visible records with its
-     * indirect command. lod_state keeps each slot's LOD for the hysteresis. */
-    float bind_sphere[4];
-    GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
-    uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
-    uint32_t visible_capacity; /* records per LOD list */
-    float *clip_spheres;       /* 4 per clip, CPU copy */
-    uint8_t *cpu_lod_state;    /* per slot, the CPU path's hysteresis */
-    gpu_instance_record *cpu_visible;
-    uint32_t cpu_visible_capacity;
+    gpu_mesh mesh;
+    gpu_instances instances;
+    gpu_baked baked;
+    gpu_playback playback;
+    gpu_streams streams;
+    gpu_cull_lists cull;
 
     uint64_t gpu_memory_bytes;
 };
@@ -276,11 +301,13 @@ struct crowd_world {
 
 /* glutil.c */
 crowd_result gpu_check(crowd_error *error, const char *what);
-crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_field,
+/* Buffers and textures whose sizes (size_field) are counted in
+ * *memory_bytes (an archetype's gpu_memory_bytes). */
+crowd_result gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
                                uint64_t size_bytes, const void *data, GLbitfield flags,
                                crowd_error *error);
-void gpu_buffer_delete(gpu_archetype *r, GLuint *buffer, uint64_t *size_field);
-void gpu_texture_delete(gpu_archetype *r, GLuint *texture, uint64_t *size_field);
+void gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field);
+void gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field);
 /* Builds a program from embedded shader files, each prefixed with
  * `#version 450 core` and `defines` (lines of #define); `fragment_tail`
  * (may be NULL) is appended to the fragment shader. */
@@ -324,13 +351,21 @@ crowd_result gpu_context_check(bool desktop_gl, int version, int profile_mask, c
 char *gpu_copy_string(const crowd_world *world, const char *text);
 
 /* mesh.c */
-crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error);
-void gpu_mesh_release(gpu_archetype *r);
-void gpu_mesh_bind_pose(gpu_archetype *r);
+/* The mesh of `drawn` (with the LODs and VAT texels of `bake`, which may
+ * be NULL) and its materials, counted in *memory_bytes; the vertex array is
+ * left bound (the caller restores the application's). */
+crowd_result gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn, const crowd_bake *bake,
+                             const crowd_world *world, uint64_t *memory_bytes, crowd_error *error);
+void gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes);
+/* Points the bound vertex array's positions and normals back at the mesh. */
+void gpu_mesh_bind_pose(const gpu_mesh *mesh);
 
 /* baked.c */
-crowd_result gpu_baked_upload(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error);
-void gpu_baked_release(gpu_archetype *r);
+/* The textures `mode` (bat or vat) reads from `bake`, each at most
+ * max_texture_size a side, counted in *memory_bytes. */
+crowd_result gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
+                              GLint max_texture_size, uint64_t *memory_bytes, crowd_error *error);
+void gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes);
 
 /* world.c, world_instances.c */
 /* The live archetype of a handle, or NULL. */

@@ -302,7 +302,7 @@ double crowd_world_time(const crowd_world *w) {
 static bool streams_used(const crowd_world *w) {
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         const gpu_archetype *a = w->archetypes[i];
-        if (a != NULL && a->instance_count > 0 &&
+        if (a != NULL && a->instances.count > 0 &&
             (a->mode == CROWD_GPU_MODE_CPU || a->mode == CROWD_GPU_MODE_GPU)) {
             return true;
         }
@@ -354,7 +354,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
         float now = (float)time_s;
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES && result == CROWD_OK; i++) {
             gpu_archetype *a = w->archetypes[i];
-            if (a != NULL && a->instance_count > 0) {
+            if (a != NULL && a->instances.count > 0) {
                 result = gpu_streams_update(a, now, error);
             }
         }
@@ -472,7 +472,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
         }
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
             gpu_archetype *a = w->archetypes[i];
-            if (a != NULL && a->instance_count > 0) {
+            if (a != NULL && a->instances.count > 0) {
                 crowd_result result =
                     gpu_archetype_draw(a, desc, view_proj, now, drawn == CROWD_OK ? error : NULL);
                 drawn = drawn == CROWD_OK ? result : drawn;

@@ -74,8 +74,8 @@ static void release_handle(crowd_world *w, uint32_t index) {
 }
 
 void gpu_world_release_handles(crowd_world *w, gpu_archetype *a) {
-    for (uint32_t slot = 0; slot < a->instance_count; slot++) {
-        release_handle(w, a->slot_handle[slot]);
+    for (uint32_t slot = 0; slot < a->instances.count; slot++) {
+        release_handle(w, a->instances.slot_handle[slot]);
     }
     gpu_instances_clear(a);
 }

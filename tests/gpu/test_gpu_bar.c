@@ -174,15 +174,15 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
         CHECK(!gpu_crossfade_running(r, 0.0f));
         crowd_world_set_time(s.world, 0.05);
         CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.3f, NULL) == CROWD_OK);
-        double end = r->fade_end_s;
+        double end = r->instances.fade_end_s;
         CHECK_MSG(end > 0.35 && end < 0.35 + 1e-6, "%s: fade end %.9f", name, end);
         CHECK(gpu_crossfade_running(r, 0.2f) && gpu_crossfade_running(r, 0.0f));
 
         char what[96];
         uint8_t *fade = gpu_test_render(s.world, 0.2, &camera);
-        r->fade_end_s = -INFINITY;
+        r->instances.fade_end_s = -INFINITY;
         uint8_t *plain = gpu_test_render(s.world, 0.2, &camera);
-        r->fade_end_s = end;
+        r->instances.fade_end_s = end;
         snprintf(what, sizeof what, "%s mid-fade: plain build vs fade build", name);
         CHECK(fade != NULL && plain != NULL && gpu_test_different(what, fade, plain, 0.05));
         free(fade);
@@ -197,9 +197,9 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
         for (int k = 0; k < 2; k++) {
             CHECK(!gpu_crossfade_running(r, (float)times[k]));
             uint8_t *automatic = gpu_test_render(s.world, times[k], &camera);
-            r->fade_end_s = INFINITY;
+            r->instances.fade_end_s = INFINITY;
             uint8_t *forced = gpu_test_render(s.world, times[k], &camera);
-            r->fade_end_s = end;
+            r->instances.fade_end_s = end;
             snprintf(what, sizeof what, "%s at %.9f s: plain build vs fade build", name, times[k]);
             CHECK(same_pixels(what, automatic, forced));
             free(automatic);
@@ -209,19 +209,19 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
          * of it; with no instance left nothing can fade. */
         CHECK(crowd_instance_update(s.world, fading, &(crowd_instance_desc){.clip = BEND}, NULL) ==
               CROWD_OK);
-        CHECK(r->fade_end_s == end);
+        CHECK(r->instances.fade_end_s == end);
         CHECK(crowd_world_remove_instance(s.world, fading, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s == end);
+        CHECK(r->instances.fade_end_s == end);
         CHECK(crowd_world_remove_instance(s.world, other, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s == -INFINITY && !gpu_crossfade_running(r, -1e30f));
+        CHECK(r->instances.fade_end_s == -INFINITY && !gpu_crossfade_running(r, -1e30f));
         CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &fading,
                                        NULL) == CROWD_OK);
         CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.0f, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s == -INFINITY);
+        CHECK(r->instances.fade_end_s == -INFINITY);
         CHECK(crowd_instance_play(s.world, fading, DROP, 1.0f, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s > 1.05 && gpu_crossfade_running(r, 1.0f));
+        CHECK(r->instances.fade_end_s > 1.05 && gpu_crossfade_running(r, 1.0f));
         crowd_world_clear_instances(s.world);
-        CHECK(r->fade_end_s == -INFINITY);
+        CHECK(r->instances.fade_end_s == -INFINITY);
         gpu_scene_destroy(&s);
     }
 }

@@ -164,7 +164,7 @@ static void test_never_culled_visible(const crowd_asset *asset, const crowd_bake
 /* Handles per LOD of what the last pass of `a` kept, sorted; counts[k]. */
 static uint32_t *kept_lists(const gpu_archetype *a, uint32_t lod_count, uint32_t counts[]) {
     uint32_t commands[CROWD_BAKE_MAX_LODS * 5];
-    glGetNamedBufferSubData(a->command_buffer, 0, (GLsizeiptr)(lod_count * 20), commands);
+    glGetNamedBufferSubData(a->cull.command_buffer, 0, (GLsizeiptr)(lod_count * 20), commands);
     uint32_t total = 0;
     for (uint32_t k = 0; k < lod_count; k++) {
         counts[k] = commands[5 * k + 1];
@@ -172,17 +172,18 @@ static uint32_t *kept_lists(const gpu_archetype *a, uint32_t lod_count, uint32_t
     }
     uint32_t *handles = malloc((total > 0 ? total : 1) * sizeof *handles);
     gpu_instance_record *records =
-        malloc(sizeof *records * (a->visible_capacity > 0 ? a->visible_capacity : 1));
+        malloc(sizeof *records * (a->cull.visible_capacity > 0 ? a->cull.visible_capacity : 1));
     uint32_t at = 0;
     for (uint32_t k = 0; handles != NULL && records != NULL && k < lod_count; k++) {
-        if (counts[k] > a->visible_capacity) {
+        if (counts[k] > a->cull.visible_capacity) {
             free(handles);
             free(records);
             return NULL;
         }
-        glGetNamedBufferSubData(a->visible_buffer,
-                                (GLintptr)((uint64_t)k * a->visible_capacity * sizeof *records),
-                                (GLsizeiptr)(counts[k] * sizeof *records), records);
+        glGetNamedBufferSubData(
+            a->cull.visible_buffer,
+            (GLintptr)((uint64_t)k * a->cull.visible_capacity * sizeof *records),
+            (GLsizeiptr)(counts[k] * sizeof *records), records);
         uint32_t first = at;
         for (uint32_t i = 0; i < counts[k]; i++) {
             handles[at++] = records[i].handle;
@@ -214,13 +215,13 @@ static void test_gpu_matches_cpu(const crowd_asset *asset, const crowd_bake *bak
         crowd_world_stats stats;
         uint8_t *x = frame_with(on_gpu.world, 0.1 * k, &camera, CROWD_CULL_GPU, 120.0f, &stats);
         uint32_t gpu_counts[CROWD_BAKE_MAX_LODS], cpu_counts[CROWD_BAKE_MAX_LODS];
-        uint32_t *gpu_kept = kept_lists(a, a->lod_count, gpu_counts);
+        uint32_t *gpu_kept = kept_lists(a, a->mesh.lod_count, gpu_counts);
         uint8_t *y = frame_with(on_cpu.world, 0.1 * k, &camera, CROWD_CULL_CPU, 120.0f, &stats);
-        uint32_t *cpu_kept = kept_lists(b, b->lod_count, cpu_counts);
+        uint32_t *cpu_kept = kept_lists(b, b->mesh.lod_count, cpu_counts);
         bool same = gpu_kept != NULL && cpu_kept != NULL &&
-                    memcmp(gpu_counts, cpu_counts, a->lod_count * sizeof gpu_counts[0]) == 0;
+                    memcmp(gpu_counts, cpu_counts, a->mesh.lod_count * sizeof gpu_counts[0]) == 0;
         uint32_t total = 0;
-        for (uint32_t l = 0; l < a->lod_count; l++) {
+        for (uint32_t l = 0; l < a->mesh.lod_count; l++) {
             total += gpu_counts[l];
             lods_seen |= gpu_counts[l] > 0 ? 1u << l : 0u;
         }
@@ -228,11 +229,11 @@ static void test_gpu_matches_cpu(const crowd_asset *asset, const crowd_bake *bak
         same = same && x != NULL && y != NULL && memcmp(x, y, GPU_TEST_PIXELS * 4) == 0;
         if (k == 0 || !same) {
             printf("  frame %d: GPU keeps", k);
-            for (uint32_t l = 0; l < a->lod_count; l++) {
+            for (uint32_t l = 0; l < a->mesh.lod_count; l++) {
                 printf(" %u", gpu_counts[l]);
             }
             printf(" per LOD, CPU");
-            for (uint32_t l = 0; l < b->lod_count; l++) {
+            for (uint32_t l = 0; l < b->mesh.lod_count; l++) {
                 printf(" %u", cpu_counts[l]);
             }
             printf("%s\n", same ? "" : " DIFFER");

@@ -207,8 +207,10 @@ static void test_record_layout(const crowd_asset *bar, const crowd_bake *bake) {
         for (GLint k = 0; k < inputs[i].vectors; k++) {
             GLint offset = -1, integer = -1;
             GLuint location = (GLuint)(inputs[i].location + k);
-            glGetVertexArrayIndexediv(a->vao, location, GL_VERTEX_ATTRIB_RELATIVE_OFFSET, &offset);
-            glGetVertexArrayIndexediv(a->vao, location, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
+            glGetVertexArrayIndexediv(a->mesh.vao, location, GL_VERTEX_ATTRIB_RELATIVE_OFFSET,
+                                      &offset);
+            glGetVertexArrayIndexediv(a->mesh.vao, location, GL_VERTEX_ATTRIB_ARRAY_INTEGER,
+                                      &integer);
             GLint word = 4 * (location - GPU_INSTANCE_ATTR);
             CHECK_MSG(offset == 4 * word && integer == (inputs[i].type == GL_UNSIGNED_INT_VEC4),
                       "attribute %u: offset %d, integer %d", (unsigned)location, offset, integer);
