@@ -252,7 +252,8 @@ typedef struct crowd_archetype_desc {
 } crowd_archetype_desc;
 
 /* Uploads the mesh, materials and (when the mode needs them) the baked
- * textures, and compiles the mode's shaders. Errors:
+ * textures, and compiles the mode's shaders unless an archetype of the
+ * same variant already did (desc.warm_programs: every mode's). Errors:
  * CROWD_ERROR_INVALID_ARGUMENT (no asset or bake, bake and asset of
  * different vertex counts, mode not playable with what was given),
  * CROWD_ERROR_INVALID_DATA (a loaded bake whose layout does not hold),
