@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
         crowd_instance_desc d = {.position = {(float)(i % 10) * 1.5f, 0, (float)(i / 10) * 1.5f},
                                  .clip = i % crowd_archetype_clip_count(world, walker),
                                  .time_offset_s = 0.13f * (float)i};
-        ok = crowd_instance_add(world, walker, &d, &(crowd_instance){0}, &e) == CROWD_OK;
+        ok = crowd_world_add_instance(world, walker, &d, &(crowd_instance){0}, &e) == CROWD_OK;
     }
     crowd_camera camera;
     crowd_draw_desc frame = {.pass = CROWD_PASS_COLOR};

@@ -263,15 +263,18 @@ static crowd_result crowd_part_create(crowd_part *c, crowd_error *e) {
             .asset = c->character, .bake = c->bake, .mode = CROWD_GPU_MODE_VAT};
         result = crowd_world_add_archetype(c->world, &desc, &walker, e);
     }
-    int32_t walk = result == CROWD_OK ? crowd_archetype_find_clip(c->world, walker, "walk") : -1;
+    uint32_t walk = 0; /* the first clip when there is no "walk" */
+    if (result == CROWD_OK) {
+        crowd_archetype_find_clip(c->world, walker, "walk", &walk);
+    }
     for (int i = 0; result == CROWD_OK && i < 20; i++) {
         crowd_instance_desc d = {
             .position = {-3.0f + 1.5f * (float)(i % 5), 0.0f, -1.5f - 2.0f * (float)(i / 5)},
             .heading_rad = 0.3f * (float)(i % 3),
-            .clip = walk >= 0 ? (uint32_t)walk : 0,
+            .clip = walk,
             .time_offset_s = 0.17f * (float)i};
         crowd_instance instance;
-        result = crowd_instance_add(c->world, walker, &d, &instance, e);
+        result = crowd_world_add_instance(c->world, walker, &d, &instance, e);
     }
     return result;
 }

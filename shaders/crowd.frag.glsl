@@ -13,23 +13,22 @@ flat in uint v_material;
 flat in uint v_instance;
 flat in uint v_lod;
 
-struct Material {
-    vec4 base_color;
-    int texture_layer;
-    float metallic;
-    float roughness;
-    int pad0;
-};
-layout(std430, binding = 3) readonly buffer Materials { Material materials[]; };
-layout(binding = 0) uniform sampler2DArray u_textures;
-layout(location = 9) uniform vec3 u_light_dir;
-layout(location = 13) uniform vec3 u_light_color;
-layout(location = 14) uniform vec3 u_ambient_sky;
-layout(location = 15) uniform vec3 u_ambient_ground;
-layout(location = 16) uniform bool u_linear_output;
-layout(location = 17) uniform uint u_archetype;
-layout(location = 18) uniform bool u_lod_tint;
-layout(location = 30) uniform vec3 u_camera_position; // world space, from the view matrix
+// Materials word by word as crowd_contract.glsl lays them out (read as
+// uints: a float's bits convert exactly, an int's need not survive a float
+// load).
+layout(std430, binding = GPU_SSBO_MATERIALS) readonly buffer Materials { uvec4 materials[]; };
+#define MATERIAL_WORD(m, word) materials[(m) * uint(GPU_MATERIAL_VEC4S) + uint((word) / 4)][(word) % 4]
+#define MATERIAL_FLOAT(m, word) uintBitsToFloat(MATERIAL_WORD(m, word))
+layout(binding = GPU_TEXTURE_MATERIALS) uniform sampler2DArray u_textures;
+layout(location = GPU_UNIFORM_LIGHT_DIR) uniform vec3 u_light_dir;
+layout(location = GPU_UNIFORM_LIGHT_COLOR) uniform vec3 u_light_color;
+layout(location = GPU_UNIFORM_AMBIENT_SKY) uniform vec3 u_ambient_sky;
+layout(location = GPU_UNIFORM_AMBIENT_GROUND) uniform vec3 u_ambient_ground;
+layout(location = GPU_UNIFORM_LINEAR_OUTPUT) uniform bool u_linear_output;
+layout(location = GPU_UNIFORM_ARCHETYPE) uniform uint u_archetype;
+layout(location = GPU_UNIFORM_LOD_TINT) uniform bool u_lod_tint;
+// world space, from the view matrix
+layout(location = GPU_UNIFORM_CAMERA_POSITION) uniform vec3 u_camera_position;
 
 out vec4 o_color;
 
@@ -105,10 +104,15 @@ vec3 srgb_encode(vec3 c) {
 }
 
 void main() {
-    Material m = materials[v_material];
-    vec4 base = m.base_color * v_tint;
-    if (m.texture_layer >= 0) {
-        base *= texture(u_textures, vec3(v_uv, float(m.texture_layer)));
+    uint m = v_material;
+    vec4 base_color = vec4(MATERIAL_FLOAT(m, GPU_MATERIAL_BASE_COLOR),
+                           MATERIAL_FLOAT(m, GPU_MATERIAL_BASE_COLOR + 1),
+                           MATERIAL_FLOAT(m, GPU_MATERIAL_BASE_COLOR + 2),
+                           MATERIAL_FLOAT(m, GPU_MATERIAL_BASE_COLOR + 3));
+    int texture_layer = int(MATERIAL_WORD(m, GPU_MATERIAL_TEXTURE_LAYER));
+    vec4 base = base_color * v_tint;
+    if (texture_layer >= 0) {
+        base *= texture(u_textures, vec3(v_uv, float(texture_layer)));
     }
     vec3 n = normalize(v_normal);
     // Meshes are drawn without culling, so back faces light as their front.
@@ -116,7 +120,8 @@ void main() {
         n = -n;
     }
     crowd_surface s = crowd_surface(v_world, n, v_uv, v_material, base, v_tint, v_instance,
-                                    u_archetype, v_lod, m.metallic, m.roughness);
+                                    u_archetype, v_lod, MATERIAL_FLOAT(m, GPU_MATERIAL_METALLIC),
+                                    MATERIAL_FLOAT(m, GPU_MATERIAL_ROUGHNESS));
     vec4 color = crowd_shade(s);
     if (u_lod_tint) {
         // LOD 0 white, then green, yellow, orange, red, magenta, cyan, blue.

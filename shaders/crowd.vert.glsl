@@ -6,34 +6,29 @@
 // second clip's fetches would cost every vertex of every frame; the world
 // draws with the CROSSFADE build only while some crossfade may be running.
 // With every fade weight 1 both builds compute the same values.
-// Record layouts mirror src/gpu/internal.h. The clip-time rule
-// (crowd_play_time, crowd_frame_pair) is crowd_time.glsl, put before this.
+// Locations and the record's layout are crowd_contract.glsl's, and the
+// clip-time rule (crowd_play_time, crowd_frame_pair) is crowd_time.glsl:
+// the world puts both before this.
 
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec3 a_normal;
-layout(location = 2) in vec2 a_uv;
-layout(location = 3) in uvec4 a_joints;
-layout(location = 4) in vec4 a_weights;
-layout(location = 5) in uint a_material;
+layout(location = GPU_ATTR_POSITION) in vec3 a_position;
+layout(location = GPU_ATTR_NORMAL) in vec3 a_normal;
+layout(location = GPU_ATTR_UV) in vec2 a_uv;
+layout(location = GPU_ATTR_JOINTS) in uvec4 a_joints;
+layout(location = GPU_ATTR_WEIGHTS) in vec4 a_weights;
+layout(location = GPU_ATTR_MATERIAL) in uint a_material;
 // The VAT texel (column, row within a frame) of the LOD0 vertex this one
 // copies (itself in LOD0).
-layout(location = 6) in uvec2 a_texel;
+layout(location = GPU_ATTR_TEXEL) in uvec2 a_texel;
 
-// The instance's record (gpu_instance_record), as per-instance attributes.
-layout(location = 7) in vec4 i_position_cos; // position, cos(heading)
-layout(location = 8) in vec4 i_tint;
-layout(location = 9) in vec4 i_play;       // scale, start_s, offset_s, speed
-layout(location = 10) in vec4 i_fade;      // duration_s, fade_start_s, fade_duration_s,
-                                           // from_duration_s
-layout(location = 11) in vec4 i_from_play; // from_start_s, from_offset_s, from_speed,
-                                           // sin(heading)
-layout(location = 12) in uvec4 i_clip;     // clip, flags (LOD drawn in bits 8-10),
-                                           // frames (first | count << 16), fps bits
-layout(location = 13) in uvec4 i_from;     // from_clip, from frames, from fps bits,
-                                           // instance handle
+// The instance's record as per-instance attributes, word by word as
+// crowd_contract.glsl lays it out.
+layout(location = GPU_INSTANCE_ATTR) in vec4 i_float[GPU_RECORD_FLOAT_VEC4S];
+layout(location = GPU_INSTANCE_UINT_ATTR) in uvec4 i_uint[GPU_RECORD_UINT_VEC4S];
+#define RECORD_FLOAT(word) i_float[(word) / 4][(word) % 4]
+#define RECORD_UINT(word) i_uint[(word) / 4 - GPU_RECORD_FLOAT_VEC4S][(word) % 4]
 
-layout(location = 0) uniform mat4 u_view_proj;
-layout(location = 1) uniform float u_time;
+layout(location = GPU_UNIFORM_VIEW_PROJ) uniform mat4 u_view_proj;
+layout(location = GPU_UNIFORM_TIME) uniform float u_time;
 
 out vec3 v_world;
 out vec3 v_normal;
@@ -43,24 +38,15 @@ flat out uint v_material;
 flat out uint v_instance;
 flat out uint v_lod;
 
-const uint FLAG_LOOP_MASK = 3u;
-const uint FLAG_FROM_LOOP_SHIFT = 2u;
-const uint FLAG_FADE = 16u;
-const uint FLAG_CLIP_LOOPS = 32u;
-const uint FLAG_FROM_CLIP_LOOPS = 64u;
-const uint FLAG_LAYOUT_SHIFT = 11u;
-const uint FLAG_FROM_LAYOUT_SHIFT = 13u;
-const uint FLAG_LAYOUT_MASK = 3u;
-
 #if defined(MODE_GPU)
-layout(std430, binding = 1) readonly buffer Palettes { vec4 palette[]; };
-layout(location = 6) uniform uint u_joint_count;
+layout(std430, binding = GPU_SSBO_PALETTES) readonly buffer Palettes { vec4 palette[]; };
+layout(location = GPU_UNIFORM_JOINT_COUNT) uniform uint u_joint_count;
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-layout(location = 4) uniform uint u_tex_width;
-layout(location = 5) uniform uint u_rows_per_frame;
-layout(location = 12) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
+layout(location = GPU_UNIFORM_TEX_WIDTH) uniform uint u_tex_width;
+layout(location = GPU_UNIFORM_ROWS_PER_FRAME) uniform uint u_rows_per_frame;
+layout(location = GPU_UNIFORM_INV_TEX_WIDTH) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
 
 // A clip as one instance plays it.
 struct Playing {
@@ -117,7 +103,7 @@ int frame_row(uint frame) {
 #endif
 
 #if defined(MODE_BAT)
-layout(binding = 1) uniform sampler2D u_bat;
+layout(binding = GPU_TEXTURE_BAT) uniform sampler2D u_bat;
 
 // The element after `at` in element order: the next column, or the next
 // row's first.
@@ -151,10 +137,10 @@ void bat_clip(int row0, int row1, float alpha, JointTexels j, out vec4 r0, out v
 #endif
 
 #if defined(MODE_VAT)
-layout(binding = 2) uniform sampler2D u_vat_position;
+layout(binding = GPU_TEXTURE_VAT_POSITION) uniform sampler2D u_vat_position;
 #if defined(VAT_OCT)
-layout(location = 7) uniform vec3 u_bounds_min;
-layout(location = 8) uniform vec3 u_bounds_extent;
+layout(location = GPU_UNIFORM_BOUNDS_MIN) uniform vec3 u_bounds_min;
+layout(location = GPU_UNIFORM_BOUNDS_EXTENT) uniform vec3 u_bounds_extent;
 
 // Octahedral normal in 16 bits: high byte x, low byte y, b -> b / 255 * 2 - 1.
 vec3 oct_decode(float encoded) {
@@ -167,7 +153,7 @@ vec3 oct_decode(float encoded) {
     return normalize(n);
 }
 #else
-layout(binding = 3) uniform sampler2D u_vat_normal;
+layout(binding = GPU_TEXTURE_VAT_NORMAL) uniform sampler2D u_vat_normal;
 #endif
 
 void vat_fetch(int row, ivec2 at, out vec3 position, out vec3 normal) {
@@ -201,9 +187,10 @@ void vat_clip(Playing c, float t, ivec2 at, out vec3 position, out vec3 normal) 
 // world leaves this build once its clock is past every fade's end, and
 // the other build must then draw the same.
 float fade_weight() {
-    float fade_start_s = i_fade.y, fade_duration_s = i_fade.z;
+    float fade_start_s = RECORD_FLOAT(GPU_RECORD_FADE_START);
+    float fade_duration_s = RECORD_FLOAT(GPU_RECORD_FADE_DURATION);
     float elapsed = u_time - fade_start_s;
-    if ((i_clip.y & FLAG_FADE) == 0u || !(fade_duration_s > 0.0) || elapsed >= fade_duration_s) {
+    if ((RECORD_UINT(GPU_RECORD_FLAGS) & GPU_FLAG_FADE) == 0u || !(fade_duration_s > 0.0) || elapsed >= fade_duration_s) {
         return 1.0;
     }
     return clamp(elapsed / fade_duration_s, 0.0, 1.0);
@@ -232,16 +219,23 @@ void main() {
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-    uint flags = i_clip.y;
-    Playing to = playing(i_clip.z, i_clip.w, (flags >> FLAG_LAYOUT_SHIFT) & FLAG_LAYOUT_MASK,
-                         (flags & FLAG_CLIP_LOOPS) != 0u, flags & FLAG_LOOP_MASK, i_fade.x,
-                         i_play.y, i_play.z, i_play.w);
+    uint flags = RECORD_UINT(GPU_RECORD_FLAGS);
+    Playing to = playing(RECORD_UINT(GPU_RECORD_FRAMES), RECORD_UINT(GPU_RECORD_FPS_BITS),
+                         (flags >> GPU_FLAG_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
+                         (flags & GPU_FLAG_CLIP_LOOPS) != 0u, flags & GPU_FLAG_LOOP_MASK,
+                         RECORD_FLOAT(GPU_RECORD_DURATION), RECORD_FLOAT(GPU_RECORD_START),
+                         RECORD_FLOAT(GPU_RECORD_OFFSET), RECORD_FLOAT(GPU_RECORD_SPEED));
     float t_to = clip_time(to);
 #if defined(CROSSFADE)
-    Playing from = playing(i_from.y, i_from.z, (flags >> FLAG_FROM_LAYOUT_SHIFT) & FLAG_LAYOUT_MASK,
-                           (flags & FLAG_FROM_CLIP_LOOPS) != 0u,
-                           (flags >> FLAG_FROM_LOOP_SHIFT) & FLAG_LOOP_MASK, i_fade.w,
-                           i_from_play.x, i_from_play.y, i_from_play.z);
+    Playing from = playing(RECORD_UINT(GPU_RECORD_FROM_FRAMES),
+                           RECORD_UINT(GPU_RECORD_FROM_FPS_BITS),
+                           (flags >> GPU_FLAG_FROM_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
+                           (flags & GPU_FLAG_FROM_CLIP_LOOPS) != 0u,
+                           (flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK,
+                           RECORD_FLOAT(GPU_RECORD_FROM_DURATION),
+                           RECORD_FLOAT(GPU_RECORD_FROM_START),
+                           RECORD_FLOAT(GPU_RECORD_FROM_OFFSET),
+                           RECORD_FLOAT(GPU_RECORD_FROM_SPEED));
     float w_to = fade_weight();
     float t_from = 0.0;
     if (w_to < 1.0) {
@@ -305,15 +299,19 @@ void main() {
 #endif
 #endif
 
-    float c = i_position_cos.w, s = i_from_play.w, scale = i_play.x;
+    float c = RECORD_FLOAT(GPU_RECORD_COS_HEADING), s = RECORD_FLOAT(GPU_RECORD_SIN_HEADING);
+    float scale = RECORD_FLOAT(GPU_RECORD_SCALE);
     mat3 rotation = mat3(c, 0.0, -s, 0.0, 1.0, 0.0, s, 0.0, c);
-    vec3 world = i_position_cos.xyz + rotation * (scale * position);
+    vec3 origin = vec3(RECORD_FLOAT(GPU_RECORD_POSITION), RECORD_FLOAT(GPU_RECORD_POSITION + 1),
+                       RECORD_FLOAT(GPU_RECORD_POSITION + 2));
+    vec3 world = origin + rotation * (scale * position);
     gl_Position = u_view_proj * vec4(world, 1.0);
     v_world = world;
     v_normal = rotation * normal;
     v_uv = a_uv;
-    v_tint = i_tint;
+    v_tint = vec4(RECORD_FLOAT(GPU_RECORD_TINT), RECORD_FLOAT(GPU_RECORD_TINT + 1),
+                  RECORD_FLOAT(GPU_RECORD_TINT + 2), RECORD_FLOAT(GPU_RECORD_TINT + 3));
     v_material = a_material;
-    v_instance = i_from.w;
-    v_lod = (i_clip.y >> 8u) & 7u;
+    v_instance = RECORD_UINT(GPU_RECORD_HANDLE);
+    v_lod = (RECORD_UINT(GPU_RECORD_FLAGS) >> GPU_FLAG_LOD_SHIFT) & GPU_FLAG_LOD_BITS;
 }

@@ -10,18 +10,17 @@
 // attributes (base instance = the list's start). Mirrors gpu_cull_cpu() in
 // src/gpu/cull.c, which must pick the same instances and LODs.
 
-layout(local_size_x = 64) in;
+layout(local_size_x = GPU_CULL_GROUP_SIZE) in;
 
+// A whole record, word by word as crowd_contract.glsl lays it out.
 struct Record {
-    vec4 position_cos; // position, cos(heading)
-    vec4 tint;
-    vec4 play;
-    vec4 fade;
-    vec4 from_play;
-    uvec4 clip;
-    uvec4 from;
+    vec4 f[GPU_RECORD_FLOAT_VEC4S];
+    uvec4 u[GPU_RECORD_UINT_VEC4S];
 };
+#define RECORD_FLOAT(rec, word) rec.f[(word) / 4][(word) % 4]
+#define RECORD_UINT(rec, word) rec.u[(word) / 4 - GPU_RECORD_FLOAT_VEC4S][(word) % 4]
 
+// glMultiDrawElementsIndirect's command, as GL defines it.
 struct Command {
     uint count;
     uint instance_count;
@@ -30,27 +29,25 @@ struct Command {
     uint base_instance;
 };
 
-layout(std430, binding = 1) readonly buffer Records { Record records[]; };
-layout(std430, binding = 2) readonly buffer ClipSpheres { vec4 clip_spheres[]; };
-layout(std430, binding = 3) writeonly buffer Visible { Record visible[]; };
-layout(std430, binding = 4) buffer Commands { Command commands[]; };
-layout(std430, binding = 5) buffer LodState { uint lod_state[]; };
+layout(std430, binding = GPU_SSBO_CULL_RECORDS) readonly buffer Records { Record records[]; };
+layout(std430, binding = GPU_SSBO_CULL_SPHERES) readonly buffer ClipSpheres { vec4 clip_spheres[]; };
+layout(std430, binding = GPU_SSBO_CULL_VISIBLE) writeonly buffer Visible { Record visible[]; };
+layout(std430, binding = GPU_SSBO_CULL_COMMANDS) buffer Commands { Command commands[]; };
+layout(std430, binding = GPU_SSBO_CULL_LOD_STATE) buffer LodState { uint lod_state[]; };
 
-layout(location = 0) uniform uint u_count;
-layout(location = 1) uniform vec4 u_planes[6];
-layout(location = 7) uniform vec4 u_clip_w; // view_proj row 3: clip-space w of a point
+layout(location = GPU_CULL_UNIFORM_COUNT) uniform uint u_count;
+layout(location = GPU_CULL_UNIFORM_PLANES) uniform vec4 u_planes[6];
+// view_proj row 3: clip-space w of a point
+layout(location = GPU_CULL_UNIFORM_CLIP_W) uniform vec4 u_clip_w;
 // Per LOD: error (model units) x pixels per unit at w = 1 / the pixel budget.
-layout(location = 8) uniform float u_lod_scaled_error[8];
-layout(location = 16) uniform uint u_lod_count;
-layout(location = 17) uniform float u_hysteresis;
-layout(location = 18) uniform uint u_capacity;        // records per LOD list
-layout(location = 19) uniform bool u_bind_pose;       // static mode
-layout(location = 20) uniform vec4 u_bind_sphere;
-layout(location = 21) uniform bool u_keep_lod_state;  // the view that owns the hysteresis
-
-const uint FLAG_FADE = 16u;
-const uint FLAG_LOD_SHIFT = 8u;
-const uint FLAG_LOD_MASK = 7u << FLAG_LOD_SHIFT;
+layout(location = GPU_CULL_UNIFORM_LOD_SCALED_ERROR) uniform float u_lod_scaled_error[GPU_MAX_LODS];
+layout(location = GPU_CULL_UNIFORM_LOD_COUNT) uniform uint u_lod_count;
+layout(location = GPU_CULL_UNIFORM_HYSTERESIS) uniform float u_hysteresis;
+layout(location = GPU_CULL_UNIFORM_CAPACITY) uniform uint u_capacity; // records per LOD list
+layout(location = GPU_CULL_UNIFORM_BIND_POSE) uniform bool u_bind_pose; // static mode
+layout(location = GPU_CULL_UNIFORM_BIND_SPHERE) uniform vec4 u_bind_sphere;
+// the view that owns the hysteresis
+layout(location = GPU_CULL_UNIFORM_KEEP_LOD_STATE) uniform bool u_keep_lod_state;
 
 // The sphere holding both spheres.
 vec4 hull(vec4 a, vec4 b) {
@@ -71,13 +68,20 @@ void main() {
         return;
     }
     Record rec = records[i];
-    vec4 sphere = u_bind_pose ? u_bind_sphere : clip_spheres[rec.clip.x];
-    if (!u_bind_pose && (rec.clip.y & FLAG_FADE) != 0u && rec.fade.z > 0.0) {
-        sphere = hull(sphere, clip_spheres[rec.from.x]);
+    uint flags = RECORD_UINT(rec, GPU_RECORD_FLAGS);
+    vec4 sphere = u_bind_pose ? u_bind_sphere : clip_spheres[RECORD_UINT(rec, GPU_RECORD_CLIP)];
+    if (!u_bind_pose && (flags & GPU_FLAG_FADE) != 0u &&
+        RECORD_FLOAT(rec, GPU_RECORD_FADE_DURATION) > 0.0) {
+        sphere = hull(sphere, clip_spheres[RECORD_UINT(rec, GPU_RECORD_FROM_CLIP)]);
     }
-    float c = rec.position_cos.w, s = rec.from_play.w, scale = rec.play.x;
-    vec3 centre = rec.position_cos.xyz +
-                  scale * vec3(c * sphere.x + s * sphere.z, sphere.y, -s * sphere.x + c * sphere.z);
+    float c = RECORD_FLOAT(rec, GPU_RECORD_COS_HEADING);
+    float s = RECORD_FLOAT(rec, GPU_RECORD_SIN_HEADING);
+    float scale = RECORD_FLOAT(rec, GPU_RECORD_SCALE);
+    vec3 origin = vec3(RECORD_FLOAT(rec, GPU_RECORD_POSITION),
+                       RECORD_FLOAT(rec, GPU_RECORD_POSITION + 1),
+                       RECORD_FLOAT(rec, GPU_RECORD_POSITION + 2));
+    vec3 centre =
+        origin + scale * vec3(c * sphere.x + s * sphere.z, sphere.y, -s * sphere.x + c * sphere.z);
     float radius = scale * sphere.w;
     for (int p = 0; p < 6; p++) {
         if (dot(u_planes[p].xyz, centre) + u_planes[p].w < -radius) {
@@ -100,6 +104,6 @@ void main() {
         lod_state[i] = lod;
     }
     uint slot = atomicAdd(commands[lod].instance_count, 1u);
-    rec.clip.y = (rec.clip.y & ~FLAG_LOD_MASK) | (lod << FLAG_LOD_SHIFT);
+    RECORD_UINT(rec, GPU_RECORD_FLAGS) = (flags & ~GPU_FLAG_LOD_MASK) | (lod << GPU_FLAG_LOD_SHIFT);
     visible[lod * u_capacity + slot] = rec;
 }

@@ -113,7 +113,7 @@ static crowd_result populate(field_state *s, const scene_character *character,
                                      .time_offset_s = 3.0f * scene_random_unit(&clips)};
             memcpy(d.position, s->positions + 3 * i, sizeof d.position);
             crowd_instance id;
-            result = crowd_instance_add(s->worlds[w], archetype, &d, &id, error);
+            result = crowd_world_add_instance(s->worlds[w], archetype, &d, &id, error);
         }
     }
     return result;

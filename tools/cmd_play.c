@@ -174,6 +174,13 @@ static crowd_result change_clips(player *p, crowd_error *error) {
 }
 
 /* Whether some character of the crowd plays `mode`. */
+/* An archetype of the cast's mode (every one of them is live). */
+static crowd_gpu_mode mode_of(const player *p, crowd_archetype archetype) {
+    crowd_gpu_mode mode = CROWD_GPU_MODE_COUNT;
+    crowd_archetype_get_mode(p->world, archetype, &mode);
+    return mode;
+}
+
 static bool any_has_mode(const cast *c, crowd_gpu_mode mode) {
     for (uint32_t i = 0; i < c->count; i++) {
         if (scene_character_has_mode(&c->characters[i], mode)) {
@@ -204,7 +211,7 @@ static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
     switch (key) {
     case 'm':
     case 'M': {
-        crowd_gpu_mode mode = crowd_archetype_mode(p->world, p->cast->archetypes[0]);
+        crowd_gpu_mode mode = mode_of(p, p->cast->archetypes[0]);
         for (int step = 1; step < CROWD_GPU_MODE_COUNT; step++) {
             crowd_gpu_mode next = (crowd_gpu_mode)((mode + step) % CROWD_GPU_MODE_COUNT);
             if (any_has_mode(p->cast, next)) {
@@ -255,9 +262,9 @@ static void orbit(player *p, const host_window_input *in, double dt_s) {
 
 /* The archetypes' common mode, or "mixed". */
 static const char *mode_label(const player *p) {
-    crowd_gpu_mode first = crowd_archetype_mode(p->world, p->cast->archetypes[0]);
+    crowd_gpu_mode first = mode_of(p, p->cast->archetypes[0]);
     for (uint32_t r = 1; r < p->cast->count; r++) {
-        if (crowd_archetype_mode(p->world, p->cast->archetypes[r]) != first) {
+        if (mode_of(p, p->cast->archetypes[r]) != first) {
             return "mixed modes";
         }
     }

@@ -204,12 +204,11 @@ static crowd_logger logger(void) {
 static int choose_clips(const options *opt, const render_job *s, uint32_t *clips) {
     uint32_t found = 0;
     for (uint32_t r = 0; r < s->cast.count; r++) {
-        int32_t clip = opt->clip != NULL
-                           ? crowd_archetype_find_clip(s->world, s->cast.archetypes[r], opt->clip)
-                           : 0;
-        found += clip >= 0;
-        clips[r] = clip >= 0 ? (uint32_t)clip : 0;
-        if (clip < 0 && s->cast.count > 1) {
+        clips[r] = 0;
+        bool has = opt->clip == NULL ||
+                   crowd_archetype_find_clip(s->world, s->cast.archetypes[r], opt->clip, &clips[r]);
+        found += has;
+        if (!has && s->cast.count > 1) {
             fprintf(stderr, "crowd: warning: %s: no clip named '%s'; it plays its first\n",
                     opt->inputs[r], opt->clip);
         }
@@ -275,19 +274,26 @@ static int add_instances(const options *opt, render_job *s) {
         }
         crowd_instance instance;
         crowd_error error;
-        if (crowd_instance_add(s->world, archetype, &desc, &instance, &error) != CROWD_OK) {
+        if (crowd_world_add_instance(s->world, archetype, &desc, &instance, &error) != CROWD_OK) {
             return cli_report(&error);
         }
     }
     return -1;
 }
 
+/* An archetype of the cast's mode (every one of them is live). */
+static crowd_gpu_mode mode_of(const render_job *s, crowd_archetype archetype) {
+    crowd_gpu_mode mode = CROWD_GPU_MODE_COUNT;
+    crowd_archetype_get_mode(s->world, archetype, &mode);
+    return mode;
+}
+
 /* "mode vat", or for a mixed crowd "modes gpu (builtin:), vat (robot.glb)". */
 static void print_modes(const render_job *s) {
-    crowd_gpu_mode first = crowd_archetype_mode(s->world, s->cast.archetypes[0]);
+    crowd_gpu_mode first = mode_of(s, s->cast.archetypes[0]);
     bool same = true;
     for (uint32_t r = 1; r < s->cast.count; r++) {
-        same = same && crowd_archetype_mode(s->world, s->cast.archetypes[r]) == first;
+        same = same && mode_of(s, s->cast.archetypes[r]) == first;
     }
     if (same) {
         printf("mode %s", crowd_gpu_mode_name(first));
@@ -296,8 +302,7 @@ static void print_modes(const render_job *s) {
     printf("modes");
     for (uint32_t r = 0; r < s->cast.count; r++) {
         crowd_archetype archetype = s->cast.archetypes[r];
-        printf("%s %s (%s)", r > 0 ? "," : "",
-               crowd_gpu_mode_name(crowd_archetype_mode(s->world, archetype)),
+        printf("%s %s (%s)", r > 0 ? "," : "", crowd_gpu_mode_name(mode_of(s, archetype)),
                crowd_archetype_name(s->world, archetype));
     }
 }

@@ -259,7 +259,7 @@ crowd_result scene_populate(crowd_world *world, const crowd_archetype *archetype
                             crowd_instance *ids, crowd_error *error) {
     uint32_t current = crowd_world_instance_count(world);
     for (uint32_t i = current; i > count; i--) {
-        crowd_result result = crowd_instance_remove(world, ids[i - 1], error);
+        crowd_result result = crowd_world_remove_instance(world, ids[i - 1], error);
         if (result != CROWD_OK) {
             return result;
         }
@@ -268,7 +268,7 @@ crowd_result scene_populate(crowd_world *world, const crowd_archetype *archetype
         crowd_instance_desc desc;
         scene_instance_desc(world, archetypes, archetype_count, seed, i, &desc);
         crowd_result result =
-            crowd_instance_add(world, archetypes[i % archetype_count], &desc, &ids[i], error);
+            crowd_world_add_instance(world, archetypes[i % archetype_count], &desc, &ids[i], error);
         if (result != CROWD_OK) {
             return result;
         }

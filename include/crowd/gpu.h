@@ -98,6 +98,20 @@
  * borrows its asset and bake: cpu and gpu modes read the skeleton and clips
  * every frame, and switching to bat or vat uploads the bake's textures then,
  * so both must outlive the archetype (or the world).
+ * Names. Making and removing a thing are verbs of its container
+ * (crowd_world_add_archetype, crowd_world_add_instance,
+ * crowd_world_remove_instance); a call on one thing is
+ * crowd_<thing>_<verb> (crowd_instance_play, crowd_archetype_set_mode).
+ *
+ * Bad handles. A handle that is not live (zero, removed, of another world)
+ * or a NULL world: functions that change something return
+ * CROWD_ERROR_INVALID_ARGUMENT; queries (they only read) return the zero
+ * of their answer (false, 0, 0.0, the zero handle {0}, or "" for a string,
+ * never NULL) and write nothing through their output pointers. Where zero
+ * is a real answer for a live handle (a mode, a clip index) the query
+ * returns bool and writes the answer through a pointer, so false always
+ * means "no answer". crowd_world_get_stats writes zeros for a NULL world.
+ *
  * Threading: a world belongs to the thread on which its context is current;
  * every function taking a world requires that context to be current. No
  * global state.
@@ -173,12 +187,17 @@ typedef struct crowd_world_desc {
     bool timing;
     crowd_state_policy state; /* see "GL state" above */
     crowd_logger logger;
+    /* Where every CPU block of the world, its archetypes and instances
+     * comes from (crowd/result.h); freed through it by crowd_world_destroy,
+     * so it must outlive the world. Zeroed: malloc and free. GL objects are
+     * the driver's. */
+    crowd_allocator allocator;
 } crowd_world_desc;
 
 /* Makes a world on the current context. desc may be NULL. Errors:
  * CROWD_ERROR_GPU (no current context, or not OpenGL 4.5 core),
  * CROWD_ERROR_INVALID_ARGUMENT (max_instances above the limit, unknown
- * state policy). */
+ * state policy, an allocator with only one of its two functions). */
 crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
                                 crowd_error *error);
 /* Deletes every GL object of the world; its context must be current. */
@@ -224,10 +243,17 @@ typedef struct crowd_archetype_desc {
      * in the error's reason. */
     const char *fragment_source;
     const char *name; /* for messages and stats; NULL = the bake's or asset's name */
+    /* Compile the programs of every mode the archetype can play now, so no
+     * later crowd_archetype_set_mode compiles (a compile takes tens of
+     * milliseconds, more on a software rasterizer). false: a mode's
+     * programs are compiled when the archetype first uses it. Either way
+     * archetypes of one variant share them (crowd_world_stats.program_count). */
+    bool warm_programs;
 } crowd_archetype_desc;
 
 /* Uploads the mesh, materials and (when the mode needs them) the baked
- * textures, and compiles the mode's shaders. Errors:
+ * textures, and compiles the mode's shaders unless an archetype of the
+ * same variant already did (desc.warm_programs: every mode's). Errors:
  * CROWD_ERROR_INVALID_ARGUMENT (no asset or bake, bake and asset of
  * different vertex counts, mode not playable with what was given),
  * CROWD_ERROR_INVALID_DATA (a loaded bake whose layout does not hold),
@@ -241,8 +267,7 @@ crowd_result crowd_world_remove_archetype(crowd_world *world, crowd_archetype ar
                                           crowd_error *error);
 uint32_t crowd_world_archetype_count(const crowd_world *world);
 
-/* Whether `mode` can play with what the archetype was given (false for an
- * invalid handle). */
+/* Whether `mode` can play with what the archetype was given. */
 bool crowd_archetype_has_mode(const crowd_world *world, crowd_archetype archetype,
                               crowd_gpu_mode mode);
 /* Switches mode; the previous mode's per-mode buffers and textures are
@@ -250,9 +275,10 @@ bool crowd_archetype_has_mode(const crowd_world *world, crowd_archetype archetyp
  * CROWD_ERROR_UNSUPPORTED when !has_mode. */
 crowd_result crowd_archetype_set_mode(crowd_world *world, crowd_archetype archetype,
                                       crowd_gpu_mode mode, crowd_error *error);
-/* The archetype's mode; CROWD_GPU_MODE_COUNT for an invalid handle. */
-crowd_gpu_mode crowd_archetype_mode(const crowd_world *world, crowd_archetype archetype);
-/* The desc's name (or the bake's or asset's); "" for an invalid handle. */
+/* The archetype's mode into *out_mode. */
+bool crowd_archetype_get_mode(const crowd_world *world, crowd_archetype archetype,
+                              crowd_gpu_mode *out_mode);
+/* The desc's name (or the bake's or asset's), owned by the world. */
 const char *crowd_archetype_name(const crowd_world *world, crowd_archetype archetype);
 
 /* Clips the archetype's instances can play. */
@@ -262,15 +288,16 @@ typedef struct crowd_clip_info {
     bool loop; /* what an instance with CROWD_LOOP_CLIP does */
 } crowd_clip_info;
 uint32_t crowd_archetype_clip_count(const crowd_world *world, crowd_archetype archetype);
-/* False when clip >= clip_count or the handle is invalid. Strings owned by
- * the world, valid while the archetype lives. */
+/* False also when clip >= clip_count. Strings owned by the world, valid
+ * while the archetype lives. */
 bool crowd_archetype_get_clip(const crowd_world *world, crowd_archetype archetype, uint32_t clip,
                               crowd_clip_info *out);
-/* Index of the clip with that name, or -1. */
-int32_t crowd_archetype_find_clip(const crowd_world *world, crowd_archetype archetype,
-                                  const char *name);
+/* The index of the clip named `name` into *out_clip; false also when no
+ * clip has that name (or name is NULL). */
+bool crowd_archetype_find_clip(const crowd_world *world, crowd_archetype archetype,
+                               const char *name, uint32_t *out_clip);
 /* Bind-pose bounds of the character (object space, before instance
- * transforms); false for an invalid handle. */
+ * transforms). */
 bool crowd_archetype_bind_bounds(const crowd_world *world, crowd_archetype archetype, float min[3],
                                  float max[3]);
 
@@ -297,9 +324,9 @@ typedef struct crowd_instance_desc {
 /* Adds an instance of `archetype`; its record is written to the GPU at once.
  * Errors: CROWD_ERROR_INVALID_ARGUMENT (invalid archetype, clip out of range,
  * non-finite values), CROWD_ERROR_LIMIT (max_instances reached). */
-crowd_result crowd_instance_add(crowd_world *world, crowd_archetype archetype,
-                                const crowd_instance_desc *desc, crowd_instance *out_instance,
-                                crowd_error *error);
+crowd_result crowd_world_add_instance(crowd_world *world, crowd_archetype archetype,
+                                      const crowd_instance_desc *desc, crowd_instance *out_instance,
+                                      crowd_error *error);
 /* Replaces an instance's whole state (any crossfade ends). */
 crowd_result crowd_instance_update(crowd_world *world, crowd_instance instance,
                                    const crowd_instance_desc *desc, crowd_error *error);
@@ -317,8 +344,9 @@ crowd_result crowd_instance_set_speed(crowd_world *world, crowd_instance instanc
 crowd_result crowd_instance_play(crowd_world *world, crowd_instance instance, uint32_t clip,
                                  float crossfade_s, crowd_error *error);
 /* Removes an instance. */
-crowd_result crowd_instance_remove(crowd_world *world, crowd_instance instance, crowd_error *error);
-/* The instance's archetype; {0} for an invalid handle. */
+crowd_result crowd_world_remove_instance(crowd_world *world, crowd_instance instance,
+                                         crowd_error *error);
+/* The instance's archetype. */
 crowd_archetype crowd_instance_archetype(const crowd_world *world, crowd_instance instance);
 /* Removes every instance of every archetype. */
 void crowd_world_clear_instances(crowd_world *world);
@@ -407,8 +435,10 @@ typedef struct crowd_draw_desc {
  * CROWD_ERROR_INVALID_ARGUMENT, the field named, for a bad desc: an unknown
  * pass or cull mode, matrices that are not finite, a viewport_height_px or
  * lod_error_px that is negative or not finite, and in the colour pass a
- * light value that is not finite (the depth pass ignores the light). GL
- * errors are only checked in debug builds (CROWD_ERROR_GPU). */
+ * light value that is not finite (the depth pass ignores the light).
+ * CROWD_ERROR_OUT_OF_MEMORY when an archetype's culling lists cannot grow
+ * to its instance count: that archetype is left out of the pass, the others
+ * are drawn. GL errors are only checked in debug builds (CROWD_ERROR_GPU). */
 crowd_result crowd_world_draw(crowd_world *world, const crowd_draw_desc *desc, crowd_error *error);
 
 /* What the frames cost. Counts are always kept (they cost nothing); times
@@ -445,6 +475,11 @@ typedef struct crowd_world_stats {
     uint32_t gpu_time_frames_ago;
     /* Bytes of every buffer and texture the world holds (mip chains included). */
     uint64_t gpu_memory_bytes;
+    /* GL programs the world holds. Archetypes that draw the same variant
+     * (mode, VAT encoding, fragment_source) share one set: per variant 2
+     * (colour, depth), 4 in bat and vat (each also with crossfade code),
+     * plus 1 for the culling pass. */
+    uint32_t program_count;
 } crowd_world_stats;
 
 void crowd_world_get_stats(const crowd_world *world, crowd_world_stats *out);

@@ -157,7 +157,8 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
 static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
     const crowd_bake *bake = r->bake;
     r->clip_count = bake != NULL ? bake->clip_count : r->source->clip_count;
-    r->clips = calloc(r->clip_count > 0 ? r->clip_count : 1, sizeof *r->clips);
+    r->clips = crowd__mem_alloc_zeroed(&r->world->allocator, r->clip_count > 0 ? r->clip_count : 1,
+                                       sizeof *r->clips);
     if (r->clips == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -165,7 +166,7 @@ static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
         gpu_clip *clip = &r->clips[c];
         if (bake != NULL) {
             const crowd_bake_clip *baked = &bake->clips[c];
-            clip->name = core_copy_string(baked->name);
+            clip->name = gpu_copy_string(r->world, baked->name);
             clip->duration_s = baked->duration_s;
             clip->loop = baked->loop;
             clip->first_frame = baked->first_frame;
@@ -183,7 +184,7 @@ static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
             }
         } else {
             const crowd_clip *source = &r->source->clips[c];
-            clip->name = core_copy_string(source->name);
+            clip->name = gpu_copy_string(r->world, source->name);
             clip->duration_s = source->duration_s;
             clip->loop = source->loop;
             clip->source_clip = c;
@@ -197,71 +198,31 @@ static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
 
 /* ---- modes -------------------------------------------------------------- */
 
-static void delete_program(GLuint *program) {
-    if (*program != 0) {
-        glDeleteProgram(*program);
-        *program = 0;
-    }
-}
-
-static void delete_mode_programs(gpu_mode_programs *p) {
-    delete_program(&p->color);
-    delete_program(&p->color_fade);
-    delete_program(&p->depth);
-    delete_program(&p->depth_fade);
-}
-
-/* The colour and depth programs of a mode, and for bat and vat the builds
- * with the crossfade code too (crowd.vert.glsl says why there are two). The
- * colour pass ends with the caller's crowd_shade or crowd's default one. */
+/* The mode's shared programs, taken from the world once per archetype. A
+ * fragment function that does not compile is named by the archetype. */
 static crowd_result programs_for(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
-    static const char *const defines[CROWD_GPU_MODE_COUNT] = {
-        "#define MODE_STATIC 1\n", "#define MODE_CPU 1\n", "#define MODE_GPU 1\n",
-        "#define MODE_BAT 1\n", "#define MODE_VAT 1\n"};
-    gpu_mode_programs *p = &r->programs[mode];
-    if (p->color != 0) {
+    if (r->programs[mode] != NULL) {
         return CROWD_OK;
     }
     bool oct = mode == CROWD_GPU_MODE_VAT && r->bake->vat_encoding == CROWD_VAT_UNORM16_OCT;
-    bool fades = mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT;
-    const char *shade = r->fragment_source != NULL
-                            ? r->fragment_source
-                            : crowd_gpu_shader_source("crowd_shade_default.glsl");
-    char text[128], fade_text[160];
-    snprintf(text, sizeof text, "%s%s", defines[mode], oct ? "#define VAT_OCT 1\n" : "");
-    snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
     crowd_result result =
-        gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text, shade, &p->color, error);
-    if (result == CROWD_OK) {
-        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", text, NULL,
-                                    &p->depth, error);
-    }
-    if (result == CROWD_OK && fades) {
-        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text, shade,
-                                    &p->color_fade, error);
-    }
-    if (result == CROWD_OK && fades) {
-        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", fade_text, NULL,
-                                    &p->depth_fade, error);
-    }
-    if (result != CROWD_OK) {
-        delete_mode_programs(p);
-        if (error != NULL && r->fragment_source != NULL &&
-            strcmp(error->file, "crowd.frag.glsl") == 0) {
-            snprintf(error->file, sizeof error->file, "%s: fragment_source", r->name);
-        }
+        gpu_programs_acquire(r->world, mode, oct, r->fragment_source, &r->programs[mode], error);
+    if (result != CROWD_OK && error != NULL && r->fragment_source != NULL &&
+        strcmp(error->file, "crowd.frag.glsl") == 0) {
+        snprintf(error->file, sizeof error->file, "%s: fragment_source", r->name);
     }
     return result;
 }
 
 static void release_mode_resources(gpu_archetype *r) {
-    gpu_baked_release(r);
+    gpu_baked_release(&r->baked, &r->gpu_memory_bytes);
     gpu_streams_release(r);
 }
 
 static crowd_result enter_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     if (mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT) {
-        return gpu_baked_upload(r, mode, error);
+        return gpu_baked_upload(&r->baked, r->bake, mode, r->world->max_texture_size,
+                                &r->gpu_memory_bytes, error);
     }
     if (mode == CROWD_GPU_MODE_CPU) {
         return gpu_pose_prepare_skinning(r, error);
@@ -278,7 +239,7 @@ crowd_result gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd
         return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name, "mode '%s' needs %s",
                                crowd_gpu_mode_name(mode), mode_needs(mode));
     }
-    if (mode == r->mode && r->programs[mode].color != 0) {
+    if (mode == r->mode && r->programs[mode] != NULL) {
         return CROWD_OK;
     }
     crowd_result result = programs_for(r, mode, error);
@@ -330,7 +291,7 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
     if (result != CROWD_OK) {
         return result;
     }
-    gpu_archetype *r = calloc(1, sizeof *r);
+    gpu_archetype *r = crowd__mem_alloc_zeroed(&world->allocator, 1, sizeof *r);
     if (r == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -341,9 +302,9 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
     r->source = desc->asset != NULL ? desc->asset
                                     : (desc->bake->owned_asset == NULL ? desc->bake->asset : NULL);
     r->drawn = desc->bake != NULL ? desc->bake->asset : desc->asset;
-    r->name = core_copy_string(default_name(desc));
+    r->name = gpu_copy_string(world, default_name(desc));
     r->fragment_source =
-        desc->fragment_source != NULL ? core_copy_string(desc->fragment_source) : NULL;
+        desc->fragment_source != NULL ? gpu_copy_string(world, desc->fragment_source) : NULL;
     if (r->name == NULL || (desc->fragment_source != NULL && r->fragment_source == NULL)) {
         gpu_archetype_destroy(r);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
@@ -363,7 +324,8 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
         result = make_clips(r, error);
     }
     if (result == CROWD_OK) {
-        result = gpu_mesh_upload(r, error);
+        result =
+            gpu_mesh_upload(&r->mesh, r->drawn, r->bake, r->world, &r->gpu_memory_bytes, error);
     }
     if (result == CROWD_OK) {
         result = gpu_cull_init(r, error);
@@ -377,6 +339,12 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
     }
     if (result == CROWD_OK) {
         result = gpu_archetype_set_mode(r, desc->mode, error);
+    }
+    /* Every playable mode's programs now, so no later switch compiles. */
+    for (int m = 0; result == CROWD_OK && desc->warm_programs && m < CROWD_GPU_MODE_COUNT; m++) {
+        if (gpu_archetype_has_mode(r, (crowd_gpu_mode)m)) {
+            result = programs_for(r, (crowd_gpu_mode)m, error);
+        }
     }
     if (result != CROWD_OK) {
         gpu_archetype_destroy(r);
@@ -393,16 +361,17 @@ void gpu_archetype_destroy(gpu_archetype *r) {
     release_mode_resources(r);
     gpu_cull_release(r);
     gpu_instances_release(r);
-    gpu_mesh_release(r);
+    gpu_mesh_release(&r->mesh, &r->gpu_memory_bytes);
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
-        delete_mode_programs(&r->programs[m]);
+        gpu_programs_release(r->world, r->programs[m]);
     }
     gpu_pose_release(r);
     for (uint32_t c = 0; r->clips != NULL && c < r->clip_count; c++) {
-        free(r->clips[c].name);
+        crowd__mem_free(&r->world->allocator, r->clips[c].name);
     }
-    free(r->clips);
-    free(r->fragment_source);
-    free(r->name);
-    free(r);
+    const crowd_allocator *allocator = &r->world->allocator;
+    crowd__mem_free(allocator, r->clips);
+    crowd__mem_free(allocator, r->fragment_source);
+    crowd__mem_free(allocator, r->name);
+    crowd__mem_free(allocator, r);
 }

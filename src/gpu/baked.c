@@ -25,17 +25,26 @@ static bool gl_format(crowd_texel_format format, texel_format *out) {
     return false;
 }
 
-static crowd_result upload_texture(gpu_archetype *r, const crowd_texture *texture, const char *what,
-                                   GLuint *out, uint64_t *bytes_out, crowd_error *error) {
+/* What an upload needs besides the texture: whose it is, the GL limit and
+ * where its bytes are counted. */
+typedef struct upload_target {
+    const char *bake_name;
+    GLint max_texture_size;
+    uint64_t *memory_bytes;
+} upload_target;
+
+static crowd_result upload_texture(const upload_target *to, const crowd_texture *texture,
+                                   const char *what, GLuint *out, uint64_t *bytes_out,
+                                   crowd_error *error) {
     texel_format f;
     if (!gl_format(texture->format, &f) || texture->texels == NULL || texture->width == 0 ||
         texture->height == 0) {
-        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, r->bake->name,
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, to->bake_name,
                                "the bake has no usable %s texture", what);
     }
-    GLint max = r->world->max_texture_size;
+    GLint max = to->max_texture_size;
     if (texture->width > (uint32_t)max || texture->height > (uint32_t)max) {
-        return crowd_error_set(error, CROWD_ERROR_LIMIT, r->bake->name,
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, to->bake_name,
                                "%s texture is %ux%u, this GL implementation allows %dx%d", what,
                                (unsigned)texture->width, (unsigned)texture->height, (int)max,
                                (int)max);
@@ -43,7 +52,7 @@ static crowd_result upload_texture(gpu_archetype *r, const crowd_texture *textur
     glCreateTextures(GL_TEXTURE_2D, 1, out);
     glTextureStorage2D(*out, 1, f.internal, (GLsizei)texture->width, (GLsizei)texture->height);
     *bytes_out = (uint64_t)texture->width * texture->height * f.bytes;
-    r->gpu_memory_bytes += *bytes_out;
+    *to->memory_bytes += *bytes_out;
     gpu_unpack_state unpack;
     gpu_unpack_begin(&unpack);
     glTextureSubImage2D(*out, 0, 0, 0, (GLsizei)texture->width, (GLsizei)texture->height, f.format,
@@ -56,22 +65,26 @@ static crowd_result upload_texture(gpu_archetype *r, const crowd_texture *textur
     return gpu_check(error, "uploading a baked texture");
 }
 
-crowd_result gpu_baked_upload(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
+crowd_result gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
+                              GLint max_texture_size, uint64_t *memory_bytes, crowd_error *error) {
+    const upload_target to = {bake->name, max_texture_size, memory_bytes};
     if (mode == CROWD_GPU_MODE_BAT) {
-        return upload_texture(r, &r->bake->bat, "BAT", &r->bat_texture, &r->bat_bytes, error);
+        return upload_texture(&to, &bake->bat, "BAT", &baked->bat_texture, &baked->bat_bytes,
+                              error);
     }
-    crowd_result result = upload_texture(r, &r->bake->vat_position, "VAT position",
-                                         &r->vat_position_texture, &r->vat_position_bytes, error);
-    if (result == CROWD_OK && r->bake->vat_encoding != CROWD_VAT_UNORM16_OCT &&
-        r->bake->vat_encoding != CROWD_VAT_DEFAULT) {
-        result = upload_texture(r, &r->bake->vat_normal, "VAT normal", &r->vat_normal_texture,
-                                &r->vat_normal_bytes, error);
+    crowd_result result =
+        upload_texture(&to, &bake->vat_position, "VAT position", &baked->vat_position_texture,
+                       &baked->vat_position_bytes, error);
+    if (result == CROWD_OK && bake->vat_encoding != CROWD_VAT_UNORM16_OCT &&
+        bake->vat_encoding != CROWD_VAT_DEFAULT) {
+        result = upload_texture(&to, &bake->vat_normal, "VAT normal", &baked->vat_normal_texture,
+                                &baked->vat_normal_bytes, error);
     }
     return result;
 }
 
-void gpu_baked_release(gpu_archetype *r) {
-    gpu_texture_delete(r, &r->bat_texture, &r->bat_bytes);
-    gpu_texture_delete(r, &r->vat_position_texture, &r->vat_position_bytes);
-    gpu_texture_delete(r, &r->vat_normal_texture, &r->vat_normal_bytes);
+void gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes) {
+    gpu_texture_delete(memory_bytes, &baked->bat_texture, &baked->bat_bytes);
+    gpu_texture_delete(memory_bytes, &baked->vat_position_texture, &baked->vat_position_bytes);
+    gpu_texture_delete(memory_bytes, &baked->vat_normal_texture, &baked->vat_normal_bytes);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 /* To switch to a coarser LOD an instance's error must project 20 % below
@@ -36,80 +37,87 @@ static void box_sphere(const float min[3], const float max[3], float out[4]) {
 }
 
 crowd_result gpu_cull_init(gpu_archetype *r, crowd_error *error) {
-    box_sphere(r->bind_min, r->bind_max, r->bind_sphere);
+    box_sphere(r->bind_min, r->bind_max, r->cull.bind_sphere);
     uint32_t clips = r->clip_count > 0 ? r->clip_count : 1;
-    r->clip_spheres = calloc(4 * (size_t)clips, sizeof *r->clip_spheres);
-    if (r->clip_spheres == NULL) {
+    r->cull.clip_spheres = crowd__mem_alloc_zeroed(&r->world->allocator, 4 * (size_t)clips,
+                                                   sizeof *r->cull.clip_spheres);
+    if (r->cull.clip_spheres == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     for (uint32_t c = 0; c < clips; c++) {
-        float *sphere = r->clip_spheres + 4 * c;
+        float *sphere = r->cull.clip_spheres + 4 * c;
         if (r->bake != NULL && c < r->bake->clip_count) {
             memcpy(sphere, r->bake->clips[c].sphere_center, 3 * sizeof(float));
             sphere[3] = r->bake->clips[c].sphere_radius;
         } else if (r->bake != NULL) {
             box_sphere(r->bake->bounds_min, r->bake->bounds_max, sphere);
         } else {
-            memcpy(sphere, r->bind_sphere, sizeof r->bind_sphere);
+            memcpy(sphere, r->cull.bind_sphere, sizeof r->cull.bind_sphere);
         }
     }
-    return gpu_buffer_create(r, &r->clip_sphere_buffer, &r->clip_sphere_bytes, 16ull * clips,
-                             r->clip_spheres, 0, error);
+    return gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
+                             &r->cull.clip_sphere_bytes, 16ull * clips, r->cull.clip_spheres, 0,
+                             error);
 }
 
 void gpu_cull_release(gpu_archetype *r) {
-    gpu_buffer_delete(r, &r->clip_sphere_buffer, &r->clip_sphere_bytes);
-    gpu_buffer_delete(r, &r->visible_buffer, &r->visible_bytes);
-    gpu_buffer_delete(r, &r->command_buffer, &r->command_bytes);
-    gpu_buffer_delete(r, &r->lod_state_buffer, &r->lod_state_bytes);
-    free(r->clip_spheres);
-    free(r->cpu_lod_state);
-    free(r->cpu_visible);
-    r->clip_spheres = NULL;
-    r->cpu_lod_state = NULL;
-    r->cpu_visible = NULL;
-    r->cpu_visible_capacity = 0;
-    r->visible_capacity = 0;
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
+                      &r->cull.clip_sphere_bytes);
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.visible_buffer, &r->cull.visible_bytes);
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.command_buffer, &r->cull.command_bytes);
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.lod_state_buffer, &r->cull.lod_state_bytes);
+    crowd__mem_free(&r->world->allocator, r->cull.clip_spheres);
+    crowd__mem_free(&r->world->allocator, r->cull.cpu_lod_state);
+    crowd__mem_free(&r->world->allocator, r->cull.cpu_visible);
+    r->cull.clip_spheres = NULL;
+    r->cull.cpu_lod_state = NULL;
+    r->cull.cpu_visible = NULL;
+    r->cull.cpu_visible_capacity = 0;
+    r->cull.visible_capacity = 0;
 }
 
 /* Lists as long as the instance capacity for every LOD; the LOD state
  * keeps what it had when it grows. */
-static bool reserve_lists(gpu_archetype *r) {
-    uint32_t capacity = r->instance_capacity;
-    if (r->visible_buffer != 0 && r->visible_capacity >= capacity) {
-        return true;
+static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
+    uint32_t capacity = r->instances.capacity;
+    if (r->cull.visible_buffer != 0 && r->cull.visible_capacity >= capacity) {
+        return CROWD_OK;
     }
-    crowd_error ignored;
-    gpu_buffer_delete(r, &r->visible_buffer, &r->visible_bytes);
-    GLuint old_state = r->lod_state_buffer;
-    uint64_t old_state_bytes = r->lod_state_bytes;
-    r->lod_state_buffer = 0;
-    uint64_t records = (uint64_t)capacity * r->lod_count;
+    crowd_result result;
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.visible_buffer, &r->cull.visible_bytes);
+    GLuint old_state = r->cull.lod_state_buffer;
+    uint64_t old_state_bytes = r->cull.lod_state_bytes;
+    r->cull.lod_state_buffer = 0;
+    uint64_t records = (uint64_t)capacity * r->mesh.lod_count;
     /* Written by the culling pass, or by the CPU path's uploads. */
-    if (gpu_buffer_create(r, &r->visible_buffer, &r->visible_bytes,
-                          records * sizeof(gpu_instance_record), NULL, GL_DYNAMIC_STORAGE_BIT,
-                          &ignored) != CROWD_OK ||
-        gpu_buffer_create(r, &r->lod_state_buffer, &r->lod_state_bytes, 4ull * capacity, NULL,
-                          GL_DYNAMIC_STORAGE_BIT, &ignored) != CROWD_OK) {
-        r->lod_state_buffer = old_state;
-        r->lod_state_bytes = old_state_bytes;
-        return false;
+    if ((result = gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.visible_buffer,
+                                    &r->cull.visible_bytes, records * sizeof(gpu_instance_record),
+                                    NULL, GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK ||
+        (result = gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.lod_state_buffer,
+                                    &r->cull.lod_state_bytes, 4ull * capacity, NULL,
+                                    GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
+        r->cull.lod_state_buffer = old_state;
+        r->cull.lod_state_bytes = old_state_bytes;
+        return result;
     }
     /* NULL data clears to zero and reads nothing: a clear value would be
      * read under the application's unpack state (row length, skips). */
-    glClearNamedBufferData(r->lod_state_buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    glClearNamedBufferData(r->cull.lod_state_buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                           NULL);
     if (old_state != 0) {
-        glCopyNamedBufferSubData(old_state, r->lod_state_buffer, 0, 0, (GLsizeiptr)old_state_bytes);
-        gpu_buffer_delete(r, &old_state, &old_state_bytes);
+        glCopyNamedBufferSubData(old_state, r->cull.lod_state_buffer, 0, 0,
+                                 (GLsizeiptr)old_state_bytes);
+        gpu_buffer_delete(&r->gpu_memory_bytes, &old_state, &old_state_bytes);
     }
-    if (r->command_buffer == 0 &&
-        gpu_buffer_create(r, &r->command_buffer, &r->command_bytes,
-                          sizeof(draw_command) * CROWD_BAKE_MAX_LODS, NULL, GL_DYNAMIC_STORAGE_BIT,
-                          &ignored) != CROWD_OK) {
-        return false;
+    if (r->cull.command_buffer == 0 &&
+        (result =
+             gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.command_buffer,
+                               &r->cull.command_bytes, sizeof(draw_command) * CROWD_BAKE_MAX_LODS,
+                               NULL, GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
+        return result;
     }
-    r->visible_capacity = capacity;
-    return true;
+    r->cull.visible_capacity = capacity;
+    return CROWD_OK;
 }
 
 /* Gribb and Hartmann: the planes of clip space (-w <= x, y, z <= w) in
@@ -149,9 +157,9 @@ void gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc, const fl
     float budget = desc->lod_error_px > 0.0f ? desc->lod_error_px : 1.0f;
     float pixels_per_unit = fabsf(desc->projection[5]) * 0.5f * desc->viewport_height_px;
     out->lod_count =
-        desc->viewport_height_px > 0.0f && isfinite(pixels_per_unit) ? r->lod_count : 1u;
+        desc->viewport_height_px > 0.0f && isfinite(pixels_per_unit) ? r->mesh.lod_count : 1u;
     for (uint32_t k = 0; k < out->lod_count; k++) {
-        out->lod_scaled_error[k] = r->lod_error[k] * pixels_per_unit / budget;
+        out->lod_scaled_error[k] = r->mesh.lod_error[k] * pixels_per_unit / budget;
     }
     out->keep_lod_state = desc->pass == CROWD_PASS_COLOR;
 }
@@ -180,12 +188,13 @@ void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_sta
                   gpu_instance_record *out, uint32_t capacity, uint32_t counts[]) {
     bool bind_pose = r->mode == CROWD_GPU_MODE_STATIC;
     memset(counts, 0, CROWD_BAKE_MAX_LODS * sizeof counts[0]);
-    for (uint32_t i = 0; i < r->instance_count; i++) {
-        const gpu_instance_record *rec = &r->records[i];
+    for (uint32_t i = 0; i < r->instances.count; i++) {
+        const gpu_instance_record *rec = &r->instances.records[i];
         float sphere[4];
-        memcpy(sphere, bind_pose ? r->bind_sphere : r->clip_spheres + 4 * rec->clip, sizeof sphere);
+        memcpy(sphere, bind_pose ? r->cull.bind_sphere : r->cull.clip_spheres + 4 * rec->clip,
+               sizeof sphere);
         if (!bind_pose && (rec->flags & GPU_FLAG_FADE) && rec->fade_duration_s > 0.0f) {
-            sphere_hull(sphere, r->clip_spheres + 4 * rec->from_clip, sphere);
+            sphere_hull(sphere, r->cull.clip_spheres + 4 * rec->from_clip, sphere);
         }
         float c = rec->cos_heading, s = rec->sin_heading, scale = rec->scale;
         float centre[3] = {rec->position[0] + scale * (c * sphere[0] + s * sphere[2]),
@@ -227,105 +236,113 @@ void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_sta
 static void commands_for(const gpu_archetype *r, const gpu_view *view, const uint32_t counts[],
                          uint32_t capacity, draw_command out[]) {
     for (uint32_t k = 0; k < view->lod_count; k++) {
-        out[k] = (draw_command){r->lod_index_count[k], counts != NULL ? counts[k] : 0,
-                                r->lod_first_index[k], 0, k * capacity};
+        out[k] = (draw_command){r->mesh.lod_index_count[k], counts != NULL ? counts[k] : 0,
+                                r->mesh.lod_first_index[k], 0, k * capacity};
     }
 }
 
 static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
     draw_command zeroed[CROWD_BAKE_MAX_LODS];
-    commands_for(r, view, NULL, r->visible_capacity, zeroed);
-    glNamedBufferSubData(r->command_buffer, 0, (GLsizeiptr)(view->lod_count * sizeof zeroed[0]),
-                         zeroed);
+    commands_for(r, view, NULL, r->cull.visible_capacity, zeroed);
+    glNamedBufferSubData(r->cull.command_buffer, 0,
+                         (GLsizeiptr)(view->lod_count * sizeof zeroed[0]), zeroed);
     GLuint program = r->world->cull_program;
     glUseProgram(program);
-    glProgramUniform1ui(program, 0, r->instance_count);
-    glProgramUniform4fv(program, 1, 6, &view->planes[0][0]);
-    glProgramUniform4fv(program, 7, 1, view->clip_w);
-    glProgramUniform1fv(program, 8, CROWD_BAKE_MAX_LODS, view->lod_scaled_error);
-    glProgramUniform1ui(program, 16, view->lod_count);
-    glProgramUniform1f(program, 17, LOD_HYSTERESIS);
-    glProgramUniform1ui(program, 18, r->visible_capacity);
-    glProgramUniform1ui(program, 19, r->mode == CROWD_GPU_MODE_STATIC ? 1u : 0u);
-    glProgramUniform4fv(program, 20, 1, r->bind_sphere);
-    glProgramUniform1ui(program, 21, view->keep_lod_state ? 1u : 0u);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_RECORDS, r->instance_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_SPHERES, r->clip_sphere_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_VISIBLE, r->visible_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_COMMANDS, r->command_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_LOD_STATE, r->lod_state_buffer);
-    glDispatchCompute((r->instance_count + 63) / 64, 1, 1);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_COUNT, r->instances.count);
+    glProgramUniform4fv(program, GPU_CULL_UNIFORM_PLANES, 6, &view->planes[0][0]);
+    glProgramUniform4fv(program, GPU_CULL_UNIFORM_CLIP_W, 1, view->clip_w);
+    glProgramUniform1fv(program, GPU_CULL_UNIFORM_LOD_SCALED_ERROR, GPU_MAX_LODS,
+                        view->lod_scaled_error);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_LOD_COUNT, view->lod_count);
+    glProgramUniform1f(program, GPU_CULL_UNIFORM_HYSTERESIS, LOD_HYSTERESIS);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_CAPACITY, r->cull.visible_capacity);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_BIND_POSE,
+                        r->mode == CROWD_GPU_MODE_STATIC ? 1u : 0u);
+    glProgramUniform4fv(program, GPU_CULL_UNIFORM_BIND_SPHERE, 1, r->cull.bind_sphere);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_KEEP_LOD_STATE, view->keep_lod_state ? 1u : 0u);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_RECORDS, r->instances.buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_SPHERES, r->cull.clip_sphere_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_VISIBLE, r->cull.visible_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_COMMANDS, r->cull.command_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_LOD_STATE, r->cull.lod_state_buffer);
+    glDispatchCompute((r->instances.count + GPU_CULL_GROUP_SIZE - 1) / GPU_CULL_GROUP_SIZE, 1, 1);
     /* The draws read the commands and records; the timing read-back copies
      * the commands. */
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
-    r->world->culled_upper_vertices += (uint64_t)r->index_count * r->instance_count;
-    r->world->culled_upper_instances += r->instance_count;
+    r->world->culled_upper_vertices += (uint64_t)r->mesh.index_count * r->instances.count;
+    r->world->culled_upper_instances += r->instances.count;
 }
 
-static bool cull_on_cpu(gpu_archetype *r, const gpu_view *view) {
-    uint32_t capacity = r->instance_capacity;
-    if (r->cpu_visible_capacity < capacity) {
-        void *visible = realloc(r->cpu_visible,
-                                (size_t)capacity * CROWD_BAKE_MAX_LODS * sizeof *r->cpu_visible);
-        void *state = realloc(r->cpu_lod_state, capacity);
+static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_error *error) {
+    uint32_t capacity = r->instances.capacity;
+    if (r->cull.cpu_visible_capacity < capacity) {
+        const crowd_allocator *allocator = &r->world->allocator;
+        size_t list_bytes = CROWD_BAKE_MAX_LODS * sizeof *r->cull.cpu_visible;
+        void *visible =
+            crowd__mem_grow(allocator, r->cull.cpu_visible,
+                            r->cull.cpu_visible_capacity * list_bytes, capacity * list_bytes);
+        void *state = crowd__mem_grow(allocator, r->cull.cpu_lod_state,
+                                      r->cull.cpu_visible_capacity, capacity);
         if (visible != NULL) {
-            r->cpu_visible = visible;
+            r->cull.cpu_visible = visible;
         }
         if (state != NULL) {
-            memset((uint8_t *)state + r->cpu_visible_capacity, 0,
-                   capacity - r->cpu_visible_capacity);
-            r->cpu_lod_state = state;
+            memset((uint8_t *)state + r->cull.cpu_visible_capacity, 0,
+                   capacity - r->cull.cpu_visible_capacity);
+            r->cull.cpu_lod_state = state;
         }
         if (visible == NULL || state == NULL) {
-            return false;
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, r->name,
+                                   "out of memory for the CPU culling lists");
         }
-        r->cpu_visible_capacity = capacity;
+        r->cull.cpu_visible_capacity = capacity;
     }
     uint32_t counts[CROWD_BAKE_MAX_LODS];
-    gpu_cull_cpu(r, view, r->cpu_lod_state, r->cpu_visible, capacity, counts);
+    gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts);
     for (uint32_t k = 0; k < view->lod_count; k++) {
         if (counts[k] > 0) {
             glNamedBufferSubData(
-                r->visible_buffer,
-                (GLintptr)((uint64_t)k * r->visible_capacity * sizeof(gpu_instance_record)),
+                r->cull.visible_buffer,
+                (GLintptr)((uint64_t)k * r->cull.visible_capacity * sizeof(gpu_instance_record)),
                 (GLsizeiptr)(counts[k] * sizeof(gpu_instance_record)),
-                r->cpu_visible + (size_t)k * capacity);
+                r->cull.cpu_visible + (size_t)k * capacity);
             r->world->stats.uploaded_bytes += counts[k] * sizeof(gpu_instance_record);
         }
-        r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->lod_index_count[k];
+        r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->mesh.lod_index_count[k];
         r->world->stats.visible_instances += counts[k];
     }
     draw_command commands[CROWD_BAKE_MAX_LODS];
-    commands_for(r, view, counts, r->visible_capacity, commands);
-    glNamedBufferSubData(r->command_buffer, 0, (GLsizeiptr)(view->lod_count * sizeof commands[0]),
-                         commands);
-    return true;
+    commands_for(r, view, counts, r->cull.visible_capacity, commands);
+    glNamedBufferSubData(r->cull.command_buffer, 0,
+                         (GLsizeiptr)(view->lod_count * sizeof commands[0]), commands);
+    return CROWD_OK;
 }
 
-bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                  uint32_t *out_lod_count) {
-    if (!reserve_lists(r)) {
-        return false; /* out of memory: nothing drawn this pass (debug builds report the GL error)
-                       */
+crowd_result gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                          uint32_t *out_lod_count, crowd_error *error) {
+    crowd_result result = reserve_lists(r, error);
+    if (result != CROWD_OK) {
+        return result;
     }
     gpu_view view;
     gpu_view_make(r, desc, view_proj, &view);
     *out_lod_count = view.lod_count;
     if (desc->cull == CROWD_CULL_CPU) {
-        return cull_on_cpu(r, &view);
+        return cull_on_cpu(r, &view, error);
     }
     cull_on_gpu(r, &view);
-    return true;
+    return CROWD_OK;
 }
 
 void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) {
-    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->visible_buffer, 0, sizeof(gpu_instance_record));
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->command_buffer);
+    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->cull.visible_buffer, 0,
+                       sizeof(gpu_instance_record));
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->cull.command_buffer);
     glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL, (GLsizei)lod_count,
                                 sizeof(draw_command));
     r->world->stats.draw_calls += lod_count;
     if (r->world->timing && !counted) {
-        gpu_timing_note_commands(r->world, r->command_buffer, lod_count);
+        gpu_timing_note_commands(r->world, r->cull.command_buffer, lod_count);
     }
 }

@@ -9,9 +9,9 @@ static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
     switch (r->mode) {
     case CROWD_GPU_MODE_GPU: {
         glProgramUniform1ui(program, GPU_UNIFORM_JOINT_COUNT, r->source->skeleton.joint_count);
-        uint64_t used = 48ull * r->source->skeleton.joint_count * r->instance_count;
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_PALETTES, r->palette_buffer,
-                          (GLintptr)(r->world->stream_section * r->palette_section_bytes),
+        uint64_t used = 48ull * r->source->skeleton.joint_count * r->instances.count;
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_PALETTES, r->streams.palette_buffer,
+                          (GLintptr)(r->world->stream_section * r->streams.palette_section_bytes),
                           (GLsizeiptr)(used > 0 ? used : 16));
         break;
     }
@@ -19,7 +19,7 @@ static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
         glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->bat.width);
         glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH, 1.0f / (float)bake->bat.width);
         glProgramUniform1ui(program, GPU_UNIFORM_ROWS_PER_FRAME, bake->bat_rows_per_frame);
-        glBindTextureUnit(GPU_TEXTURE_BAT, r->bat_texture);
+        glBindTextureUnit(GPU_TEXTURE_BAT, r->baked.bat_texture);
         glBindSampler(GPU_TEXTURE_BAT, 0);
         break;
     case CROWD_GPU_MODE_VAT:
@@ -35,10 +35,10 @@ static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
             glProgramUniform3fv(program, GPU_UNIFORM_BOUNDS_MIN, 1, bake->bounds_min);
             glProgramUniform3fv(program, GPU_UNIFORM_BOUNDS_EXTENT, 1, extent);
         } else {
-            glBindTextureUnit(GPU_TEXTURE_VAT_NORMAL, r->vat_normal_texture);
+            glBindTextureUnit(GPU_TEXTURE_VAT_NORMAL, r->baked.vat_normal_texture);
             glBindSampler(GPU_TEXTURE_VAT_NORMAL, 0);
         }
-        glBindTextureUnit(GPU_TEXTURE_VAT_POSITION, r->vat_position_texture);
+        glBindTextureUnit(GPU_TEXTURE_VAT_POSITION, r->baked.vat_position_texture);
         glBindSampler(GPU_TEXTURE_VAT_POSITION, 0);
         break;
     case CROWD_GPU_MODE_STATIC:
@@ -73,28 +73,31 @@ static void draw_cpu(gpu_archetype *r) {
     if (per_instance == 0) {
         return; /* an empty mesh: nothing to draw */
     }
-    GLintptr section = (GLintptr)(r->world->stream_section * r->skinned_section_bytes);
-    for (uint32_t slot = 0; slot < r->instance_count; slot++) {
+    GLintptr section = (GLintptr)(r->world->stream_section * r->streams.skinned_section_bytes);
+    for (uint32_t slot = 0; slot < r->instances.count; slot++) {
         GLintptr base = section + (GLintptr)(slot * per_instance);
-        glBindVertexBuffer(GPU_ATTR_POSITION, r->skinned_buffer, base, 12);
-        glBindVertexBuffer(GPU_ATTR_NORMAL, r->skinned_buffer, base + (GLintptr)(12 * vertices),
-                           12);
+        glBindVertexBuffer(GPU_ATTR_POSITION, r->streams.skinned_buffer, base, 12);
+        glBindVertexBuffer(GPU_ATTR_NORMAL, r->streams.skinned_buffer,
+                           base + (GLintptr)(12 * vertices), 12);
         /* One instance, its record picked by the base instance. */
-        glDrawElementsInstancedBaseInstance(GL_TRIANGLES, (GLsizei)r->index_count, GL_UNSIGNED_INT,
-                                            NULL, 1, slot);
+        glDrawElementsInstancedBaseInstance(GL_TRIANGLES, (GLsizei)r->mesh.index_count,
+                                            GL_UNSIGNED_INT, NULL, 1, slot);
     }
-    r->world->stats.draw_calls += r->instance_count;
-    gpu_mesh_bind_pose(r);
+    r->world->stats.draw_calls += r->instances.count;
+    gpu_mesh_bind_pose(&r->mesh);
 }
 
-void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                        float now) {
+crowd_result gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                const float view_proj[16], float now, crowd_error *error) {
     bool culled = desc->cull != CROWD_CULL_OFF && gpu_cull_applies(r);
     uint32_t lod_count = 0;
-    if (culled && !gpu_cull_run(r, desc, view_proj, &lod_count)) {
-        return;
+    if (culled) {
+        crowd_result result = gpu_cull_run(r, desc, view_proj, &lod_count, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
     }
-    const gpu_mode_programs *p = &r->programs[r->mode];
+    const gpu_mode_programs *p = gpu_programs_of(r->programs[r->mode]);
     bool fading = p->color_fade != 0 && gpu_crossfade_running(r, now);
     bool depth = desc->pass == CROWD_PASS_DEPTH;
     GLuint program =
@@ -108,25 +111,26 @@ void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const flo
         glProgramUniform1f(program, GPU_UNIFORM_TIME, now);
     }
     if (!depth) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, r->material_buffer);
-        glBindTextureUnit(GPU_TEXTURE_MATERIALS, r->material_textures);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, r->mesh.material_buffer);
+        glBindTextureUnit(GPU_TEXTURE_MATERIALS, r->mesh.material_textures);
         glBindSampler(GPU_TEXTURE_MATERIALS, 0);
     }
     /* Bound-state calls only: see gpu_mesh_upload. */
-    glBindVertexArray(r->vao);
-    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instance_buffer, 0, sizeof(gpu_instance_record));
+    glBindVertexArray(r->mesh.vao);
+    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instances.buffer, 0, sizeof(gpu_instance_record));
     set_mode_uniforms(r, program);
     if (culled) {
         gpu_cull_submit(r, lod_count, desc->cull == CROWD_CULL_CPU);
-        return;
+        return CROWD_OK;
     }
     if (r->mode == CROWD_GPU_MODE_CPU) {
         draw_cpu(r);
     } else {
-        glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)r->index_count, GL_UNSIGNED_INT, NULL,
-                                (GLsizei)r->instance_count);
+        glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)r->mesh.index_count, GL_UNSIGNED_INT, NULL,
+                                (GLsizei)r->instances.count);
         r->world->stats.draw_calls++;
     }
-    r->world->stats.vertices_drawn += (uint64_t)r->index_count * r->instance_count;
-    r->world->stats.visible_instances += r->instance_count;
+    r->world->stats.vertices_drawn += (uint64_t)r->mesh.index_count * r->instances.count;
+    r->world->stats.visible_instances += r->instances.count;
+    return CROWD_OK;
 }

@@ -36,7 +36,7 @@ crowd_result gpu_check(crowd_error *error, const char *what) {
                            NULL, "%s: %s (0x%04x)", what, gl_error_name(code), (unsigned)code);
 }
 
-crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_field,
+crowd_result gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
                                uint64_t size_bytes, const void *data, GLbitfield flags,
                                crowd_error *error) {
     if (size_bytes > (uint64_t)PTRDIFF_MAX) {
@@ -52,23 +52,23 @@ crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_
         return result;
     }
     *size_field = size_bytes;
-    r->gpu_memory_bytes += size_bytes;
+    *memory_bytes += size_bytes;
     return CROWD_OK;
 }
 
-void gpu_buffer_delete(gpu_archetype *r, GLuint *buffer, uint64_t *size_field) {
+void gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field) {
     if (*buffer != 0) {
         glDeleteBuffers(1, buffer);
-        r->gpu_memory_bytes -= *size_field;
+        *memory_bytes -= *size_field;
     }
     *buffer = 0;
     *size_field = 0;
 }
 
-void gpu_texture_delete(gpu_archetype *r, GLuint *texture, uint64_t *size_field) {
+void gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field) {
     if (*texture != 0) {
         glDeleteTextures(1, texture);
-        r->gpu_memory_bytes -= *size_field;
+        *memory_bytes -= *size_field;
     }
     *texture = 0;
     *size_field = 0;
@@ -91,18 +91,21 @@ static crowd_result compile(GLenum stage, const char *name, const char *defines,
     if (body == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, name, "shader not embedded in the binary");
     }
-    /* Every vertex stage plays clips by the one clip-time rule. */
+    /* Every stage reads the numbers C and GLSL share from the one contract,
+     * and every vertex stage plays clips by the one clip-time rule. */
+    const char *contract = crowd_gpu_shader_source("crowd_contract.glsl");
     const char *prelude =
         stage == GL_VERTEX_SHADER ? crowd_gpu_shader_source("crowd_time.glsl") : "";
     /* The tail's own line numbers in the log: source string 1 from line 1. */
-    const char *parts[6] = {"#version 450 core\n",
+    const char *parts[7] = {"#version 450 core\n",
                             defines != NULL ? defines : "",
+                            contract != NULL ? contract : "",
                             prelude,
                             body,
                             "\n#line 1 1\n",
                             tail};
     GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, tail != NULL ? 6 : 4, parts, NULL);
+    glShaderSource(shader, tail != NULL ? 7 : 5, parts, NULL);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);

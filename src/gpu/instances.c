@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 static uint32_t initial_capacity(const gpu_archetype *r) {
@@ -19,32 +20,38 @@ static crowd_result oom(crowd_error *error) {
 /* Resizes every per-slot array to `capacity` and moves the GPU buffer's
  * records into a new buffer of that size. */
 static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error) {
-    void *p;
-    if ((p = realloc(r->records, capacity * sizeof *r->records)) == NULL) {
+    const crowd_allocator *allocator = &r->world->allocator;
+    void *p = crowd__mem_grow(allocator, r->instances.records,
+                              r->instances.capacity * sizeof *r->instances.records,
+                              capacity * sizeof *r->instances.records);
+    if (p == NULL) {
         return oom(error);
     }
-    r->records = p;
-    if ((p = realloc(r->slot_handle, capacity * sizeof *r->slot_handle)) == NULL) {
+    r->instances.records = p;
+    p = crowd__mem_grow(allocator, r->instances.slot_handle,
+                        r->instances.capacity * sizeof *r->instances.slot_handle,
+                        capacity * sizeof *r->instances.slot_handle);
+    if (p == NULL) {
         return oom(error);
     }
-    r->slot_handle = p;
+    r->instances.slot_handle = p;
 
     GLuint buffer = 0;
     uint64_t bytes = 0;
-    crowd_result result =
-        gpu_buffer_create(r, &buffer, &bytes, (uint64_t)capacity * sizeof(gpu_instance_record),
-                          NULL, GL_DYNAMIC_STORAGE_BIT, error);
+    crowd_result result = gpu_buffer_create(&r->gpu_memory_bytes, &buffer, &bytes,
+                                            (uint64_t)capacity * sizeof(gpu_instance_record), NULL,
+                                            GL_DYNAMIC_STORAGE_BIT, error);
     if (result != CROWD_OK) {
         return result;
     }
-    if (r->instance_buffer != 0 && r->instance_count > 0) {
-        glCopyNamedBufferSubData(r->instance_buffer, buffer, 0, 0,
-                                 (GLsizeiptr)(r->instance_count * sizeof(gpu_instance_record)));
+    if (r->instances.buffer != 0 && r->instances.count > 0) {
+        glCopyNamedBufferSubData(r->instances.buffer, buffer, 0, 0,
+                                 (GLsizeiptr)(r->instances.count * sizeof(gpu_instance_record)));
     }
-    uint64_t old_bytes = (uint64_t)r->instance_capacity * sizeof(gpu_instance_record);
-    gpu_buffer_delete(r, &r->instance_buffer, &old_bytes);
-    r->instance_buffer = buffer;
-    r->instance_capacity = capacity;
+    uint64_t old_bytes = (uint64_t)r->instances.capacity * sizeof(gpu_instance_record);
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &old_bytes);
+    r->instances.buffer = buffer;
+    r->instances.capacity = capacity;
     if (r->source != NULL) {
         result = gpu_pose_reserve(r, error);
         if (result != CROWD_OK) {
@@ -55,12 +62,12 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
 }
 
 crowd_result gpu_instances_init(gpu_archetype *r, crowd_error *error) {
-    r->fade_end_s = -INFINITY;
+    r->instances.fade_end_s = -INFINITY;
     return reserve(r, initial_capacity(r), error);
 }
 
 bool gpu_crossfade_running(const gpu_archetype *r, float now_s) {
-    return (double)now_s < r->fade_end_s;
+    return (double)now_s < r->instances.fade_end_s;
 }
 
 /* A fade from start_s over duration_s has weight exactly 1 from the first
@@ -71,22 +78,22 @@ bool gpu_crossfade_running(const gpu_archetype *r, float now_s) {
  * upper bound. */
 static void note_fade_end(gpu_archetype *r, float start_s, float duration_s) {
     double end = nextafter((double)start_s + (double)duration_s, INFINITY);
-    r->fade_end_s = end > r->fade_end_s ? end : r->fade_end_s;
+    r->instances.fade_end_s = end > r->instances.fade_end_s ? end : r->instances.fade_end_s;
 }
 
 void gpu_instances_release(gpu_archetype *r) {
-    uint64_t bytes = (uint64_t)r->instance_capacity * sizeof(gpu_instance_record);
-    gpu_buffer_delete(r, &r->instance_buffer, &bytes);
-    free(r->records);
-    free(r->slot_handle);
-    r->records = NULL;
-    r->slot_handle = NULL;
-    r->instance_capacity = r->instance_count = 0;
+    uint64_t bytes = (uint64_t)r->instances.capacity * sizeof(gpu_instance_record);
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &bytes);
+    crowd__mem_free(&r->world->allocator, r->instances.records);
+    crowd__mem_free(&r->world->allocator, r->instances.slot_handle);
+    r->instances.records = NULL;
+    r->instances.slot_handle = NULL;
+    r->instances.capacity = r->instances.count = 0;
 }
 
 static void write_record(gpu_archetype *r, uint32_t slot) {
-    glNamedBufferSubData(r->instance_buffer, (GLintptr)(slot * sizeof(gpu_instance_record)),
-                         sizeof(gpu_instance_record), &r->records[slot]);
+    glNamedBufferSubData(r->instances.buffer, (GLintptr)(slot * sizeof(gpu_instance_record)),
+                         sizeof(gpu_instance_record), &r->instances.records[slot]);
     r->world->pending_upload_bytes += sizeof(gpu_instance_record);
 }
 
@@ -174,18 +181,18 @@ crowd_result gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
     if (result != CROWD_OK) {
         return result;
     }
-    if (r->instance_count == r->instance_capacity) {
-        uint32_t capacity = r->instance_capacity * 2;
+    if (r->instances.count == r->instances.capacity) {
+        uint32_t capacity = r->instances.capacity * 2;
         capacity = capacity < r->world->max_instances ? capacity : r->world->max_instances;
         result = reserve(r, capacity, error);
         if (result != CROWD_OK) {
             return result;
         }
     }
-    uint32_t slot = r->instance_count++;
+    uint32_t slot = r->instances.count++;
     record.handle = handle;
-    r->slot_handle[slot] = handle_index;
-    r->records[slot] = record;
+    r->instances.slot_handle[slot] = handle_index;
+    r->instances.records[slot] = record;
     if (r->source != NULL) {
         gpu_pose_reset_cursor(r, slot, 0);
         gpu_pose_reset_cursor(r, slot, 1);
@@ -202,11 +209,11 @@ crowd_result gpu_instance_update(gpu_archetype *r, uint32_t slot, const crowd_in
     if (result != CROWD_OK) {
         return result;
     }
-    if (r->source != NULL && record.clip != r->records[slot].clip) {
+    if (r->source != NULL && record.clip != r->instances.records[slot].clip) {
         gpu_pose_reset_cursor(r, slot, 0);
     }
-    record.handle = r->records[slot].handle;
-    r->records[slot] = record;
+    record.handle = r->instances.records[slot].handle;
+    r->instances.records[slot] = record;
     write_record(r, slot);
     return CROWD_OK;
 }
@@ -218,7 +225,7 @@ crowd_result gpu_instance_set_transform(gpu_archetype *r, uint32_t slot, const f
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "transform values must be finite, scale >= 0");
     }
-    gpu_instance_record *rec = &r->records[slot];
+    gpu_instance_record *rec = &r->instances.records[slot];
     memcpy(rec->position, position, sizeof rec->position);
     rec->cos_heading = cosf(heading_rad);
     rec->sin_heading = sinf(heading_rad);
@@ -243,7 +250,7 @@ crowd_result gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed
     if (!isfinite(speed)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "speed must be finite");
     }
-    gpu_instance_record *rec = &r->records[slot];
+    gpu_instance_record *rec = &r->instances.records[slot];
     float now = (float)r->world->clock_s;
     rec->offset_s = current_time(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, rec->start_s,
                                  rec->offset_s, rec->speed);
@@ -270,7 +277,7 @@ crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, f
     if (result != CROWD_OK) {
         return result;
     }
-    gpu_instance_record *rec = &r->records[slot];
+    gpu_instance_record *rec = &r->instances.records[slot];
     uint32_t loop_mode = rec->flags & GPU_FLAG_LOOP_MASK;
     float now = (float)r->world->clock_s;
     if (crossfade_s > 0.0f) {
@@ -308,33 +315,33 @@ crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, f
 }
 
 uint32_t gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
-    uint32_t last = r->instance_count - 1;
+    uint32_t last = r->instances.count - 1;
     uint32_t moved = UINT32_MAX;
     if (slot != last) {
-        r->records[slot] = r->records[last];
-        r->slot_handle[slot] = r->slot_handle[last];
-        moved = r->slot_handle[slot];
+        r->instances.records[slot] = r->instances.records[last];
+        r->instances.slot_handle[slot] = r->instances.slot_handle[last];
+        moved = r->instances.slot_handle[slot];
         if (r->source != NULL) {
             gpu_pose_move_cursor(r, last, 0, slot, 0);
             gpu_pose_move_cursor(r, last, 1, slot, 1);
         }
         write_record(r, slot);
     }
-    r->instance_count = last;
+    r->instances.count = last;
     if (last == 0) {
-        r->fade_end_s = -INFINITY;
+        r->instances.fade_end_s = -INFINITY;
     }
     return moved;
 }
 
 void gpu_instances_clear(gpu_archetype *r) {
-    r->instance_count = 0;
-    r->fade_end_s = -INFINITY;
+    r->instances.count = 0;
+    r->instances.fade_end_s = -INFINITY;
 }
 
 void gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]) {
-    for (uint32_t slot = 0; slot < r->instance_count; slot++) {
-        const gpu_instance_record *rec = &r->records[slot];
+    for (uint32_t slot = 0; slot < r->instances.count; slot++) {
+        const gpu_instance_record *rec = &r->instances.records[slot];
         float c = rec->cos_heading, s = rec->sin_heading;
         for (int corner = 0; corner < 8; corner++) {
             float x = (corner & 1) ? r->bind_max[0] : r->bind_min[0];

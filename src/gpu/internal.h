@@ -1,21 +1,24 @@
 /* gpu/internal.h - what the files of the gpu module share: the world and
- * archetype structs, the GPU record layouts (mirrored in shaders/crowd.vert.glsl)
- * and the helpers that keep GPU memory accounted.
+ * archetype structs, the GPU record structs (laid out by
+ * shaders/crowd_contract.glsl, which the shaders read too) and the helpers
+ * that keep GPU memory accounted.
  */
 #ifndef CROWD_GPU_INTERNAL_H
 #define CROWD_GPU_INTERNAL_H
 
 #include <epoxy/gl.h>
+#include <stddef.h>
 
+#include "../../shaders/crowd_contract.glsl"
 #include "crowd/anim.h"
 #include "crowd/gpu.h"
 #include "crowd/skin.h"
 
 typedef struct gpu_archetype gpu_archetype;
 
-/* One instance on the GPU, read by the vertex shader as seven per-instance
- * vertex attributes (`i_*` in crowd.vert.glsl), attribute GPU_INSTANCE_ATTR
- * + k holding the four floats or uints at offset 16 * k. Attributes, not a
+/* One instance on the GPU (GPU_RECORD_* in shaders/crowd_contract.glsl, the
+ * one description of it; the asserts below hold this struct to it). The
+ * vertex shader reads it as per-instance vertex attributes, not from a
  * storage buffer: a software rasterizer fetches a per-instance attribute
  * once per batch of vertices, but loads storage buffer values one lane at a
  * time. The clip's baked frames and duration ride along (written with the
@@ -48,29 +51,43 @@ typedef struct gpu_instance_record {
     uint32_t handle; /* the instance's crowd_instance.id, for custom shading */
 } gpu_instance_record;
 
-#define GPU_INSTANCE_ATTR_COUNT 7
-/* The first GPU_INSTANCE_FLOAT_ATTRS of them hold floats, the rest uints. */
-#define GPU_INSTANCE_FLOAT_ATTRS 5
-_Static_assert(sizeof(gpu_instance_record) == 16 * GPU_INSTANCE_ATTR_COUNT,
-               "gpu_instance_record is seven 16-byte attributes");
-
-/* flags: loop mode (crowd_loop_mode) of clip in bits 0-1, of from_clip in
- * bits 2-3; GPU_FLAG_FADE while from_clip is meaningful; whether clip and
- * from_clip were baked as loops (wrapping from their last frame to frame 0);
- * bits 8-10 the LOD a culled pass drew it at (0 in the records themselves,
- * set in the copies of the visible lists). */
-#define GPU_FLAG_LOOP_MASK 3u
-#define GPU_FLAG_FROM_LOOP_SHIFT 2u
-#define GPU_FLAG_FADE 16u
-#define GPU_FLAG_CLIP_LOOPS 32u
-#define GPU_FLAG_FROM_CLIP_LOOPS 64u
-#define GPU_FLAG_LOD_SHIFT 8u
-#define GPU_FLAG_LOD_MASK (7u << GPU_FLAG_LOD_SHIFT)
-/* The frame layout (crowd_frame_layout) of clip in bits 11-12, of
- * from_clip in bits 13-14. */
-#define GPU_FLAG_LAYOUT_SHIFT 11u
-#define GPU_FLAG_FROM_LAYOUT_SHIFT 13u
-#define GPU_FLAG_LAYOUT_MASK 3u
+#define GPU_WORD(type, field) (offsetof(type, field) / 4)
+#define GPU_RECORD_AT(field, word)                                                                 \
+    _Static_assert(GPU_WORD(gpu_instance_record, field) == (word),                                 \
+                   "gpu_instance_record." #field " is not where crowd_contract.glsl puts it")
+GPU_RECORD_AT(position, GPU_RECORD_POSITION);
+GPU_RECORD_AT(cos_heading, GPU_RECORD_COS_HEADING);
+GPU_RECORD_AT(tint, GPU_RECORD_TINT);
+GPU_RECORD_AT(scale, GPU_RECORD_SCALE);
+GPU_RECORD_AT(start_s, GPU_RECORD_START);
+GPU_RECORD_AT(offset_s, GPU_RECORD_OFFSET);
+GPU_RECORD_AT(speed, GPU_RECORD_SPEED);
+GPU_RECORD_AT(duration_s, GPU_RECORD_DURATION);
+GPU_RECORD_AT(fade_start_s, GPU_RECORD_FADE_START);
+GPU_RECORD_AT(fade_duration_s, GPU_RECORD_FADE_DURATION);
+GPU_RECORD_AT(from_duration_s, GPU_RECORD_FROM_DURATION);
+GPU_RECORD_AT(from_start_s, GPU_RECORD_FROM_START);
+GPU_RECORD_AT(from_offset_s, GPU_RECORD_FROM_OFFSET);
+GPU_RECORD_AT(from_speed, GPU_RECORD_FROM_SPEED);
+GPU_RECORD_AT(sin_heading, GPU_RECORD_SIN_HEADING);
+GPU_RECORD_AT(clip, GPU_RECORD_CLIP);
+GPU_RECORD_AT(flags, GPU_RECORD_FLAGS);
+GPU_RECORD_AT(frames, GPU_RECORD_FRAMES);
+GPU_RECORD_AT(fps_bits, GPU_RECORD_FPS_BITS);
+GPU_RECORD_AT(from_clip, GPU_RECORD_FROM_CLIP);
+GPU_RECORD_AT(from_frames, GPU_RECORD_FROM_FRAMES);
+GPU_RECORD_AT(from_fps_bits, GPU_RECORD_FROM_FPS_BITS);
+GPU_RECORD_AT(handle, GPU_RECORD_HANDLE);
+_Static_assert(sizeof(gpu_instance_record) == 16 * GPU_RECORD_VEC4S,
+               "gpu_instance_record is GPU_RECORD_VEC4S 16-byte vectors");
+_Static_assert(GPU_RECORD_FLOAT_VEC4S + GPU_RECORD_UINT_VEC4S == GPU_RECORD_VEC4S &&
+                   GPU_WORD(gpu_instance_record, clip) == 4 * GPU_RECORD_FLOAT_VEC4S,
+               "the record's uints start at vector GPU_RECORD_FLOAT_VEC4S");
+_Static_assert(GPU_INSTANCE_ATTR == GPU_ATTR_COUNT && GPU_BINDING_INSTANCES == GPU_ATTR_COUNT &&
+                   GPU_INSTANCE_UINT_ATTR == GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S,
+               "the record's attributes follow the mesh's");
+_Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds every LOD");
+_Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 
 /* A clip's first frame and frame count in one record word: both are below
  * 2^16, as a texture holds at most 16384 rows (the archetype checks). */
@@ -78,13 +95,19 @@ static inline uint32_t gpu_frames(uint32_t first_frame, uint32_t frame_count) {
     return first_frame | frame_count << 16;
 }
 
-/* One material (`Material` in crowd.frag.glsl). */
+/* One material (GPU_MATERIAL_* in crowd_contract.glsl). */
 typedef struct gpu_material_record {
     float base_color[4];
     int32_t texture_layer; /* -1: none */
     float metallic, roughness;
     int32_t pad;
 } gpu_material_record;
+_Static_assert(GPU_WORD(gpu_material_record, base_color) == GPU_MATERIAL_BASE_COLOR &&
+                   GPU_WORD(gpu_material_record, texture_layer) == GPU_MATERIAL_TEXTURE_LAYER &&
+                   GPU_WORD(gpu_material_record, metallic) == GPU_MATERIAL_METALLIC &&
+                   GPU_WORD(gpu_material_record, roughness) == GPU_MATERIAL_ROUGHNESS &&
+                   sizeof(gpu_material_record) == 16 * GPU_MATERIAL_VEC4S,
+               "gpu_material_record is not laid out as crowd_contract.glsl says");
 
 typedef struct gpu_clip {
     char *name;
@@ -97,65 +120,95 @@ typedef struct gpu_clip {
     uint32_t source_clip; /* index into the source asset's clips, UINT32_MAX if none */
 } gpu_clip;
 
-/* Binding points and uniform locations shared with the shaders. */
-enum {
-    GPU_SSBO_PALETTES = 1,
-    GPU_SSBO_MATERIALS = 3,
-    /* the culling pass (crowd_cull.comp.glsl) */
-    GPU_SSBO_CULL_RECORDS = 1,
-    GPU_SSBO_CULL_SPHERES = 2,
-    GPU_SSBO_CULL_VISIBLE = 3,
-    GPU_SSBO_CULL_COMMANDS = 4,
-    GPU_SSBO_CULL_LOD_STATE = 5,
-};
-enum {
-    GPU_TEXTURE_MATERIALS = 0,
-    GPU_TEXTURE_BAT = 1,
-    GPU_TEXTURE_VAT_POSITION = 2,
-    GPU_TEXTURE_VAT_NORMAL = 3,
-};
-enum {
-    GPU_UNIFORM_VIEW_PROJ = 0,
-    GPU_UNIFORM_TIME = 1,
-    GPU_UNIFORM_TEX_WIDTH = 4,
-    GPU_UNIFORM_ROWS_PER_FRAME = 5,
-    GPU_UNIFORM_JOINT_COUNT = 6,
-    GPU_UNIFORM_BOUNDS_MIN = 7,
-    GPU_UNIFORM_BOUNDS_EXTENT = 8,
-    GPU_UNIFORM_LIGHT_DIR = 9,
-    GPU_UNIFORM_INV_TEX_WIDTH = 12,
-    GPU_UNIFORM_LIGHT_COLOR = 13,
-    GPU_UNIFORM_AMBIENT_SKY = 14,
-    GPU_UNIFORM_AMBIENT_GROUND = 15,
-    GPU_UNIFORM_LINEAR_OUTPUT = 16,
-    GPU_UNIFORM_ARCHETYPE = 17,
-    GPU_UNIFORM_LOD_TINT = 18,
-    GPU_UNIFORM_CAMERA_POSITION = 30,
-};
-/* Vertex attribute locations = buffer binding indices; the per-instance
- * attributes follow, all from binding GPU_BINDING_INSTANCES. */
-enum {
-    GPU_ATTR_POSITION = 0,
-    GPU_ATTR_NORMAL = 1,
-    GPU_ATTR_UV = 2,
-    GPU_ATTR_JOINTS = 3,
-    GPU_ATTR_WEIGHTS = 4,
-    GPU_ATTR_MATERIAL = 5,
-    GPU_ATTR_TEXEL = 6,
-    GPU_ATTR_COUNT,
-    GPU_INSTANCE_ATTR = GPU_ATTR_COUNT,
-    GPU_BINDING_INSTANCES = GPU_ATTR_COUNT,
-};
-
 /* The programs of one mode: colour and depth-only passes, each built
  * without and (bat, vat) with the crossfade code, the latter drawn with only
  * while a fade may be running: before fade_end_s on the clock. */
 typedef struct gpu_mode_programs {
     GLuint color, color_fade, depth, depth_fade;
 } gpu_mode_programs;
+/* A mode's programs shared by the world's archetypes of one variant
+ * (programs.c). */
+typedef struct gpu_program_set gpu_program_set;
 
-/* One character type: its mesh, materials, clips, baked textures, programs
- * and the dense array of its instances' records. */
+/* An archetype's parts, one per file that owns it (as sokol keeps one pool
+ * per resource type): each file works on its part and reads the rest. GPU
+ * bytes of every part are summed in gpu_archetype.gpu_memory_bytes. */
+
+/* mesh.c: the mesh, shared by every mode, and the materials. LODs: LOD0's
+ * vertices, then every LOD's compacted copies (vertex_total in all); each
+ * LOD's indices a range of the one index buffer. */
+typedef struct gpu_mesh {
+    GLuint vao;
+    GLuint mesh_buffer, index_buffer;
+    GLintptr attr_offset[GPU_ATTR_COUNT];
+    uint64_t mesh_bytes, index_bytes;
+    uint32_t index_count; /* LOD0's */
+    uint32_t lod_count;
+    uint32_t lod_first_index[CROWD_BAKE_MAX_LODS], lod_index_count[CROWD_BAKE_MAX_LODS];
+    float lod_error[CROWD_BAKE_MAX_LODS]; /* measured by the bake, model units */
+    uint32_t vertex_total, index_total;
+    GLuint material_buffer, material_textures;
+    uint64_t material_bytes, material_texture_bytes;
+} gpu_mesh;
+
+/* instances.c: the CPU shadow of the GPU records, dense in slots
+ * [0, count); slot_handle maps a slot to its index in the world's handle
+ * table. */
+typedef struct gpu_instances {
+    GLuint buffer;
+    uint32_t capacity;
+    uint32_t count;
+    gpu_instance_record *records;
+    uint32_t *slot_handle;
+    /* Every crossfade ever set ends before this clock time (-INFINITY when
+     * none was): from then on each fade weight is exactly 1. */
+    double fade_end_s;
+} gpu_instances;
+
+/* baked.c: bat and vat modes' textures. */
+typedef struct gpu_baked {
+    GLuint bat_texture, vat_position_texture, vat_normal_texture;
+    uint64_t bat_bytes, vat_position_bytes, vat_normal_bytes;
+} gpu_baked;
+
+/* playback.c: cpu and gpu modes' per-slot animation cursors (two per slot:
+ * clip, fade source) and scratch arrays sized for the skeleton and mesh. */
+typedef struct gpu_playback {
+    crowd_anim_cursor *cursors;
+    uint32_t *cursor_keys;
+    uint32_t cursor_capacity; /* slots the cursors cover */
+    crowd_transform *pose, *from_pose;
+    float *models;
+    float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
+    crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
+} gpu_playback;
+
+/* streams.c: per-frame streams, CROWD_WORLD_STREAM_FRAMES sections of
+ * section_bytes, mapped for as long as they live; this frame's is the
+ * world's stream_section. */
+typedef struct gpu_streams {
+    GLuint palette_buffer, skinned_buffer;
+    uint64_t palette_bytes, skinned_bytes;
+    uint64_t palette_section_bytes, skinned_section_bytes;
+    void *palette_mapped, *skinned_mapped;
+} gpu_streams;
+
+/* cull.c: animated bounding spheres per clip (object space), the bind
+ * pose's, and per LOD a list of visible records with its indirect command.
+ * lod_state keeps each slot's LOD for the hysteresis. */
+typedef struct gpu_cull_lists {
+    float bind_sphere[4];
+    GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
+    uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
+    uint32_t visible_capacity; /* records per LOD list */
+    float *clip_spheres;       /* 4 per clip, CPU copy */
+    uint8_t *cpu_lod_state;    /* per slot, the CPU path's hysteresis */
+    gpu_instance_record *cpu_visible;
+    uint32_t cpu_visible_capacity;
+} gpu_cull_lists;
+
+/* One character type (archetype.c): what it was made from, its clips and
+ * mode, the programs it draws with, and its parts. */
 struct gpu_archetype {
     crowd_world *world;
     uint32_t handle; /* crowd_archetype.id */
@@ -170,66 +223,16 @@ struct gpu_archetype {
     uint32_t clip_count;
     gpu_clip *clips;
 
-    /* Mesh, shared by every mode. */
-    GLuint vao;
-    GLuint mesh_buffer, index_buffer;
-    GLintptr attr_offset[GPU_ATTR_COUNT];
-    uint64_t mesh_bytes, index_bytes;
-    uint32_t index_count; /* LOD0's */
-    /* LODs: LOD0's vertices, then every LOD's compacted copies (vertex_total
-     * in all); each LOD's indices a range of the one index buffer. */
-    uint32_t lod_count;
-    uint32_t lod_first_index[CROWD_BAKE_MAX_LODS], lod_index_count[CROWD_BAKE_MAX_LODS];
-    float lod_error[CROWD_BAKE_MAX_LODS]; /* measured by the bake, model units */
-    uint32_t vertex_total, index_total;
-    GLuint material_buffer, material_textures;
-    uint64_t material_bytes, material_texture_bytes;
+    /* Taken from the world's shared sets when a mode is first used (or at
+     * creation, desc.warm_programs), and kept until the archetype goes. */
+    gpu_program_set *programs[CROWD_GPU_MODE_COUNT];
 
-    /* Compiled when a mode is first used, and kept. */
-    gpu_mode_programs programs[CROWD_GPU_MODE_COUNT];
-
-    /* Instances: CPU shadow of the GPU records, dense in slots [0, count);
-     * slot_handle maps a slot to its index in the world's handle table. */
-    GLuint instance_buffer;
-    uint32_t instance_capacity;
-    uint32_t instance_count;
-    gpu_instance_record *records;
-    uint32_t *slot_handle;
-    /* Every crossfade ever set ends before this clock time (-INFINITY when
-     * none was): from then on each fade weight is exactly 1. */
-    double fade_end_s;
-
-    /* bat / vat */
-    GLuint bat_texture, vat_position_texture, vat_normal_texture;
-    uint64_t bat_bytes, vat_position_bytes, vat_normal_bytes;
-
-    /* cpu / gpu: per-slot animation cursors (two per slot: clip, fade source)
-     * and scratch arrays sized for the skeleton and mesh. */
-    crowd_anim_cursor *cursors;
-    uint32_t *cursor_keys;
-    crowd_transform *pose, *from_pose;
-    float *models;
-    float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
-    crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
-    /* Per-frame streams: CROWD_WORLD_STREAM_FRAMES sections of section_bytes,
-     * mapped for as long as they live; this frame's is the world's
-     * stream_section. */
-    GLuint palette_buffer, skinned_buffer;
-    uint64_t palette_bytes, skinned_bytes;
-    uint64_t palette_section_bytes, skinned_section_bytes;
-    void *palette_mapped, *skinned_mapped;
-
-    /* Culling (cull.c): animated bounding spheres per clip (object space),
-     * the bind pose's, and per LOD a list of visible records with its
-     * indirect command. lod_state keeps each slot's LOD for the hysteresis. */
-    float bind_sphere[4];
-    GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
-    uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
-    uint32_t visible_capacity; /* records per LOD list */
-    float *clip_spheres;       /* 4 per clip, CPU copy */
-    uint8_t *cpu_lod_state;    /* per slot, the CPU path's hysteresis */
-    gpu_instance_record *cpu_visible;
-    uint32_t cpu_visible_capacity;
+    gpu_mesh mesh;
+    gpu_instances instances;
+    gpu_baked baked;
+    gpu_playback playback;
+    gpu_streams streams;
+    gpu_cull_lists cull;
 
     uint64_t gpu_memory_bytes;
 };
@@ -253,6 +256,7 @@ typedef struct gpu_timing {
 
 struct crowd_world {
     crowd_logger logger;
+    crowd_allocator allocator; /* every CPU block of the world and its parts */
     uint32_t max_instances;
     bool timing;
     crowd_state_policy state_policy;
@@ -281,6 +285,8 @@ struct crowd_world {
     GLsync section_fence[CROWD_WORLD_STREAM_FRAMES];
 
     GLuint cull_program; /* compiled with the first archetype */
+    gpu_program_set **program_sets;
+    uint32_t program_set_count, program_set_capacity;
     /* GPU-culled draws of this frame counted as if nothing were culled,
      * and what a read-back frame says they drew (timing.c). */
     uint64_t culled_upper_vertices, culled_upper_instances;
@@ -295,11 +301,13 @@ struct crowd_world {
 
 /* glutil.c */
 crowd_result gpu_check(crowd_error *error, const char *what);
-crowd_result gpu_buffer_create(gpu_archetype *r, GLuint *buffer, uint64_t *size_field,
+/* Buffers and textures whose sizes (size_field) are counted in
+ * *memory_bytes (an archetype's gpu_memory_bytes). */
+crowd_result gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
                                uint64_t size_bytes, const void *data, GLbitfield flags,
                                crowd_error *error);
-void gpu_buffer_delete(gpu_archetype *r, GLuint *buffer, uint64_t *size_field);
-void gpu_texture_delete(gpu_archetype *r, GLuint *texture, uint64_t *size_field);
+void gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field);
+void gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field);
 /* Builds a program from embedded shader files, each prefixed with
  * `#version 450 core` and `defines` (lines of #define); `fragment_tail`
  * (may be NULL) is appended to the fragment shader. */
@@ -319,14 +327,45 @@ typedef struct gpu_unpack_state {
 void gpu_unpack_begin(gpu_unpack_state *saved);
 void gpu_unpack_end(const gpu_unpack_state *saved);
 
+/* programs.c */
+/* The programs of the variant (mode, VAT_OCT decoding, fragment function or
+ * NULL for crowd's), compiled the first time any archetype asks, with one
+ * more user; CROWD_ERROR_GPU with the compiler's log. */
+crowd_result gpu_programs_acquire(crowd_world *world, crowd_gpu_mode mode, bool vat_oct,
+                                  const char *fragment_source, gpu_program_set **out,
+                                  crowd_error *error);
+/* One user fewer; the last one deletes the programs. NULL is a no-op. */
+void gpu_programs_release(crowd_world *world, gpu_program_set *set);
+const gpu_mode_programs *gpu_programs_of(const gpu_program_set *set);
+/* Deletes every set left (the world's destroy, after its archetypes). */
+void gpu_programs_destroy_all(crowd_world *world);
+/* GL programs the world holds: every set's and the culling pass's. */
+uint32_t gpu_programs_count(const crowd_world *world);
+
+/* world.c */
+/* Whether a context can hold a world: desktop OpenGL 4.5 or later with the
+ * core profile bit in its GL_CONTEXT_PROFILE_MASK; CROWD_ERROR_GPU saying
+ * what it is otherwise. */
+crowd_result gpu_context_check(bool desktop_gl, int version, int profile_mask, crowd_error *error);
+/* A copy of `text` from the world's allocator, NULL when out of memory. */
+char *gpu_copy_string(const crowd_world *world, const char *text);
+
 /* mesh.c */
-crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error);
-void gpu_mesh_release(gpu_archetype *r);
-void gpu_mesh_bind_pose(gpu_archetype *r);
+/* The mesh of `drawn` (with the LODs and VAT texels of `bake`, which may
+ * be NULL) and its materials, counted in *memory_bytes; the vertex array is
+ * left bound (the caller restores the application's). */
+crowd_result gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn, const crowd_bake *bake,
+                             const crowd_world *world, uint64_t *memory_bytes, crowd_error *error);
+void gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes);
+/* Points the bound vertex array's positions and normals back at the mesh. */
+void gpu_mesh_bind_pose(const gpu_mesh *mesh);
 
 /* baked.c */
-crowd_result gpu_baked_upload(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error);
-void gpu_baked_release(gpu_archetype *r);
+/* The textures `mode` (bat or vat) reads from `bake`, each at most
+ * max_texture_size a side, counted in *memory_bytes. */
+crowd_result gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
+                              GLint max_texture_size, uint64_t *memory_bytes, crowd_error *error);
+void gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes);
 
 /* world.c, world_instances.c */
 /* The live archetype of a handle, or NULL. */
@@ -404,11 +443,11 @@ void gpu_cull_release(gpu_archetype *r);
  * vat: their bounds are known and their records are all they read). */
 bool gpu_cull_applies(const gpu_archetype *r);
 /* The view's culling and LOD choice (GPU or CPU as desc says) into the
- * archetype's lists and commands; false when nothing can be drawn (out of
- * memory). Binds storage buffers and the culling program: run it before
- * the draw's own bindings. */
-bool gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                  uint32_t *out_lod_count);
+ * archetype's lists and commands; an error (out of memory for the lists)
+ * when nothing can be drawn. Binds storage buffers and the culling program:
+ * run it before the draw's own bindings. */
+crowd_result gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
+                          uint32_t *out_lod_count, crowd_error *error);
 /* The multi-draw of those lists, with the archetype's draw state bound;
  * `counted`: the CPU path already counted what it draws (the GPU path's
  * commands are read back for the stats when timing is on). */
@@ -429,9 +468,10 @@ void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_sta
                   gpu_instance_record *out, uint32_t capacity, uint32_t counts[]);
 
 /* draw.c */
-/* Draws the archetype's instances in `pass` with the given uniforms. */
-void gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                        float now_s);
+/* Draws the archetype's instances in `pass` with the given uniforms; an
+ * error when its culling lists cannot grow (nothing of it drawn). */
+crowd_result gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                const float view_proj[16], float now_s, crowd_error *error);
 
 /* state.c: the GL state crowd_world_draw changes, saved and put back */
 typedef struct gpu_saved_state {

@@ -7,18 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
+
+/* One mesh upload: the part it fills and what it reads. */
+typedef struct mesh_upload {
+    gpu_mesh *mesh;
+    const crowd_asset *drawn; /* mesh and materials */
+    const crowd_bake *bake;   /* LODs and VAT layout, or NULL */
+    const crowd_world *world; /* allocator, logger, texture limits */
+    uint64_t *memory_bytes;
+} mesh_upload;
 
 /* Per-vertex material index from the submeshes (a vertex shared between
  * submeshes keeps the first one's material). */
-static uint16_t *vertex_materials(const crowd_mesh *mesh, uint32_t material_count,
-                                  uint32_t *shared_out) {
-    uint16_t *materials =
-        calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, sizeof *materials);
-    uint8_t *set = calloc(mesh->vertex_count > 0 ? mesh->vertex_count : 1, 1);
+static uint16_t *vertex_materials(const crowd_allocator *allocator, const crowd_mesh *mesh,
+                                  uint32_t material_count, uint32_t *shared_out) {
+    uint16_t *materials = crowd__mem_alloc_zeroed(
+        allocator, mesh->vertex_count > 0 ? mesh->vertex_count : 1, sizeof *materials);
+    uint8_t *set =
+        crowd__mem_alloc_zeroed(allocator, mesh->vertex_count > 0 ? mesh->vertex_count : 1, 1);
     if (materials == NULL || set == NULL) {
-        free(materials);
-        free(set);
+        crowd__mem_free(allocator, materials);
+        crowd__mem_free(allocator, set);
         return NULL;
     }
     uint32_t shared = 0;
@@ -35,7 +46,7 @@ static uint16_t *vertex_materials(const crowd_mesh *mesh, uint32_t material_coun
             }
         }
     }
-    free(set);
+    crowd__mem_free(allocator, set);
     *shared_out = shared;
     return materials;
 }
@@ -91,10 +102,11 @@ static uint64_t mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels
     return total;
 }
 
-static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
-    const crowd_asset *asset = r->drawn;
+static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
+    const crowd_allocator *allocator = &u->world->allocator;
+    const crowd_asset *asset = u->drawn;
     uint32_t count = asset->material_count > 0 ? asset->material_count : 1;
-    gpu_material_record *records = calloc(count, sizeof *records);
+    gpu_material_record *records = crowd__mem_alloc_zeroed(allocator, count, sizeof *records);
     if (records == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -118,19 +130,20 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
         }
     }
     uint32_t cap = CROWD_WORLD_MAX_MATERIAL_TEXTURE;
-    if ((uint32_t)r->world->max_texture_size < cap) {
-        cap = (uint32_t)r->world->max_texture_size;
+    if ((uint32_t)u->world->max_texture_size < cap) {
+        cap = (uint32_t)u->world->max_texture_size;
     }
     size = size < cap ? size : cap;
-    if (layers > (uint32_t)r->world->max_texture_layers) {
-        free(records);
+    if (layers > (uint32_t)u->world->max_texture_layers) {
+        crowd__mem_free(allocator, records);
         return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL,
                                "%u textured materials, the GL implementation allows %d", layers,
-                               r->world->max_texture_layers);
+                               u->world->max_texture_layers);
     }
-    crowd_result result = gpu_buffer_create(r, &r->material_buffer, &r->material_bytes,
-                                            (uint64_t)count * sizeof *records, records, 0, error);
-    free(records);
+    crowd_result result =
+        gpu_buffer_create(u->memory_bytes, &u->mesh->material_buffer, &u->mesh->material_bytes,
+                          (uint64_t)count * sizeof *records, records, 0, error);
+    crowd__mem_free(allocator, records);
     if (result != CROWD_OK) {
         return result;
     }
@@ -138,12 +151,12 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
     /* Always an array, so the sampler is valid: a white texel when nothing is textured. */
     uint32_t layer_count = layers > 0 ? layers : 1;
     uint32_t levels = mip_levels(size, size);
-    glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &r->material_textures);
-    glTextureStorage3D(r->material_textures, (GLsizei)levels, GL_SRGB8_ALPHA8, (GLsizei)size,
+    glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &u->mesh->material_textures);
+    glTextureStorage3D(u->mesh->material_textures, (GLsizei)levels, GL_SRGB8_ALPHA8, (GLsizei)size,
                        (GLsizei)size, (GLsizei)layer_count);
-    r->material_texture_bytes = mip_chain_bytes(size, size, levels, layer_count, 4);
-    r->gpu_memory_bytes += r->material_texture_bytes;
-    uint8_t *pixels = malloc((size_t)size * size * 4);
+    u->mesh->material_texture_bytes = mip_chain_bytes(size, size, levels, layer_count, 4);
+    *u->memory_bytes += u->mesh->material_texture_bytes;
+    uint8_t *pixels = crowd__mem_alloc(allocator, (size_t)size * size * 4);
     if (pixels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
@@ -151,7 +164,7 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
     gpu_unpack_begin(&unpack);
     if (layers == 0) {
         memset(pixels, 255, (size_t)size * size * 4);
-        glTextureSubImage3D(r->material_textures, 0, 0, 0, 0, (GLsizei)size, (GLsizei)size, 1,
+        glTextureSubImage3D(u->mesh->material_textures, 0, 0, 0, 0, (GLsizei)size, (GLsizei)size, 1,
                             GL_RGBA, GL_UNSIGNED_BYTE, pixels);
     }
     for (uint32_t m = 0, layer = 0; m < asset->material_count; m++) {
@@ -165,33 +178,33 @@ static crowd_result upload_materials(gpu_archetype *r, crowd_error *error) {
                      size);
             src = pixels;
         }
-        glTextureSubImage3D(r->material_textures, 0, 0, 0, (GLint)layer, (GLsizei)size,
+        glTextureSubImage3D(u->mesh->material_textures, 0, 0, 0, (GLint)layer, (GLsizei)size,
                             (GLsizei)size, 1, GL_RGBA, GL_UNSIGNED_BYTE, src);
         layer++;
     }
     gpu_unpack_end(&unpack);
-    free(pixels);
-    glGenerateTextureMipmap(r->material_textures);
-    glTextureParameteri(r->material_textures, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTextureParameteri(r->material_textures, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTextureParameteri(r->material_textures, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTextureParameteri(r->material_textures, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    crowd__mem_free(allocator, pixels);
+    glGenerateTextureMipmap(u->mesh->material_textures);
+    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_WRAP_T, GL_REPEAT);
     return gpu_check(error, "uploading material textures");
 }
 
 /* The LOD0 vertex that vertex `i` of the uploaded buffer copies: itself
  * for LOD0, its source for the LODs' compacted vertices that follow. */
-static uint32_t source_vertex(const gpu_archetype *r, uint64_t i) {
-    uint32_t v = r->drawn->mesh.vertex_count;
-    return i < v ? (uint32_t)i : r->bake->lod_vertices[i - v];
+static uint32_t source_vertex(const mesh_upload *u, uint64_t i) {
+    uint32_t v = u->drawn->mesh.vertex_count;
+    return i < v ? (uint32_t)i : u->bake->lod_vertices[i - v];
 }
 
 /* Copies `element` bytes per vertex from LOD0's array into every uploaded
  * vertex (zeros when the mesh lacks the attribute). */
-static void gather(const gpu_archetype *r, const void *source, size_t element, uint8_t *out) {
-    for (uint64_t i = 0; i < r->vertex_total; i++) {
+static void gather(const mesh_upload *u, const void *source, size_t element, uint8_t *out) {
+    for (uint64_t i = 0; i < u->mesh->vertex_total; i++) {
         if (source != NULL) {
-            memcpy(out + i * element, (const uint8_t *)source + source_vertex(r, i) * element,
+            memcpy(out + i * element, (const uint8_t *)source + source_vertex(u, i) * element,
                    element);
         } else {
             memset(out + i * element, 0, element);
@@ -202,49 +215,53 @@ static void gather(const gpu_archetype *r, const void *source, size_t element, u
 /* The LODs' ranges in the uploaded index buffer: LOD0's indices, then each
  * LOD's rebased onto its compacted vertices after LOD0's. A bake without
  * LODs (or an asset alone) has LOD0 only. */
-static void plan_lods(gpu_archetype *r) {
-    const crowd_mesh *mesh = &r->drawn->mesh;
-    const crowd_bake *bake = r->bake;
-    r->lod_count = bake != NULL && bake->lod_count > 1 ? bake->lod_count : 1;
-    r->vertex_total = mesh->vertex_count;
-    r->index_total = mesh->index_count;
-    r->lod_first_index[0] = 0;
-    r->lod_index_count[0] = mesh->index_count;
-    r->lod_error[0] = 0.0f;
-    for (uint32_t k = 1; k < r->lod_count; k++) {
-        r->lod_first_index[k] = r->index_total;
-        r->lod_index_count[k] = bake->lods[k].index_count;
-        r->lod_error[k] = bake->lods[k].error;
-        r->index_total += bake->lods[k].index_count;
+static void plan_lods(mesh_upload *u) {
+    const crowd_mesh *mesh = &u->drawn->mesh;
+    const crowd_bake *bake = u->bake;
+    u->mesh->lod_count = bake != NULL && bake->lod_count > 1 ? bake->lod_count : 1;
+    u->mesh->vertex_total = mesh->vertex_count;
+    u->mesh->index_total = mesh->index_count;
+    u->mesh->lod_first_index[0] = 0;
+    u->mesh->lod_index_count[0] = mesh->index_count;
+    u->mesh->lod_error[0] = 0.0f;
+    for (uint32_t k = 1; k < u->mesh->lod_count; k++) {
+        u->mesh->lod_first_index[k] = u->mesh->index_total;
+        u->mesh->lod_index_count[k] = bake->lods[k].index_count;
+        u->mesh->lod_error[k] = bake->lods[k].error;
+        u->mesh->index_total += bake->lods[k].index_count;
     }
-    if (r->lod_count > 1) {
-        r->vertex_total += bake->lod_vertex_total;
+    if (u->mesh->lod_count > 1) {
+        u->mesh->vertex_total += bake->lod_vertex_total;
     }
 }
 
-static uint32_t *lod_indices(const gpu_archetype *r) {
-    const crowd_mesh *mesh = &r->drawn->mesh;
-    uint32_t *indices = malloc((r->index_total > 0 ? r->index_total : 1) * sizeof *indices);
+static uint32_t *lod_indices(const mesh_upload *u) {
+    const crowd_allocator *allocator = &u->world->allocator;
+    const crowd_mesh *mesh = &u->drawn->mesh;
+    uint32_t *indices = crowd__mem_alloc(
+        allocator, (u->mesh->index_total > 0 ? u->mesh->index_total : 1) * sizeof *indices);
     if (indices == NULL) {
         return NULL;
     }
     if (mesh->index_count > 0) {
         memcpy(indices, mesh->indices, mesh->index_count * sizeof *indices);
     }
-    for (uint32_t k = 1; k < r->lod_count; k++) {
-        const crowd_bake_lod *lod = &r->bake->lods[k];
+    for (uint32_t k = 1; k < u->mesh->lod_count; k++) {
+        const crowd_bake_lod *lod = &u->bake->lods[k];
         uint32_t base = mesh->vertex_count + lod->first_vertex;
         for (uint32_t i = 0; i < lod->index_count; i++) {
-            indices[r->lod_first_index[k] + i] = base + r->bake->lod_indices[lod->first_index + i];
+            indices[u->mesh->lod_first_index[k] + i] =
+                base + u->bake->lod_indices[lod->first_index + i];
         }
     }
     return indices;
 }
 
-crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
-    const crowd_mesh *mesh = &r->drawn->mesh;
-    plan_lods(r);
-    uint64_t v = r->vertex_total;
+static crowd_result upload(mesh_upload *u, crowd_error *error) {
+    const crowd_allocator *allocator = &u->world->allocator;
+    const crowd_mesh *mesh = &u->drawn->mesh;
+    plan_lods(u);
+    uint64_t v = u->mesh->vertex_total;
     /* Sections: position, normal (3 floats), uv (2 floats), joints (4 u16),
      * weights (4 floats), material (u16, padded to 4 bytes per vertex
      * pair), VAT texel of the LOD0 vertex (column and row, u16 each). */
@@ -252,71 +269,72 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
                                             4 * v};
     uint64_t total = 0;
     for (int a = 0; a < GPU_ATTR_COUNT; a++) {
-        r->attr_offset[a] = (GLintptr)total;
+        u->mesh->attr_offset[a] = (GLintptr)total;
         total += sizes[a];
     }
     uint32_t shared = 0;
-    uint16_t *materials = vertex_materials(mesh, r->drawn->material_count, &shared);
-    uint32_t *texels = malloc((v > 0 ? v : 1) * sizeof *texels);
-    uint32_t *indices = lod_indices(r);
-    uint8_t *data = calloc(total > 0 ? total : 1, 1);
+    uint16_t *materials = vertex_materials(allocator, mesh, u->drawn->material_count, &shared);
+    uint32_t *texels = crowd__mem_alloc(allocator, (v > 0 ? v : 1) * sizeof *texels);
+    uint32_t *indices = lod_indices(u);
+    uint8_t *data = crowd__mem_alloc_zeroed(allocator, total > 0 ? total : 1, 1);
     if (materials == NULL || texels == NULL || indices == NULL || data == NULL) {
-        free(materials);
-        free(texels);
-        free(indices);
-        free(data);
+        crowd__mem_free(allocator, materials);
+        crowd__mem_free(allocator, texels);
+        crowd__mem_free(allocator, indices);
+        crowd__mem_free(allocator, data);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     if (shared > 0) {
-        crowd_log(&r->world->logger, CROWD_LOG_WARNING,
+        crowd_log(&u->world->logger, CROWD_LOG_WARNING,
                   "%u vertex uses are shared between materials; each vertex keeps its first",
                   shared);
     }
     /* The VAT texel of each vertex's LOD0 vertex, column and row within a
      * frame (v % width, v / width), worked out here once instead of for
      * every vertex of every frame. */
-    uint32_t width = r->bake != NULL && r->bake->vat_position.width > 0
-                         ? r->bake->vat_position.width
+    uint32_t width = u->bake != NULL && u->bake->vat_position.width > 0
+                         ? u->bake->vat_position.width
                          : UINT32_MAX;
     for (uint64_t i = 0; i < v; i++) {
-        uint32_t source = source_vertex(r, i);
+        uint32_t source = source_vertex(u, i);
         texels[i] = (source % width) | (source / width) << 16;
     }
-    gather(r, mesh->positions, 12, data + r->attr_offset[GPU_ATTR_POSITION]);
-    gather(r, mesh->normals, 12, data + r->attr_offset[GPU_ATTR_NORMAL]);
-    gather(r, mesh->uv0, 8, data + r->attr_offset[GPU_ATTR_UV]);
-    gather(r, mesh->joints, 8, data + r->attr_offset[GPU_ATTR_JOINTS]);
-    gather(r, mesh->weights, 16, data + r->attr_offset[GPU_ATTR_WEIGHTS]);
-    gather(r, materials, 2, data + r->attr_offset[GPU_ATTR_MATERIAL]);
-    memcpy(data + r->attr_offset[GPU_ATTR_TEXEL], texels, 4 * v);
-    crowd_result result = gpu_buffer_create(r, &r->mesh_buffer, &r->mesh_bytes,
-                                            total > 0 ? total : 4, data, 0, error);
-    free(materials);
-    free(texels);
-    free(data);
+    gather(u, mesh->positions, 12, data + u->mesh->attr_offset[GPU_ATTR_POSITION]);
+    gather(u, mesh->normals, 12, data + u->mesh->attr_offset[GPU_ATTR_NORMAL]);
+    gather(u, mesh->uv0, 8, data + u->mesh->attr_offset[GPU_ATTR_UV]);
+    gather(u, mesh->joints, 8, data + u->mesh->attr_offset[GPU_ATTR_JOINTS]);
+    gather(u, mesh->weights, 16, data + u->mesh->attr_offset[GPU_ATTR_WEIGHTS]);
+    gather(u, materials, 2, data + u->mesh->attr_offset[GPU_ATTR_MATERIAL]);
+    memcpy(data + u->mesh->attr_offset[GPU_ATTR_TEXEL], texels, 4 * v);
+    crowd_result result =
+        gpu_buffer_create(u->memory_bytes, &u->mesh->mesh_buffer, &u->mesh->mesh_bytes,
+                          total > 0 ? total : 4, data, 0, error);
+    crowd__mem_free(allocator, materials);
+    crowd__mem_free(allocator, texels);
+    crowd__mem_free(allocator, data);
     if (result == CROWD_OK) {
-        result =
-            gpu_buffer_create(r, &r->index_buffer, &r->index_bytes,
-                              r->index_total > 0 ? 4ull * r->index_total : 4, indices, 0, error);
+        result = gpu_buffer_create(u->memory_bytes, &u->mesh->index_buffer, &u->mesh->index_bytes,
+                                   u->mesh->index_total > 0 ? 4ull * u->mesh->index_total : 4,
+                                   indices, 0, error);
     }
-    free(indices);
+    crowd__mem_free(allocator, indices);
     if (result != CROWD_OK) {
         return result;
     }
-    r->index_count = mesh->index_count;
+    u->mesh->index_count = mesh->index_count;
 
     /* The vertex array is set up bound, not through direct state access:
      * a driver that runs GL on its own thread (Mesa's glthread) follows
      * bound-state calls, and a draw from a vertex array whose buffers it
      * could not follow makes it wait for that thread. The caller's binding
      * is put back by the world (state.c). */
-    glGenVertexArrays(1, &r->vao);
-    glBindVertexArray(r->vao);
+    glGenVertexArrays(1, &u->mesh->vao);
+    glBindVertexArray(u->mesh->vao);
     const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2, 4};
     for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
         glEnableVertexAttribArray(a);
         glVertexAttribBinding(a, a);
-        glBindVertexBuffer(a, r->mesh_buffer, r->attr_offset[a], (GLsizei)strides[a]);
+        glBindVertexBuffer(a, u->mesh->mesh_buffer, u->mesh->attr_offset[a], (GLsizei)strides[a]);
     }
     glVertexAttribFormat(GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0);
     glVertexAttribFormat(GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0);
@@ -327,40 +345,47 @@ crowd_result gpu_mesh_upload(gpu_archetype *r, crowd_error *error) {
     glVertexAttribIFormat(GPU_ATTR_TEXEL, 2, GL_UNSIGNED_SHORT, 0);
     /* Instance records, one per instance (the buffer is bound at draw time:
      * it is replaced when it grows). */
-    for (GLuint k = 0; k < GPU_INSTANCE_ATTR_COUNT; k++) {
+    for (GLuint k = 0; k < GPU_RECORD_VEC4S; k++) {
         GLuint location = GPU_INSTANCE_ATTR + k;
         glEnableVertexAttribArray(location);
         glVertexAttribBinding(location, GPU_BINDING_INSTANCES);
-        if (k < GPU_INSTANCE_FLOAT_ATTRS) {
+        if (k < GPU_RECORD_FLOAT_VEC4S) {
             glVertexAttribFormat(location, 4, GL_FLOAT, GL_FALSE, 16 * k);
         } else {
             glVertexAttribIFormat(location, 4, GL_UNSIGNED_INT, 16 * k);
         }
     }
     glVertexBindingDivisor(GPU_BINDING_INSTANCES, 1);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->index_buffer);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, u->mesh->index_buffer);
     result = gpu_check(error, "uploading the mesh");
     if (result != CROWD_OK) {
         return result;
     }
-    return upload_materials(r, error);
+    return upload_materials(u, error);
+}
+
+crowd_result gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn, const crowd_bake *bake,
+                             const crowd_world *world, uint64_t *memory_bytes, crowd_error *error) {
+    mesh_upload u = {mesh, drawn, bake, world, memory_bytes};
+    return upload(&u, error);
 }
 
 /* Points the position and normal attributes of the bound vertex array (the
  * archetype's) back at the bind-pose mesh (cpu mode points them at each
  * character's skinned vertices). */
-void gpu_mesh_bind_pose(gpu_archetype *r) {
-    glBindVertexBuffer(GPU_ATTR_POSITION, r->mesh_buffer, r->attr_offset[GPU_ATTR_POSITION], 12);
-    glBindVertexBuffer(GPU_ATTR_NORMAL, r->mesh_buffer, r->attr_offset[GPU_ATTR_NORMAL], 12);
+void gpu_mesh_bind_pose(const gpu_mesh *mesh) {
+    glBindVertexBuffer(GPU_ATTR_POSITION, mesh->mesh_buffer, mesh->attr_offset[GPU_ATTR_POSITION],
+                       12);
+    glBindVertexBuffer(GPU_ATTR_NORMAL, mesh->mesh_buffer, mesh->attr_offset[GPU_ATTR_NORMAL], 12);
 }
 
-void gpu_mesh_release(gpu_archetype *r) {
-    if (r->vao != 0) {
-        glDeleteVertexArrays(1, &r->vao);
-        r->vao = 0;
+void gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes) {
+    if (mesh->vao != 0) {
+        glDeleteVertexArrays(1, &mesh->vao);
+        mesh->vao = 0;
     }
-    gpu_buffer_delete(r, &r->mesh_buffer, &r->mesh_bytes);
-    gpu_buffer_delete(r, &r->index_buffer, &r->index_bytes);
-    gpu_buffer_delete(r, &r->material_buffer, &r->material_bytes);
-    gpu_texture_delete(r, &r->material_textures, &r->material_texture_bytes);
+    gpu_buffer_delete(memory_bytes, &mesh->mesh_buffer, &mesh->mesh_bytes);
+    gpu_buffer_delete(memory_bytes, &mesh->index_buffer, &mesh->index_bytes);
+    gpu_buffer_delete(memory_bytes, &mesh->material_buffer, &mesh->material_bytes);
+    gpu_texture_delete(memory_bytes, &mesh->material_textures, &mesh->material_texture_bytes);
 }

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
+#include "skin/prepared.h"
 
 float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                     float offset_s, float speed) {
@@ -34,28 +36,36 @@ crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     uint32_t joints = skeleton->joint_count;
     uint32_t per_cursor = keys_per_cursor(r);
-    size_t cursors = 2 * (size_t)r->instance_capacity;
-    void *p = realloc(r->cursors, cursors * sizeof *r->cursors);
+    const crowd_allocator *allocator = &r->world->allocator;
+    size_t cursors = 2 * (size_t)r->instances.capacity,
+           had = 2 * (size_t)r->playback.cursor_capacity;
+    void *p = crowd__mem_grow(allocator, r->playback.cursors, had * sizeof *r->playback.cursors,
+                              cursors * sizeof *r->playback.cursors);
     if (p == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    r->cursors = p;
-    p = realloc(r->cursor_keys,
-                (cursors * per_cursor > 0 ? cursors * per_cursor : 1) * sizeof *r->cursor_keys);
+    r->playback.cursors = p;
+    p = crowd__mem_grow(allocator, r->playback.cursor_keys,
+                        had * per_cursor * sizeof *r->playback.cursor_keys,
+                        cursors * per_cursor * sizeof *r->playback.cursor_keys);
     if (p == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    r->cursor_keys = p;
+    r->playback.cursor_keys = p;
+    r->playback.cursor_capacity = r->instances.capacity;
     for (size_t c = 0; c < cursors; c++) {
-        r->cursors[c].keys = r->cursor_keys + c * per_cursor;
-        r->cursors[c].key_count = per_cursor;
+        r->playback.cursors[c].keys = r->playback.cursor_keys + c * per_cursor;
+        r->playback.cursors[c].key_count = per_cursor;
     }
-    if (r->pose == NULL) {
-        r->pose = malloc(joints * sizeof *r->pose);
-        r->from_pose = malloc(joints * sizeof *r->from_pose);
-        r->models = malloc((size_t)joints * 16 * sizeof *r->models);
-        r->palette = malloc((size_t)joints * 12 * sizeof *r->palette);
-        if (r->pose == NULL || r->from_pose == NULL || r->models == NULL || r->palette == NULL) {
+    if (r->playback.pose == NULL) {
+        r->playback.pose = crowd__mem_alloc(allocator, joints * sizeof *r->playback.pose);
+        r->playback.from_pose = crowd__mem_alloc(allocator, joints * sizeof *r->playback.from_pose);
+        r->playback.models =
+            crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *r->playback.models);
+        r->playback.palette =
+            crowd__mem_alloc(allocator, (size_t)joints * 12 * sizeof *r->playback.palette);
+        if (r->playback.pose == NULL || r->playback.from_pose == NULL ||
+            r->playback.models == NULL || r->playback.palette == NULL) {
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
         }
     }
@@ -63,28 +73,30 @@ crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
 }
 
 void gpu_pose_release(gpu_archetype *r) {
-    free(r->cursors);
-    free(r->cursor_keys);
-    free(r->pose);
-    free(r->from_pose);
-    free(r->models);
-    free(r->palette);
-    crowd_skin_prepared_destroy(r->skin_prepared);
-    r->skin_prepared = NULL;
-    r->cursors = NULL;
-    r->cursor_keys = NULL;
-    r->pose = r->from_pose = NULL;
-    r->models = r->palette = NULL;
+    const crowd_allocator *allocator = &r->world->allocator;
+    crowd__mem_free(allocator, r->playback.cursors);
+    crowd__mem_free(allocator, r->playback.cursor_keys);
+    crowd__mem_free(allocator, r->playback.pose);
+    crowd__mem_free(allocator, r->playback.from_pose);
+    crowd__mem_free(allocator, r->playback.models);
+    crowd__mem_free(allocator, r->playback.palette);
+    crowd_skin_prepared_destroy(r->playback.skin_prepared);
+    r->playback.skin_prepared = NULL;
+    r->playback.cursors = NULL;
+    r->playback.cursor_keys = NULL;
+    r->playback.cursor_capacity = 0;
+    r->playback.pose = r->playback.from_pose = NULL;
+    r->playback.models = r->playback.palette = NULL;
 }
 
 void gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which) {
-    crowd_anim_cursor_reset(&r->cursors[2 * slot + which]);
+    crowd_anim_cursor_reset(&r->playback.cursors[2 * slot + which]);
 }
 
 void gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
                           uint32_t to_slot, uint32_t to_which) {
-    crowd_anim_cursor *from = &r->cursors[2 * from_slot + from_which];
-    crowd_anim_cursor *to = &r->cursors[2 * to_slot + to_which];
+    crowd_anim_cursor *from = &r->playback.cursors[2 * from_slot + from_which];
+    crowd_anim_cursor *to = &r->playback.cursors[2 * to_slot + to_which];
     memcpy(to->keys, from->keys, keys_per_cursor(r) * sizeof *to->keys);
     to->clip = from->clip;
 }
@@ -106,34 +118,35 @@ static void sample(gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float no
 
 void gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
-    const gpu_instance_record *rec = &r->records[slot];
+    const gpu_instance_record *rec = &r->instances.records[slot];
     sample(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, now_s, rec->start_s, rec->offset_s,
-           rec->speed, &r->cursors[2 * slot], r->pose);
+           rec->speed, &r->playback.cursors[2 * slot], r->playback.pose);
     float w = gpu_fade_weight(rec, now_s);
     if (w < 1.0f) {
         sample(r, rec->from_clip, (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK,
                now_s, rec->from_start_s, rec->from_offset_s, rec->from_speed,
-               &r->cursors[2 * slot + 1], r->from_pose);
-        const crowd_transform *poses[2] = {r->pose, r->from_pose};
+               &r->playback.cursors[2 * slot + 1], r->playback.from_pose);
+        const crowd_transform *poses[2] = {r->playback.pose, r->playback.from_pose};
         const float weights[2] = {w, 1.0f - w};
-        crowd_anim_blend(skeleton, poses, weights, 2, r->pose);
+        crowd_anim_blend(skeleton, poses, weights, 2, r->playback.pose);
     }
-    crowd_anim_local_to_model(skeleton, r->pose, r->models);
-    crowd_anim_skin_matrices(skeleton, r->models, NULL, out_palette);
+    crowd_anim_local_to_model(skeleton, r->playback.pose, r->playback.models);
+    crowd_anim_skin_matrices(skeleton, r->playback.models, NULL, out_palette);
 }
 
 crowd_result gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error) {
-    if (r->skin_prepared != NULL) {
+    if (r->playback.skin_prepared != NULL) {
         return CROWD_OK;
     }
-    return crowd_skin_prepared_create(&r->source->mesh, &r->skin_prepared, error);
+    return crowd__skin_prepared_create(&r->source->mesh, &r->world->allocator,
+                                       &r->playback.skin_prepared, error);
 }
 
 /* On the calling thread, one character at a time, as a skinned-mesh
  * renderer without worker threads does: the application CPU time of the
  * frame then holds all of it. */
 void gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out) {
-    gpu_pose_palette(r, slot, now_s, r->palette);
-    crowd_skin_apply(r->skin_prepared, r->palette, out,
+    gpu_pose_palette(r, slot, now_s, r->playback.palette);
+    crowd_skin_apply(r->playback.skin_prepared, r->playback.palette, out,
                      out + 3 * (size_t)r->source->mesh.vertex_count);
 }

@@ -12,11 +12,15 @@
 
 #include "gpu/internal.h"
 
-#define UNITS 4
+#define UNITS GPU_TEXTURE_UNITS
 
 /* Every storage binding point crowd's shaders use (GPU_SSBO_*). */
 #define STORAGE_POINTS 5
 static const GLuint storage_indices[STORAGE_POINTS] = {1, 2, 3, 4, 5};
+_Static_assert(GPU_SSBO_PALETTES >= 1 && GPU_SSBO_PALETTES <= STORAGE_POINTS &&
+                   GPU_SSBO_MATERIALS >= 1 && GPU_SSBO_MATERIALS <= STORAGE_POINTS &&
+                   GPU_SSBO_CULL_RECORDS >= 1 && GPU_SSBO_CULL_LOD_STATE <= STORAGE_POINTS,
+               "storage_indices lists every binding point the shaders use");
 
 void gpu_state_save(gpu_saved_state *s, crowd_state_policy policy) {
     memset(s, 0, sizeof *s);

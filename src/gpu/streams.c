@@ -22,25 +22,25 @@ static double thread_cpu_s(void) {
 static crowd_result reserve_stream(gpu_archetype *r, GLuint *buffer, uint64_t *bytes,
                                    uint64_t *section_bytes, void **mapped,
                                    uint64_t bytes_per_instance, crowd_error *error) {
-    uint64_t section = bytes_per_instance * r->instance_capacity;
+    uint64_t section = bytes_per_instance * r->instances.capacity;
     /* Sections start on a storage-buffer offset boundary (256 covers every
      * implementation's GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT). */
     section = (section + 255u) & ~(uint64_t)255u;
     if (*buffer != 0 && *section_bytes >= section) {
         return CROWD_OK;
     }
-    gpu_buffer_delete(r, buffer, bytes);
+    gpu_buffer_delete(&r->gpu_memory_bytes, buffer, bytes);
     *mapped = NULL;
     const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
     uint64_t total = CROWD_WORLD_STREAM_FRAMES * section;
-    crowd_result result =
-        gpu_buffer_create(r, buffer, bytes, total > 0 ? total : 256, NULL, flags, error);
+    crowd_result result = gpu_buffer_create(&r->gpu_memory_bytes, buffer, bytes,
+                                            total > 0 ? total : 256, NULL, flags, error);
     if (result != CROWD_OK) {
         return result;
     }
     *mapped = glMapNamedBufferRange(*buffer, 0, (GLsizeiptr)*bytes, flags);
     if (*mapped == NULL) {
-        gpu_buffer_delete(r, buffer, bytes);
+        gpu_buffer_delete(&r->gpu_memory_bytes, buffer, bytes);
         return crowd_error_set(error, CROWD_ERROR_GPU, r->name, "cannot map a streaming buffer");
     }
     *section_bytes = section;
@@ -48,10 +48,10 @@ static crowd_result reserve_stream(gpu_archetype *r, GLuint *buffer, uint64_t *b
 }
 
 void gpu_streams_release(gpu_archetype *r) {
-    gpu_buffer_delete(r, &r->palette_buffer, &r->palette_bytes);
-    gpu_buffer_delete(r, &r->skinned_buffer, &r->skinned_bytes);
-    r->palette_mapped = r->skinned_mapped = NULL;
-    r->palette_section_bytes = r->skinned_section_bytes = 0;
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.palette_buffer, &r->streams.palette_bytes);
+    gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.skinned_buffer, &r->streams.skinned_bytes);
+    r->streams.palette_mapped = r->streams.skinned_mapped = NULL;
+    r->streams.palette_section_bytes = r->streams.skinned_section_bytes = 0;
 }
 
 crowd_result gpu_streams_update(gpu_archetype *r, float now, crowd_error *error) {
@@ -62,18 +62,20 @@ crowd_result gpu_streams_update(gpu_archetype *r, float now, crowd_error *error)
     uint64_t vertices = r->source->mesh.vertex_count;
     uint64_t per_instance = cpu ? 24 * vertices : 48ull * r->source->skeleton.joint_count;
     crowd_result result =
-        cpu ? reserve_stream(r, &r->skinned_buffer, &r->skinned_bytes, &r->skinned_section_bytes,
-                             &r->skinned_mapped, per_instance, error)
-            : reserve_stream(r, &r->palette_buffer, &r->palette_bytes, &r->palette_section_bytes,
-                             &r->palette_mapped, per_instance, error);
+        cpu ? reserve_stream(r, &r->streams.skinned_buffer, &r->streams.skinned_bytes,
+                             &r->streams.skinned_section_bytes, &r->streams.skinned_mapped,
+                             per_instance, error)
+            : reserve_stream(r, &r->streams.palette_buffer, &r->streams.palette_bytes,
+                             &r->streams.palette_section_bytes, &r->streams.palette_mapped,
+                             per_instance, error);
     if (result != CROWD_OK || per_instance == 0) {
         return result;
     }
-    uint64_t section = cpu ? r->skinned_section_bytes : r->palette_section_bytes;
-    char *base =
-        (char *)(cpu ? r->skinned_mapped : r->palette_mapped) + r->world->stream_section * section;
+    uint64_t section = cpu ? r->streams.skinned_section_bytes : r->streams.palette_section_bytes;
+    char *base = (char *)(cpu ? r->streams.skinned_mapped : r->streams.palette_mapped) +
+                 r->world->stream_section * section;
     double start = thread_cpu_s();
-    for (uint32_t slot = 0; slot < r->instance_count; slot++) {
+    for (uint32_t slot = 0; slot < r->instances.count; slot++) {
         float *out = (float *)(base + slot * per_instance);
         if (cpu) {
             gpu_pose_skin(r, slot, now, out);
@@ -82,6 +84,6 @@ crowd_result gpu_streams_update(gpu_archetype *r, float now, crowd_error *error)
         }
     }
     r->world->stats.cpu_animation_time_s += thread_cpu_s() - start;
-    r->world->stats.uploaded_bytes += per_instance * r->instance_count;
+    r->world->stats.uploaded_bytes += per_instance * r->instances.count;
     return CROWD_OK;
 }

@@ -7,14 +7,44 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 #define ARCHETYPE_INDEX_MASK 0xffu
+
+char *gpu_copy_string(const crowd_world *w, const char *text) {
+    size_t bytes = strlen(text) + 1;
+    char *copy = crowd__mem_alloc(&w->allocator, bytes);
+    if (copy != NULL) {
+        memcpy(copy, text, bytes);
+    }
+    return copy;
+}
 
 static double thread_cpu_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+crowd_result gpu_context_check(bool desktop_gl, int version, int profile_mask, crowd_error *error) {
+    if (!desktop_gl || version < 45) {
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
+                               "crowd needs a current OpenGL 4.5 core context (found %s %d.%d)",
+                               desktop_gl ? "OpenGL" : "OpenGL ES", version / 10, version % 10);
+    }
+    if ((profile_mask & GL_CONTEXT_CORE_PROFILE_BIT) == 0) {
+        const char *profile = (profile_mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0
+                                  ? "a compatibility profile"
+                                  : "of no known profile";
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
+                               "crowd needs an OpenGL 4.5 core context; the current one (%d.%d) is "
+                               "%s: ask for a core profile (GLFW_OPENGL_CORE_PROFILE, "
+                               "EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, "
+                               "WGL/GLX_CONTEXT_CORE_PROFILE_BIT_ARB)",
+                               version / 10, version % 10, profile);
+    }
+    return CROWD_OK;
 }
 
 crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
@@ -35,18 +65,27 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
                                (unsigned)desc->max_instances, (unsigned)CROWD_WORLD_MAX_INSTANCES);
     }
     /* epoxy answers from whatever context is current; without one it has
-     * no version to give. */
-    if (!epoxy_is_desktop_gl() || epoxy_gl_version() < 45) {
-        int version = epoxy_gl_version();
-        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
-                               "crowd needs a current OpenGL 4.5 core context (found %s %d.%d)",
-                               epoxy_is_desktop_gl() ? "OpenGL" : "OpenGL ES", version / 10,
-                               version % 10);
+     * no version to give, and then nothing may be asked of GL. */
+    bool desktop = epoxy_is_desktop_gl();
+    int version = epoxy_gl_version();
+    GLint profile = 0;
+    if (desktop && version >= 32) {
+        glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
     }
-    crowd_world *w = calloc(1, sizeof *w);
+    crowd_result usable = gpu_context_check(desktop, version, profile, error);
+    if (usable != CROWD_OK) {
+        return usable;
+    }
+    if ((desc->allocator.alloc_fn == NULL) != (desc->allocator.free_fn == NULL)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "crowd_world_desc.allocator needs both alloc_fn and free_fn, or "
+                               "neither");
+    }
+    crowd_world *w = crowd__mem_alloc_zeroed(&desc->allocator, 1, sizeof *w);
     if (w == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
+    w->allocator = desc->allocator;
     w->logger = desc->logger;
     w->max_instances =
         desc->max_instances != 0 ? desc->max_instances : CROWD_WORLD_DEFAULT_MAX_INSTANCES;
@@ -78,14 +117,17 @@ void crowd_world_destroy(crowd_world *w) {
     if (w->timing) {
         gpu_timing_release(w);
     }
+    gpu_programs_destroy_all(w);
     if (w->cull_program != 0) {
         glDeleteProgram(w->cull_program);
     }
-    free(w->handle_archetype);
-    free(w->handle_slot);
-    free(w->handle_generation);
-    free(w->free_handles);
-    free(w);
+    /* The allocator is copied out first: the world holding it goes last. */
+    const crowd_allocator allocator = w->allocator;
+    crowd__mem_free(&allocator, w->handle_archetype);
+    crowd__mem_free(&allocator, w->handle_slot);
+    crowd__mem_free(&allocator, w->handle_generation);
+    crowd__mem_free(&allocator, w->free_handles);
+    crowd__mem_free(&allocator, w);
 }
 
 /* ---- archetypes --------------------------------------------------------- */
@@ -186,9 +228,14 @@ crowd_result crowd_archetype_set_mode(crowd_world *w, crowd_archetype handle, cr
     return result;
 }
 
-crowd_gpu_mode crowd_archetype_mode(const crowd_world *w, crowd_archetype handle) {
+bool crowd_archetype_get_mode(const crowd_world *w, crowd_archetype handle,
+                              crowd_gpu_mode *out_mode) {
     const gpu_archetype *a = gpu_world_archetype(w, handle);
-    return a != NULL ? a->mode : CROWD_GPU_MODE_COUNT;
+    if (a == NULL || out_mode == NULL) {
+        return false;
+    }
+    *out_mode = a->mode;
+    return true;
 }
 
 const char *crowd_archetype_name(const crowd_world *w, crowd_archetype handle) {
@@ -213,20 +260,22 @@ bool crowd_archetype_get_clip(const crowd_world *w, crowd_archetype handle, uint
     return true;
 }
 
-int32_t crowd_archetype_find_clip(const crowd_world *w, crowd_archetype handle, const char *name) {
+bool crowd_archetype_find_clip(const crowd_world *w, crowd_archetype handle, const char *name,
+                               uint32_t *out_clip) {
     const gpu_archetype *a = gpu_world_archetype(w, handle);
-    for (uint32_t c = 0; a != NULL && name != NULL && c < a->clip_count; c++) {
+    for (uint32_t c = 0; a != NULL && name != NULL && out_clip != NULL && c < a->clip_count; c++) {
         if (strcmp(a->clips[c].name, name) == 0) {
-            return (int32_t)c;
+            *out_clip = c;
+            return true;
         }
     }
-    return -1;
+    return false;
 }
 
 bool crowd_archetype_bind_bounds(const crowd_world *w, crowd_archetype handle, float min[3],
                                  float max[3]) {
     const gpu_archetype *a = gpu_world_archetype(w, handle);
-    if (a == NULL) {
+    if (a == NULL || min == NULL || max == NULL) {
         return false;
     }
     memcpy(min, a->bind_min, sizeof a->bind_min);
@@ -253,7 +302,7 @@ double crowd_world_time(const crowd_world *w) {
 static bool streams_used(const crowd_world *w) {
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         const gpu_archetype *a = w->archetypes[i];
-        if (a != NULL && a->instance_count > 0 &&
+        if (a != NULL && a->instances.count > 0 &&
             (a->mode == CROWD_GPU_MODE_CPU || a->mode == CROWD_GPU_MODE_GPU)) {
             return true;
         }
@@ -305,7 +354,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
         float now = (float)time_s;
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES && result == CROWD_OK; i++) {
             gpu_archetype *a = w->archetypes[i];
-            if (a != NULL && a->instance_count > 0) {
+            if (a != NULL && a->instances.count > 0) {
                 result = gpu_streams_update(a, now, error);
             }
         }
@@ -404,6 +453,9 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     multiply(desc->projection, desc->view, view_proj);
     float now = (float)w->clock_s;
     w->stats.passes++;
+    /* An archetype that cannot be drawn does not keep the others from it;
+     * the first failure is what the call reports. */
+    crowd_result drawn = CROWD_OK;
     if (w->instance_count > 0) {
         gpu_saved_state saved;
         gpu_state_save(&saved, w->state_policy);
@@ -420,8 +472,10 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
         }
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
             gpu_archetype *a = w->archetypes[i];
-            if (a != NULL && a->instance_count > 0) {
-                gpu_archetype_draw(a, desc, view_proj, now);
+            if (a != NULL && a->instances.count > 0) {
+                crowd_result result =
+                    gpu_archetype_draw(a, desc, view_proj, now, drawn == CROWD_OK ? error : NULL);
+                drawn = drawn == CROWD_OK ? result : drawn;
             }
         }
         if (w->timing) {
@@ -432,6 +486,9 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     if (w->timing) {
         w->stats.cpu_time_s += thread_cpu_s() - cpu_start;
     }
+    if (drawn != CROWD_OK) {
+        return drawn;
+    }
 #ifndef NDEBUG
     return gpu_check(error, "drawing the crowd");
 #else
@@ -440,6 +497,9 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
 }
 
 void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
+    if (out == NULL) {
+        return;
+    }
     memset(out, 0, sizeof *out);
     if (w == NULL) {
         return;
@@ -454,6 +514,7 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
     }
     out->archetype_count = w->archetype_count;
     out->instance_count = w->instance_count;
+    out->program_count = gpu_programs_count(w);
     out->gpu_memory_bytes = 0;
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         if (w->archetypes[i] != NULL) {

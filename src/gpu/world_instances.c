@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "gpu/internal.h"
 
 #define INDEX_BITS 22u
@@ -17,21 +18,28 @@ static crowd_result oom(crowd_error *error) {
     return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
 }
 
+/* One per-handle array grown from the world's handle_capacity to
+ * `capacity` entries of `size` bytes, or NULL (the array as it was). */
+static void *grown(crowd_world *w, void *array, size_t size, uint32_t capacity) {
+    return crowd__mem_grow(&w->allocator, array, w->handle_capacity * size, capacity * size);
+}
+
 static crowd_result reserve_handles(crowd_world *w, uint32_t capacity, crowd_error *error) {
+    /* handle_capacity only moves once every array has grown. */
     void *p;
-    if ((p = realloc(w->handle_archetype, capacity * sizeof *w->handle_archetype)) == NULL) {
+    if ((p = grown(w, w->handle_archetype, sizeof *w->handle_archetype, capacity)) == NULL) {
         return oom(error);
     }
     w->handle_archetype = p;
-    if ((p = realloc(w->handle_slot, capacity * sizeof *w->handle_slot)) == NULL) {
+    if ((p = grown(w, w->handle_slot, sizeof *w->handle_slot, capacity)) == NULL) {
         return oom(error);
     }
     w->handle_slot = p;
-    if ((p = realloc(w->handle_generation, capacity * sizeof *w->handle_generation)) == NULL) {
+    if ((p = grown(w, w->handle_generation, sizeof *w->handle_generation, capacity)) == NULL) {
         return oom(error);
     }
     w->handle_generation = p;
-    if ((p = realloc(w->free_handles, capacity * sizeof *w->free_handles)) == NULL) {
+    if ((p = grown(w, w->free_handles, sizeof *w->free_handles, capacity)) == NULL) {
         return oom(error);
     }
     w->free_handles = p;
@@ -66,15 +74,15 @@ static void release_handle(crowd_world *w, uint32_t index) {
 }
 
 void gpu_world_release_handles(crowd_world *w, gpu_archetype *a) {
-    for (uint32_t slot = 0; slot < a->instance_count; slot++) {
-        release_handle(w, a->slot_handle[slot]);
+    for (uint32_t slot = 0; slot < a->instances.count; slot++) {
+        release_handle(w, a->instances.slot_handle[slot]);
     }
     gpu_instances_clear(a);
 }
 
-crowd_result crowd_instance_add(crowd_world *w, crowd_archetype archetype,
-                                const crowd_instance_desc *desc, crowd_instance *out_instance,
-                                crowd_error *error) {
+crowd_result crowd_world_add_instance(crowd_world *w, crowd_archetype archetype,
+                                      const crowd_instance_desc *desc, crowd_instance *out_instance,
+                                      crowd_error *error) {
     if (out_instance == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "out_instance is NULL");
     }
@@ -154,7 +162,8 @@ crowd_result crowd_instance_play(crowd_world *w, crowd_instance instance, uint32
     return result != CROWD_OK ? result : gpu_instance_play(a, slot, clip, crossfade_s, error);
 }
 
-crowd_result crowd_instance_remove(crowd_world *w, crowd_instance instance, crowd_error *error) {
+crowd_result crowd_world_remove_instance(crowd_world *w, crowd_instance instance,
+                                         crowd_error *error) {
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
     crowd_result result = find(w, instance, &a, &slot, error);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_internal.h"
 #include "skin/prepared.h"
 
 static const char *const path_names[CROWD_SKIN_PATH_COUNT] = {"auto", "scalar", "sse2", "avx2"};
@@ -98,6 +99,11 @@ static void fill_lane(const crowd_mesh *mesh, uint32_t v, skin_group *group, uin
 
 crowd_result crowd_skin_prepared_create(const crowd_mesh *mesh, crowd_skin_prepared **out_prepared,
                                         crowd_error *error) {
+    return crowd__skin_prepared_create(mesh, NULL, out_prepared, error);
+}
+
+crowd_result crowd__skin_prepared_create(const crowd_mesh *mesh, const crowd_allocator *allocator,
+                                         crowd_skin_prepared **out_prepared, crowd_error *error) {
     if (out_prepared) {
         *out_prepared = NULL;
     }
@@ -130,9 +136,12 @@ crowd_result crowd_skin_prepared_create(const crowd_mesh *mesh, crowd_skin_prepa
         group_vertices[group_of(mesh, v)]++;
     }
 
-    crowd_skin_prepared *prepared = calloc(1, sizeof *prepared);
+    crowd_skin_prepared *prepared = crowd__mem_alloc_zeroed(allocator, 1, sizeof *prepared);
     if (!prepared) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    if (allocator != NULL) {
+        prepared->allocator = *allocator;
     }
     size_t total_bytes = 0;
     uint32_t first_block = 0;
@@ -152,11 +161,14 @@ crowd_result crowd_skin_prepared_create(const crowd_mesh *mesh, crowd_skin_prepa
     prepared->block_count = first_block;
     prepared->size_bytes = sizeof *prepared + total_bytes;
     if (total_bytes > 0) {
-        prepared->memory = aligned_alloc(32, total_bytes);
-        if (!prepared->memory) {
-            free(prepared);
+        /* The kernels load 32-byte aligned records; an allocator promises
+         * malloc's alignment only, so the block has room to align within. */
+        prepared->block = crowd__mem_alloc(allocator, total_bytes + 31);
+        if (!prepared->block) {
+            crowd__mem_free(allocator, prepared);
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
         }
+        prepared->memory = (void *)(((uintptr_t)prepared->block + 31) & ~(uintptr_t)31);
         /* Zero padding lanes: zero weight, joint 0, position and normal 0. */
         memset(prepared->memory, 0, total_bytes);
     }
@@ -177,8 +189,9 @@ crowd_result crowd_skin_prepared_create(const crowd_mesh *mesh, crowd_skin_prepa
 
 void crowd_skin_prepared_destroy(crowd_skin_prepared *prepared) {
     if (prepared) {
-        free(prepared->memory);
-        free(prepared);
+        const crowd_allocator allocator = prepared->allocator;
+        crowd__mem_free(&allocator, prepared->block);
+        crowd__mem_free(&allocator, prepared);
     }
 }
 

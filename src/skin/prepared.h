@@ -41,6 +41,8 @@ typedef struct skin_group {
 } skin_group;
 
 struct crowd_skin_prepared {
+    crowd_allocator allocator; /* what the blocks below came from */
+    void *block;               /* the allocation `memory` lies in */
     uint32_t vertex_count;
     uint32_t joint_count;
     uint32_t block_count;                    /* over all groups */
@@ -71,6 +73,11 @@ static inline uint32_t skin_block_lanes(const skin_group *group, uint32_t block)
     uint32_t rest = group->vertex_count - block * SKIN_LANES;
     return rest < SKIN_LANES ? rest : SKIN_LANES;
 }
+
+/* crowd_skin_prepared_create with its memory from `allocator` (NULL or
+ * zeroed: malloc), freed through it by crowd_skin_prepared_destroy. */
+crowd_result crowd__skin_prepared_create(const crowd_mesh *mesh, const crowd_allocator *allocator,
+                                         crowd_skin_prepared **out_prepared, crowd_error *error);
 
 /* Skins blocks [begin, end) of one group. out_normals may be NULL. */
 typedef void (*skin_kernel)(const skin_group *group, uint32_t begin, uint32_t end,

@@ -37,12 +37,10 @@ static int fail(const crowd_error *error) {
 }
 
 static int clip_index(const job *j, crowd_archetype a, const char *name, uint32_t *out) {
-    int32_t clip = crowd_archetype_find_clip(j->world, a, name);
-    if (clip < 0) {
+    if (!crowd_archetype_find_clip(j->world, a, name, out)) {
         fprintf(stderr, "fade_render: no clip '%s'\n", name);
         return 1;
     }
-    *out = (uint32_t)clip;
     return 0;
 }
 
@@ -76,7 +74,8 @@ static int draw(job *j, char **argv) {
     crowd_instance instance;
     crowd_draw_desc draw = {.pass = CROWD_PASS_COLOR};
     crowd_light_default(&draw.light);
-    if (crowd_instance_add(j->world, archetype, &instance_desc, &instance, &error) != CROWD_OK) {
+    if (crowd_world_add_instance(j->world, archetype, &instance_desc, &instance, &error) !=
+        CROWD_OK) {
         return fail(&error);
     }
     crowd_world_set_time(j->world, atof(argv[9]));

@@ -21,14 +21,16 @@
  *
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
- *                           state and shade), state, shade, cull, cli, time
- *                           (with bar);
+ *                           state and shade), state, shade, cull, cli, time,
+ *                           programs, handles (with bar);
  *                           none = all
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <epoxy/gl.h>
 
 #include "check.h"
 #include "crowd/bake.h"
@@ -137,7 +139,7 @@ uint8_t *gpu_test_reference_at(const crowd_asset *asset, const float *skin_matri
         crowd_instance_desc desc = {.heading_rad = heading_rad};
         memcpy(desc.position, position, sizeof desc.position);
         crowd_instance id;
-        if (crowd_instance_add(scene.world, scene.archetype, &desc, &id, NULL) == CROWD_OK) {
+        if (crowd_world_add_instance(scene.world, scene.archetype, &desc, &id, NULL) == CROWD_OK) {
             pixels = gpu_test_render(scene.world, 0.0, camera);
         }
         gpu_scene_destroy(&scene);
@@ -175,6 +177,14 @@ void gpu_test_save(const char *stem, const char *suffix, const uint8_t *pixels) 
     char name[192];
     snprintf(name, sizeof name, "%s_%s.png", stem, suffix);
     image_save(name, pixels, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
+}
+
+uint32_t gpu_test_live_programs(void) {
+    uint32_t count = 0;
+    for (GLuint name = 1; name < 4096; name++) {
+        count += glIsProgram(name) ? 1u : 0u;
+    }
+    return count;
 }
 
 static bool run_group(const char *which, const char *group, const char *parent) {
@@ -226,6 +236,12 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "time", "bar")) {
         result = combine(result, test_gpu_time());
+    }
+    if (run_group(which, "programs", "bar")) {
+        result = combine(result, test_gpu_programs());
+    }
+    if (run_group(which, "handles", "bar")) {
+        result = combine(result, test_gpu_handles());
     }
     if (run_group(which, "builtin", "bar")) {
         result = combine(result, test_gpu_builtin());

@@ -72,6 +72,9 @@ uint8_t *gpu_test_reference(const crowd_asset *asset, const float *skin_matrices
 bool gpu_test_close(const char *what, const uint8_t *a, const uint8_t *b, double max_fraction);
 /* True when at least min_fraction of the foreground pixels differ. */
 bool gpu_test_different(const char *what, const uint8_t *a, const uint8_t *b, double min_fraction);
+/* GL programs alive in the current context, counted by name (what a world
+ * holds, counted without asking it). */
+uint32_t gpu_test_live_programs(void);
 /* Saves a 160x120 image as STEM_SUFFIX.png in the test's folder. */
 void gpu_test_save(const char *stem, const char *suffix, const uint8_t *pixels);
 
@@ -86,5 +89,7 @@ int test_gpu_state(void);
 int test_gpu_shade(void);
 int test_gpu_cull(void);
 int test_gpu_time(void);
+int test_gpu_programs(void);
+int test_gpu_handles(void);
 
 #endif

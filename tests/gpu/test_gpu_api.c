@@ -182,8 +182,9 @@ static void test_archetype_limit(const crowd_asset *bar) {
     CHECK(crowd_world_remove_archetype(world, first, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_world_add_archetype(world, &desc, &extra, &error) == CROWD_OK);
     CHECK(extra.id != first.id && extra.id != 0);
-    CHECK(crowd_archetype_mode(world, first) == CROWD_GPU_MODE_COUNT);
-    CHECK(crowd_archetype_mode(world, extra) == CROWD_GPU_MODE_STATIC);
+    crowd_gpu_mode mode = CROWD_GPU_MODE_VAT;
+    CHECK(!crowd_archetype_get_mode(world, first, &mode) && mode == CROWD_GPU_MODE_VAT);
+    CHECK(crowd_archetype_get_mode(world, extra, &mode) && mode == CROWD_GPU_MODE_STATIC);
     crowd_world_destroy(world);
 }
 
@@ -205,9 +206,10 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
           !clip.loop && clip.duration_s == 0.5f);
     CHECK(!crowd_archetype_get_clip(world, r, 3, &clip));
     CHECK(!crowd_archetype_get_clip(world, (crowd_archetype){0}, 0, &clip));
-    CHECK(crowd_archetype_find_clip(world, r, "slide") == 1);
-    CHECK(crowd_archetype_find_clip(world, r, "nope") == -1);
-    CHECK(crowd_archetype_find_clip(world, r, NULL) == -1);
+    uint32_t found = 7;
+    CHECK(crowd_archetype_find_clip(world, r, "slide", &found) && found == 1);
+    CHECK(!crowd_archetype_find_clip(world, r, "nope", &found) && found == 1);
+    CHECK(!crowd_archetype_find_clip(world, r, NULL, &found));
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
         CHECK(crowd_archetype_has_mode(world, r, (crowd_gpu_mode)m));
         CHECK(crowd_archetype_has_mode(world, asset_only, (crowd_gpu_mode)m) ==
@@ -216,7 +218,8 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
     }
     CHECK(crowd_archetype_set_mode(world, asset_only, CROWD_GPU_MODE_BAT, &error) ==
           CROWD_ERROR_UNSUPPORTED);
-    CHECK(crowd_archetype_mode(world, asset_only) == CROWD_GPU_MODE_STATIC);
+    crowd_gpu_mode mode = CROWD_GPU_MODE_COUNT;
+    CHECK(crowd_archetype_get_mode(world, asset_only, &mode) && mode == CROWD_GPU_MODE_STATIC);
     CHECK(crowd_archetype_set_mode(world, r, (crowd_gpu_mode)9, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_archetype_set_mode(NULL, r, CROWD_GPU_MODE_GPU, &error) ==
@@ -231,7 +234,7 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
     CHECK(!crowd_world_instance_bounds(world, min, max));
     crowd_instance id;
     crowd_instance_desc desc = {.position = {3, 0, 0}, .heading_rad = 1.5707963f, .scale = 2};
-    CHECK(crowd_instance_add(world, r, &desc, &id, &error) == CROWD_OK);
+    CHECK(crowd_world_add_instance(world, r, &desc, &id, &error) == CROWD_OK);
     CHECK(crowd_instance_archetype(world, id).id == r.id);
     CHECK(crowd_world_instance_bounds(world, min, max));
     /* Turned 90 degrees about +Y and doubled: x spans 3 +- 0.5, y 0..4. */
@@ -241,7 +244,7 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
     /* A second archetype's instance grows the same bounds. */
     crowd_instance other;
     desc = (crowd_instance_desc){.position = {-2, 0, 0}};
-    CHECK(crowd_instance_add(world, asset_only, &desc, &other, &error) == CROWD_OK);
+    CHECK(crowd_world_add_instance(world, asset_only, &desc, &other, &error) == CROWD_OK);
     CHECK(crowd_world_instance_bounds(world, min, max));
     CHECK_NEAR(min[0], -2.25, 1e-5);
     CHECK_NEAR(max[0], 3.5, 1e-5);
@@ -250,7 +253,7 @@ static void test_queries_and_modes(const crowd_asset *bar, const crowd_bake *bak
     CHECK(crowd_world_remove_archetype(world, asset_only, &error) == CROWD_OK);
     CHECK(crowd_world_instance_count(world) == 1);
     CHECK(crowd_instance_archetype(world, other).id == 0);
-    CHECK(crowd_instance_remove(world, other, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_remove_instance(world, other, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_world_remove_archetype(world, asset_only, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_archetype_clip_count(world, asset_only) == 0);
     crowd_world_set_time(world, 12.5);
@@ -339,31 +342,31 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
           CROWD_OK);
     crowd_instance a = {0}, b = {0}, c = {0};
     crowd_instance_desc desc = {0};
-    CHECK(crowd_instance_add(world, r, NULL, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_add(world, r, &desc, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_add(NULL, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_add(world, (crowd_archetype){0}, &desc, &a, &error) ==
+    CHECK(crowd_world_add_instance(world, r, NULL, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, r, &desc, NULL, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(NULL, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, (crowd_archetype){0}, &desc, &a, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
     desc.clip = 3;
-    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(error.reason, "clip 3") != NULL);
     desc = (crowd_instance_desc){.position = {0, NAN, 0}};
-    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.speed = INFINITY};
-    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.scale = -1.0f};
-    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.loop = (crowd_loop_mode)7};
-    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     desc = (crowd_instance_desc){.tint = {1, 1, NAN, 1}};
-    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_add_instance(world, r, &desc, &a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_world_instance_count(world) == 0);
     /* max_instances counts the instances of every archetype together. */
     desc = (crowd_instance_desc){0};
-    CHECK(crowd_instance_add(world, r, &desc, &a, &error) == CROWD_OK && a.id != 0);
-    CHECK(crowd_instance_add(world, other, &desc, &b, &error) == CROWD_OK && b.id != 0 &&
+    CHECK(crowd_world_add_instance(world, r, &desc, &a, &error) == CROWD_OK && a.id != 0);
+    CHECK(crowd_world_add_instance(world, other, &desc, &b, &error) == CROWD_OK && b.id != 0 &&
           b.id != a.id);
-    CHECK(crowd_instance_add(world, r, &desc, &c, &error) == CROWD_ERROR_LIMIT && c.id == 0);
+    CHECK(crowd_world_add_instance(world, r, &desc, &c, &error) == CROWD_ERROR_LIMIT && c.id == 0);
     CHECK(strstr(error.reason, "2") != NULL);
     CHECK(crowd_instance_play(world, a, 3, 0.2f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_instance_play(world, a, 1, -0.1f, &error) == CROWD_ERROR_INVALID_ARGUMENT);
@@ -379,8 +382,8 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
     desc.clip = 9;
     CHECK(crowd_instance_update(world, a, &desc, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     /* Stale, zero and made-up handles. */
-    CHECK(crowd_instance_remove(world, a, &error) == CROWD_OK);
-    CHECK(crowd_instance_remove(world, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_remove_instance(world, a, &error) == CROWD_OK);
+    CHECK(crowd_world_remove_instance(world, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(error.reason, "does not exist") != NULL);
     CHECK(crowd_instance_update(world, a, &(crowd_instance_desc){0}, &error) ==
           CROWD_ERROR_INVALID_ARGUMENT);
@@ -391,11 +394,11 @@ static void test_instance_errors(const crowd_asset *bar, const crowd_bake *bake)
                                        &error) == CROWD_ERROR_INVALID_ARGUMENT);
     CHECK(crowd_instance_archetype(world, a).id == 0);
     /* The slot is reused with a new generation: the old handle stays dead. */
-    CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &c, &error) == CROWD_OK &&
+    CHECK(crowd_world_add_instance(world, r, &(crowd_instance_desc){0}, &c, &error) == CROWD_OK &&
           c.id != a.id);
-    CHECK(crowd_instance_remove(world, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
-    CHECK(crowd_instance_remove(world, b, &error) == CROWD_OK &&
-          crowd_instance_remove(world, c, &error) == CROWD_OK);
+    CHECK(crowd_world_remove_instance(world, a, &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_remove_instance(world, b, &error) == CROWD_OK &&
+          crowd_world_remove_instance(world, c, &error) == CROWD_OK);
     CHECK(crowd_world_instance_count(world) == 0);
     /* Draw descs: unknown pass, matrices that are not finite, none. */
     crowd_camera camera = {.eye = {0, 1, 6}, .target = {0, 1, 0}};
@@ -465,7 +468,7 @@ static void test_timing(const crowd_asset *bar, const crowd_bake *bake) {
               world,
               &(crowd_archetype_desc){.asset = bar, .bake = bake, .mode = CROWD_GPU_MODE_GPU}, &r,
               &error) == CROWD_OK);
-    CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+    CHECK(crowd_world_add_instance(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
     crowd_camera camera = gpu_test_bar_camera();
     crowd_draw_desc draw = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
     crowd_world_stats stats = {0};
@@ -519,7 +522,7 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     uint64_t bat = 16ull * bake->bat.width * bake->bat.height;
     uint64_t sections = CROWD_WORLD_STREAM_FRAMES;
     crowd_instance id;
-    CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+    CHECK(crowd_world_add_instance(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
     crowd_camera camera = {.eye = {0, 1, 6}, .target = {0, 1, 0}};
     crowd_draw_desc draw = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
     const struct {
@@ -541,7 +544,8 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     }
     /* 65 instances double the record buffer to 128. */
     for (int i = 0; i < 64; i++) {
-        CHECK(crowd_instance_add(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+        CHECK(crowd_world_add_instance(world, r, &(crowd_instance_desc){0}, &id, &error) ==
+              CROWD_OK);
     }
     crowd_world_get_stats(world, &stats);
     CHECK(stats.gpu_memory_bytes == base + 64 * 112 + lists);
@@ -633,8 +637,8 @@ static void test_loaded_bake(const crowd_asset *bar, const crowd_bake *bake) {
         CHECK(crowd_archetype_clip_count(a, type_a) == 3);
         crowd_instance id;
         crowd_instance_desc desc = {.clip = 0, .time_offset_s = 0.1f};
-        CHECK(crowd_instance_add(a, type_a, &desc, &id, &error) == CROWD_OK);
-        CHECK(crowd_instance_add(b, type_b, &desc, &id, &error) == CROWD_OK);
+        CHECK(crowd_world_add_instance(a, type_a, &desc, &id, &error) == CROWD_OK);
+        CHECK(crowd_world_add_instance(b, type_b, &desc, &id, &error) == CROWD_OK);
         crowd_camera camera = gpu_test_bar_camera();
         const crowd_gpu_mode modes[3] = {CROWD_GPU_MODE_STATIC, CROWD_GPU_MODE_BAT,
                                          CROWD_GPU_MODE_VAT};
@@ -678,8 +682,9 @@ static void test_window(host_context *window) {
     crowd_error error;
     CHECK(bar != NULL && gpu_scene_create(bar, NULL, CROWD_GPU_MODE_GPU, &s));
     crowd_instance id;
-    CHECK(s.world != NULL && crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0},
-                                                &id, &error) == CROWD_OK);
+    CHECK(s.world != NULL &&
+          crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
+              CROWD_OK);
     crowd_camera camera = {.eye = {0, 1, 4}, .target = {0, 1, 0}};
     crowd_draw_desc draw = {.pass = CROWD_PASS_COLOR};
     crowd_camera_matrices(&camera, 1.0f, draw.view, draw.projection);

@@ -22,7 +22,7 @@ static void test_poses(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene s;
     REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_STATIC, &s));
     crowd_instance id;
-    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
           CROWD_OK);
     const int clips[2] = {BEND, SLIDE};
     const float times[3] = {0.2f, 0.55f, 1.1f};
@@ -96,8 +96,8 @@ static void test_crossfade(const crowd_asset *bar, const crowd_bake *bake) {
             continue;
         }
         crowd_instance id;
-        CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){.clip = BEND}, &id,
-                                 NULL) == CROWD_OK);
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){.clip = BEND},
+                                       &id, NULL) == CROWD_OK);
         crowd_world_set_time(s.world, 0.05);
         CHECK(crowd_instance_play(s.world, id, SLIDE, 0.3f, NULL) == CROWD_OK);
         uint8_t *image = gpu_test_render(s.world, 0.2, &camera);
@@ -163,24 +163,26 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
         gpu_archetype *r = archetype_of(s.world, s.archetype);
         REQUIRE_VOID(r != NULL);
         crowd_instance fading, other;
-        CHECK(crowd_instance_add(s.world, s.archetype,
-                                 &(crowd_instance_desc){.position = {-0.6f, 0, 0}, .clip = BEND},
-                                 &fading, NULL) == CROWD_OK);
-        CHECK(crowd_instance_add(s.world, s.archetype,
-                                 &(crowd_instance_desc){.position = {0.6f, 0, 0}, .clip = DROP},
-                                 &other, NULL) == CROWD_OK);
+        CHECK(crowd_world_add_instance(
+                  s.world, s.archetype,
+                  &(crowd_instance_desc){.position = {-0.6f, 0, 0}, .clip = BEND}, &fading,
+                  NULL) == CROWD_OK);
+        CHECK(
+            crowd_world_add_instance(s.world, s.archetype,
+                                     &(crowd_instance_desc){.position = {0.6f, 0, 0}, .clip = DROP},
+                                     &other, NULL) == CROWD_OK);
         CHECK(!gpu_crossfade_running(r, 0.0f));
         crowd_world_set_time(s.world, 0.05);
         CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.3f, NULL) == CROWD_OK);
-        double end = r->fade_end_s;
+        double end = r->instances.fade_end_s;
         CHECK_MSG(end > 0.35 && end < 0.35 + 1e-6, "%s: fade end %.9f", name, end);
         CHECK(gpu_crossfade_running(r, 0.2f) && gpu_crossfade_running(r, 0.0f));
 
         char what[96];
         uint8_t *fade = gpu_test_render(s.world, 0.2, &camera);
-        r->fade_end_s = -INFINITY;
+        r->instances.fade_end_s = -INFINITY;
         uint8_t *plain = gpu_test_render(s.world, 0.2, &camera);
-        r->fade_end_s = end;
+        r->instances.fade_end_s = end;
         snprintf(what, sizeof what, "%s mid-fade: plain build vs fade build", name);
         CHECK(fade != NULL && plain != NULL && gpu_test_different(what, fade, plain, 0.05));
         free(fade);
@@ -195,9 +197,9 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
         for (int k = 0; k < 2; k++) {
             CHECK(!gpu_crossfade_running(r, (float)times[k]));
             uint8_t *automatic = gpu_test_render(s.world, times[k], &camera);
-            r->fade_end_s = INFINITY;
+            r->instances.fade_end_s = INFINITY;
             uint8_t *forced = gpu_test_render(s.world, times[k], &camera);
-            r->fade_end_s = end;
+            r->instances.fade_end_s = end;
             snprintf(what, sizeof what, "%s at %.9f s: plain build vs fade build", name, times[k]);
             CHECK(same_pixels(what, automatic, forced));
             free(automatic);
@@ -207,19 +209,19 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
          * of it; with no instance left nothing can fade. */
         CHECK(crowd_instance_update(s.world, fading, &(crowd_instance_desc){.clip = BEND}, NULL) ==
               CROWD_OK);
-        CHECK(r->fade_end_s == end);
-        CHECK(crowd_instance_remove(s.world, fading, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s == end);
-        CHECK(crowd_instance_remove(s.world, other, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s == -INFINITY && !gpu_crossfade_running(r, -1e30f));
-        CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &fading, NULL) ==
-              CROWD_OK);
+        CHECK(r->instances.fade_end_s == end);
+        CHECK(crowd_world_remove_instance(s.world, fading, NULL) == CROWD_OK);
+        CHECK(r->instances.fade_end_s == end);
+        CHECK(crowd_world_remove_instance(s.world, other, NULL) == CROWD_OK);
+        CHECK(r->instances.fade_end_s == -INFINITY && !gpu_crossfade_running(r, -1e30f));
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &fading,
+                                       NULL) == CROWD_OK);
         CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.0f, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s == -INFINITY);
+        CHECK(r->instances.fade_end_s == -INFINITY);
         CHECK(crowd_instance_play(s.world, fading, DROP, 1.0f, NULL) == CROWD_OK);
-        CHECK(r->fade_end_s > 1.05 && gpu_crossfade_running(r, 1.0f));
+        CHECK(r->instances.fade_end_s > 1.05 && gpu_crossfade_running(r, 1.0f));
         crowd_world_clear_instances(s.world);
-        CHECK(r->fade_end_s == -INFINITY);
+        CHECK(r->instances.fade_end_s == -INFINITY);
         gpu_scene_destroy(&s);
     }
 }
@@ -276,8 +278,8 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
         crowd_instance_desc left_desc = {.position = {-0.6f, 0, 0}};
         crowd_instance_desc right_desc = {
             .position = {0.6f, 0, 0}, .heading_rad = pi, .time_offset_s = 0.3f};
-        CHECK(crowd_instance_add(s.world, s.archetype, &left_desc, &a, NULL) == CROWD_OK);
-        CHECK(crowd_instance_add(s.world, s.archetype, &right_desc, &b, NULL) == CROWD_OK);
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &left_desc, &a, NULL) == CROWD_OK);
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &right_desc, &b, NULL) == CROWD_OK);
         uint8_t *image = gpu_test_render(s.world, 0.2, &camera);
         char what[80];
         if (image != NULL) {
@@ -286,7 +288,7 @@ static void test_phase_speed(const crowd_asset *bar, const crowd_bake *bake) {
             CHECK(gpu_test_close(what, pair, image, tol));
         }
         free(image);
-        CHECK(crowd_instance_remove(s.world, a, NULL) == CROWD_OK);
+        CHECK(crowd_world_remove_instance(s.world, a, NULL) == CROWD_OK);
         /* Paused at 0.3 s: the same frame at 0.2 s and 0.9 s. */
         crowd_instance_desc desc = {.time_offset_s = 0.3f, .paused = true};
         CHECK(crowd_instance_update(s.world, b, &desc, NULL) == CROWD_OK);
@@ -382,7 +384,7 @@ static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *ba
                                         .clip = added % 3,
                                         .time_offset_s = 0.1f * (float)added};
             crowd_instance id;
-            CHECK(crowd_instance_add(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
+            CHECK(crowd_world_add_instance(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
             first = first.id != 0 ? first : id;
         }
         for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
@@ -396,7 +398,8 @@ static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *ba
                       (unsigned)counts[c], (unsigned)stats.draw_calls);
             CHECK(stats.passes == 1);
             CHECK(stats.instance_count == counts[c] && stats.archetype_count == 1);
-            CHECK(crowd_archetype_mode(s.world, s.archetype) == (crowd_gpu_mode)m);
+            crowd_gpu_mode now = CROWD_GPU_MODE_COUNT;
+            CHECK(crowd_archetype_get_mode(s.world, s.archetype, &now) && now == (crowd_gpu_mode)m);
             CHECK(stats.vertices_drawn == (uint64_t)counts[c] * bar->mesh.index_count);
             /* Times are gathered only when the world was made with timing. */
             CHECK(stats.cpu_time_s == 0.0 && stats.gpu_time_s == 0.0);
@@ -445,15 +448,15 @@ static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
         crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]},
                                     .clip = (uint32_t)i % 2,
                                     .time_offset_s = 0.2f * (float)i};
-        CHECK(crowd_instance_add(s.world, s.archetype, &desc, &ids[i], NULL) == CROWD_OK);
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &desc, &ids[i], NULL) == CROWD_OK);
         if (i > 0) {
-            CHECK(crowd_instance_add(expect.world, expect.archetype, &desc, &kept[i - 1], NULL) ==
-                  CROWD_OK);
+            CHECK(crowd_world_add_instance(expect.world, expect.archetype, &desc, &kept[i - 1],
+                                           NULL) == CROWD_OK);
         }
     }
-    CHECK(crowd_instance_remove(s.world, ids[0], NULL) == CROWD_OK);
+    CHECK(crowd_world_remove_instance(s.world, ids[0], NULL) == CROWD_OK);
     CHECK(crowd_world_instance_count(s.world) == 2);
-    CHECK(crowd_instance_remove(s.world, ids[0], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_remove_instance(s.world, ids[0], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
     uint8_t *got = gpu_test_render(s.world, 0.4, &camera);
     uint8_t *want = gpu_test_render(expect.world, 0.4, &camera);
     if (got != NULL && want != NULL) {
@@ -467,7 +470,7 @@ static void test_remove(const crowd_asset *bar, const crowd_bake *bake) {
     CHECK(crowd_instance_set_transform(s.world, ids[2], pos, 0.0f, 0.0f, NULL) == CROWD_OK);
     crowd_world_clear_instances(s.world);
     CHECK(crowd_world_instance_count(s.world) == 0);
-    CHECK(crowd_instance_remove(s.world, ids[1], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_world_remove_instance(s.world, ids[1], NULL) == CROWD_ERROR_INVALID_ARGUMENT);
     gpu_scene_destroy(&s);
     gpu_scene_destroy(&expect);
 }
@@ -495,7 +498,7 @@ static void test_materials(const crowd_asset *bar) {
     gpu_scene s;
     REQUIRE_VOID(gpu_scene_create(bar, NULL, CROWD_GPU_MODE_STATIC, &s));
     crowd_instance id;
-    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
           CROWD_OK);
     uint8_t *plain = gpu_test_render(s.world, 0.0, &camera);
     crowd_instance_desc green = {.tint = {0.0f, 1.0f, 0.0f, 1.0f}};
@@ -544,8 +547,8 @@ static void test_encodings(const crowd_asset *bar) {
             crowd_instance id;
             uint8_t *image = NULL;
             if (gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s)) {
-                if (crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
-                                       NULL) == CROWD_OK) {
+                if (crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                             NULL) == CROWD_OK) {
                     image = gpu_test_render(s.world, 0.4, &camera);
                 }
                 gpu_scene_destroy(&s);

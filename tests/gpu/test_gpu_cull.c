@@ -59,8 +59,9 @@ static bool field_create(const crowd_asset *asset, const crowd_bake *bake, crowd
         out->world = NULL;
         return false;
     }
-    int32_t wave = crowd_archetype_find_clip(out->world, out->archetype, "wave");
-    int32_t run = crowd_archetype_find_clip(out->world, out->archetype, "run");
+    uint32_t wave = 0, run = 0;
+    bool has_wave = crowd_archetype_find_clip(out->world, out->archetype, "wave", &wave);
+    bool has_run = crowd_archetype_find_clip(out->world, out->archetype, "run", &run);
     uint32_t clips = crowd_archetype_clip_count(out->world, out->archetype);
     uint32_t seed = 12345;
     for (int i = 0; i < FIELD_SIDE * FIELD_SIDE; i++) {
@@ -70,11 +71,11 @@ static bool field_create(const crowd_asset *asset, const crowd_bake *bake, crowd
                          0.0f,
                          ((float)(i / FIELD_SIDE) - 0.5f * FIELD_SIDE + jitter_z) * FIELD_SPACING},
             .heading_rad = 6.2831853f * unit_random(&seed),
-            .clip = (uint32_t)(i % 2 == 0 && wave >= 0 ? wave : (run >= 0 ? run : 0)),
+            .clip = i % 2 == 0 && has_wave ? wave : (has_run ? run : 0),
             .time_offset_s = 2.0f * unit_random(&seed),
         };
         crowd_instance id;
-        if (crowd_instance_add(out->world, out->archetype, &desc, &id, &error) != CROWD_OK ||
+        if (crowd_world_add_instance(out->world, out->archetype, &desc, &id, &error) != CROWD_OK ||
             (i % 3 == 0 && crowd_instance_play(out->world, id, (desc.clip + 1) % clips, 0.8f,
                                                &error) != CROWD_OK)) {
             fprintf(stderr, "field instance %d: %s\n", i, error.reason);
@@ -163,7 +164,7 @@ static void test_never_culled_visible(const crowd_asset *asset, const crowd_bake
 /* Handles per LOD of what the last pass of `a` kept, sorted; counts[k]. */
 static uint32_t *kept_lists(const gpu_archetype *a, uint32_t lod_count, uint32_t counts[]) {
     uint32_t commands[CROWD_BAKE_MAX_LODS * 5];
-    glGetNamedBufferSubData(a->command_buffer, 0, (GLsizeiptr)(lod_count * 20), commands);
+    glGetNamedBufferSubData(a->cull.command_buffer, 0, (GLsizeiptr)(lod_count * 20), commands);
     uint32_t total = 0;
     for (uint32_t k = 0; k < lod_count; k++) {
         counts[k] = commands[5 * k + 1];
@@ -171,17 +172,18 @@ static uint32_t *kept_lists(const gpu_archetype *a, uint32_t lod_count, uint32_t
     }
     uint32_t *handles = malloc((total > 0 ? total : 1) * sizeof *handles);
     gpu_instance_record *records =
-        malloc(sizeof *records * (a->visible_capacity > 0 ? a->visible_capacity : 1));
+        malloc(sizeof *records * (a->cull.visible_capacity > 0 ? a->cull.visible_capacity : 1));
     uint32_t at = 0;
     for (uint32_t k = 0; handles != NULL && records != NULL && k < lod_count; k++) {
-        if (counts[k] > a->visible_capacity) {
+        if (counts[k] > a->cull.visible_capacity) {
             free(handles);
             free(records);
             return NULL;
         }
-        glGetNamedBufferSubData(a->visible_buffer,
-                                (GLintptr)((uint64_t)k * a->visible_capacity * sizeof *records),
-                                (GLsizeiptr)(counts[k] * sizeof *records), records);
+        glGetNamedBufferSubData(
+            a->cull.visible_buffer,
+            (GLintptr)((uint64_t)k * a->cull.visible_capacity * sizeof *records),
+            (GLsizeiptr)(counts[k] * sizeof *records), records);
         uint32_t first = at;
         for (uint32_t i = 0; i < counts[k]; i++) {
             handles[at++] = records[i].handle;
@@ -213,13 +215,13 @@ static void test_gpu_matches_cpu(const crowd_asset *asset, const crowd_bake *bak
         crowd_world_stats stats;
         uint8_t *x = frame_with(on_gpu.world, 0.1 * k, &camera, CROWD_CULL_GPU, 120.0f, &stats);
         uint32_t gpu_counts[CROWD_BAKE_MAX_LODS], cpu_counts[CROWD_BAKE_MAX_LODS];
-        uint32_t *gpu_kept = kept_lists(a, a->lod_count, gpu_counts);
+        uint32_t *gpu_kept = kept_lists(a, a->mesh.lod_count, gpu_counts);
         uint8_t *y = frame_with(on_cpu.world, 0.1 * k, &camera, CROWD_CULL_CPU, 120.0f, &stats);
-        uint32_t *cpu_kept = kept_lists(b, b->lod_count, cpu_counts);
+        uint32_t *cpu_kept = kept_lists(b, b->mesh.lod_count, cpu_counts);
         bool same = gpu_kept != NULL && cpu_kept != NULL &&
-                    memcmp(gpu_counts, cpu_counts, a->lod_count * sizeof gpu_counts[0]) == 0;
+                    memcmp(gpu_counts, cpu_counts, a->mesh.lod_count * sizeof gpu_counts[0]) == 0;
         uint32_t total = 0;
-        for (uint32_t l = 0; l < a->lod_count; l++) {
+        for (uint32_t l = 0; l < a->mesh.lod_count; l++) {
             total += gpu_counts[l];
             lods_seen |= gpu_counts[l] > 0 ? 1u << l : 0u;
         }
@@ -227,11 +229,11 @@ static void test_gpu_matches_cpu(const crowd_asset *asset, const crowd_bake *bak
         same = same && x != NULL && y != NULL && memcmp(x, y, GPU_TEST_PIXELS * 4) == 0;
         if (k == 0 || !same) {
             printf("  frame %d: GPU keeps", k);
-            for (uint32_t l = 0; l < a->lod_count; l++) {
+            for (uint32_t l = 0; l < a->mesh.lod_count; l++) {
                 printf(" %u", gpu_counts[l]);
             }
             printf(" per LOD, CPU");
-            for (uint32_t l = 0; l < b->lod_count; l++) {
+            for (uint32_t l = 0; l < b->mesh.lod_count; l++) {
                 printf(" %u", cpu_counts[l]);
             }
             printf("%s\n", same ? "" : " DIFFER");
@@ -271,17 +273,17 @@ static void test_lod_switch(const char *name, const crowd_asset *asset, const cr
     }
     gpu_scene scene;
     REQUIRE_VOID(gpu_scene_create(asset, bake, CROWD_GPU_MODE_VAT, &scene));
-    int32_t clip = crowd_archetype_find_clip(scene.world, scene.archetype, clip_name);
+    uint32_t clip = 0; /* the first clip when there is none of that name */
+    crowd_archetype_find_clip(scene.world, scene.archetype, clip_name, &clip);
     crowd_instance id;
-    CHECK(crowd_instance_add(scene.world, scene.archetype,
-                             &(crowd_instance_desc){.clip = clip >= 0 ? (uint32_t)clip : 0}, &id,
-                             NULL) == CROWD_OK);
+    CHECK(crowd_world_add_instance(scene.world, scene.archetype,
+                                   &(crowd_instance_desc){.clip = clip}, &id, NULL) == CROWD_OK);
     /* The view looks at the character's middle. Its LOD1 error projects to
      * the pixel budget at clip w = error x projection[5] x height / 2 /
      * budget; the world leaves LOD0 only once it projects 20 % under the
      * budget (the hysteresis), so coming from near, LOD1 is first chosen at
      * that w / 0.8 (w measured at the clip's bounding sphere's centre). */
-    uint32_t c = clip >= 0 ? (uint32_t)clip : 0;
+    uint32_t c = clip;
     float centre_y = bake->clips[c].sphere_center[1];
     crowd_camera camera = {.eye = {0, centre_y, 1},
                            .target = {0, centre_y, 0},

@@ -88,10 +88,11 @@ static void test_model(const char *label, const crowd_asset *asset, const char *
     gpu_scene s;
     bool made = gpu_scene_create(asset, bake, CROWD_GPU_MODE_STATIC, &s);
     crowd_instance id;
-    CHECK(made && crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
-                      CROWD_OK);
+    uint32_t found_b = 0;
+    CHECK(made && crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                           NULL) == CROWD_OK);
     CHECK(made && crowd_archetype_clip_count(s.world, s.archetype) == 2 &&
-          crowd_archetype_find_clip(s.world, s.archetype, clip_b) == 1);
+          crowd_archetype_find_clip(s.world, s.archetype, clip_b, &found_b) && found_b == 1);
     float *palette = malloc(12 * sizeof(float) * asset->skeleton.joint_count);
     const float times[3] = {0.2f, 0.55f, 1.1f};
     for (int c = 0; made && palette != NULL && c < 2; c++) {

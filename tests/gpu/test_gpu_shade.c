@@ -75,9 +75,12 @@ static bool shade_world_create(const crowd_asset *bar, const crowd_bake *bake, c
     const crowd_instance_desc at[3] = {{.position = {-1.0f, 0, 0}, .paused = true},
                                        {.position = {0.3f, 0, 0}, .paused = true},
                                        {.position = {1.2f, 0, 0}, .paused = true}};
-    ok = ok && crowd_instance_add(out->world, out->red, &at[0], &out->left, &error) == CROWD_OK &&
-         crowd_instance_add(out->world, out->handles, &at[1], &out->right, &error) == CROWD_OK &&
-         crowd_instance_add(out->world, out->handles, &at[2], &out->far_right, &error) == CROWD_OK;
+    ok = ok &&
+         crowd_world_add_instance(out->world, out->red, &at[0], &out->left, &error) == CROWD_OK &&
+         crowd_world_add_instance(out->world, out->handles, &at[1], &out->right, &error) ==
+             CROWD_OK &&
+         crowd_world_add_instance(out->world, out->handles, &at[2], &out->far_right, &error) ==
+             CROWD_OK;
     if (!ok) {
         fprintf(stderr, "shade world: %s\n", error.reason);
         crowd_world_destroy(out->world);
@@ -215,7 +218,7 @@ static void test_uniform_block(const crowd_asset *bar, const crowd_bake *bake) {
               &(crowd_archetype_desc){.asset = bar, .bake = bake, .fragment_source = block_shade},
               &s.archetype, &error) == CROWD_OK);
     crowd_instance id;
-    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
           CROWD_OK);
     const float team[4] = {0.0f, 0.5f, 1.0f, 1.0f};
     GLuint block;
@@ -266,7 +269,7 @@ static void test_material_factors(void) {
               s.world, &(crowd_archetype_desc){.asset = bar, .fragment_source = material_shade},
               &s.archetype, &error) == CROWD_OK);
     crowd_instance id;
-    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
           CROWD_OK);
     uint8_t *image = render(s.world, true);
     uint32_t counts[2] = {0, 0}, other = 0;
@@ -294,8 +297,8 @@ static void test_material_factors(void) {
         REQUIRE_VOID(crowd_world_create(NULL, &s.world, &error) == CROWD_OK);
         CHECK(crowd_world_add_archetype(s.world, &(crowd_archetype_desc){.asset = bar},
                                         &s.archetype, &error) == CROWD_OK);
-        CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, &error) ==
-              CROWD_OK);
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                       &error) == CROWD_OK);
         images[k] = render(s.world, false);
         gpu_scene_destroy(&s);
     }
@@ -326,7 +329,7 @@ static void test_broken(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene s;
     REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_BAT, &s));
     crowd_instance id;
-    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
           CROWD_OK);
     crowd_world_stats before, after;
     crowd_world_get_stats(s.world, &before);

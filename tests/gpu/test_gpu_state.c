@@ -450,9 +450,9 @@ static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const c
     crowd_instance ids[3];
     for (int i = 0; i < 3; i++) {
         crowd_instance_desc desc = {.position = {(float)i - 1.0f, 0, 0}, .clip = (uint32_t)i % 2};
-        CHECK(crowd_instance_add(world, i == 1 ? b : a, &desc, &ids[i], &error) == CROWD_OK);
+        CHECK(crowd_world_add_instance(world, i == 1 ? b : a, &desc, &ids[i], &error) == CROWD_OK);
     }
-    expect_state(s, "crowd_instance_add", false);
+    expect_state(s, "crowd_world_add_instance", false);
     crowd_camera camera = gpu_test_bar_camera();
     crowd_draw_desc passes[2] = {gpu_test_draw_desc(&camera, CROWD_PASS_COLOR),
                                  gpu_test_draw_desc(&camera, CROWD_PASS_DEPTH)};
@@ -489,8 +489,8 @@ static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const c
     CHECK(crowd_instance_set_speed(world, ids[2], 2.0f, &error) == CROWD_OK);
     CHECK(crowd_instance_play(world, ids[2], 1, 0.3f, &error) == CROWD_OK);
     expect_state(s, "instance edits", false);
-    CHECK(crowd_instance_remove(world, ids[0], &error) == CROWD_OK);
-    expect_state(s, "crowd_instance_remove", false);
+    CHECK(crowd_world_remove_instance(world, ids[0], &error) == CROWD_OK);
+    expect_state(s, "crowd_world_remove_instance", false);
     CHECK(crowd_world_remove_archetype(world, b, &error) == CROWD_OK);
     expect_state(s, "crowd_world_remove_archetype", false);
     crowd_world_clear_instances(world);
@@ -539,10 +539,10 @@ static void test_unpack_state(const crowd_asset *bar, const crowd_bake *bake) {
         crowd_instance id;
         uint8_t *want = NULL, *got = NULL;
         if (made &&
-            crowd_instance_add(plain.world, plain.archetype, &(crowd_instance_desc){0}, &id,
-                               NULL) == CROWD_OK &&
-            crowd_instance_add(odd.world, odd.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
-                CROWD_OK) {
+            crowd_world_add_instance(plain.world, plain.archetype, &(crowd_instance_desc){0}, &id,
+                                     NULL) == CROWD_OK &&
+            crowd_world_add_instance(odd.world, odd.archetype, &(crowd_instance_desc){0}, &id,
+                                     NULL) == CROWD_OK) {
             want = gpu_test_render(plain.world, 0.4, &camera);
             got = gpu_test_render(odd.world, 0.4, &camera);
         }
@@ -592,7 +592,7 @@ static void test_reversed_z(const crowd_asset *bar, const crowd_bake *bake) {
     for (int i = 0; i < 3; i++) {
         crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]}, .time_offset_s = 0.3f * i};
         crowd_instance id;
-        CHECK(crowd_instance_add(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
     }
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
         const char *name = crowd_gpu_mode_name((crowd_gpu_mode)m);
@@ -638,8 +638,8 @@ static void test_orthographic(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene s;
     REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_STATIC, &s));
     crowd_instance id;
-    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){.paused = true}, &id,
-                             NULL) == CROWD_OK);
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){.paused = true},
+                                   &id, NULL) == CROWD_OK);
     crowd_camera camera = {.eye = {0, 1, 5}, .target = {0, 1, 0}};
     crowd_draw_desc desc = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
     const float half_w = 2.0f, half_h = 1.5f, near = 0.5f, far = 20.0f;

@@ -48,13 +48,13 @@ static crowd_world *pair_world(const characters *c, bool bar, bool human, crowd_
         ok = crowd_world_add_archetype(
                  world, &(crowd_archetype_desc){.asset = c->bar, .bake = c->bar_bake}, bar_type,
                  &error) == CROWD_OK &&
-             crowd_instance_add(world, *bar_type, &bar_at, &id, &error) == CROWD_OK;
+             crowd_world_add_instance(world, *bar_type, &bar_at, &id, &error) == CROWD_OK;
     }
     if (ok && human) {
         ok = crowd_world_add_archetype(
                  world, &(crowd_archetype_desc){.asset = c->human, .bake = c->human_bake},
                  human_type, &error) == CROWD_OK &&
-             crowd_instance_add(world, *human_type, &human_at, &id, &error) == CROWD_OK;
+             crowd_world_add_instance(world, *human_type, &human_at, &id, &error) == CROWD_OK;
     }
     if (!ok) {
         fprintf(stderr, "pair world: %s\n", error.reason);
@@ -249,7 +249,7 @@ static void test_application_wall(const characters *c) {
     for (int i = 0; i < 4; i++) {
         crowd_instance_desc desc = {.position = {xs[i], 0, zs[i]}, .time_offset_s = 0.1f * i};
         crowd_instance id;
-        CHECK(crowd_instance_add(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &desc, &id, NULL) == CROWD_OK);
     }
     const float wall_corners[4][3] = {
         {-1.7f, 0.2f, 0.5f}, {-0.1f, 0.2f, 0.5f}, {-0.1f, 1.6f, 0.5f}, {-1.7f, 1.6f, 0.5f}};
@@ -314,8 +314,8 @@ static void test_shadow_moves(const characters *c) {
     gpu_scene s;
     REQUIRE_VOID(gpu_scene_create(c->bar, c->bar_bake, CROWD_GPU_MODE_STATIC, &s));
     crowd_instance id;
-    CHECK(crowd_instance_add(s.world, s.archetype, &(crowd_instance_desc){.clip = 0}, &id, NULL) ==
-          CROWD_OK);
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){.clip = 0}, &id,
+                                   NULL) == CROWD_OK);
     app_depth_target map;
     REQUIRE_VOID(app_depth_target_create(&map, 128, 128));
     crowd_draw_desc desc = {.pass = CROWD_PASS_DEPTH};

@@ -26,11 +26,15 @@ typedef struct host_context_desc {
     uint32_t width, height; /* window size; 0 = 1280 x 720 */
     const char *title;      /* window title; NULL = "crowd" */
     bool vsync;             /* window: swap on vertical blank */
+    /* Headless only: a 4.5 compatibility-profile context instead of core,
+     * for testing that crowd refuses one. */
+    bool compatibility_profile;
     crowd_logger logger;
 } host_context_desc;
 
-/* Makes an OpenGL 4.5 core context and makes it current on this thread.
- * desc may be NULL (headless). CROWD_ERROR_GPU with every attempt named. */
+/* Makes an OpenGL 4.5 core context (or compatibility, as desc says) and
+ * makes it current on this thread. desc may be NULL (headless).
+ * CROWD_ERROR_GPU with every attempt named. */
 crowd_result host_context_create(const host_context_desc *desc, host_context **out_context,
                                  crowd_error *error);
 void host_context_destroy(host_context *context);

@@ -14,6 +14,7 @@ typedef struct GLFWwindow GLFWwindow;
 
 struct host_context {
     crowd_logger logger;
+    bool compatibility_profile; /* asked for instead of core */
     EGLDisplay display;
     EGLContext egl_context;
     GLFWwindow *window;
@@ -117,7 +118,9 @@ static bool try_egl_display(host_context *ctx, EGLDisplay display, const char *w
                                       EGL_CONTEXT_MINOR_VERSION,
                                       5,
                                       EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                      ctx->compatibility_profile
+                                          ? EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
+                                          : EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                                       EGL_NONE};
     EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
     if (context == EGL_NO_CONTEXT) {
@@ -264,6 +267,7 @@ crowd_result host_context_create(const host_context_desc *desc, host_context **o
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     ctx->logger = desc->logger;
+    ctx->compatibility_profile = desc->compatibility_profile;
     ctx->display = EGL_NO_DISPLAY;
     ctx->egl_context = EGL_NO_CONTEXT;
     char log[900] = "";

@@ -72,7 +72,7 @@ int consumer_draw(const crowd_bake *bake) {
         crowd_instance id;
         crowd_instance_desc desc = {.position = {(float)(i % 3) - 1.0f, 0, (float)(i / 3) - 1.0f},
                                     .time_offset_s = 0.2f * (float)i};
-        crowd_instance_add(world, archetype, &desc, &id, &error);
+        crowd_world_add_instance(world, archetype, &desc, &id, &error);
     }
     float min[3], max[3];
     crowd_world_instance_bounds(world, min, max);

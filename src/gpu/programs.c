@@ -1,0 +1,178 @@
+/* The world's draw programs, shared: archetypes that draw the same variant
+ * (mode, VAT normal decoding, fragment function) use one set of compiled
+ * programs, counted by its users and deleted with the last of them. A
+ * program reads everything per archetype from uniforms and bindings set at
+ * each draw (draw.c), so nothing in it belongs to one archetype. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core_internal.h"
+#include "gpu/internal.h"
+
+struct gpu_program_set {
+    crowd_gpu_mode mode;
+    bool vat_oct;
+    char *fragment_source; /* the caller's crowd_shade; NULL: crowd's default */
+    uint32_t users;
+    gpu_mode_programs programs;
+};
+
+static void delete_program(GLuint *program) {
+    if (*program != 0) {
+        glDeleteProgram(*program);
+        *program = 0;
+    }
+}
+
+static void delete_programs(gpu_mode_programs *p) {
+    delete_program(&p->color);
+    delete_program(&p->color_fade);
+    delete_program(&p->depth);
+    delete_program(&p->depth_fade);
+}
+
+/* The colour and depth programs of a mode, and for bat and vat the builds
+ * with the crossfade code too (crowd.vert.glsl says why there are two). The
+ * colour pass ends with the caller's crowd_shade or crowd's default one. */
+static crowd_result compile_programs(const gpu_program_set *set, gpu_mode_programs *p,
+                                     crowd_error *error) {
+    static const char *const defines[CROWD_GPU_MODE_COUNT] = {
+        "#define MODE_STATIC 1\n", "#define MODE_CPU 1\n", "#define MODE_GPU 1\n",
+        "#define MODE_BAT 1\n", "#define MODE_VAT 1\n"};
+    bool fades = set->mode == CROWD_GPU_MODE_BAT || set->mode == CROWD_GPU_MODE_VAT;
+    const char *shade = set->fragment_source != NULL
+                            ? set->fragment_source
+                            : crowd_gpu_shader_source("crowd_shade_default.glsl");
+    char text[128], fade_text[160];
+    snprintf(text, sizeof text, "%s%s", defines[set->mode],
+             set->vat_oct ? "#define VAT_OCT 1\n" : "");
+    snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
+    crowd_result result =
+        gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text, shade, &p->color, error);
+    if (result == CROWD_OK) {
+        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", text, NULL,
+                                    &p->depth, error);
+    }
+    if (result == CROWD_OK && fades) {
+        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text, shade,
+                                    &p->color_fade, error);
+    }
+    if (result == CROWD_OK && fades) {
+        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", fade_text, NULL,
+                                    &p->depth_fade, error);
+    }
+    if (result != CROWD_OK) {
+        delete_programs(p);
+    }
+    return result;
+}
+
+static bool same_variant(const gpu_program_set *set, crowd_gpu_mode mode, bool vat_oct,
+                         const char *fragment_source) {
+    if (set->mode != mode || set->vat_oct != vat_oct) {
+        return false;
+    }
+    if (set->fragment_source == NULL || fragment_source == NULL) {
+        return set->fragment_source == fragment_source;
+    }
+    return strcmp(set->fragment_source, fragment_source) == 0;
+}
+
+static void set_free(crowd_world *w, gpu_program_set *set) {
+    delete_programs(&set->programs);
+    crowd__mem_free(&w->allocator, set->fragment_source);
+    crowd__mem_free(&w->allocator, set);
+}
+
+/* A new set for the variant, compiled, in the world's list. */
+static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct,
+                               const char *fragment_source, gpu_program_set **out,
+                               crowd_error *error) {
+    if (w->program_set_count == w->program_set_capacity) {
+        uint32_t capacity = w->program_set_capacity > 0 ? 2 * w->program_set_capacity : 8;
+        void *grown = crowd__mem_grow(&w->allocator, w->program_sets,
+                                      w->program_set_count * sizeof *w->program_sets,
+                                      capacity * sizeof *w->program_sets);
+        if (grown == NULL) {
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+        }
+        w->program_sets = grown;
+        w->program_set_capacity = capacity;
+    }
+    gpu_program_set *set = crowd__mem_alloc_zeroed(&w->allocator, 1, sizeof *set);
+    if (set == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    set->mode = mode;
+    set->vat_oct = vat_oct;
+    if (fragment_source != NULL) {
+        set->fragment_source = gpu_copy_string(w, fragment_source);
+        if (set->fragment_source == NULL) {
+            set_free(w, set);
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+        }
+    }
+    crowd_result result = compile_programs(set, &set->programs, error);
+    if (result != CROWD_OK) {
+        set_free(w, set);
+        return result;
+    }
+    w->program_sets[w->program_set_count++] = set;
+    *out = set;
+    return CROWD_OK;
+}
+
+crowd_result gpu_programs_acquire(crowd_world *w, crowd_gpu_mode mode, bool vat_oct,
+                                  const char *fragment_source, gpu_program_set **out,
+                                  crowd_error *error) {
+    *out = NULL;
+    for (uint32_t i = 0; i < w->program_set_count; i++) {
+        if (same_variant(w->program_sets[i], mode, vat_oct, fragment_source)) {
+            *out = w->program_sets[i];
+            break;
+        }
+    }
+    if (*out == NULL) {
+        crowd_result result = set_create(w, mode, vat_oct, fragment_source, out, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    (*out)->users++;
+    return CROWD_OK;
+}
+
+void gpu_programs_release(crowd_world *w, gpu_program_set *set) {
+    if (set == NULL || --set->users > 0) {
+        return;
+    }
+    for (uint32_t i = 0; i < w->program_set_count; i++) {
+        if (w->program_sets[i] == set) {
+            w->program_sets[i] = w->program_sets[--w->program_set_count];
+            break;
+        }
+    }
+    set_free(w, set);
+}
+
+const gpu_mode_programs *gpu_programs_of(const gpu_program_set *set) {
+    return &set->programs;
+}
+
+void gpu_programs_destroy_all(crowd_world *w) {
+    for (uint32_t i = 0; i < w->program_set_count; i++) {
+        set_free(w, w->program_sets[i]);
+    }
+    crowd__mem_free(&w->allocator, w->program_sets);
+    w->program_sets = NULL;
+    w->program_set_count = w->program_set_capacity = 0;
+}
+
+uint32_t gpu_programs_count(const crowd_world *w) {
+    uint32_t count = w->cull_program != 0 ? 1u : 0u;
+    for (uint32_t i = 0; i < w->program_set_count; i++) {
+        const gpu_mode_programs *p = &w->program_sets[i]->programs;
+        count += (p->color != 0) + (p->color_fade != 0) + (p->depth != 0) + (p->depth_fade != 0);
+    }
+    return count;
+}
