@@ -12,11 +12,16 @@ const FLAGS = ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=
 
 export const CHROMIUM = process.env.CROWD_CHROMIUM ?? '/usr/bin/chromium';
 
-// The test scripts' `--name value` arguments as {name: value}.
+// The test scripts' `--name value` arguments as {name: value}. As in the C
+// tests (tests/common/check.h), CROWD_MODELS_DIR in the environment names
+// the test characters' folder in place of --models.
 export function parseArgs() {
     const args = {};
     for (let i = 2; i < process.argv.length; i += 2) {
         args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+    }
+    if (process.env.CROWD_MODELS_DIR) {
+        args.models = process.env.CROWD_MODELS_DIR;
     }
     return args;
 }
