@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importPuppeteer, launch, parseArgs } from './browser.mjs';
+import { HANG_GUARD_MS, importPuppeteer, launch, parseArgs } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
 import { frameBox } from './layout.mjs';
 import { compare, SKY } from './compare.mjs';
@@ -186,7 +186,7 @@ async function checkExample(browser, server, bake) {
     // frames later its render loop has drawn (a page error ends the wait).
     const errors = browser.errors.length;
     const loaded = page.waitForFunction(() => /draw calls/.test(document.getElementById('message').textContent),
-                                        { timeout: 120000 }).catch(() => {});
+                                        { timeout: HANG_GUARD_MS }).catch(() => {});
     let poll;
     const failed = new Promise((resolve) => {
         poll = setInterval(() => browser.errors.length > errors && resolve(), 200);

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from './browser.mjs';
+import { HANG_GUARD_MS, parseArgs } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
 import { compare } from './compare.mjs';
 import { readPng, writePng } from './png.mjs';
@@ -45,7 +45,7 @@ function runGodot(tmp, project, specsFile) {
         fs.mkdirSync(env[name]);
     }
     return spawnSync('xvfb-run', ['-a', '-s', '-screen 0 1024x768x24', 'godot3', '--audio-driver', 'Dummy',
-                                  '--path', project, '--', specsFile], { env, encoding: 'utf8', timeout: 900000 });
+                                  '--path', project, '--', specsFile], { env, encoding: 'utf8', timeout: HANG_GUARD_MS });
 }
 
 function main() {
