@@ -260,9 +260,9 @@ static void test_validator(void) {
     if (check_failures > failures_before) {
         return;
     }
-    int length = snprintf(command, sizeof command,
-                          "NODE_PATH='%s' node '%s/tests/bakeio/validate_gltf.js'",
-                          CROWD_NODE_MODULES, CROWD_SOURCE_DIR);
+    int length =
+        snprintf(command, sizeof command, "NODE_PATH='%s' node '%s/tests/bakeio/validate_gltf.js'",
+                 CROWD_NODE_MODULES, CROWD_SOURCE_DIR);
     for (int i = 0; i < glb_count && length > 0 && (size_t)length < sizeof command; i++) {
         length +=
             snprintf(command + length, sizeof command - (size_t)length, " '%s'", glb_files[i]);

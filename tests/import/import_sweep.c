@@ -321,8 +321,8 @@ int main(void) {
         char full[1024];
         snprintf(full, sizeof full, "%s/%s", MINETEST_DIR, minetest_files[m]);
         /* minetest-data is one of the dependency script's packages. */
-        CHECK_MSG(check_path_exists(full), "%s not found (minetest-data: scripts/install-deps.sh test)",
-                  full);
+        CHECK_MSG(check_path_exists(full),
+                  "%s not found (minetest-data: scripts/install-deps.sh test)", full);
         if (!check_path_exists(full)) {
             continue;
         }
