@@ -15,9 +15,10 @@
 # (kept when CROWD_KEEP_TEST_DIR is set, as the C tests do).
 set -eu
 
-fuzzer=$1
+# Absolute paths: the fuzzer runs inside its temporary folder.
+fuzzer=$(realpath "$1")
 seconds=$2
-corpus=$3
+corpus=$(realpath -m "$3")
 shift 3
 name=$(basename "$corpus")
 work=$(mktemp -d "${TMPDIR:-/tmp}/crowd-fuzz-$name-XXXXXX")
@@ -35,7 +36,7 @@ per_input_guard=300
 
 dirs=""
 for dir in "$corpus" "$@"; do
-    [ -d "$dir" ] && dirs="$dirs $dir"
+    [ -d "$dir" ] && dirs="$dirs $(realpath "$dir")"
 done
 # shellcheck disable=SC2086 # folders without spaces, from fuzz/CMakeLists.txt
 inputs=$(find $dirs -type f | sort)
