@@ -1,56 +1,92 @@
 # The two commands of the README, plus what they are made of.
-#   make demo   install missing Debian packages, build, run `crowd demo`
-#   make test   install missing Debian packages, build, run every test,
-#               then again with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make demo   install missing Debian packages (the demo set), build, run `crowd demo`
+#   make test   install missing Debian packages (the test set), build, run every
+#               test, then again with AddressSanitizer + UndefinedBehaviorSanitizer,
+#               then the libFuzzer targets (a clang build): what CI runs
+#   make check  the developer's inner loop: the release build's tests without
+#               the labels of SLOW_LABELS (browser, Godot, install, slow ones)
 JOBS ?= $(shell nproc)
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
+FUZZ_BUILD ?= build/fuzz
+# Labels make check leaves to make test (cmake/crowd_add_test.cmake says
+# which tests carry them).
+SLOW_LABELS = slow|browser|godot|consumer|fuzz
 
-.PHONY: all deps build build-asan demo test test-release test-asan format format-check fuzz clean
+.PHONY: all deps deps-demo deps-test build build-asan build-fuzz demo check test test-release \
+	test-asan test-fuzz format format-check fuzz clean
 
 all: build
 
-deps:
-	@scripts/install-deps.sh
+deps: deps-test
 
-build: deps
+deps-demo:
+	@scripts/install-deps.sh demo
+
+deps-test:
+	@scripts/install-deps.sh test
+
+# The release build, after the packages of the set the target asks for.
+define build_release
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCROWD_WERROR=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+endef
 
-build-asan: deps
+build: deps-test
+	$(build_release)
+
+build-asan: deps-test
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCROWD_SANITIZE=ON -DCROWD_WERROR=ON >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
-demo: build
+# The libraries and the fuzz targets alone, by clang with libFuzzer's
+# coverage and ASan + UBSan; their tests (fuzz/CMakeLists.txt) replay the
+# corpus and fuzz a while.
+build-fuzz: deps-test
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWD_FUZZ=ON \
+	  -DCROWD_BUILD_TESTS=OFF -DCROWD_BUILD_CLI=OFF -DCROWD_INSTALL=OFF -DCROWD_WERROR=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+fuzz: build-fuzz
+
+demo: deps-demo
+	$(build_release)
 	$(BUILD)/crowd demo
 
+# ctest in a build folder, then the tests that passed with something
+# skipped (scripts/test-skips.sh); ctest's own status is the result.
+run_ctest = cd $(1) && { ctest --output-on-failure --output-junit Testing/Temporary/junit.xml \
+	  -j $(JOBS) $(2); status=$$?; \
+	  $(CURDIR)/scripts/test-skips.sh .; exit $$status; }
+
+check: build
+	@$(call run_ctest,$(BUILD),-LE '$(SLOW_LABELS)')
+
 test-release: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(call run_ctest,$(BUILD),)
 
 test-asan: build-asan
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	@export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
+	  $(call run_ctest,$(ASAN_BUILD),-LE no-sanitizer)
 
-test: format-check test-release test-asan
+test-fuzz: build-fuzz
+	@$(call run_ctest,$(FUZZ_BUILD),)
+
+test: format-check test-release test-asan test-fuzz
 
 # Every C file of the tree as .clang-format says (clang-format 14, Debian 12's).
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 
-format: deps
+format: deps-test
 	@clang-format -i $(FORMAT_FILES)
 
-format-check: deps
+format-check: deps-test
 	@unformatted=$$(for f in $(FORMAT_FILES); do clang-format "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
 	if [ -n "$$unformatted" ]; then \
 	  echo "crowd: error: these files differ from .clang-format (run make format):"; \
 	  echo "$$unformatted"; exit 1; fi
-
-fuzz:
-	@scripts/install-deps.sh --extra
-	@CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWD_FUZZ=ON >/dev/null
-	@cmake --build build/fuzz -j $(JOBS)
 
 clean:
 	rm -rf build

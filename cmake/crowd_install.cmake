@@ -44,12 +44,37 @@ foreach(dir LIBDIR INCLUDEDIR)
         set(CROWD_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
     endif()
 endforeach()
-# Named by the files crowd linked: libraries without a pkg-config file
-# (meshoptimizer), with one that adds the C++ libraries (OpenEXR), or with
-# one whose static dependencies are not crowd's (epoxy's name GL, EGL, X11).
-set(CROWD_PC_OPENEXR_CORE "${CROWD_OPENEXR_CORE_LIBRARY}")
-get_target_property(CROWD_PC_MESHOPTIMIZER meshoptimizer::meshoptimizer LOCATION)
-get_target_property(CROWD_PC_EPOXY PkgConfig::crowd_epoxy INTERFACE_LINK_LIBRARIES)
+# Libraries with a pkg-config file of their own are Requires.private of the
+# .pc.in files (libpng, zlib, libcjson, cglm, assimp). The others are -l
+# flags, from the files crowd linked: meshoptimizer and OpenEXRCore have
+# none (OpenEXR.pc is the C++ library, which crowd does not link), and
+# epoxy's has one whose static closure (x11, egl, gl) would put libEGL,
+# libGL and libX11 on every consumer's line, where crowd_runtime promises
+# none (epoxy loads GL and EGL itself, at run time; tests/consumer checks).
+# crowd_pc_library_flags(VAR FILES...): "-lNAME" for each lib*.so / lib*.a,
+# with "-LDIR" where DIR is not one the linker searches anyway.
+function(crowd_pc_library_flags var)
+    set(flags "")
+    foreach(file IN LISTS ARGN)
+        get_filename_component(dir "${file}" DIRECTORY)
+        get_filename_component(name "${file}" NAME)
+        if(NOT name MATCHES "^lib(.+)\\.(so|a|dylib)(\\.[0-9.]+)?$")
+            message(FATAL_ERROR "crowd: ${file}: not a lib*.so or lib*.a for a -l flag in the .pc files")
+        endif()
+        set(name "${CMAKE_MATCH_1}")
+        if(dir AND NOT dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+            list(APPEND flags "-L${dir}")
+        endif()
+        list(APPEND flags "-l${name}")
+    endforeach()
+    list(JOIN flags " " flags)
+    set(${var} "${flags}" PARENT_SCOPE)
+endfunction()
+crowd_pc_library_flags(CROWD_PC_OPENEXR_CORE "${CROWD_OPENEXR_CORE_LIBRARY}")
+get_target_property(meshoptimizer_file meshoptimizer::meshoptimizer LOCATION)
+crowd_pc_library_flags(CROWD_PC_MESHOPTIMIZER "${meshoptimizer_file}")
+get_target_property(epoxy_files PkgConfig::crowd_epoxy INTERFACE_LINK_LIBRARIES)
+crowd_pc_library_flags(CROWD_PC_EPOXY ${epoxy_files})
 foreach(pc crowd-runtime crowd)
     configure_file("${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in" "${PROJECT_BINARY_DIR}/${pc}.pc" @ONLY)
     install(FILES "${PROJECT_BINARY_DIR}/${pc}.pc" DESTINATION "${crowd_pc_dir}")

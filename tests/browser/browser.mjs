@@ -12,11 +12,23 @@ const FLAGS = ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=
 
 export const CHROMIUM = process.env.CROWD_CHROMIUM ?? '/usr/bin/chromium';
 
-// The test scripts' `--name value` arguments as {name: value}.
+// A hang guard for every wait of the tests (puppeteer's waits, navigations
+// and protocol calls, Godot's runs), not a speed limit: ctest's TIMEOUT
+// bounds each test as a whole. puppeteer's own defaults (30 s per wait or
+// navigation, 180 s per protocol call) are near what a loaded machine ten
+// times slower than the development one takes, and a slow run would fail.
+export const HANG_GUARD_MS = 60 * 60 * 1000;
+
+// The test scripts' `--name value` arguments as {name: value}. As in the C
+// tests (tests/common/check.h), CROWD_MODELS_DIR in the environment names
+// the test characters' folder in place of --models.
 export function parseArgs() {
     const args = {};
     for (let i = 2; i < process.argv.length; i += 2) {
         args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+    }
+    if (process.env.CROWD_MODELS_DIR) {
+        args.models = process.env.CROWD_MODELS_DIR;
     }
     return args;
 }
@@ -44,7 +56,7 @@ export async function launch(puppeteer, tmp) {
     let browser;
     try {
         browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS,
-                                           userDataDir: profile, protocolTimeout: 600000,
+                                           userDataDir: profile, protocolTimeout: HANG_GUARD_MS,
                                            env: { ...process.env, HOME: profile } });
     } catch (e) {
         fs.rmSync(profile, { recursive: true, force: true });
@@ -55,6 +67,8 @@ export async function launch(puppeteer, tmp) {
         errors,
         async newPage(width, height) {
             const page = await browser.newPage();
+            page.setDefaultTimeout(HANG_GUARD_MS);
+            page.setDefaultNavigationTimeout(HANG_GUARD_MS);
             await page.setViewport({ width, height, deviceScaleFactor: 1 });
             page.on('console', (m) => {
                 if (m.type() === 'error' || m.type() === 'assert') {

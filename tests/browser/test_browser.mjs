@@ -13,14 +13,15 @@
 //                         [--only REGEX]   (bakes named MODEL_ENCODING that match, to
 //                                           rerun a few while working on the player)
 //
-// Exit 0 all passed; 1 a failure (a comparison, a page or console error,
-// chromium that does not start, npm packages missing); 77 the CLI is not
-// built. Works in a temporary folder of its own, kept when something fails.
+// Exit 0 all passed (a "SKIP:" line for a model not in --models); 1 a
+// failure (a comparison, a page or console error, chromium that does not
+// start, npm packages missing, the CLI not built). Works in a temporary
+// folder of its own, kept when something fails.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importPuppeteer, launch, parseArgs } from './browser.mjs';
+import { HANG_GUARD_MS, importPuppeteer, launch, parseArgs } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
 import { frameBox } from './layout.mjs';
 import { compare, SKY } from './compare.mjs';
@@ -185,7 +186,7 @@ async function checkExample(browser, server, bake) {
     // frames later its render loop has drawn (a page error ends the wait).
     const errors = browser.errors.length;
     const loaded = page.waitForFunction(() => /draw calls/.test(document.getElementById('message').textContent),
-                                        { timeout: 120000 }).catch(() => {});
+                                        { timeout: HANG_GUARD_MS }).catch(() => {});
     let poll;
     const failed = new Promise((resolve) => {
         poll = setInterval(() => browser.errors.length > errors && resolve(), 200);
@@ -211,8 +212,8 @@ async function checkExample(browser, server, bake) {
 async function main() {
     const args = parseArgs();
     if (!args.crowd || !fs.existsSync(args.crowd) || !fs.existsSync(args['fade-render'])) {
-        console.log(`skipped: the crowd CLI or fade_render is not built (${args.crowd})`);
-        return 77;
+        console.log(`FAIL: the crowd CLI or fade_render is not built (${args.crowd})`);
+        return 1;
     }
     const puppeteer = await importPuppeteer(args['node-modules']);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crowd-browser-'));

@@ -7,15 +7,16 @@
 //
 //   node test_godot3.mjs --crowd CLI --fade-render EXE --models DIR [--only REGEX]
 //
-// Exit 0 all passed; 1 a failure (a comparison, Godot failing or missing);
-// 77 the CLI is not built. Works in a temporary folder of its own (the Godot
-// project is copied there), kept when something fails.
+// Exit 0 all passed (a "SKIP:" line for a model not in --models); 1 a
+// failure (a comparison, Godot failing or missing, the CLI not built).
+// Works in a temporary folder of its own (the Godot project is copied
+// there), kept when something fails.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from './browser.mjs';
+import { HANG_GUARD_MS, parseArgs } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
 import { compare } from './compare.mjs';
 import { readPng, writePng } from './png.mjs';
@@ -44,14 +45,14 @@ function runGodot(tmp, project, specsFile) {
         fs.mkdirSync(env[name]);
     }
     return spawnSync('xvfb-run', ['-a', '-s', '-screen 0 1024x768x24', 'godot3', '--audio-driver', 'Dummy',
-                                  '--path', project, '--', specsFile], { env, encoding: 'utf8', timeout: 900000 });
+                                  '--path', project, '--', specsFile], { env, encoding: 'utf8', timeout: HANG_GUARD_MS });
 }
 
 function main() {
     const args = parseArgs();
     if (!args.crowd || !fs.existsSync(args.crowd) || !fs.existsSync(args['fade-render'])) {
-        console.log(`skipped: the crowd CLI or fade_render is not built (${args.crowd})`);
-        return 77;
+        console.log(`FAIL: the crowd CLI or fade_render is not built (${args.crowd})`);
+        return 1;
     }
     const missing = ['godot3', 'xvfb-run'].filter((p) => !onPath(p));
     if (missing.length > 0) {

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HANG_GUARD_MS } from './browser.mjs';
 import { loadCases, report } from './time_cases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,7 +47,7 @@ function main() {
     }
     const godot = spawnSync('xvfb-run', ['-a', '-s', '-screen 0 640x480x24', 'godot3', '--audio-driver', 'Dummy',
                                          '--path', project, 'res://time_cases.tscn', '--', inputs, out],
-                            { env, encoding: 'utf8', timeout: 120000 });
+                            { env, encoding: 'utf8', timeout: HANG_GUARD_MS });
     const log = `${godot.stdout ?? ''}${godot.stderr ?? ''}`;
     // Godot under Xvfb complains of the C locale; anything else is an error.
     const errors = log.split('\n').filter((l) => /ERROR|SCRIPT ERROR|crowd godot3/.test(l) && !/locale 'C'/.test(l));

@@ -24,10 +24,11 @@
 //                               [--size N]      (pixels a side, default 200)
 //                               [--pictures 1]  (write every picture, keep the folder)
 //
-// Exit 0 all passed; 1 a failure (an overlap, a page or console error,
-// chromium that does not start, npm packages missing); 77 nothing ran (the
-// CLI not built, none of the models in DIR). Works in a temporary folder of
-// its own, kept with the worst pictures when something fails.
+// Exit 0 all passed (a "SKIP:" line for each model not in DIR); 1 a failure
+// (an overlap, a page or console error, chromium that does not start, npm
+// packages missing, the CLI not built); 77 nothing ran (none of the models
+// in DIR). Works in a temporary folder of its own, kept with the worst
+// pictures when something fails.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -280,16 +281,16 @@ function report(rows) {
 async function main() {
     const args = parseArgs();
     if (!args.crowd || !fs.existsSync(args.crowd)) {
-        console.log(`skipped: the crowd CLI is not built (${args.crowd})`);
-        return 77;
+        console.log(`FAIL: the crowd CLI is not built (${args.crowd})`);
+        return 1;
     }
     const present = MODELS.filter((m) => fs.existsSync(path.join(args.models ?? '', m.file)));
     if (present.length === 0) {
-        console.log(`skipped: none of ${MODELS.map((m) => m.file).join(', ')} in ${args.models}`);
+        console.log(`SKIP: none of ${MODELS.map((m) => m.file).join(', ')} in ${args.models}`);
         return 77;
     }
     for (const m of MODELS.filter((x) => !present.includes(x))) {
-        console.log(`note: ${path.join(args.models, m.file)} not found, not tested`);
+        console.log(`SKIP: ${path.join(args.models, m.file)} not found (../shared/models absent), not tested`);
     }
     const puppeteer = await importPuppeteer(args['node-modules']);
     const only = new RegExp(args.only ?? '');

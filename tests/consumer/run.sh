@@ -1,8 +1,11 @@
 #!/bin/sh
 # run.sh SOURCE_DIR [WORK_DIR] - crowd as another project uses it.
 #
-#  1. configures, builds (Release, libraries and CLI only) and installs crowd
-#     into WORK_DIR/prefix;
+#  1. installs crowd into WORK_DIR/prefix: from the build folder
+#     $CROWD_CONSUMER_BUILD when set (ctest sets it to the release build
+#     the suite has just tested, so the package holds the binaries the other
+#     tests ran and crowd is not built again), else from a configure and
+#     build of its own (Release, libraries and CLI only);
 #  2. builds tests/consumer/project, which links crowd::runtime alone, three
 #     ways: find_package against the prefix, a plain cc command line from
 #     `pkg-config --static --cflags --libs crowd-runtime`, and add_subdirectory
@@ -88,13 +91,23 @@ run_consumer() {
     grep -q '^consumer: ok$' "$work/run.txt" || fail "$binary did not report ok"
 }
 
-step "crowd: configure, build, install into $work/prefix"
-cmake -S "$source_dir" -B "$work/crowd" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX="$work/prefix" -DCROWD_BUILD_TESTS=OFF >"$work/crowd.log" 2>&1 ||
-    fail_log "$work/crowd.log" "crowd does not configure"
-cmake --build "$work/crowd" -j "$jobs" >>"$work/crowd.log" 2>&1 ||
-    fail_log "$work/crowd.log" "crowd does not build"
-cmake --install "$work/crowd" >>"$work/crowd.log" 2>&1 ||
+if [ -n "${CROWD_CONSUMER_BUILD:-}" ]; then
+    crowd_build=$CROWD_CONSUMER_BUILD
+    step "crowd: install $crowd_build into $work/prefix"
+    : >"$work/crowd.log"
+else
+    crowd_build=$work/crowd
+    step "crowd: configure, build, install into $work/prefix"
+    cmake -S "$source_dir" -B "$crowd_build" -DCMAKE_BUILD_TYPE=Release \
+        -DCROWD_BUILD_TESTS=OFF >"$work/crowd.log" 2>&1 ||
+        fail_log "$work/crowd.log" "crowd does not configure"
+    cmake --build "$crowd_build" -j "$jobs" >>"$work/crowd.log" 2>&1 ||
+        fail_log "$work/crowd.log" "crowd does not build"
+fi
+# --prefix: the package is relocatable (pkg-config's ${pcfiledir}, the CMake
+# package's own location, the CLI finding its helper in ../libexec), so any
+# build folder installs into any prefix.
+cmake --install "$crowd_build" --prefix "$work/prefix" >>"$work/crowd.log" 2>&1 ||
     fail_log "$work/crowd.log" "crowd does not install"
 (cd "$work/prefix" && find . -type f | sort)
 
