@@ -290,6 +290,11 @@ static void check_helper_failures(void) {
         fclose(marker);
     }
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        /* Only the test build of the helper obeys CROWD_IMPORT_HELPER_FAULT. */
+        bool fault = strcmp(cases[c].variable, "CROWD_IMPORT_HELPER_FAULT") == 0;
+        if (fault) {
+            setenv("CROWD_IMPORT_HELPER", CROWD_IMPORT_HELPER_FAULTS_PATH, 1);
+        }
         setenv(cases[c].variable, cases[c].value, 1);
         const cli_run *r = run(path, NULL);
         CHECK_MSG(r->exit_code == 2 && cli_line_count(r->err) == 1 &&
@@ -316,6 +321,7 @@ static void check_helper_failures(void) {
                   "bake with %s=%s into a new folder: exit %d", cases[c].variable, cases[c].value,
                   result.exit_code);
         unsetenv(cases[c].variable);
+        unsetenv("CROWD_IMPORT_HELPER");
     }
 }
 
