@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     crowd_asset *asset = NULL;
     crowd_error error;
-    if (anim_bvh_parse(data, size, "fuzz.bvh", NULL, &asset, &error) == CROWD_OK) {
+    if (crowd__anim_bvh_parse(data, size, "fuzz.bvh", NULL, &asset, &error) == CROWD_OK) {
         crowd_error invalid;
         if (crowd_asset_validate(asset, &invalid) != CROWD_OK) {
             abort();

@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     crowd_asset *asset = NULL;
     crowd_error error;
     bool claimed = false;
-    if (gltf_import_memory(data + 1, size - 1, name, NULL, &asset, &error, &claimed) == CROWD_OK &&
+    if (crowd__gltf_import_memory(data + 1, size - 1, name, NULL, &asset, &error, &claimed) ==
+            CROWD_OK &&
         asset != NULL) {
         crowd_error invalid;
         if (crowd_asset_validate(asset, &invalid) != CROWD_OK) {

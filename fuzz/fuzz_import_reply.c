@@ -1,4 +1,4 @@
-/* fuzz_import_reply.c - libFuzzer target for import_wire_decode, the
+/* fuzz_import_reply.c - libFuzzer target for crowd__import_wire_decode, the
  * parent's reading of the import helper's reply (src/import/assimp/process/import_wire.h).
  *
  * The bytes are a reply as a broken or hostile helper might send it.
@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     crowd_asset *asset = NULL;
     crowd_error error;
     bool helper_said = false;
-    if (import_wire_decode(data, size, NULL, &asset, &error, &helper_said) == CROWD_OK) {
+    if (crowd__import_wire_decode(data, size, NULL, &asset, &error, &helper_said) == CROWD_OK) {
         crowd_asset_validate(asset, &error);
         crowd_asset_destroy(asset);
     }

@@ -51,7 +51,7 @@ struct atomic_set {
 
 static crowd_result system_error(crowd_error *error, const char *path, const char *what,
                                  int errnum) {
-    return core_system_error(error, CROWD_ERROR_OUTPUT, path, what, errnum);
+    return crowd__core_system_error(error, CROWD_ERROR_OUTPUT, path, what, errnum);
 }
 
 static char *join_path(const char *dir, const char *name) {
@@ -91,7 +91,7 @@ static crowd_result ensure_dir(atomic_set *set, const char *path, crowd_error *e
         }
         return system_error(error, path, "cannot create folder", errno);
     }
-    char *copy = core_copy_string(path);
+    char *copy = crowd__core_copy_string(path);
     if (copy == NULL || !push_string(&set->created_dirs, &set->created_count, copy)) {
         free(copy);
         rmdir(path);
@@ -102,7 +102,7 @@ static crowd_result ensure_dir(atomic_set *set, const char *path, crowd_error *e
 
 /* mkdir -p, one component at a time so each created folder is known. */
 static crowd_result ensure_dirs(atomic_set *set, const char *dir, crowd_error *error) {
-    char *path = core_copy_string(dir);
+    char *path = crowd__core_copy_string(dir);
     if (path == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, dir, "out of memory");
     }
@@ -127,7 +127,7 @@ static crowd_result add_sync_dir(atomic_set *set, const char *dir, crowd_error *
             return CROWD_OK;
         }
     }
-    char *copy = core_copy_string(dir);
+    char *copy = crowd__core_copy_string(dir);
     if (copy == NULL || !push_string(&set->sync_dirs, &set->sync_count, copy)) {
         free(copy);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, dir, "out of memory");
@@ -135,13 +135,13 @@ static crowd_result add_sync_dir(atomic_set *set, const char *dir, crowd_error *
     return CROWD_OK;
 }
 
-crowd_result atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error *error) {
+crowd_result crowd__atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error *error) {
     *out_set = NULL;
     if (dir == NULL || dir[0] == '\0') {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, "", "no output folder given");
     }
     atomic_set *set = calloc(1, sizeof *set);
-    if (set == NULL || (set->dir = core_copy_string(dir)) == NULL) {
+    if (set == NULL || (set->dir = crowd__core_copy_string(dir)) == NULL) {
         free(set);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, dir, "out of memory");
     }
@@ -150,7 +150,7 @@ crowd_result atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error
         result = add_sync_dir(set, dir, error);
     }
     if (result != CROWD_OK) {
-        atomic_set_abort(set);
+        crowd__atomic_set_abort(set);
         return result;
     }
     *out_set = set;
@@ -232,8 +232,8 @@ static crowd_result new_entry(atomic_set *set, const char *name, atomic_file **o
     return CROWD_OK;
 }
 
-crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
-                            crowd_error *error) {
+crowd_result crowd__atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
+                                   crowd_error *error) {
     *out_file = NULL;
     atomic_file *file = NULL;
     crowd_result result = new_entry(set, name, &file, error);
@@ -263,7 +263,7 @@ crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out
     return CROWD_OK;
 }
 
-crowd_result atomic_set_remove(atomic_set *set, const char *name, crowd_error *error) {
+crowd_result crowd__atomic_set_remove(atomic_set *set, const char *name, crowd_error *error) {
     for (uint32_t i = 0; i < set->file_count; i++) {
         const char *relative = set->files[i]->final_path + strlen(set->dir) + 1;
         if (strcmp(relative, name) == 0) {
@@ -283,17 +283,17 @@ static void record_errno(atomic_file *file, const char *what, int errnum) {
     if (file->failure[0] == '\0') {
         char name[16];
         snprintf(file->failure, sizeof file->failure, "%s: %s (%s)", what, strerror(errnum),
-                 core_errno_name(errnum, name));
+                 crowd__core_errno_name(errnum, name));
     }
 }
 
-void atomic_file_fail(atomic_file *file, const char *reason) {
+void crowd__atomic_file_fail(atomic_file *file, const char *reason) {
     if (file->failure[0] == '\0') {
         snprintf(file->failure, sizeof file->failure, "%s", reason);
     }
 }
 
-bool atomic_file_pwrite(atomic_file *file, const void *data, size_t size, uint64_t offset) {
+bool crowd__atomic_file_pwrite(atomic_file *file, const void *data, size_t size, uint64_t offset) {
     if (file->failure[0] != '\0' || file->fd < 0) {
         return false;
     }
@@ -314,15 +314,15 @@ bool atomic_file_pwrite(atomic_file *file, const void *data, size_t size, uint64
     return true;
 }
 
-bool atomic_file_write(atomic_file *file, const void *data, size_t size) {
-    if (!atomic_file_pwrite(file, data, size, file->append_offset)) {
+bool crowd__atomic_file_write(atomic_file *file, const void *data, size_t size) {
+    if (!crowd__atomic_file_pwrite(file, data, size, file->append_offset)) {
         return false;
     }
     file->append_offset += size;
     return true;
 }
 
-crowd_result atomic_file_error(const atomic_file *file, crowd_error *error) {
+crowd_result crowd__atomic_file_error(const atomic_file *file, crowd_error *error) {
     return crowd_error_set(error, CROWD_ERROR_OUTPUT, file->final_path, "%s",
                            file->failure[0] ? file->failure : "not written");
 }
@@ -358,7 +358,7 @@ static void measure(atomic_file *file) {
     file->crc32 = (uint32_t)crc;
 }
 
-crowd_result atomic_file_finish(atomic_file *file, crowd_error *error) {
+crowd_result crowd__atomic_file_finish(atomic_file *file, crowd_error *error) {
     if (file->fd >= 0) {
         if (file->failure[0] == '\0' && fsync(file->fd) != 0) {
             record_errno(file, "cannot flush to disk", errno);
@@ -372,29 +372,29 @@ crowd_result atomic_file_finish(atomic_file *file, crowd_error *error) {
         file->fd = -1;
     }
     if (file->failure[0] != '\0') {
-        return atomic_file_error(file, error);
+        return crowd__atomic_file_error(file, error);
     }
     file->finished = true;
     return CROWD_OK;
 }
 
-crowd_result atomic_set_write(atomic_set *set, const char *name, const void *data, size_t size,
-                              crowd_error *error) {
+crowd_result crowd__atomic_set_write(atomic_set *set, const char *name, const void *data,
+                                     size_t size, crowd_error *error) {
     atomic_file *file = NULL;
-    crowd_result result = atomic_set_add(set, name, &file, error);
+    crowd_result result = crowd__atomic_set_add(set, name, &file, error);
     if (result != CROWD_OK) {
         return result;
     }
-    atomic_file_write(file, data, size); /* a failure is kept and reported by finish */
-    return atomic_file_finish(file, error);
+    crowd__atomic_file_write(file, data, size); /* a failure is kept and reported by finish */
+    return crowd__atomic_file_finish(file, error);
 }
 
-const char *atomic_file_path(const atomic_file *file) {
+const char *crowd__atomic_file_path(const atomic_file *file) {
     return file->final_path;
 }
 
-bool atomic_set_measured(const atomic_set *set, const char *name, uint64_t *size_bytes,
-                         uint32_t *crc32_out) {
+bool crowd__atomic_set_measured(const atomic_set *set, const char *name, uint64_t *size_bytes,
+                                uint32_t *crc32_out) {
     for (uint32_t i = 0; i < set->file_count; i++) {
         const atomic_file *file = set->files[i];
         const char *relative = file->final_path + strlen(set->dir) + 1;
@@ -538,7 +538,7 @@ static void roll_back(atomic_set *set) {
     }
 }
 
-crowd_result atomic_set_commit(atomic_set *set, crowd_error *error) {
+crowd_result crowd__atomic_set_commit(atomic_set *set, crowd_error *error) {
     crowd_result result = CROWD_OK;
     for (uint32_t i = 0; i < set->file_count && result == CROWD_OK; i++) {
         if (!set->files[i]->finished) {
@@ -593,7 +593,7 @@ crowd_result atomic_set_commit(atomic_set *set, crowd_error *error) {
     return CROWD_OK;
 }
 
-void atomic_set_abort(atomic_set *set) {
+void crowd__atomic_set_abort(atomic_set *set) {
     if (set != NULL) {
         release(set, true);
     }

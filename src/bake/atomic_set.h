@@ -37,60 +37,60 @@ typedef struct atomic_file atomic_file;
 /* Starts a set of files in `dir`, creating it (and missing parents) now;
  * folders created here are removed again if the set is aborted.
  * Errors: CROWD_ERROR_OUTPUT, CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error *error);
+crowd_result crowd__atomic_set_begin(const char *dir, atomic_set **out_set, crowd_error *error);
 
 /* Opens the temporary file that will become `name`, a plain file name or
  * "folder/name" one level down (the folder is created if missing). The file
  * stays owned by the set. Errors: CROWD_ERROR_OUTPUT, CROWD_ERROR_OUT_OF_MEMORY,
  * CROWD_ERROR_INVALID_ARGUMENT (a name with "..", an empty part, or deeper). */
-crowd_result atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
-                            crowd_error *error);
+crowd_result crowd__atomic_set_add(atomic_set *set, const char *name, atomic_file **out_file,
+                                   crowd_error *error);
 
-/* Adds `name` (as atomic_set_add) holding exactly these bytes, finished.
- * Errors as atomic_set_add and atomic_file_finish. */
-crowd_result atomic_set_write(atomic_set *set, const char *name, const void *data, size_t size,
-                              crowd_error *error);
+/* Adds `name` (as crowd__atomic_set_add) holding exactly these bytes, finished.
+ * Errors as crowd__atomic_set_add and crowd__atomic_file_finish. */
+crowd_result crowd__atomic_set_write(atomic_set *set, const char *name, const void *data,
+                                     size_t size, crowd_error *error);
 
 /* Deletes `name` (same naming rules) at commit, if a regular file is there
  * then: the stale file of a bake being replaced. Restored if the set fails.
  * A name the set also writes is simply replaced. Call after every
- * atomic_set_add. Errors: CROWD_ERROR_INVALID_ARGUMENT,
+ * crowd__atomic_set_add. Errors: CROWD_ERROR_INVALID_ARGUMENT,
  * CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result atomic_set_remove(atomic_set *set, const char *name, crowd_error *error);
+crowd_result crowd__atomic_set_remove(atomic_set *set, const char *name, crowd_error *error);
 
 /* Appends `size` bytes. Returns false on failure; the first failure is kept
- * and reported by atomic_file_error, later writes are ignored. */
-bool atomic_file_write(atomic_file *file, const void *data, size_t size);
+ * and reported by crowd__atomic_file_error, later writes are ignored. */
+bool crowd__atomic_file_write(atomic_file *file, const void *data, size_t size);
 
 /* Writes `size` bytes at `offset` (for writers that seek, like OpenEXR's). */
-bool atomic_file_pwrite(atomic_file *file, const void *data, size_t size, uint64_t offset);
+bool crowd__atomic_file_pwrite(atomic_file *file, const void *data, size_t size, uint64_t offset);
 
 /* Records a failure that did not come from a write (e.g. an encoder's own
  * error), unless one is already recorded. */
-void atomic_file_fail(atomic_file *file, const char *reason);
+void crowd__atomic_file_fail(atomic_file *file, const char *reason);
 
 /* Reports the recorded failure as CROWD_ERROR_OUTPUT naming the final path. */
-crowd_result atomic_file_error(const atomic_file *file, crowd_error *error);
+crowd_result crowd__atomic_file_error(const atomic_file *file, crowd_error *error);
 
-/* Flushes the file to disk, measures it (atomic_set_measured) and closes
+/* Flushes the file to disk, measures it (crowd__atomic_set_measured) and closes
  * it; reports any recorded failure. */
-crowd_result atomic_file_finish(atomic_file *file, crowd_error *error);
+crowd_result crowd__atomic_file_finish(atomic_file *file, crowd_error *error);
 
 /* Size and CRC-32 (zlib's) of the finished file `name` of the set, as read
  * back from the disk; false when the set has no such finished file. */
-bool atomic_set_measured(const atomic_set *set, const char *name, uint64_t *size_bytes,
-                         uint32_t *crc32_out);
+bool crowd__atomic_set_measured(const atomic_set *set, const char *name, uint64_t *size_bytes,
+                                uint32_t *crc32_out);
 
 /* Final path of the file ("dir/name"), for messages. */
-const char *atomic_file_path(const atomic_file *file);
+const char *crowd__atomic_file_path(const atomic_file *file);
 
 /* Renames every finished file into place, or on any failure restores the
  * folder as it was. Every file must have been finished. Releases the set
  * either way. Errors: CROWD_ERROR_OUTPUT. */
-crowd_result atomic_set_commit(atomic_set *set, crowd_error *error);
+crowd_result crowd__atomic_set_commit(atomic_set *set, crowd_error *error);
 
 /* Removes the temporaries and the folders the set created; releases the set.
  * NULL is a no-op. */
-void atomic_set_abort(atomic_set *set);
+void crowd__atomic_set_abort(atomic_set *set);
 
 #endif

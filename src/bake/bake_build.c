@@ -94,17 +94,17 @@ static crowd_bake *create_bake(const crowd_asset *asset) {
 static crowd_result finish(crowd_bake *bake, const crowd_bake_desc *desc, uint32_t thread_count,
                            crowd_error *error) {
     bake_played played;
-    crowd_result result = bake_played_init(bake, &played, error);
+    crowd_result result = crowd__bake_played_init(bake, &played, error);
     if (result == CROWD_OK) {
-        result = bake_clip_bounds(bake, &played, thread_count, error);
+        result = crowd__bake_clip_bounds(bake, &played, thread_count, error);
     }
     if (result == CROWD_OK) {
         uint32_t lods = desc->lods < 0    ? 0u
                         : desc->lods == 0 ? (uint32_t)CROWD_BAKE_DEFAULT_LODS
                                           : (uint32_t)desc->lods;
-        result = bake_build_lods(bake, lods, &played, thread_count, &desc->logger, error);
+        result = crowd__bake_build_lods(bake, lods, &played, thread_count, &desc->logger, error);
     }
-    bake_played_release(&played);
+    crowd__bake_played_release(&played);
     return result;
 }
 
@@ -142,23 +142,23 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
         .bat_encoding =
             desc->bat_encoding != CROWD_BAT_DEFAULT ? desc->bat_encoding : CROWD_BAT_F32,
     };
-    result = bake_select_clips(asset, desc, bake, error);
+    result = crowd__bake_select_clips(asset, desc, bake, error);
     if (result == CROWD_OK) {
         bake_rate_request rates = {
             .fps = desc->fps,
             .budget_rel = desc->between_error_rel != 0.0 ? desc->between_error_rel
                                                          : CROWD_BAKE_DEFAULT_BETWEEN_ERROR,
-            .frames_fit = bake_frames_fit(bake, &request),
+            .frames_fit = crowd__bake_frames_fit(bake, &request),
         };
-        result = bake_choose_rates(bake, asset, &rates, desc->thread_count, error);
+        result = crowd__bake_choose_rates(bake, asset, &rates, desc->thread_count, error);
     }
     if (result == CROWD_OK) {
-        total_frames = bake_place_clips(bake);
-        result = bake_plan_textures(bake, asset, total_frames, &request, error);
+        total_frames = crowd__bake_place_clips(bake);
+        result = crowd__bake_plan_textures(bake, asset, total_frames, &request, error);
     }
     if (result == CROWD_OK) {
         bake_run_options options = {
-            .thread_count = bake_thread_count(desc->thread_count, bake->frame_count),
+            .thread_count = crowd__bake_thread_count(desc->thread_count, bake->frame_count),
             .progress = desc->progress,
             .progress_user = desc->progress_user,
         };
@@ -167,7 +167,7 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
                   bake->clip_count, bake->frame_count, options.thread_count,
                   bake->vat_position.width, bake->vat_position.height, bake->bat.width,
                   bake->bat.height);
-        result = bake_run_frames(bake, asset, &options, error);
+        result = crowd__bake_run_frames(bake, asset, &options, error);
         if (result == CROWD_OK) {
             result = finish(bake, desc, options.thread_count, error);
         }

@@ -4,7 +4,7 @@
  * Build order: select clips and frame counts (bake_build_clips.c), plan and
  * allocate the textures with the height limit (bake_build_layout.c), then
  * sample, skin and encode every frame on worker threads
- * (bake_build_frames.c, over bake_parallel_for), then, from the encoded
+ * (bake_build_frames.c, over crowd__bake_parallel_for), then, from the encoded
  * textures, each clip's animated bounds (bake_build_bounds.c) and the LODs
  * (bake_lod.h).
  */
@@ -17,31 +17,31 @@
 
 /* Fills bake->clips / clip_count from the asset and desc: selection,
  * order, loop overrides. */
-crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc,
-                               crowd_bake *bake, crowd_error *error);
+crowd_result crowd__bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc,
+                                      crowd_bake *bake, crowd_error *error);
 
 /* Sets each clip's first_frame from the frame counts before it and returns
  * the total. */
-uint64_t bake_place_clips(crowd_bake *bake);
+uint64_t crowd__bake_place_clips(crowd_bake *bake);
 
 /* The rate of a clip's keys when every key of every track lies on the grid
  * of one rate (up to 240 keys/s, snapped to a whole number within 0.1%),
  * else 0. */
-float bake_key_rate(const crowd_clip *clip, uint32_t joint_count);
+float crowd__bake_key_rate(const crowd_clip *clip, uint32_t joint_count);
 
 typedef struct bake_rate_request {
     float fps;           /* > 0: forced on every clip */
     double budget_rel;   /* between-frame budget, of the bounds diagonal */
-    uint64_t frames_fit; /* frames the textures hold (bake_frames_fit) */
+    uint64_t frames_fit; /* frames the textures hold (crowd__bake_frames_fit) */
 } bake_rate_request;
 
 /* Sets every clip's fps, layout (END), frame_count, key_rate,
  * rate_multiple and between-frame errors, and bake's budget (bake_build_rate.c
  * says how they are chosen). Errors: CROWD_ERROR_OUT_OF_MEMORY and those of
  * crowd_skin_prepared_create. */
-crowd_result bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
-                               const bake_rate_request *request, uint32_t thread_count,
-                               crowd_error *error);
+crowd_result crowd__bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
+                                      const bake_rate_request *request, uint32_t thread_count,
+                                      crowd_error *error);
 
 /* Resolved layout request. */
 typedef struct bake_layout_request {
@@ -54,13 +54,14 @@ typedef struct bake_layout_request {
 
 /* Frames (of all clips together) that the textures the request asks for
  * can hold within its height limit. */
-uint64_t bake_frames_fit(const crowd_bake *bake, const bake_layout_request *request);
+uint64_t crowd__bake_frames_fit(const crowd_bake *bake, const bake_layout_request *request);
 
 /* Chooses widths and rows per frame, checks the max_size row limit (the
  * reason says how many frames fit and which fps would), allocates zeroed
  * textures and sets bake->frame_count. */
-crowd_result bake_plan_textures(crowd_bake *bake, const crowd_asset *asset, uint64_t total_frames,
-                                const bake_layout_request *request, crowd_error *error);
+crowd_result crowd__bake_plan_textures(crowd_bake *bake, const crowd_asset *asset,
+                                       uint64_t total_frames, const bake_layout_request *request,
+                                       crowd_error *error);
 
 /* Samples, skins and encodes every frame into the planned textures and sets
  * the bounds. */
@@ -69,8 +70,8 @@ typedef struct bake_run_options {
     void (*progress)(void *user, float fraction);
     void *progress_user;
 } bake_run_options;
-crowd_result bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
-                             const bake_run_options *options, crowd_error *error);
+crowd_result crowd__bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
+                                    const bake_run_options *options, crowd_error *error);
 
 /* Positions of every vertex at a global frame as the bake plays them
  * (crowd_bake_clip): decoded from the VAT, or skinned with the decoded BAT
@@ -81,28 +82,29 @@ typedef struct bake_played {
 } bake_played;
 
 /* Errors: those of crowd_skin_prepared_create. */
-crowd_result bake_played_init(const crowd_bake *bake, bake_played *out_played, crowd_error *error);
-void bake_played_release(bake_played *played);
+crowd_result crowd__bake_played_init(const crowd_bake *bake, bake_played *out_played,
+                                     crowd_error *error);
+void crowd__bake_played_release(bake_played *played);
 
 /* skin: scratch of 12 * joint_count floats (unused with a VAT); out:
  * 3 * vertex_count floats. Thread-safe. */
-void bake_played_positions(const bake_played *played, uint32_t frame, float *skin,
-                           float *out_positions);
+void crowd__bake_played_positions(const bake_played *played, uint32_t frame, float *skin,
+                                  float *out_positions);
 
 /* Sets every clip's box and sphere from the played positions of its frames. */
-crowd_result bake_clip_bounds(crowd_bake *bake, const bake_played *played, uint32_t thread_count,
-                              crowd_error *error);
+crowd_result crowd__bake_clip_bounds(crowd_bake *bake, const bake_played *played,
+                                     uint32_t thread_count, crowd_error *error);
 
 /* Skinning matrices (12 floats per joint, model space) of `clip` at time_s,
  * or of the rest pose when clip is NULL. locals and models are scratch of
  * joint_count transforms and 16 * joint_count floats. */
-void bake_pose_skin(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
-                    crowd_anim_cursor *cursor, crowd_transform *locals, float *models,
-                    float *out_skin);
+void crowd__bake_pose_skin(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
+                           crowd_anim_cursor *cursor, crowd_transform *locals, float *models,
+                           float *out_skin);
 
 /* Threads: `requested` 0 means one per online CPU; never more than 16 or
  * than there are items, never less than 1. */
-uint32_t bake_thread_count(uint32_t requested, uint32_t item_count);
+uint32_t crowd__bake_thread_count(uint32_t requested, uint32_t item_count);
 
 /* Runs fn(context, worker, item) for every item in [0, item_count) on up to
  * thread_count threads; the calling thread is worker 0 and the only one that
@@ -111,7 +113,7 @@ uint32_t bake_thread_count(uint32_t requested, uint32_t item_count);
  * threads cannot be started the calling thread does all items. */
 typedef void (*bake_item_fn)(void *context, uint32_t worker, uint32_t item);
 typedef void (*bake_done_fn)(void *context, uint32_t items_finished);
-void bake_parallel_for(uint32_t item_count, uint32_t thread_count, bake_item_fn fn,
-                       bake_done_fn done, void *context);
+void crowd__bake_parallel_for(uint32_t item_count, uint32_t thread_count, bake_item_fn fn,
+                              bake_done_fn done, void *context);
 
 #endif

@@ -24,7 +24,7 @@ typedef struct bounds_job {
 static void box_frame(void *context, uint32_t worker, uint32_t frame) {
     bounds_job *job = context;
     const bounds_worker *w = &job->workers[worker];
-    bake_played_positions(job->played, frame, w->skin, w->positions);
+    crowd__bake_played_positions(job->played, frame, w->skin, w->positions);
     float *box = job->frame_box + 6 * (size_t)frame;
     for (int a = 0; a < 3; a++) {
         box[a] = box[3 + a] = w->positions[a];
@@ -43,7 +43,7 @@ static void radius_frame(void *context, uint32_t worker, uint32_t frame) {
     bounds_job *job = context;
     const bounds_worker *w = &job->workers[worker];
     const float *centre = job->bake->clips[job->frame_clip[frame]].sphere_center;
-    bake_played_positions(job->played, frame, w->skin, w->positions);
+    crowd__bake_played_positions(job->played, frame, w->skin, w->positions);
     double farthest = 0.0;
     for (uint32_t v = 0; v < job->bake->vertex_count; v++) {
         double d2 = 0.0;
@@ -93,8 +93,8 @@ static void fold_radii(const bounds_job *job) {
     }
 }
 
-crowd_result bake_clip_bounds(crowd_bake *bake, const bake_played *played, uint32_t thread_count,
-                              crowd_error *error) {
+crowd_result crowd__bake_clip_bounds(crowd_bake *bake, const bake_played *played,
+                                     uint32_t thread_count, crowd_error *error) {
     bounds_job job = {.bake = bake, .played = played};
     job.frame_clip = malloc(bake->frame_count * sizeof *job.frame_clip);
     job.frame_box = malloc(6 * (size_t)bake->frame_count * sizeof *job.frame_box);
@@ -112,9 +112,9 @@ crowd_result bake_clip_bounds(crowd_bake *bake, const bake_played *played, uint3
                 job.frame_clip[bake->clips[c].first_frame + k] = c;
             }
         }
-        bake_parallel_for(bake->frame_count, thread_count, box_frame, NULL, &job);
+        crowd__bake_parallel_for(bake->frame_count, thread_count, box_frame, NULL, &job);
         fold_boxes(&job);
-        bake_parallel_for(bake->frame_count, thread_count, radius_frame, NULL, &job);
+        crowd__bake_parallel_for(bake->frame_count, thread_count, radius_frame, NULL, &job);
         fold_radii(&job);
     }
     for (uint32_t t = 0; job.workers != NULL && t < thread_count; t++) {

@@ -112,8 +112,8 @@ static crowd_result apply_overrides(const crowd_asset *asset, crowd_bake *bake,
     return CROWD_OK;
 }
 
-crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc,
-                               crowd_bake *bake, crowd_error *error) {
+crowd_result crowd__bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc,
+                                      crowd_bake *bake, crowd_error *error) {
     bool named = desc->clips != NULL && desc->clip_count > 0;
     uint32_t capacity = named ? desc->clip_count : asset->clip_count;
     bake->clips = calloc(capacity > 0 ? capacity : 1, sizeof *bake->clips);
@@ -145,7 +145,7 @@ crowd_result bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *
     return result;
 }
 
-uint64_t bake_place_clips(crowd_bake *bake) {
+uint64_t crowd__bake_place_clips(crowd_bake *bake) {
     uint64_t total = 0;
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         crowd_bake_clip *clip = &bake->clips[i];

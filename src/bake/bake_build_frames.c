@@ -47,9 +47,9 @@ typedef struct frames_job {
     void *progress_user;
 } frames_job;
 
-void bake_pose_skin(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
-                    crowd_anim_cursor *cursor, crowd_transform *locals, float *models,
-                    float *out_skin) {
+void crowd__bake_pose_skin(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
+                           crowd_anim_cursor *cursor, crowd_transform *locals, float *models,
+                           float *out_skin) {
     if (clip != NULL) {
         crowd_anim_sample(skeleton, clip, time_s, cursor, locals);
     } else {
@@ -72,7 +72,7 @@ static void encode_bat(const crowd_bake *bake, uint32_t frame, const float *skin
     }
     uint16_t *out = (uint16_t *)bake->bat.texels + first;
     for (size_t i = 0; i < count; i++) {
-        out[i] = bake_half_from_float(skin[i]);
+        out[i] = crowd__bake_half_from_float(skin[i]);
     }
 }
 
@@ -92,11 +92,11 @@ static void encode_vat_float(const crowd_bake *bake, uint32_t frame, const float
     }
     uint16_t *p = (uint16_t *)bake->vat_position.texels + first;
     uint16_t *n = (uint16_t *)bake->vat_normal.texels + first;
-    const uint16_t one = bake_half_from_float(1.0f);
+    const uint16_t one = crowd__bake_half_from_float(1.0f);
     for (uint32_t v = 0; v < bake->vertex_count; v++) {
         for (int a = 0; a < 3; a++) {
-            p[4 * (size_t)v + a] = bake_half_from_float(positions[3 * (size_t)v + a]);
-            n[4 * (size_t)v + a] = bake_half_from_float(normals[3 * (size_t)v + a]);
+            p[4 * (size_t)v + a] = crowd__bake_half_from_float(positions[3 * (size_t)v + a]);
+            n[4 * (size_t)v + a] = crowd__bake_half_from_float(normals[3 * (size_t)v + a]);
         }
         p[4 * (size_t)v + 3] = one;
         n[4 * (size_t)v + 3] = 0;
@@ -109,10 +109,10 @@ static void encode_vat_unorm(const crowd_bake *bake, uint32_t frame, const float
     uint16_t *out = (uint16_t *)bake->vat_position.texels + first;
     for (uint32_t v = 0; v < bake->vertex_count; v++) {
         for (int a = 0; a < 3; a++) {
-            out[4 * (size_t)v + a] = bake_unorm16_encode(positions[3 * (size_t)v + a],
-                                                         bake->bounds_min[a], bake->bounds_max[a]);
+            out[4 * (size_t)v + a] = crowd__bake_unorm16_encode(
+                positions[3 * (size_t)v + a], bake->bounds_min[a], bake->bounds_max[a]);
         }
-        out[4 * (size_t)v + 3] = bake_oct_encode(normals + 3 * (size_t)v);
+        out[4 * (size_t)v + 3] = crowd__bake_oct_encode(normals + 3 * (size_t)v);
     }
 }
 
@@ -148,8 +148,8 @@ static void pass1_frame(void *context, uint32_t worker, uint32_t frame) {
     const crowd_asset *asset = job->asset;
     worker_scratch *ws = &job->workers[worker];
     float *skin = job->skin + 12 * (size_t)bake->joint_count * frame;
-    bake_pose_skin(&asset->skeleton, job->frame_clips[frame], job->frame_times[frame], &ws->cursor,
-                   ws->locals, ws->models, skin);
+    crowd__bake_pose_skin(&asset->skeleton, job->frame_clips[frame], job->frame_times[frame],
+                          &ws->cursor, ws->locals, ws->models, skin);
     for (size_t i = 0; i < 12 * (size_t)bake->joint_count; i++) {
         float magnitude = fabsf(skin[i]);
         ws->skin_abs_max = magnitude > ws->skin_abs_max ? magnitude : ws->skin_abs_max;
@@ -266,8 +266,8 @@ static crowd_result finish_pass1(frames_job *job, uint32_t thread_count, crowd_e
     return CROWD_OK;
 }
 
-crowd_result bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
-                             const bake_run_options *options, crowd_error *error) {
+crowd_result crowd__bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
+                                    const bake_run_options *options, crowd_error *error) {
     frames_job job = {
         .bake = bake,
         .asset = asset,
@@ -287,11 +287,11 @@ crowd_result bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
     }
     bool pass2 = bake->vat_position.format == CROWD_TEXEL_RGBA16_UNORM;
     job.units_total = bake->frame_count * (pass2 ? 2u : 1u);
-    bake_parallel_for(bake->frame_count, threads, pass1_frame, report_progress, &job);
+    crowd__bake_parallel_for(bake->frame_count, threads, pass1_frame, report_progress, &job);
     result = finish_pass1(&job, threads, error);
     if (result == CROWD_OK && pass2) {
         job.units_before = bake->frame_count;
-        bake_parallel_for(bake->frame_count, threads, pass2_frame, report_progress, &job);
+        crowd__bake_parallel_for(bake->frame_count, threads, pass2_frame, report_progress, &job);
     }
     free_job(&job, threads);
     if (result == CROWD_OK && options->progress != NULL) {

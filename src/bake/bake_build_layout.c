@@ -77,7 +77,7 @@ static crowd_result too_tall(const crowd_bake *bake, const crowd_asset *asset, c
                            rows_per_frame, limit, (unsigned long long)fit, advice, wider);
 }
 
-uint64_t bake_frames_fit(const crowd_bake *bake, const bake_layout_request *request) {
+uint64_t crowd__bake_frames_fit(const crowd_bake *bake, const bake_layout_request *request) {
     uint64_t fit = UINT64_MAX;
     uint64_t items[2] = {bake->vertex_count, 3 * (uint64_t)bake->joint_count};
     bool wanted[2] = {request->what != CROWD_BAKE_BAT_ONLY, request->what != CROWD_BAKE_VAT_ONLY};
@@ -96,7 +96,7 @@ static crowd_result alloc_texture(crowd_texture *texture, uint32_t width, uint32
     texture->width = width;
     texture->height = height;
     texture->format = format;
-    texture->texels = calloc((size_t)width * height, bake_texel_size_bytes(format));
+    texture->texels = calloc((size_t)width * height, crowd__bake_texel_size_bytes(format));
     if (texture->texels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL,
                                "out of memory for a %ux%u texture", width, height);
@@ -125,8 +125,9 @@ static crowd_result plan_one(const crowd_bake *bake, const crowd_asset *asset, c
     return CROWD_OK;
 }
 
-crowd_result bake_plan_textures(crowd_bake *bake, const crowd_asset *asset, uint64_t total_frames,
-                                const bake_layout_request *request, crowd_error *error) {
+crowd_result crowd__bake_plan_textures(crowd_bake *bake, const crowd_asset *asset,
+                                       uint64_t total_frames, const bake_layout_request *request,
+                                       crowd_error *error) {
     bool vat = request->what != CROWD_BAKE_BAT_ONLY;
     bool bat = request->what != CROWD_BAKE_VAT_ONLY;
     uint32_t vat_width = 0, vat_rows = 0, bat_width = 0, bat_rows = 0;

@@ -46,7 +46,7 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-uint32_t bake_thread_count(uint32_t requested, uint32_t item_count) {
+uint32_t crowd__bake_thread_count(uint32_t requested, uint32_t item_count) {
     uint32_t count = requested;
     if (count == 0) {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -61,8 +61,8 @@ uint32_t bake_thread_count(uint32_t requested, uint32_t item_count) {
     return count == 0 ? 1u : count;
 }
 
-void bake_parallel_for(uint32_t item_count, uint32_t thread_count, bake_item_fn fn,
-                       bake_done_fn done, void *context) {
+void crowd__bake_parallel_for(uint32_t item_count, uint32_t thread_count, bake_item_fn fn,
+                              bake_done_fn done, void *context) {
     parallel_state state = {.item_count = item_count, .fn = fn, .context = context};
     atomic_init(&state.next_item, 0u);
     atomic_init(&state.items_finished, 0u);

@@ -51,7 +51,7 @@ static bool on_grid(const crowd_track *track, double rate) {
     return true;
 }
 
-float bake_key_rate(const crowd_clip *clip, uint32_t joint_count) {
+float crowd__bake_key_rate(const crowd_clip *clip, uint32_t joint_count) {
     float min_gap = INFINITY;
     for (uint32_t j = 0; j < joint_count; j++) {
         const crowd_joint_tracks *t = &clip->tracks[j];
@@ -106,8 +106,8 @@ typedef struct rate_job {
 
 static void skin_at(const rate_job *job, rate_scratch *ws, const crowd_clip *clip, float time_s,
                     float *out) {
-    bake_pose_skin(&job->asset->skeleton, clip, time_s, &ws->cursor, ws->locals, ws->models,
-                   ws->skin);
+    crowd__bake_pose_skin(&job->asset->skeleton, clip, time_s, &ws->cursor, ws->locals, ws->models,
+                          ws->skin);
     crowd_skin_apply(job->prepared, ws->skin, out, NULL);
 }
 
@@ -294,11 +294,11 @@ static void choose(crowd_bake *bake, const rate_job *job, double budget, uint64_
     }
 }
 
-crowd_result bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
-                               const bake_rate_request *request, uint32_t thread_count,
-                               crowd_error *error) {
+crowd_result crowd__bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
+                                      const bake_rate_request *request, uint32_t thread_count,
+                                      crowd_error *error) {
     rate_job job = {.bake = bake, .asset = asset};
-    uint32_t threads = bake_thread_count(thread_count, bake->clip_count);
+    uint32_t threads = crowd__bake_thread_count(thread_count, bake->clip_count);
     crowd_result result = crowd_skin_prepared_create(&asset->mesh, &job.prepared, error);
     if (result != CROWD_OK) {
         return result;
@@ -315,16 +315,17 @@ crowd_result bake_choose_rates(crowd_bake *bake, const crowd_asset *asset,
         crowd_bake_clip *clip = &bake->clips[c];
         const crowd_clip *source =
             clip->source_clip == UINT32_MAX ? NULL : &asset->clips[clip->source_clip];
-        clip->key_rate = source != NULL ? bake_key_rate(source, asset->skeleton.joint_count) : 0.0f;
+        clip->key_rate =
+            source != NULL ? crowd__bake_key_rate(source, asset->skeleton.joint_count) : 0.0f;
         job.base_rate[c] = forced                  ? request->fps
                            : clip->key_rate > 0.0f ? clip->key_rate
                                                    : CROWD_BAKE_DEFAULT_FPS;
     }
-    bake_parallel_for(bake->clip_count, threads, rate_clip, NULL, &job);
+    crowd__bake_parallel_for(bake->clip_count, threads, rate_clip, NULL, &job);
     double diagonal = diagonal_of(&job, threads);
     job.budget = request->budget_rel * diagonal;
     if (!forced) {
-        bake_parallel_for(bake->clip_count, threads, rate_clip, NULL, &job);
+        crowd__bake_parallel_for(bake->clip_count, threads, rate_clip, NULL, &job);
     }
     choose(bake, &job, job.budget, request->frames_fit, multiple);
     bake->between_error_budget_rel = request->budget_rel;

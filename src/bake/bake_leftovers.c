@@ -105,8 +105,8 @@ static bool other_bake(const char *dir, const char *name, uint32_t generation) {
     return stat(path, &st) == 0;
 }
 
-crowd_result bake_leftovers_next_generation(const char *dir, const char *name,
-                                            uint32_t *out_generation, crowd_error *error) {
+crowd_result crowd__bake_leftovers_next_generation(const char *dir, const char *name,
+                                                   uint32_t *out_generation, crowd_error *error) {
     uint32_t highest = 0;
     for (int pass = 0; pass < 2; pass++) {
         char folder[4200];
@@ -114,10 +114,10 @@ crowd_result bake_leftovers_next_generation(const char *dir, const char *name,
         DIR *handle = opendir(folder);
         if (handle == NULL) {
             if (errno == ENOENT || errno == ENOTDIR) {
-                continue; /* nothing there yet; atomic_set_begin says what is wrong */
+                continue; /* nothing there yet; crowd__atomic_set_begin says what is wrong */
             }
-            return core_system_error(error, CROWD_ERROR_OUTPUT, folder, "cannot list folder",
-                                     errno);
+            return crowd__core_system_error(error, CROWD_ERROR_OUTPUT, folder, "cannot list folder",
+                                            errno);
         }
         const struct dirent *entry;
         while ((entry = readdir(handle)) != NULL) {
@@ -146,8 +146,8 @@ static bool kept(const char *relative, const manifest_check *keep, uint32_t keep
     return false;
 }
 
-uint32_t bake_leftovers_remove(const char *dir, const char *name, const manifest_check *keep,
-                               uint32_t keep_count) {
+uint32_t crowd__bake_leftovers_remove(const char *dir, const char *name, const manifest_check *keep,
+                                      uint32_t keep_count) {
     uint32_t removed = 0;
     for (int pass = 0; pass < 2; pass++) {
         const char *const *kinds = pass == 0 ? folder_kinds : openvat_kinds;

@@ -33,8 +33,8 @@
  * OpenVAT folder (1 when there are none, or `dir` does not exist).
  * Errors: CROWD_ERROR_OUTPUT (a folder that cannot be read, or generations
  * used up). */
-crowd_result bake_leftovers_next_generation(const char *dir, const char *name,
-                                            uint32_t *out_generation, crowd_error *error);
+crowd_result crowd__bake_leftovers_next_generation(const char *dir, const char *name,
+                                                   uint32_t *out_generation, crowd_error *error);
 
 /* Removes the leftovers of `name` in `dir` and its OpenVAT folder: every
  * generation file and every temporary or backup of a file of `name`, except
@@ -42,7 +42,7 @@ crowd_result bake_leftovers_next_generation(const char *dir, const char *name,
  * itself is neither). Best effort: a file
  * that cannot be removed stays for the next bake. Returns how many files
  * were removed. */
-uint32_t bake_leftovers_remove(const char *dir, const char *name, const manifest_check *keep,
-                               uint32_t keep_count);
+uint32_t crowd__bake_leftovers_remove(const char *dir, const char *name, const manifest_check *keep,
+                                      uint32_t keep_count);
 
 #endif

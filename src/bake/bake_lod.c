@@ -101,7 +101,7 @@ static bool append_lod(crowd_bake *bake, uint32_t lod, const uint32_t *indices, 
  * is flat across the elbow: on the whole mesh it merges the rings that
  * bend there, and the LOD is off by a lot once the arm bends (builtin:,
  * half its triangles: 1.4 % of the diagonal). So the mesh is cut into
- * parts: a triangle goes to its piece of the mesh (bake_lod_pieces) and
+ * parts: a triangle goes to its piece of the mesh (crowd__bake_lod_pieces) and
  * to the joint that carries most of its corners' weight, within the first
  * budget also by whether it moves rigidly with that joint. Each part is
  * simplified alone with its outline locked (meshopt_SimplifyLockBorder),
@@ -111,7 +111,7 @@ static bool append_lod(crowd_bake *bake, uint32_t lod, const uint32_t *indices, 
  * search below): a forearm loses most of its rings while the part that
  * holds the elbow's blended vertices keeps them, and a rivet that cannot
  * lose a triangle does not hold back the plate it sits on. Within the
- * first budget, triangles near another piece (bake_lod_contacts) stay as
+ * first budget, triangles near another piece (crowd__bake_lod_contacts) stay as
  * they are. The coarsest LODs can do
  * better with the whole mesh as one part (pieces and joints merge): both
  * ways are tried. */
@@ -171,11 +171,11 @@ typedef struct lod_scratch {
     bake_lod_weld weld;
     uint32_t welded_count; /* LOD 0's welded indices */
     uint32_t *welded;      /* LOD 0 in welded vertices */
-    uint32_t *pieces;      /* per welded vertex (bake_lod_pieces) */
+    uint32_t *pieces;      /* per welded vertex (crowd__bake_lod_pieces) */
     uint32_t *joint;       /* per welded triangle: triangle_joint */
     uint8_t *rigid;        /* per welded triangle: moves_rigidly */
     uint8_t *contact;      /* per welded triangle: near another piece */
-    uint8_t *smooth;       /* per baked vertex (bake_lod_weld_smooth) */
+    uint8_t *smooth;       /* per baked vertex (crowd__bake_lod_weld_smooth) */
     /* The parts of the LOD being made, `parts` of them (the arrays hold the
      * most a LOD can have); triangles kept as they are form part `parts`. */
     uint32_t parts;
@@ -197,7 +197,7 @@ typedef struct lod_scratch {
     uint32_t *remap;        /* scratch of append_lod */
     uint8_t *in_lod;        /* per welded vertex: used by the candidate */
     bake_lod_limits limits; /* of the LOD being made */
-    uint8_t *over;          /* per baked vertex (bake_screen_lod) */
+    uint8_t *over;          /* per baked vertex (crowd__bake_screen_lod) */
     /* Per part: the fraction of its triangles to keep, the least known to
      * pass, the most known to fail, the best candidate's; whether it has
      * a vertex over the limits. */
@@ -206,7 +206,7 @@ typedef struct lod_scratch {
 } lod_scratch;
 
 static void free_scratch(lod_scratch *s) {
-    bake_lod_weld_free(&s->weld);
+    crowd__bake_lod_weld_free(&s->weld);
     free(s->welded);
     free(s->pieces);
     free(s->joint);
@@ -402,7 +402,7 @@ static uint32_t make_lod(lod_search *q, uint32_t k, bool whole, const float *kee
     for (uint32_t i = 0; i < count; i++) {
         s->in_lod[s->simplified[i]] = 1;
     }
-    bake_lod_unweld(mesh, &s->weld, s->simplified, count, s->baked);
+    crowd__bake_lod_unweld(mesh, &s->weld, s->simplified, count, s->baked);
     bool ok = order_by_material(&s->weld, asset->material_count, mesh->vertex_count, s->baked,
                                 count, s->ordered) &&
               append_lod(bake, k, s->baked, count, s->remap);
@@ -417,8 +417,8 @@ static uint32_t make_lod(lod_search *q, uint32_t k, bool whole, const float *kee
  * that welds flat), which no simplification can help. */
 static crowd_result screen(lod_search *q, uint32_t k, bool *pass, crowd_error *error) {
     lod_scratch *s = q->s;
-    crowd_result result = bake_screen_lod(q->bake, q->played, &q->sample, k, &s->limits,
-                                          q->thread_count, s->over, error);
+    crowd_result result = crowd__bake_screen_lod(q->bake, q->played, &q->sample, k, &s->limits,
+                                                 q->thread_count, s->over, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -602,10 +602,10 @@ static bool prepare(const crowd_bake *bake, lod_scratch *s) {
     if (!s->welded || !s->joint || !s->rigid || !s->part || !s->contact || !s->sorted ||
         !s->local || !s->local_vertex || !s->local_positions || !s->vertex_part || !s->simplified ||
         !s->baked || !s->ordered || !s->remap || !s->over || !s->smooth ||
-        !bake_lod_weld_build(mesh, &s->weld)) {
+        !crowd__bake_lod_weld_build(mesh, &s->weld)) {
         return false;
     }
-    s->welded_count = bake_lod_weld_triangles(mesh, &s->weld, s->welded);
+    s->welded_count = crowd__bake_lod_weld_triangles(mesh, &s->weld, s->welded);
     s->in_lod = malloc(s->weld.count + 1);
     s->pieces = malloc((size_t)s->weld.count * sizeof *s->pieces + 1);
     s->local_stamp = malloc((size_t)s->weld.count * sizeof *s->local_stamp + 1);
@@ -613,14 +613,15 @@ static bool prepare(const crowd_bake *bake, lod_scratch *s) {
     if (s->in_lod == NULL || s->pieces == NULL || s->local_stamp == NULL || s->local_of == NULL) {
         return false;
     }
-    bake_lod_weld_smooth(mesh, &s->weld, s->smooth);
+    crowd__bake_lod_weld_smooth(mesh, &s->weld, s->smooth);
     find_joints(mesh, s);
     /* split parts are the most there are: the arrays' size */
-    return bake_lod_pieces(s->weld.positions, s->weld.count, s->welded, s->welded_count,
-                           s->pieces) &&
+    return crowd__bake_lod_pieces(s->weld.positions, s->weld.count, s->welded, s->welded_count,
+                                  s->pieces) &&
            number_parts(s, true) && alloc_parts(s) &&
-           bake_lod_contacts(s->weld.positions, s->weld.count, s->welded, s->welded_count,
-                             s->pieces, BAKE_LOD_FIRST_BUDGET * diagonal_of(bake), s->contact);
+           crowd__bake_lod_contacts(s->weld.positions, s->weld.count, s->welded, s->welded_count,
+                                    s->pieces, BAKE_LOD_FIRST_BUDGET * diagonal_of(bake),
+                                    s->contact);
 }
 
 /* LOD k within `budget`, measured on every frame. The screenings see a
@@ -633,7 +634,7 @@ static crowd_result make_level(lod_search *q, uint32_t k, float budget, bool *ma
     for (int every_frame = 0; every_frame < 2 && result == CROWD_OK; every_frame++) {
         result = search_lod(q, k, budget, every_frame, made, error);
         if (result == CROWD_OK && *made) {
-            result = bake_measure_lods(bake, q->played, k, q->thread_count, error);
+            result = crowd__bake_measure_lods(bake, q->played, k, q->thread_count, error);
         }
         if (!*made || bake->lods[k].error_rel <= budget) {
             break;
@@ -649,7 +650,7 @@ static crowd_result simplify_all(crowd_bake *bake, uint32_t lod_count, const bak
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     lod_search q = {.bake = bake, .played = played, .thread_count = thread_count, .s = s};
-    bake_lod_sample_init(bake, played, &q.sample);
+    crowd__bake_lod_sample_init(bake, played, &q.sample);
     float budget = BAKE_LOD_FIRST_BUDGET;
     /* A budget no LOD meets within nine tenths of the one before is
      * skipped for the next, looser one; lod_count + 2 levels in all. */
@@ -658,7 +659,7 @@ static crowd_result simplify_all(crowd_bake *bake, uint32_t lod_count, const bak
         bool made = false;
         crowd_result result = make_level(&q, bake->lod_count, budget, &made, error);
         if (result != CROWD_OK) {
-            bake_lod_sample_release(&q.sample);
+            crowd__bake_lod_sample_release(&q.sample);
             return result;
         }
         if (!made) {
@@ -678,13 +679,13 @@ static crowd_result simplify_all(crowd_bake *bake, uint32_t lod_count, const bak
                   bake->lod_count, 100.0 * budget / BAKE_LOD_BUDGET_STEP, bake->lod_count - 1,
                   bake->lods[bake->lod_count - 1].triangle_count);
     }
-    bake_lod_sample_release(&q.sample);
+    crowd__bake_lod_sample_release(&q.sample);
     return CROWD_OK;
 }
 
-crowd_result bake_build_lods(crowd_bake *bake, uint32_t lod_count, const bake_played *played,
-                             uint32_t thread_count, const crowd_logger *logger,
-                             crowd_error *error) {
+crowd_result crowd__bake_build_lods(crowd_bake *bake, uint32_t lod_count, const bake_played *played,
+                                    uint32_t thread_count, const crowd_logger *logger,
+                                    crowd_error *error) {
     const crowd_mesh *mesh = &bake->asset->mesh;
     bake->lod_count = 1;
     bake->lods[0] = (crowd_bake_lod){

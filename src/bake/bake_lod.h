@@ -19,7 +19,7 @@
 /* Material of each vertex of `mesh` (vertex_count entries): that of the
  * first submesh that uses it, 0 for a vertex no triangle uses. The gpu
  * module shades by the same rule. */
-void bake_vertex_materials(const crowd_mesh *mesh, uint32_t *out_materials);
+void crowd__bake_vertex_materials(const crowd_mesh *mesh, uint32_t *out_materials);
 
 /* ---- the welded copy (bake_lod_weld.c) --------------------------------------- */
 
@@ -30,25 +30,26 @@ typedef struct bake_lod_weld {
     float *positions;    /* 3 per welded vertex */
     uint32_t *first;     /* count + 1: copies of u are copies[first[u] .. first[u + 1]) */
     uint32_t *copies;    /* baked vertices, grouped by welded vertex */
-    uint32_t *materials; /* per baked vertex (bake_vertex_materials) */
+    uint32_t *materials; /* per baked vertex (crowd__bake_vertex_materials) */
 } bake_lod_weld;
 
 /* False when out of memory (free it all the same). */
-bool bake_lod_weld_build(const crowd_mesh *mesh, bake_lod_weld *weld);
-void bake_lod_weld_free(bake_lod_weld *weld);
+bool crowd__bake_lod_weld_build(const crowd_mesh *mesh, bake_lod_weld *weld);
+void crowd__bake_lod_weld_free(bake_lod_weld *weld);
 
 /* The mesh's triangles in welded vertices into out (index_count room),
  * without those that weld flat; returns the index count. */
-uint32_t bake_lod_weld_triangles(const crowd_mesh *mesh, const bake_lod_weld *weld, uint32_t *out);
+uint32_t crowd__bake_lod_weld_triangles(const crowd_mesh *mesh, const bake_lod_weld *weld,
+                                        uint32_t *out);
 
 /* Welded triangles back to baked vertices: per corner, the copy whose
  * normal points most along the face. */
-void bake_lod_unweld(const crowd_mesh *mesh, const bake_lod_weld *weld, const uint32_t *welded,
-                     uint32_t count, uint32_t *out);
+void crowd__bake_lod_unweld(const crowd_mesh *mesh, const bake_lod_weld *weld,
+                            const uint32_t *welded, uint32_t count, uint32_t *out);
 
 /* Per baked vertex: 1 where every copy of its welded vertex has its
  * normal (to a thousandth), that is off creases. */
-void bake_lod_weld_smooth(const crowd_mesh *mesh, const bake_lod_weld *weld, uint8_t *out);
+void crowd__bake_lod_weld_smooth(const crowd_mesh *mesh, const bake_lod_weld *weld, uint8_t *out);
 
 /* ---- the LODs (bake_lod.c) ----------------------------------------------------- */
 
@@ -66,16 +67,18 @@ void bake_lod_weld_smooth(const crowd_mesh *mesh, const bake_lod_weld *weld, uin
  * cannot be simplified (no triangles, too many vertices, nothing
  * removable within the budgets) keeps the LODs made so far, with a
  * warning through `logger`. Errors: CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result bake_build_lods(crowd_bake *bake, uint32_t lod_count, const bake_played *played,
-                             uint32_t thread_count, const crowd_logger *logger, crowd_error *error);
+crowd_result crowd__bake_build_lods(crowd_bake *bake, uint32_t lod_count, const bake_played *played,
+                                    uint32_t thread_count, const crowd_logger *logger,
+                                    crowd_error *error);
 
 /* ---- errors and screenings (bake_lod_error.c) ----------------------------------- */
 
 /* Sets lods[k].error and error_rel of every LOD k >= first_lod (>= 1)
  * from the positions of every baked frame as played
- * (bake_played_positions). Errors: CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result bake_measure_lods(crowd_bake *bake, const bake_played *played, uint32_t first_lod,
-                               uint32_t thread_count, crowd_error *error);
+ * (crowd__bake_played_positions). Errors: CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result crowd__bake_measure_lods(crowd_bake *bake, const bake_played *played,
+                                      uint32_t first_lod, uint32_t thread_count,
+                                      crowd_error *error);
 
 /* Frames a screening looks at, at most: evenly spaced over the bake. */
 #define BAKE_LOD_SCREEN_FRAMES 64
@@ -90,9 +93,9 @@ typedef struct bake_lod_sample {
 
 /* Chooses the sample and decodes its positions where they fit. Never
  * fails: without the memory, positions stay NULL. */
-void bake_lod_sample_init(const crowd_bake *bake, const bake_played *played,
-                          bake_lod_sample *out_sample);
-void bake_lod_sample_release(bake_lod_sample *sample);
+void crowd__bake_lod_sample_init(const crowd_bake *bake, const bake_played *played,
+                                 bake_lod_sample *out_sample);
+void crowd__bake_lod_sample_release(bake_lod_sample *sample);
 
 /* What a screening holds a LOD to. */
 typedef struct bake_lod_limits {
@@ -109,7 +112,7 @@ typedef struct bake_lod_limits {
     bool every_frame;
 } bake_lod_limits;
 
-/* Cheaper than bake_measure_lods, for the many candidates of a LOD
+/* Cheaper than crowd__bake_measure_lods, for the many candidates of a LOD
  * search: which LOD0 vertices LOD `lod` holds to `limits`. out_over, one
  * byte per vertex: 1 for those farther than error_rel from the LOD's
  * surface in a frame of `sample` (or of every frame), or with their normal
@@ -117,30 +120,30 @@ typedef struct bake_lod_limits {
  * found, exact only above the limit (within it, a vertex's search stops at
  * the first triangle within the limit). The result does not depend on
  * thread_count. Errors: CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result bake_screen_lod(crowd_bake *bake, const bake_played *played,
-                             const bake_lod_sample *sample, uint32_t lod,
-                             const bake_lod_limits *limits, uint32_t thread_count,
-                             uint8_t *out_over, crowd_error *error);
+crowd_result crowd__bake_screen_lod(crowd_bake *bake, const bake_played *played,
+                                    const bake_lod_sample *sample, uint32_t lod,
+                                    const bake_lod_limits *limits, uint32_t thread_count,
+                                    uint8_t *out_over, crowd_error *error);
 
 /* Squared distance from p to the triangle of corners t[0..2], t[3..5],
  * t[6..8]. */
-float bake_triangle_distance2(const float p[3], const float *t);
+float crowd__bake_triangle_distance2(const float p[3], const float *t);
 
 /* ---- pieces and contacts (bake_lod_contact.c) ------------------------------------ */
 
 /* Piece of each of `vertex_count` vertices of the triangles `indices` over
  * `positions` (3 floats per vertex): the same number for vertices joined
  * by triangles or a shared position. False when out of memory. */
-bool bake_lod_pieces(const float *positions, uint32_t vertex_count, const uint32_t *indices,
-                     uint32_t index_count, uint32_t *out_piece);
+bool crowd__bake_lod_pieces(const float *positions, uint32_t vertex_count, const uint32_t *indices,
+                            uint32_t index_count, uint32_t *out_piece);
 
 /* Of the same triangles, those that another piece comes within `reach` of
  * in the bind pose, nearly parallel: a triangle with a corner within reach
  * of another piece's triangle, or the other piece's triangle nearest such
- * a corner. piece: bake_lod_pieces'. out_contact: 1 byte per triangle, 1
+ * a corner. piece: crowd__bake_lod_pieces'. out_contact: 1 byte per triangle, 1
  * for those. False when out of memory. */
-bool bake_lod_contacts(const float *positions, uint32_t vertex_count, const uint32_t *indices,
-                       uint32_t index_count, const uint32_t *piece, float reach,
-                       uint8_t *out_contact);
+bool crowd__bake_lod_contacts(const float *positions, uint32_t vertex_count,
+                              const uint32_t *indices, uint32_t index_count, const uint32_t *piece,
+                              float reach, uint8_t *out_contact);
 
 #endif

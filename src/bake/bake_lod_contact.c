@@ -38,8 +38,8 @@ static uint32_t find_root(uint32_t *parent, uint32_t x) {
     return x;
 }
 
-bool bake_lod_pieces(const float *positions, uint32_t vertex_count, const uint32_t *indices,
-                     uint32_t index_count, uint32_t *out_piece) {
+bool crowd__bake_lod_pieces(const float *positions, uint32_t vertex_count, const uint32_t *indices,
+                            uint32_t index_count, uint32_t *out_piece) {
     uint32_t *parent = malloc((size_t)vertex_count * sizeof *parent + 1);
     if (parent == NULL) {
         return false;
@@ -238,7 +238,7 @@ static uint32_t nearest_other(const contact_grid *g, const float *positions,
                     for (int k = 0; k < 3; k++) {
                         memcpy(corners + 3 * k, positions + 3 * (size_t)tri[k], 3 * sizeof(float));
                     }
-                    float d2 = bake_triangle_distance2(p, corners);
+                    float d2 = crowd__bake_triangle_distance2(p, corners);
                     if (d2 <= best2) {
                         best2 = d2;
                         best = g->entries[e];
@@ -250,9 +250,9 @@ static uint32_t nearest_other(const contact_grid *g, const float *positions,
     return best;
 }
 
-bool bake_lod_contacts(const float *positions, uint32_t vertex_count, const uint32_t *indices,
-                       uint32_t index_count, const uint32_t *piece, float reach,
-                       uint8_t *out_contact) {
+bool crowd__bake_lod_contacts(const float *positions, uint32_t vertex_count,
+                              const uint32_t *indices, uint32_t index_count, const uint32_t *piece,
+                              float reach, uint8_t *out_contact) {
     uint32_t triangles = index_count / 3;
     memset(out_contact, 0, triangles);
     if (triangles == 0) {

@@ -16,7 +16,7 @@
  * and encoding the frames.
  *
  * The LOD search tries dozens of candidates, so it screens them instead
- * (bake_screen_lod): a sample of the frames, decoded once, and for each
+ * (crowd__bake_screen_lod): a sample of the frames, decoded once, and for each
  * vertex only whether it is within the limit, which mostly its hint
  * answers; a vertex found over the limit is not asked again. In the bind
  * pose, where each vertex's nearest triangle is searched in full for the
@@ -126,7 +126,7 @@ static float closest_point(const float p[3], const float *t, float bary[3]) {
     return d2sum;
 }
 
-float bake_triangle_distance2(const float p[3], const float *t) {
+float crowd__bake_triangle_distance2(const float p[3], const float *t) {
     float bary[3];
     return closest_point(p, t, bary);
 }
@@ -281,7 +281,7 @@ static void consider(error_worker *w, const float p[3], uint32_t t, nearest *n) 
     if (dx * dx + dy * dy + dz * dz > reach * reach) {
         return;
     }
-    float d2 = bake_triangle_distance2(p, w->corners + 9 * (size_t)t);
+    float d2 = crowd__bake_triangle_distance2(p, w->corners + 9 * (size_t)t);
     if (d2 < n->d2) {
         *n = (nearest){d2, sqrtf(d2), t};
     }
@@ -419,7 +419,7 @@ static void measure_frame(void *context, uint32_t worker, uint32_t item) {
     if (job->frames != NULL) {
         positions = job->frames + 3 * (size_t)bake->vertex_count * item;
     } else {
-        bake_played_positions(job->played, item * job->frame_step, w->skin, w->positions);
+        crowd__bake_played_positions(job->played, item * job->frame_step, w->skin, w->positions);
     }
     float box_min[3], box_max[3];
     box_of(positions, bake->vertex_count, box_min, box_max);
@@ -594,7 +594,7 @@ static crowd_result measure(error_job *job, uint32_t thread_count, crowd_error *
               find_hints(job, thread_count);
     if (ok) {
         uint32_t items = (bake->frame_count + job->frame_step - 1) / job->frame_step;
-        bake_parallel_for(items, thread_count, measure_frame, NULL, job);
+        crowd__bake_parallel_for(items, thread_count, measure_frame, NULL, job);
         for (uint32_t t = 0; t < thread_count; t++) {
             ok = ok && !job->workers[t].failed;
         }
@@ -616,8 +616,9 @@ static crowd_result measure(error_job *job, uint32_t thread_count, crowd_error *
     return ok ? CROWD_OK : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
 }
 
-crowd_result bake_measure_lods(crowd_bake *bake, const bake_played *played, uint32_t first_lod,
-                               uint32_t thread_count, crowd_error *error) {
+crowd_result crowd__bake_measure_lods(crowd_bake *bake, const bake_played *played,
+                                      uint32_t first_lod, uint32_t thread_count,
+                                      crowd_error *error) {
     if (bake->lod_count <= first_lod) {
         return CROWD_OK;
     }
@@ -629,8 +630,8 @@ crowd_result bake_measure_lods(crowd_bake *bake, const bake_played *played, uint
     return measure(&job, thread_count, error);
 }
 
-void bake_lod_sample_init(const crowd_bake *bake, const bake_played *played,
-                          bake_lod_sample *out_sample) {
+void crowd__bake_lod_sample_init(const crowd_bake *bake, const bake_played *played,
+                                 bake_lod_sample *out_sample) {
     uint32_t step = bake->frame_count > BAKE_LOD_SCREEN_FRAMES
                         ? (bake->frame_count + BAKE_LOD_SCREEN_FRAMES - 1) / BAKE_LOD_SCREEN_FRAMES
                         : 1;
@@ -641,21 +642,21 @@ void bake_lod_sample_init(const crowd_bake *bake, const bake_played *played,
         out_sample->positions = malloc(floats * sizeof(float));
     }
     for (uint32_t i = 0; out_sample->positions != NULL && i < out_sample->count; i++) {
-        bake_played_positions(played, i * step, skin,
-                              out_sample->positions + 3 * (size_t)bake->vertex_count * i);
+        crowd__bake_played_positions(played, i * step, skin,
+                                     out_sample->positions + 3 * (size_t)bake->vertex_count * i);
     }
     free(skin);
 }
 
-void bake_lod_sample_release(bake_lod_sample *sample) {
+void crowd__bake_lod_sample_release(bake_lod_sample *sample) {
     free(sample->positions);
     sample->positions = NULL;
 }
 
-crowd_result bake_screen_lod(crowd_bake *bake, const bake_played *played,
-                             const bake_lod_sample *sample, uint32_t lod,
-                             const bake_lod_limits *limits, uint32_t thread_count,
-                             uint8_t *out_over, crowd_error *error) {
+crowd_result crowd__bake_screen_lod(crowd_bake *bake, const bake_played *played,
+                                    const bake_lod_sample *sample, uint32_t lod,
+                                    const bake_lod_limits *limits, uint32_t thread_count,
+                                    uint8_t *out_over, crowd_error *error) {
     float limit = (float)(limits->error_rel * diagonal_of(bake));
     error_job job = {
         .bake = bake,

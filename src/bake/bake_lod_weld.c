@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void bake_vertex_materials(const crowd_mesh *mesh, uint32_t *out_materials) {
+void crowd__bake_vertex_materials(const crowd_mesh *mesh, uint32_t *out_materials) {
     for (uint32_t v = 0; v < mesh->vertex_count; v++) {
         out_materials[v] = UINT32_MAX;
     }
@@ -51,7 +51,7 @@ typedef struct weld_key {
 } weld_key;
 _Static_assert(sizeof(weld_key) == 48, "weld keys are compared as bytes");
 
-void bake_lod_weld_free(bake_lod_weld *weld) {
+void crowd__bake_lod_weld_free(bake_lod_weld *weld) {
     free(weld->remap);
     free(weld->positions);
     free(weld->first);
@@ -95,7 +95,7 @@ static void group_copies(bake_lod_weld *weld, uint32_t vertex_count) {
     weld->first[0] = 0;
 }
 
-bool bake_lod_weld_build(const crowd_mesh *mesh, bake_lod_weld *weld) {
+bool crowd__bake_lod_weld_build(const crowd_mesh *mesh, bake_lod_weld *weld) {
     uint32_t count = mesh->vertex_count;
     weld_key *keys = calloc(count, sizeof *keys);
     weld->remap = malloc(count * sizeof *weld->remap);
@@ -105,7 +105,7 @@ bool bake_lod_weld_build(const crowd_mesh *mesh, bake_lod_weld *weld) {
         free(keys);
         return false;
     }
-    bake_vertex_materials(mesh, weld->materials);
+    crowd__bake_vertex_materials(mesh, weld->materials);
     fill_keys(mesh, weld->materials, keys);
     weld->count =
         (uint32_t)meshopt_generateVertexRemap(weld->remap, NULL, count, keys, count, sizeof *keys);
@@ -122,7 +122,8 @@ bool bake_lod_weld_build(const crowd_mesh *mesh, bake_lod_weld *weld) {
     return weld->positions != NULL && weld->first != NULL;
 }
 
-uint32_t bake_lod_weld_triangles(const crowd_mesh *mesh, const bake_lod_weld *weld, uint32_t *out) {
+uint32_t crowd__bake_lod_weld_triangles(const crowd_mesh *mesh, const bake_lod_weld *weld,
+                                        uint32_t *out) {
     uint32_t count = 0;
     for (uint32_t i = 0; i + 2 < mesh->index_count; i += 3) {
         uint32_t a = weld->remap[mesh->indices[i]], b = weld->remap[mesh->indices[i + 1]],
@@ -136,8 +137,8 @@ uint32_t bake_lod_weld_triangles(const crowd_mesh *mesh, const bake_lod_weld *we
     return count;
 }
 
-void bake_lod_unweld(const crowd_mesh *mesh, const bake_lod_weld *weld, const uint32_t *welded,
-                     uint32_t count, uint32_t *out) {
+void crowd__bake_lod_unweld(const crowd_mesh *mesh, const bake_lod_weld *weld,
+                            const uint32_t *welded, uint32_t count, uint32_t *out) {
     for (uint32_t t = 0; t < count; t += 3) {
         const float *a = weld->positions + 3 * (size_t)welded[t];
         const float *b = weld->positions + 3 * (size_t)welded[t + 1];
@@ -163,7 +164,7 @@ void bake_lod_unweld(const crowd_mesh *mesh, const bake_lod_weld *weld, const ui
     }
 }
 
-void bake_lod_weld_smooth(const crowd_mesh *mesh, const bake_lod_weld *weld, uint8_t *out) {
+void crowd__bake_lod_weld_smooth(const crowd_mesh *mesh, const bake_lod_weld *weld, uint8_t *out) {
     for (uint32_t u = 0; u < weld->count; u++) {
         const float *n0 = mesh->normals + 3 * (size_t)weld->copies[weld->first[u]];
         bool smooth = true;

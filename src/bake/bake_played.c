@@ -3,7 +3,8 @@
  * reads rather than for the float skinning it was encoded from. */
 #include "bake/bake_build.h"
 
-crowd_result bake_played_init(const crowd_bake *bake, bake_played *out_played, crowd_error *error) {
+crowd_result crowd__bake_played_init(const crowd_bake *bake, bake_played *out_played,
+                                     crowd_error *error) {
     *out_played = (bake_played){.bake = bake};
     if (bake->vat_position.texels != NULL) {
         return CROWD_OK;
@@ -11,13 +12,13 @@ crowd_result bake_played_init(const crowd_bake *bake, bake_played *out_played, c
     return crowd_skin_prepared_create(&bake->asset->mesh, &out_played->prepared, error);
 }
 
-void bake_played_release(bake_played *played) {
+void crowd__bake_played_release(bake_played *played) {
     crowd_skin_prepared_destroy(played->prepared);
     played->prepared = NULL;
 }
 
-void bake_played_positions(const bake_played *played, uint32_t frame, float *skin,
-                           float *out_positions) {
+void crowd__bake_played_positions(const bake_played *played, uint32_t frame, float *skin,
+                                  float *out_positions) {
     const crowd_bake *bake = played->bake;
     if (played->prepared == NULL) {
         for (uint32_t v = 0; v < bake->vertex_count; v++) {

@@ -87,8 +87,8 @@ static void measure_frame(void *context, uint32_t worker, uint32_t frame) {
     measure_job *job = context;
     measure_worker *w = &job->workers[worker];
     frame_stats *stats = &job->stats[frame];
-    bake_pose_skin(&job->asset->skeleton, job->frame_clips[frame], job->frame_times[frame],
-                   &w->cursor, w->locals, w->models, w->skin);
+    crowd__bake_pose_skin(&job->asset->skeleton, job->frame_clips[frame], job->frame_times[frame],
+                          &w->cursor, w->locals, w->models, w->skin);
     crowd_skin_reference(&job->asset->mesh, w->skin, w->positions, w->normals, NULL);
     if (job->bake->vat_position.texels != NULL) {
         measure_vat(job, w, stats, frame);
@@ -102,7 +102,8 @@ static uint64_t texture_bytes(const crowd_texture *texture) {
     if (texture->texels == NULL) {
         return 0;
     }
-    return (uint64_t)texture->width * texture->height * bake_texel_size_bytes(texture->format);
+    return (uint64_t)texture->width * texture->height *
+           crowd__bake_texel_size_bytes(texture->format);
 }
 
 /* The asset clip each baked clip was made from (NULL: the rest pose). */
@@ -232,14 +233,14 @@ crowd_result crowd_bake_measure(const crowd_bake *bake, const crowd_asset *asset
                                asset->skeleton.joint_count);
     }
     measure_job job = {.bake = bake, .asset = asset};
-    uint32_t threads = bake_thread_count(thread_count, bake->frame_count);
+    uint32_t threads = crowd__bake_thread_count(thread_count, bake->frame_count);
     if (!alloc_job(&job, threads)) {
         free_job(&job, threads);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     crowd_result result = match_clips(bake, asset, &job, error);
     if (result == CROWD_OK) {
-        bake_parallel_for(bake->frame_count, threads, measure_frame, NULL, &job);
+        crowd__bake_parallel_for(bake->frame_count, threads, measure_frame, NULL, &job);
         sum_stats(&job, out_report);
     }
     free_job(&job, threads);

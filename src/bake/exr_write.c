@@ -21,7 +21,7 @@ typedef struct exr_write_io {
 static int64_t write_to_file(exr_const_context_t context, void *user, const void *buffer,
                              uint64_t size, uint64_t offset, exr_stream_error_func_ptr_t error_cb) {
     exr_write_io *io = user;
-    if (!atomic_file_pwrite(io->file, buffer, size, offset)) {
+    if (!crowd__atomic_file_pwrite(io->file, buffer, size, offset)) {
         error_cb(context, EXR_ERR_WRITE_IO, "write failed");
         return -1;
     }
@@ -43,8 +43,8 @@ static exr_result_t encode_chunks(exr_context_t context, int part, const crowd_t
         if (rv != EXR_ERR_SUCCESS) {
             break;
         }
-        exr_texture_point_channels(encoder.channels, encoder.channel_count, texture->texels,
-                                   texture->width, chunk.start_y, texture->format, false);
+        crowd__exr_texture_point_channels(encoder.channels, encoder.channel_count, texture->texels,
+                                          texture->width, chunk.start_y, texture->format, false);
         if (!started) {
             rv = exr_encoding_choose_default_routines(context, part, &encoder);
             started = true;
@@ -62,16 +62,17 @@ static exr_result_t encode_chunks(exr_context_t context, int part, const crowd_t
     return rv;
 }
 
-crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, crowd_error *error) {
+crowd_result crowd__exr_write_rgba(atomic_file *file, const crowd_texture *texture,
+                                   crowd_error *error) {
     exr_write_io io = {.file = file};
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.user_data = &io;
     init.write_fn = write_to_file;
-    init.error_handler_fn = exr_texture_on_error;
+    init.error_handler_fn = crowd__exr_texture_on_error;
     exr_context_t context = NULL;
     int part = 0;
     exr_result_t rv =
-        exr_start_write(&context, atomic_file_path(file), EXR_WRITE_FILE_DIRECTLY, &init);
+        exr_start_write(&context, crowd__atomic_file_path(file), EXR_WRITE_FILE_DIRECTLY, &init);
     if (rv == EXR_ERR_SUCCESS) {
         rv = exr_add_part(context, NULL, EXR_STORAGE_SCANLINE, &part);
     }
@@ -84,8 +85,9 @@ crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, cro
     }
     static const char *const names[4] = {"R", "G", "B", "A"};
     for (int c = 0; c < 4 && rv == EXR_ERR_SUCCESS; c++) {
-        rv = exr_add_channel(context, part, names[c], exr_texture_pixel_type(texture->format),
-                             EXR_PERCEPTUALLY_LOGARITHMIC, 1, 1);
+        rv =
+            exr_add_channel(context, part, names[c], crowd__exr_texture_pixel_type(texture->format),
+                            EXR_PERCEPTUALLY_LOGARITHMIC, 1, 1);
     }
     if (rv == EXR_ERR_SUCCESS) {
         rv = exr_write_header(context);
@@ -100,13 +102,13 @@ crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, cro
         }
     }
     if (rv != EXR_ERR_SUCCESS) {
-        exr_texture_note_failure(&io.message, rv);
+        crowd__exr_texture_note_failure(&io.message, rv);
         if (rv == EXR_ERR_OUT_OF_MEMORY) {
-            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, atomic_file_path(file),
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, crowd__atomic_file_path(file),
                                    "out of memory encoding EXR");
         }
-        atomic_file_fail(file, io.message.text);
-        return atomic_file_error(file, error);
+        crowd__atomic_file_fail(file, io.message.text);
+        return crowd__atomic_file_error(file, error);
     }
     return CROWD_OK;
 }

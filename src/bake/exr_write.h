@@ -11,6 +11,7 @@
 
 /* Writes `texture` (RGBA16F or RGBA32F). Errors: CROWD_ERROR_OUTPUT,
  * CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result exr_write_rgba(atomic_file *file, const crowd_texture *texture, crowd_error *error);
+crowd_result crowd__exr_write_rgba(atomic_file *file, const crowd_texture *texture,
+                                   crowd_error *error);
 
 #endif

@@ -43,20 +43,20 @@ typedef struct glb_writer {
 } glb_writer;
 
 static cJSON *put(glb_writer *w, cJSON *parent, const char *key, cJSON *item) {
-    return json_put(&w->failed, parent, key, item);
+    return crowd__json_put(&w->failed, parent, key, item);
 }
 
 static void put_number(glb_writer *w, cJSON *parent, const char *key, double value) {
-    json_put_number(&w->failed, parent, key, value);
+    crowd__json_put_number(&w->failed, parent, key, value);
 }
 
 static void put_string(glb_writer *w, cJSON *parent, const char *key, const char *value) {
-    json_put_string(&w->failed, parent, key, value);
+    crowd__json_put_string(&w->failed, parent, key, value);
 }
 
 static void put_floats(glb_writer *w, cJSON *parent, const char *key, const float *values,
                        int count) {
-    json_put_floats(&w->failed, parent, key, values, count);
+    crowd__json_put_floats(&w->failed, parent, key, values, count);
 }
 
 /* Appends bytes to the binary chunk at a 4-byte boundary; returns the offset. */
@@ -157,7 +157,7 @@ static vertex_accessors add_vertices(glb_writer *w) {
             return a;
         }
         for (uint32_t v = 0; v < mesh->vertex_count; v++) {
-            glb_lookup_uv(&w->desc->lookup, v, uv1 + 2 * v);
+            crowd__glb_lookup_uv(&w->desc->lookup, v, uv1 + 2 * v);
         }
         a.uv1 = add_vertex_array(w, uv1, mesh->vertex_count, GLTF_FLOAT, 4, 2, "VEC2");
         free(uv1);
@@ -283,7 +283,7 @@ static vertex_accessors add_lod_vertices(glb_writer *w, const crowd_bake_lod *lo
     a.uv0 = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 2, "VEC2");
     if (w->desc->lookup.width > 0) {
         for (uint32_t i = 0; i < count; i++) {
-            glb_lookup_uv(&w->desc->lookup, source[i], values + 2 * (size_t)i);
+            crowd__glb_lookup_uv(&w->desc->lookup, source[i], values + 2 * (size_t)i);
         }
         a.uv1 = add_vertex_array(w, values, count, GLTF_FLOAT, 4, 2, "VEC2");
     }
@@ -317,7 +317,7 @@ static void add_lod_meshes(glb_writer *w, cJSON *meshes) {
         w->failed = true;
         return;
     }
-    bake_vertex_materials(&desc->asset->mesh, materials);
+    crowd__bake_vertex_materials(&desc->asset->mesh, materials);
     for (uint32_t k = 1; k < desc->lod_count && !w->failed; k++) {
         const crowd_bake_lod *lod = &desc->lods[k];
         const uint32_t *indices = desc->lod_indices + lod->first_index;
@@ -355,7 +355,8 @@ static int add_texture(glb_writer *w, const crowd_image *image, crowd_error *err
     }
     uint8_t *png = NULL;
     size_t png_size = 0;
-    *result = png_encode_rgba8(image->rgba8, image->width, image->height, &png, &png_size, error);
+    *result =
+        crowd__png_encode_rgba8(image->rgba8, image->width, image->height, &png, &png_size, error);
     if (*result != CROWD_OK) {
         return -1;
     }
@@ -589,8 +590,8 @@ static crowd_result assemble(glb_writer *w, const char *json, uint8_t **out_data
     return CROWD_OK;
 }
 
-crowd_result glb_write(const glb_write_desc *desc, uint8_t **out_data, size_t *out_size,
-                       crowd_error *error) {
+crowd_result crowd__glb_write(const glb_write_desc *desc, uint8_t **out_data, size_t *out_size,
+                              crowd_error *error) {
     crowd_result result = check_desc(desc, error);
     if (result != CROWD_OK) {
         return result;

@@ -42,7 +42,7 @@ typedef struct glb_write_desc {
 /* Builds the whole .glb in a malloc'ed buffer. The LOD arrays are trusted
  * (crowd_bake_write checks them). Errors: CROWD_ERROR_INVALID_ARGUMENT (an
  * empty mesh, a submesh beyond the materials), CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result glb_write(const glb_write_desc *desc, uint8_t **out_data, size_t *out_size,
-                       crowd_error *error);
+crowd_result crowd__glb_write(const glb_write_desc *desc, uint8_t **out_data, size_t *out_size,
+                              crowd_error *error);
 
 #endif

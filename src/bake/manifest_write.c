@@ -13,7 +13,8 @@ static bool has_texture(const crowd_texture *texture) {
     return texture->format != CROWD_TEXEL_NONE && texture->texels != NULL;
 }
 
-void manifest_file_names(const crowd_bake *bake, uint32_t generation, manifest_files *files) {
+void crowd__manifest_file_names(const crowd_bake *bake, uint32_t generation,
+                                manifest_files *files) {
     memset(files, 0, sizeof *files);
     const char *name = bake->name;
     snprintf(files->manifest, sizeof files->manifest, "%s%s", name, MANIFEST_SUFFIX);
@@ -32,7 +33,7 @@ void manifest_file_names(const crowd_bake *bake, uint32_t generation, manifest_f
     }
 }
 
-bool manifest_texture_range(const crowd_texture *texture, manifest_range *range) {
+bool crowd__manifest_texture_range(const crowd_texture *texture, manifest_range *range) {
     bool finite = true;
     size_t count = (size_t)texture->width * texture->height;
     for (int c = 0; c < 4; c++) {
@@ -57,75 +58,75 @@ static const char *vat_encoding_name(crowd_texel_format format) {
 }
 
 static void put_range(bool *failed, cJSON *parent, const char *key, const manifest_range *range) {
-    cJSON *object = json_put(failed, parent, key, cJSON_CreateObject());
-    json_put_floats(failed, object, "min", range->min, 4);
-    json_put_floats(failed, object, "max", range->max, 4);
+    cJSON *object = crowd__json_put(failed, parent, key, cJSON_CreateObject());
+    crowd__json_put_floats(failed, object, "min", range->min, 4);
+    crowd__json_put_floats(failed, object, "max", range->max, 4);
 }
 
 static void put_layout(bool *failed, cJSON *object, const crowd_texture *texture,
                        uint32_t rows_per_frame) {
-    json_put_number(failed, object, "width", texture->width);
-    json_put_number(failed, object, "height", texture->height);
-    json_put_number(failed, object, "rows_per_frame", rows_per_frame);
+    crowd__json_put_number(failed, object, "width", texture->width);
+    crowd__json_put_number(failed, object, "height", texture->height);
+    crowd__json_put_number(failed, object, "rows_per_frame", rows_per_frame);
 }
 
 static void put_vat(bool *failed, cJSON *root, const crowd_bake *bake, const manifest_info *info) {
     const manifest_files *files = &info->files;
     if (!has_texture(&bake->vat_position)) {
-        json_put(failed, root, "vat", cJSON_CreateNull());
+        crowd__json_put(failed, root, "vat", cJSON_CreateNull());
         return;
     }
-    cJSON *vat = json_put(failed, root, "vat", cJSON_CreateObject());
+    cJSON *vat = crowd__json_put(failed, root, "vat", cJSON_CreateObject());
     put_layout(failed, vat, &bake->vat_position, bake->vat_rows_per_frame);
-    json_put_string(failed, vat, "encoding", vat_encoding_name(bake->vat_position.format));
-    json_put_string(failed, vat, "position", files->vat_position);
+    crowd__json_put_string(failed, vat, "encoding", vat_encoding_name(bake->vat_position.format));
+    crowd__json_put_string(failed, vat, "position", files->vat_position);
     if (files->vat_normal[0] != '\0') {
-        json_put_string(failed, vat, "normal", files->vat_normal);
+        crowd__json_put_string(failed, vat, "normal", files->vat_normal);
     } else {
-        json_put(failed, vat, "normal", cJSON_CreateNull());
+        crowd__json_put(failed, vat, "normal", cJSON_CreateNull());
     }
     put_range(failed, vat, "position_range", &info->vat_position_range);
     if (files->vat_normal[0] != '\0') {
         put_range(failed, vat, "normal_range", &info->vat_normal_range);
     } else {
-        json_put(failed, vat, "normal_range", cJSON_CreateNull());
+        crowd__json_put(failed, vat, "normal_range", cJSON_CreateNull());
     }
 }
 
 static void put_bat(bool *failed, cJSON *root, const crowd_bake *bake, const manifest_info *info) {
     const manifest_files *files = &info->files;
     if (!has_texture(&bake->bat)) {
-        json_put(failed, root, "bat", cJSON_CreateNull());
+        crowd__json_put(failed, root, "bat", cJSON_CreateNull());
         return;
     }
-    cJSON *bat = json_put(failed, root, "bat", cJSON_CreateObject());
+    cJSON *bat = crowd__json_put(failed, root, "bat", cJSON_CreateObject());
     put_layout(failed, bat, &bake->bat, bake->bat_rows_per_frame);
-    json_put_string(failed, bat, "encoding",
-                    bake->bat.format == CROWD_TEXEL_RGBA16F ? "f16" : "f32");
-    json_put_string(failed, bat, "file", files->bat);
+    crowd__json_put_string(failed, bat, "encoding",
+                           bake->bat.format == CROWD_TEXEL_RGBA16F ? "f16" : "f32");
+    crowd__json_put_string(failed, bat, "file", files->bat);
     put_range(failed, bat, "range", &info->bat_range);
 }
 
 static void put_clip_bounds(bool *failed, cJSON *object, const crowd_bake_clip *clip) {
-    cJSON *bounds = json_put(failed, object, "bounds", cJSON_CreateObject());
-    json_put_floats(failed, bounds, "min", clip->bounds_min, 3);
-    json_put_floats(failed, bounds, "max", clip->bounds_max, 3);
-    json_put_floats(failed, bounds, "center", clip->sphere_center, 3);
-    json_put_number(failed, bounds, "radius", clip->sphere_radius);
+    cJSON *bounds = crowd__json_put(failed, object, "bounds", cJSON_CreateObject());
+    crowd__json_put_floats(failed, bounds, "min", clip->bounds_min, 3);
+    crowd__json_put_floats(failed, bounds, "max", clip->bounds_max, 3);
+    crowd__json_put_floats(failed, bounds, "center", clip->sphere_center, 3);
+    crowd__json_put_number(failed, bounds, "radius", clip->sphere_radius);
 }
 
 static void put_lods(bool *failed, cJSON *root, const crowd_bake *bake) {
-    cJSON *lods = json_put(failed, root, "lods", cJSON_CreateArray());
+    cJSON *lods = crowd__json_put(failed, root, "lods", cJSON_CreateArray());
     for (uint32_t k = 0; k < bake->lod_count; k++) {
         const crowd_bake_lod *lod = &bake->lods[k];
-        cJSON *object = json_put(failed, lods, NULL, cJSON_CreateObject());
-        json_put_number(failed, object, "first_index", lod->first_index);
-        json_put_number(failed, object, "index_count", lod->index_count);
-        json_put_number(failed, object, "first_vertex", lod->first_vertex);
-        json_put_number(failed, object, "vertex_count", lod->vertex_count);
-        json_put_number(failed, object, "triangle_count", lod->triangle_count);
-        json_put_number(failed, object, "error", lod->error);
-        json_put_number(failed, object, "error_rel", lod->error_rel);
+        cJSON *object = crowd__json_put(failed, lods, NULL, cJSON_CreateObject());
+        crowd__json_put_number(failed, object, "first_index", lod->first_index);
+        crowd__json_put_number(failed, object, "index_count", lod->index_count);
+        crowd__json_put_number(failed, object, "first_vertex", lod->first_vertex);
+        crowd__json_put_number(failed, object, "vertex_count", lod->vertex_count);
+        crowd__json_put_number(failed, object, "triangle_count", lod->triangle_count);
+        crowd__json_put_number(failed, object, "error", lod->error);
+        crowd__json_put_number(failed, object, "error_rel", lod->error_rel);
     }
 }
 
@@ -133,21 +134,22 @@ static void put_lods(bool *failed, cJSON *root, const crowd_bake *bake) {
  * and of the bounds diagonal). */
 static void put_clip_rate(bool *failed, cJSON *object, const crowd_bake_clip *clip,
                           double diagonal) {
-    json_put_number(failed, object, "fps", clip->fps);
-    json_put_number(failed, object, "key_rate", clip->key_rate);
-    json_put_number(failed, object, "rate_multiple", clip->rate_multiple);
-    cJSON *between = json_put(failed, object, "between_error", cJSON_CreateObject());
-    json_put_number(failed, between, "max", clip->between_error_max);
-    json_put_number(failed, between, "mean", clip->between_error_mean);
-    json_put_number(failed, between, "max_rel",
-                    diagonal > 0.0 ? clip->between_error_max / diagonal : 0.0);
-    json_put_number(failed, between, "mean_rel",
-                    diagonal > 0.0 ? clip->between_error_mean / diagonal : 0.0);
-    json_put_bool(failed, between, "within_budget", clip->within_budget);
+    crowd__json_put_number(failed, object, "fps", clip->fps);
+    crowd__json_put_number(failed, object, "key_rate", clip->key_rate);
+    crowd__json_put_number(failed, object, "rate_multiple", clip->rate_multiple);
+    cJSON *between = crowd__json_put(failed, object, "between_error", cJSON_CreateObject());
+    crowd__json_put_number(failed, between, "max", clip->between_error_max);
+    crowd__json_put_number(failed, between, "mean", clip->between_error_mean);
+    crowd__json_put_number(failed, between, "max_rel",
+                           diagonal > 0.0 ? clip->between_error_max / diagonal : 0.0);
+    crowd__json_put_number(failed, between, "mean_rel",
+                           diagonal > 0.0 ? clip->between_error_mean / diagonal : 0.0);
+    crowd__json_put_bool(failed, between, "within_budget", clip->within_budget);
 }
 
-crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
-                            const manifest_openvat *openvat, char **out_json, crowd_error *error) {
+crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *info,
+                                   const manifest_openvat *openvat, char **out_json,
+                                   crowd_error *error) {
     const manifest_files *files = &info->files;
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         if (bake->clips[i].layout != CROWD_FRAMES_END) {
@@ -165,47 +167,48 @@ crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
     diagonal = sqrt(diagonal);
     bool failed = false;
     cJSON *root = cJSON_CreateObject();
-    json_put_string(&failed, root, "format", MANIFEST_FORMAT);
-    json_put_number(&failed, root, "version", CROWD_BAKE_FORMAT_VERSION);
-    json_put_string(&failed, root, "producer", "crowd " CROWD_VERSION_STRING);
-    json_put_string(&failed, root, "name", bake->name);
-    json_put_string(&failed, root, "source", bake->source ? bake->source : "");
-    json_put_string(&failed, root, "coordinate_system", "gltf");
-    json_put_number(&failed, root, "vertex_count", bake->vertex_count);
-    json_put_number(&failed, root, "joint_count", bake->joint_count);
-    json_put_number(&failed, root, "frame_count", bake->frame_count);
-    json_put_number(&failed, root, "between_error_budget", bake->between_error_budget_rel);
-    cJSON *bounds = json_put(&failed, root, "bounds", cJSON_CreateObject());
-    json_put_floats(&failed, bounds, "min", bake->bounds_min, 3);
-    json_put_floats(&failed, bounds, "max", bake->bounds_max, 3);
-    cJSON *clips = json_put(&failed, root, "clips", cJSON_CreateArray());
+    crowd__json_put_string(&failed, root, "format", MANIFEST_FORMAT);
+    crowd__json_put_number(&failed, root, "version", CROWD_BAKE_FORMAT_VERSION);
+    crowd__json_put_string(&failed, root, "producer", "crowd " CROWD_VERSION_STRING);
+    crowd__json_put_string(&failed, root, "name", bake->name);
+    crowd__json_put_string(&failed, root, "source", bake->source ? bake->source : "");
+    crowd__json_put_string(&failed, root, "coordinate_system", "gltf");
+    crowd__json_put_number(&failed, root, "vertex_count", bake->vertex_count);
+    crowd__json_put_number(&failed, root, "joint_count", bake->joint_count);
+    crowd__json_put_number(&failed, root, "frame_count", bake->frame_count);
+    crowd__json_put_number(&failed, root, "between_error_budget", bake->between_error_budget_rel);
+    cJSON *bounds = crowd__json_put(&failed, root, "bounds", cJSON_CreateObject());
+    crowd__json_put_floats(&failed, bounds, "min", bake->bounds_min, 3);
+    crowd__json_put_floats(&failed, bounds, "max", bake->bounds_max, 3);
+    cJSON *clips = crowd__json_put(&failed, root, "clips", cJSON_CreateArray());
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         const crowd_bake_clip *clip = &bake->clips[i];
-        cJSON *object = json_put(&failed, clips, NULL, cJSON_CreateObject());
-        json_put_string(&failed, object, "name", clip->name);
-        json_put_number(&failed, object, "duration_s", clip->duration_s);
-        json_put_bool(&failed, object, "loop", clip->loop);
-        json_put_number(&failed, object, "first_frame", clip->first_frame);
-        json_put_number(&failed, object, "frame_count", clip->frame_count);
+        cJSON *object = crowd__json_put(&failed, clips, NULL, cJSON_CreateObject());
+        crowd__json_put_string(&failed, object, "name", clip->name);
+        crowd__json_put_number(&failed, object, "duration_s", clip->duration_s);
+        crowd__json_put_bool(&failed, object, "loop", clip->loop);
+        crowd__json_put_number(&failed, object, "first_frame", clip->first_frame);
+        crowd__json_put_number(&failed, object, "frame_count", clip->frame_count);
         put_clip_rate(&failed, object, clip, diagonal);
         put_clip_bounds(&failed, object, clip);
     }
     put_lods(&failed, root, bake);
     put_vat(&failed, root, bake, info);
     put_bat(&failed, root, bake, info);
-    json_put_string(&failed, root, "mesh", files->mesh);
-    cJSON *checks = json_put(&failed, root, "files", cJSON_CreateObject());
+    crowd__json_put_string(&failed, root, "mesh", files->mesh);
+    cJSON *checks = crowd__json_put(&failed, root, "files", cJSON_CreateObject());
     for (uint32_t i = 0; i < info->check_count; i++) {
-        cJSON *object = json_put(&failed, checks, info->checks[i].name, cJSON_CreateObject());
-        json_put_number(&failed, object, "size_bytes", (double)info->checks[i].size_bytes);
-        json_put_number(&failed, object, "crc32", info->checks[i].crc32);
+        cJSON *object =
+            crowd__json_put(&failed, checks, info->checks[i].name, cJSON_CreateObject());
+        crowd__json_put_number(&failed, object, "size_bytes", (double)info->checks[i].size_bytes);
+        crowd__json_put_number(&failed, object, "crc32", info->checks[i].crc32);
     }
     if (openvat != NULL) {
-        cJSON *compat = json_put(&failed, root, "compat", cJSON_CreateObject());
-        cJSON *object = json_put(&failed, compat, "openvat", cJSON_CreateObject());
-        json_put_string(&failed, object, "remap_info", openvat->remap_info);
-        json_put_string(&failed, object, "texture", openvat->texture);
-        json_put_string(&failed, object, "mesh", openvat->mesh);
+        cJSON *compat = crowd__json_put(&failed, root, "compat", cJSON_CreateObject());
+        cJSON *object = crowd__json_put(&failed, compat, "openvat", cJSON_CreateObject());
+        crowd__json_put_string(&failed, object, "remap_info", openvat->remap_info);
+        crowd__json_put_string(&failed, object, "texture", openvat->texture);
+        crowd__json_put_string(&failed, object, "mesh", openvat->mesh);
     }
     char *json = failed ? NULL : cJSON_Print(root);
     cJSON_Delete(root);

@@ -18,15 +18,16 @@ typedef struct manifest_openvat {
 /* The file names of a bake called bake->name with its encodings, its data
  * files of `generation` (bake_leftovers.h): NAME.crowd.json,
  * NAME.<generation>.mesh.glb, ... */
-void manifest_file_names(const crowd_bake *bake, uint32_t generation, manifest_files *files);
+void crowd__manifest_file_names(const crowd_bake *bake, uint32_t generation, manifest_files *files);
 
 /* Range of the stored values of a texture (format RGBA32F, RGBA16F or
  * RGBA16_UNORM, texels present); false when a value is NaN or infinite. */
-bool manifest_texture_range(const crowd_texture *texture, manifest_range *range);
+bool crowd__manifest_texture_range(const crowd_texture *texture, manifest_range *range);
 
 /* The manifest text (cJSON_free it) of `bake` with the names, ranges and
  * file checks in `info`. openvat may be NULL. Errors: CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result manifest_write(const crowd_bake *bake, const manifest_info *info,
-                            const manifest_openvat *openvat, char **out_json, crowd_error *error);
+crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *info,
+                                   const manifest_openvat *openvat, char **out_json,
+                                   crowd_error *error);
 
 #endif

@@ -29,8 +29,8 @@ static uint32_t log2_of(uint32_t power) {
     return log;
 }
 
-crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout,
-                          crowd_error *error) {
+crowd_result crowd__openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout,
+                                 crowd_error *error) {
     openvat_layout best = {0}, best_square = {0};
     for (uint32_t width = OPENVAT_MIN_WIDTH; width <= OPENVAT_MAX_WIDTH; width *= 2) {
         uint32_t wraps = (vertices + width - 1) / width;
@@ -141,37 +141,39 @@ static crowd_result write_remap_info(atomic_set *set, const openvat_texture *t, 
     const crowd_bake *bake = t->bake;
     bool failed = false;
     cJSON *root = cJSON_CreateObject();
-    cJSON *remap = json_put(&failed, root, "os-remap", cJSON_CreateObject());
-    json_put_floats(&failed, remap, "Min", t->min, 3);
-    json_put_floats(&failed, remap, "Max", t->max, 3);
-    json_put_number(&failed, remap, "Frames", bake->frame_count);
-    cJSON *animations = json_put(&failed, root, "animations", cJSON_CreateObject());
+    cJSON *remap = crowd__json_put(&failed, root, "os-remap", cJSON_CreateObject());
+    crowd__json_put_floats(&failed, remap, "Min", t->min, 3);
+    crowd__json_put_floats(&failed, remap, "Max", t->max, 3);
+    crowd__json_put_number(&failed, remap, "Frames", bake->frame_count);
+    cJSON *animations = crowd__json_put(&failed, root, "animations", cJSON_CreateObject());
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         const crowd_bake_clip *clip = &bake->clips[i];
-        cJSON *object = json_put(&failed, animations, clip->name, cJSON_CreateObject());
-        json_put_number(&failed, object, "startFrame", (double)clip->first_frame + 1);
-        json_put_number(&failed, object, "endFrame", (double)clip->first_frame + clip->frame_count);
-        json_put_number(&failed, object, "framerate", clip->fps);
-        json_put_bool(&failed, object, "looping", clip->loop);
+        cJSON *object = crowd__json_put(&failed, animations, clip->name, cJSON_CreateObject());
+        crowd__json_put_number(&failed, object, "startFrame", (double)clip->first_frame + 1);
+        crowd__json_put_number(&failed, object, "endFrame",
+                               (double)clip->first_frame + clip->frame_count);
+        crowd__json_put_number(&failed, object, "framerate", clip->fps);
+        crowd__json_put_bool(&failed, object, "looping", clip->loop);
     }
     char *json = failed ? NULL : cJSON_Print(root);
     cJSON_Delete(root);
     if (json == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name, "out of memory");
     }
-    crowd_result result = atomic_set_write(set, name, json, strlen(json), error);
+    crowd_result result = crowd__atomic_set_write(set, name, json, strlen(json), error);
     cJSON_free(json);
     return result;
 }
 
-crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t generation,
-                           openvat_names *names, crowd_error *error) {
+crowd_result crowd__openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t generation,
+                                  openvat_names *names, crowd_error *error) {
     if (bake->vat_position.texels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
                                "the OpenVAT set needs a VAT (bake with --what vat or both)");
     }
     openvat_texture t = {.bake = bake};
-    crowd_result result = openvat_plan(bake->vertex_count, bake->frame_count, &t.layout, error);
+    crowd_result result =
+        crowd__openvat_plan(bake->vertex_count, bake->frame_count, &t.layout, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -185,13 +187,14 @@ crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t gen
     result = write_remap_info(set, &t, names->remap_info, error);
     atomic_file *file = NULL;
     if (result == CROWD_OK) {
-        result = atomic_set_add(set, names->texture, &file, error);
+        result = crowd__atomic_set_add(set, names->texture, &file, error);
     }
     if (result == CROWD_OK) {
-        result = png_write_u16(file, t.layout.width, t.layout.height, 3, texture_row, &t, error);
+        result =
+            crowd__png_write_u16(file, t.layout.width, t.layout.height, 3, texture_row, &t, error);
     }
     if (result == CROWD_OK) {
-        result = atomic_file_finish(file, error);
+        result = crowd__atomic_file_finish(file, error);
     }
     if (result != CROWD_OK) {
         return result;
@@ -204,9 +207,9 @@ crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t gen
     };
     uint8_t *glb = NULL;
     size_t glb_size = 0;
-    result = glb_write(&desc, &glb, &glb_size, error);
+    result = crowd__glb_write(&desc, &glb, &glb_size, error);
     if (result == CROWD_OK) {
-        result = atomic_set_write(set, names->mesh, glb, glb_size, error);
+        result = crowd__atomic_set_write(set, names->mesh, glb, glb_size, error);
     }
     free(glb);
     return result;

@@ -31,8 +31,8 @@ typedef struct openvat_layout {
  * the next power of two of 2 * wraps * frames, the smallest area whose
  * sides differ by at most a factor of two, else the smallest area of all;
  * ties go to the narrower. Errors: CROWD_ERROR_LIMIT (taller than 16384). */
-crowd_result openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout,
-                          crowd_error *error);
+crowd_result crowd__openvat_plan(uint32_t vertices, uint32_t frames, openvat_layout *layout,
+                                 crowd_error *error);
 
 /* Paths of the set relative to the bake folder ("openvat/NAME.3_vat.png"):
  * OpenVAT's names for an object called NAME.<generation>, so the three
@@ -49,7 +49,7 @@ typedef struct openvat_names {
  * VAT. Errors:
  * CROWD_ERROR_INVALID_ARGUMENT (no VAT), CROWD_ERROR_LIMIT,
  * CROWD_ERROR_OUTPUT, CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t generation,
-                           openvat_names *names, crowd_error *error);
+crowd_result crowd__openvat_write(atomic_set *set, const crowd_bake *bake, uint32_t generation,
+                                  openvat_names *names, crowd_error *error);
 
 #endif

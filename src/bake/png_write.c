@@ -18,7 +18,7 @@ typedef struct png_state {
     /* to a set's file, a stdio stream, or else memory */
     atomic_file *file;
     FILE *stream;
-    uint8_t *buffer; /* growing output of png_encode_rgba8 */
+    uint8_t *buffer; /* growing output of crowd__png_encode_rgba8 */
     size_t buffer_size, buffer_capacity;
     /* rows */
     uint8_t *row_bytes;
@@ -38,7 +38,7 @@ static void on_warning(png_structp png, png_const_charp message) {
 
 static void write_to_file(png_structp png, png_bytep data, size_t length) {
     png_state *state = png_get_io_ptr(png);
-    if (!atomic_file_write(state->file, data, length)) {
+    if (!crowd__atomic_file_write(state->file, data, length)) {
         png_error(png, "write failed");
     }
 }
@@ -137,8 +137,8 @@ static bool write_rows(png_state *state, const png_write_request *request) {
     return true;
 }
 
-crowd_result png_write_u16(atomic_file *file, uint32_t width, uint32_t height, int channels,
-                           png_row_fn row, void *user, crowd_error *error) {
+crowd_result crowd__png_write_u16(atomic_file *file, uint32_t width, uint32_t height, int channels,
+                                  png_row_fn row, void *user, crowd_error *error) {
     png_state state = {.file = file};
     png_write_request request = {width, height, 16, channels, NULL, row, user, .fast = true};
     size_t count = (size_t)width * (size_t)channels;
@@ -147,18 +147,18 @@ crowd_result png_write_u16(atomic_file *file, uint32_t width, uint32_t height, i
     state.row_bytes = malloc(count * 2);
     crowd_result result = CROWD_OK;
     if (!started || state.samples == NULL || state.row_bytes == NULL) {
-        result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, atomic_file_path(file),
+        result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, crowd__atomic_file_path(file),
                                  "out of memory for the PNG encoder");
     } else if (!write_rows(&state, &request)) {
-        atomic_file_fail(file, state.message);
-        result = atomic_file_error(file, error);
+        crowd__atomic_file_fail(file, state.message);
+        result = crowd__atomic_file_error(file, error);
     }
     release(&state);
     return result;
 }
 
-crowd_result png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t height,
-                              uint8_t **out_data, size_t *out_size, crowd_error *error) {
+crowd_result crowd__png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t height,
+                                     uint8_t **out_data, size_t *out_size, crowd_error *error) {
     png_state state = {0};
     png_write_request request = {width, height, 8, 4, pixels, NULL, NULL, .fast = false};
     crowd_result result = CROWD_OK;
@@ -180,8 +180,8 @@ crowd_result png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t he
     return CROWD_OK;
 }
 
-crowd_result png_write_rgba8_srgb(FILE *stream, const char *path, const uint8_t *pixels,
-                                  uint32_t width, uint32_t height, crowd_error *error) {
+crowd_result crowd__png_write_rgba8_srgb(FILE *stream, const char *path, const uint8_t *pixels,
+                                         uint32_t width, uint32_t height, crowd_error *error) {
     png_state state = {.stream = stream};
     png_write_request request = {width, height, 8, 4, pixels, NULL, NULL, .srgb = true};
     crowd_result result = CROWD_OK;

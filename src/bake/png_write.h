@@ -25,18 +25,18 @@ typedef void (*png_row_fn)(void *user, uint32_t y, uint16_t *samples);
 /* Writes a 16-bit PNG with 3 (RGB) or 4 (RGBA) channels, rows top first.
  * Compression is chosen for speed (docs/manifest.md). Errors:
  * CROWD_ERROR_OUTPUT (from the file), CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result png_write_u16(atomic_file *file, uint32_t width, uint32_t height, int channels,
-                           png_row_fn row, void *user, crowd_error *error);
+crowd_result crowd__png_write_u16(atomic_file *file, uint32_t width, uint32_t height, int channels,
+                                  png_row_fn row, void *user, crowd_error *error);
 
 /* Encodes width x height RGBA8 pixels as a PNG into a malloc'ed buffer. */
-crowd_result png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t height,
-                              uint8_t **out_data, size_t *out_size, crowd_error *error);
+crowd_result crowd__png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t height,
+                                     uint8_t **out_data, size_t *out_size, crowd_error *error);
 
 /* Writes width x height RGBA8 pixels to `stream` as an 8-bit RGBA PNG marked
  * sRGB: a rendered picture, not data. The stream is neither flushed nor
  * closed. Errors: CROWD_ERROR_OUTPUT naming `path`, with libpng's reason
  * ("Write Error" when the stream refused bytes). */
-crowd_result png_write_rgba8_srgb(FILE *stream, const char *path, const uint8_t *pixels,
-                                  uint32_t width, uint32_t height, crowd_error *error);
+crowd_result crowd__png_write_rgba8_srgb(FILE *stream, const char *path, const uint8_t *pixels,
+                                         uint32_t width, uint32_t height, crowd_error *error);
 
 #endif

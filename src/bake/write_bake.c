@@ -80,7 +80,7 @@ static crowd_result check_lods(const crowd_bake *bake, const char *name, crowd_e
  * arrays as large as their stated sizes, LOD arrays in range. */
 static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
     const char *name = bake->name ? bake->name : "";
-    if (bake->name == NULL || !manifest_valid_file_name(bake->name) ||
+    if (bake->name == NULL || !crowd__manifest_valid_file_name(bake->name) ||
         strlen(bake->name) > MANIFEST_NAME_MAX - 32) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                "the bake name is not usable as a file name");
@@ -111,7 +111,7 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
                                      bake->vat_normal.height == bake->vat_position.height;
         if (!layout_matches(&bake->vat_position, bake->vat_rows_per_frame, bake->vertex_count,
                             bake->frame_count) ||
-            !normal_ok || bake_texel_size_bytes(format) == 0) {
+            !normal_ok || crowd__bake_texel_size_bytes(format) == 0) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                    "the VAT textures do not match the vertex and frame counts");
         }
@@ -119,7 +119,7 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
     if (bat && (!layout_matches(&bake->bat, bake->bat_rows_per_frame,
                                 3 * (uint64_t)bake->joint_count, bake->frame_count) ||
                 bake->bat.format == CROWD_TEXEL_RGBA16_UNORM ||
-                bake_texel_size_bytes(bake->bat.format) == 0)) {
+                crowd__bake_texel_size_bytes(bake->bat.format) == 0)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                "the BAT texture does not match the joint and frame counts");
     }
@@ -134,7 +134,7 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
 
 static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *texture,
                                   const char *what, manifest_range *range, crowd_error *error) {
-    if (!manifest_texture_range(texture, range)) {
+    if (!crowd__manifest_texture_range(texture, range)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
                                "the %s texture holds values that are not finite", what);
     }
@@ -145,15 +145,15 @@ static crowd_result texture_range(const crowd_bake *bake, const crowd_texture *t
 static crowd_result build_manifest(const crowd_bake *bake, const manifest_info *info,
                                    const manifest_openvat *openvat, char **out_json,
                                    crowd_error *error) {
-    crowd_result result = manifest_write(bake, info, openvat, out_json, error);
+    crowd_result result = crowd__manifest_write(bake, info, openvat, out_json, error);
     if (result != CROWD_OK) {
         return result;
     }
     crowd_bake *check = calloc(1, sizeof *check);
     manifest_info parsed;
     crowd_error reason = {0};
-    result = check ? manifest_read(*out_json, strlen(*out_json), info->files.manifest, check,
-                                   &parsed, &reason)
+    result = check ? crowd__manifest_read(*out_json, strlen(*out_json), info->files.manifest, check,
+                                          &parsed, &reason)
                    : CROWD_ERROR_OUT_OF_MEMORY;
     crowd_bake_destroy(check);
     if (result != CROWD_OK) {
@@ -177,17 +177,17 @@ static void copy_row(void *user, uint32_t y, uint16_t *samples) {
 static crowd_result write_texture(atomic_set *set, const char *name, const crowd_texture *texture,
                                   crowd_error *error) {
     atomic_file *file = NULL;
-    crowd_result result = atomic_set_add(set, name, &file, error);
+    crowd_result result = crowd__atomic_set_add(set, name, &file, error);
     if (result != CROWD_OK) {
         return result;
     }
     if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
-        result = png_write_u16(file, texture->width, texture->height, 4, copy_row, (void *)texture,
-                               error);
+        result = crowd__png_write_u16(file, texture->width, texture->height, 4, copy_row,
+                                      (void *)texture, error);
     } else {
-        result = exr_write_rgba(file, texture, error);
+        result = crowd__exr_write_rgba(file, texture, error);
     }
-    return result == CROWD_OK ? atomic_file_finish(file, error) : result;
+    return result == CROWD_OK ? crowd__atomic_file_finish(file, error) : result;
 }
 
 static void add_check(manifest_info *info, const char *name, uint64_t size_bytes, uint32_t crc) {
@@ -215,7 +215,7 @@ static crowd_result measure_files(const atomic_set *set, manifest_info *info,
         if (names[i][0] == '\0') {
             continue;
         }
-        if (!atomic_set_measured(set, names[i], &size, &crc)) {
+        if (!crowd__atomic_set_measured(set, names[i], &size, &crc)) {
             return crowd_error_set(error, CROWD_ERROR_OUTPUT, names[i],
                                    "was not written before the manifest");
         }
@@ -252,15 +252,15 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, manifes
         }
         uint8_t *glb = NULL;
         size_t glb_size = 0;
-        result = glb_write(&desc, &glb, &glb_size, error);
+        result = crowd__glb_write(&desc, &glb, &glb_size, error);
         if (result == CROWD_OK) {
-            result = atomic_set_write(set, files->mesh, glb, glb_size, error);
+            result = crowd__atomic_set_write(set, files->mesh, glb, glb_size, error);
         }
         free(glb);
     }
     openvat_names names;
     if (result == CROWD_OK && openvat) {
-        result = openvat_write(set, bake, generation, &names, error);
+        result = crowd__openvat_write(set, bake, generation, &names, error);
     }
     if (result == CROWD_OK) {
         result = measure_files(set, info, openvat ? &names : NULL, error);
@@ -271,7 +271,7 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, manifes
         result = build_manifest(bake, info, openvat ? &compat : NULL, &json, error);
     }
     if (result == CROWD_OK) {
-        result = atomic_set_write(set, files->manifest, json, strlen(json), error);
+        result = crowd__atomic_set_write(set, files->manifest, json, strlen(json), error);
     }
     cJSON_free(json);
     return result;
@@ -291,7 +291,8 @@ static crowd_result remove_stale(atomic_set *set, const char *dir, const manifes
     uint8_t *text = NULL;
     size_t size = 0;
     crowd_error ignored;
-    crowd_result read = core_file_read(path, STALE_MANIFEST_MAX_BYTES, &text, &size, &ignored);
+    crowd_result read =
+        crowd__core_file_read(path, STALE_MANIFEST_MAX_BYTES, &text, &size, &ignored);
     if (read == CROWD_ERROR_OUT_OF_MEMORY) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
@@ -299,11 +300,11 @@ static crowd_result remove_stale(atomic_set *set, const char *dir, const manifes
         return CROWD_OK; /* no readable manifest: nothing known to be stale */
     }
     manifest_path paths[MANIFEST_MAX_FILES];
-    uint32_t count = manifest_referenced_files((const char *)text, size, paths);
+    uint32_t count = crowd__manifest_referenced_files((const char *)text, size, paths);
     free(text);
     crowd_result result = CROWD_OK;
     for (uint32_t i = 0; i < count && result == CROWD_OK; i++) {
-        result = atomic_set_remove(set, paths[i], error);
+        result = crowd__atomic_set_remove(set, paths[i], error);
     }
     return result;
 }
@@ -319,10 +320,10 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     memset(&info, 0, sizeof info);
     uint32_t generation = 0;
     if (result == CROWD_OK) {
-        result = bake_leftovers_next_generation(dir, bake->name, &generation, error);
+        result = crowd__bake_leftovers_next_generation(dir, bake->name, &generation, error);
     }
     if (result == CROWD_OK) {
-        manifest_file_names(bake, generation, &info.files);
+        crowd__manifest_file_names(bake, generation, &info.files);
     }
     if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
         result = texture_range(bake, &bake->vat_position, "VAT position", &info.vat_position_range,
@@ -354,7 +355,7 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
         return result;
     }
     atomic_set *set = NULL;
-    result = atomic_set_begin(dir, &set, error);
+    result = crowd__atomic_set_begin(dir, &set, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -364,14 +365,14 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
         result = remove_stale(set, dir, &info.files, error);
     }
     if (result != CROWD_OK) {
-        atomic_set_abort(set);
+        crowd__atomic_set_abort(set);
         return result;
     }
-    result = atomic_set_commit(set, error);
+    result = crowd__atomic_set_commit(set, error);
     if (result != CROWD_OK) {
         return result;
     }
-    uint32_t removed = bake_leftovers_remove(dir, bake->name, info.checks, info.check_count);
+    uint32_t removed = crowd__bake_leftovers_remove(dir, bake->name, info.checks, info.check_count);
     if (desc != NULL) {
         crowd_log(&desc->logger, CROWD_LOG_INFO,
                   "wrote bake \"%s\" (generation %u) to %s%s; removed %u leftover files",

@@ -10,10 +10,11 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-cJSON *json_put(bool *failed, cJSON *parent, const char *key, cJSON *item);
-void json_put_number(bool *failed, cJSON *parent, const char *key, double value);
-void json_put_string(bool *failed, cJSON *parent, const char *key, const char *value);
-void json_put_bool(bool *failed, cJSON *parent, const char *key, bool value);
-void json_put_floats(bool *failed, cJSON *parent, const char *key, const float *values, int count);
+cJSON *crowd__json_put(bool *failed, cJSON *parent, const char *key, cJSON *item);
+void crowd__json_put_number(bool *failed, cJSON *parent, const char *key, double value);
+void crowd__json_put_string(bool *failed, cJSON *parent, const char *key, const char *value);
+void crowd__json_put_bool(bool *failed, cJSON *parent, const char *key, bool value);
+void crowd__json_put_floats(bool *failed, cJSON *parent, const char *key, const float *values,
+                            int count);
 
 #endif

@@ -47,8 +47,8 @@ static void set3(double out[3], double x, double y, double z) {
 /* p = joint position + along * (unit direction from joint a to joint b). */
 static void along_bone(uint32_t a, uint32_t b, double along_m, double out[3]) {
     double pa[3], pb[3], d[3], len = 0.0;
-    builtin_joint_position(a, pa);
-    builtin_joint_position(b, pb);
+    crowd__builtin_joint_position(a, pa);
+    crowd__builtin_joint_position(b, pb);
     for (int i = 0; i < 3; i++) {
         d[i] = pb[i] - pa[i];
         len += d[i] * d[i];
@@ -64,7 +64,7 @@ static void set_chain(builtin_part *p, const uint32_t *joints, uint32_t count, d
     p->falloff_m = falloff_m;
     for (uint32_t k = 0; k < count; k++) {
         p->chain_joints[k] = joints[k];
-        builtin_joint_position(joints[k], p->chain_points[k]);
+        crowd__builtin_joint_position(joints[k], p->chain_points[k]);
     }
 }
 
@@ -236,14 +236,14 @@ static uint32_t body_parts(builtin_part *parts) {
     return n;
 }
 
-bool builtin_body_fill(crowd_mesh *mesh) {
+bool crowd__builtin_body_fill(crowd_mesh *mesh) {
     builtin_part parts[MAX_PARTS];
     uint32_t part_count = body_parts(parts);
 
     /* Pass 1 counts, pass 2 writes. */
     crowd_mesh counted = {0};
     for (uint32_t i = 0; i < part_count; i++) {
-        builtin_tube_emit(&parts[i], &counted);
+        crowd__builtin_tube_emit(&parts[i], &counted);
     }
     uint32_t v = counted.vertex_count;
     mesh->positions = malloc(3 * (size_t)v * sizeof(float));
@@ -266,7 +266,7 @@ bool builtin_body_fill(crowd_mesh *mesh) {
         sub->material = m;
         for (uint32_t i = 0; i < part_count; i++) {
             if (parts[i].material == m) {
-                builtin_tube_emit(&parts[i], mesh);
+                crowd__builtin_tube_emit(&parts[i], mesh);
             }
         }
         sub->index_count = mesh->index_count - sub->first_index;

@@ -25,12 +25,12 @@ static bool fill_materials(crowd_asset *asset) {
     }
     asset->material_count = BM_COUNT;
     for (uint32_t m = 0; m < BM_COUNT; m++) {
-        asset->materials[m].name = core_copy_string(defs[m].name);
+        asset->materials[m].name = crowd__core_copy_string(defs[m].name);
         if (asset->materials[m].name == NULL) {
             return false;
         }
         /* Cloth and skin: dielectric and rough, shaded as crowd always shaded them. */
-        core_material_defaults(&asset->materials[m]);
+        crowd__core_material_defaults(&asset->materials[m]);
         asset->materials[m].metallic = 0.0f;
         memcpy(asset->materials[m].base_color, defs[m].color, sizeof defs[m].color);
     }
@@ -47,13 +47,13 @@ static bool fill_sockets(crowd_asset *asset) {
     }
     asset->socket_count = 2;
     crowd_socket *hand = &asset->sockets[0];
-    hand->name = core_copy_string("socket_hand_R");
+    hand->name = crowd__core_copy_string("socket_hand_R");
     hand->joint = BJ_HAND_R;
     /* Rotation of +90 degrees about X (column-major): Y -> Z, Z -> -Y. */
     const float hand_offset[16] = {1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, -0.0094f, -0.0895f, 0, 1};
     memcpy(hand->offset, hand_offset, sizeof hand_offset);
     crowd_socket *head = &asset->sockets[1];
-    head->name = core_copy_string("socket_head");
+    head->name = crowd__core_copy_string("socket_head");
     head->joint = BJ_HEAD;
     const float head_offset[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0.21f, 0.005f, 1};
     memcpy(head->offset, head_offset, sizeof head_offset);
@@ -61,13 +61,13 @@ static bool fill_sockets(crowd_asset *asset) {
 }
 
 static bool fill_clips(crowd_asset *asset) {
-    asset->clips = calloc(builtin_clip_spec_count, sizeof *asset->clips);
+    asset->clips = calloc(crowd__builtin_clip_spec_count, sizeof *asset->clips);
     if (asset->clips == NULL) {
         return false;
     }
-    asset->clip_count = builtin_clip_spec_count;
-    for (uint32_t c = 0; c < builtin_clip_spec_count; c++) {
-        if (!builtin_clip_fill(&builtin_clip_specs[c], &asset->clips[c])) {
+    asset->clip_count = crowd__builtin_clip_spec_count;
+    for (uint32_t c = 0; c < crowd__builtin_clip_spec_count; c++) {
+        if (!crowd__builtin_clip_fill(&crowd__builtin_clip_specs[c], &asset->clips[c])) {
             return false;
         }
     }
@@ -81,14 +81,14 @@ crowd_result crowd_builtin_create(crowd_asset **out_asset, crowd_error *error) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY,
                                "builtin:", "out of memory building the built-in character");
     }
-    asset->name = core_copy_string("builtin");
-    asset->source = core_copy_string("builtin:");
+    asset->name = crowd__core_copy_string("builtin");
+    asset->source = crowd__core_copy_string("builtin:");
     asset->source_mesh_count = 1;
     asset->has_skin = true;
     /* The skeleton goes first: destroy() sizes the clips' track arrays by it. */
-    bool ok = asset->name && asset->source && builtin_skeleton_fill(&asset->skeleton) &&
-              fill_materials(asset) && builtin_body_fill(&asset->mesh) && fill_clips(asset) &&
-              fill_sockets(asset);
+    bool ok = asset->name && asset->source && crowd__builtin_skeleton_fill(&asset->skeleton) &&
+              fill_materials(asset) && crowd__builtin_body_fill(&asset->mesh) &&
+              fill_clips(asset) && fill_sockets(asset);
     if (!ok) {
         crowd_asset_destroy(asset);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY,

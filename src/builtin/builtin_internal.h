@@ -51,10 +51,10 @@ enum builtin_material { BM_SKIN, BM_SHIRT, BM_TROUSERS, BM_COUNT };
 
 /* Allocates and fills the skeleton's arrays; false when out of memory (what
  * was allocated stays in `skeleton` for crowd_asset_destroy). */
-bool builtin_skeleton_fill(crowd_skeleton *skeleton);
+bool crowd__builtin_skeleton_fill(crowd_skeleton *skeleton);
 
 /* Rest-pose model-space position of a joint. */
-void builtin_joint_position(uint32_t joint, double out[3]);
+void crowd__builtin_joint_position(uint32_t joint, double out[3]);
 
 /* ---- tube.c ---- */
 
@@ -96,13 +96,13 @@ typedef struct builtin_part {
 /* Appends a part's vertices and triangles. The first call pass has NULL
  * arrays in `mesh` and only counts (vertex_count, index_count grow); the
  * second writes at the current counts. */
-void builtin_tube_emit(const builtin_part *part, crowd_mesh *mesh);
+void crowd__builtin_tube_emit(const builtin_part *part, crowd_mesh *mesh);
 
 /* ---- body.c ---- */
 
 /* Allocates and fills the mesh (vertices, triangles, one submesh per
  * material); false when out of memory. */
-bool builtin_body_fill(crowd_mesh *mesh);
+bool crowd__builtin_body_fill(crowd_mesh *mesh);
 
 /* ---- clip_build.c ---- */
 
@@ -126,11 +126,11 @@ typedef struct builtin_clip_spec {
 /* Samples spec->pose at a fixed key rate into linear tracks: a rotation
  * track for every joint the pose moves, a translation track for the hips.
  * Looping clips get a last key identical to the first. */
-bool builtin_clip_fill(const builtin_clip_spec *spec, crowd_clip *clip);
+bool crowd__builtin_clip_fill(const builtin_clip_spec *spec, crowd_clip *clip);
 
 /* ---- clip_poses.c ---- */
 
-extern const builtin_clip_spec builtin_clip_specs[];
-extern const uint32_t builtin_clip_spec_count;
+extern const builtin_clip_spec crowd__builtin_clip_specs[];
+extern const uint32_t crowd__builtin_clip_spec_count;
 
 #endif

@@ -60,7 +60,7 @@ static double lowest_sole_m(const builtin_pose *pose) {
     double lowest = INFINITY;
     for (int side = 0; side < 2; side++) {
         double pos[3];
-        builtin_joint_position(BJ_HIPS, pos);
+        crowd__builtin_joint_position(BJ_HIPS, pos);
         for (int a = 0; a < 3; a++) {
             pos[a] += pose->hips_offset_m[a];
         }
@@ -70,8 +70,8 @@ static double lowest_sole_m(const builtin_pose *pose) {
         for (int i = 0; i < 3; i++) {
             uint32_t joint = legs[side][i];
             double pj[3], pp[3], local[3], moved[3];
-            builtin_joint_position(joint, pj);
-            builtin_joint_position(parent, pp);
+            crowd__builtin_joint_position(joint, pj);
+            crowd__builtin_joint_position(parent, pp);
             for (int a = 0; a < 3; a++) {
                 local[a] = pj[a] - pp[a];
             }
@@ -153,7 +153,7 @@ static bool fill_tracks(const builtin_clip_spec *spec, const builtin_pose *poses
         }
     }
     double hips[3];
-    builtin_joint_position(BJ_HIPS, hips);
+    crowd__builtin_joint_position(BJ_HIPS, hips);
     crowd_track *track = &clip->tracks[BJ_HIPS].translation;
     if (!track_alloc(track, keys, 3, times)) {
         return false;
@@ -169,7 +169,7 @@ static bool fill_tracks(const builtin_clip_spec *spec, const builtin_pose *poses
     return true;
 }
 
-bool builtin_clip_fill(const builtin_clip_spec *spec, crowd_clip *clip) {
+bool crowd__builtin_clip_fill(const builtin_clip_spec *spec, crowd_clip *clip) {
     size_t len = strlen(spec->name) + 1;
     clip->name = malloc(len);
     clip->tracks = calloc(BJ_COUNT, sizeof *clip->tracks);

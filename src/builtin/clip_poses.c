@@ -259,9 +259,10 @@ static void die_pose(float t, float d, builtin_pose *p) {
     add_key_pose(&die_keys[i + 1], w, p);
 }
 
-const builtin_clip_spec builtin_clip_specs[] = {
+const builtin_clip_spec crowd__builtin_clip_specs[] = {
     {"idle", 2.0f, true, idle_pose}, {"walk", 1.0f, true, walk_pose}, {"run", 0.7f, true, run_pose},
     {"wave", 1.2f, true, wave_pose}, {"die", 1.5f, false, die_pose},
 };
 
-const uint32_t builtin_clip_spec_count = sizeof builtin_clip_specs / sizeof builtin_clip_specs[0];
+const uint32_t crowd__builtin_clip_spec_count =
+    sizeof crowd__builtin_clip_specs / sizeof crowd__builtin_clip_specs[0];

@@ -41,7 +41,7 @@ static const joint_def joints[BJ_COUNT] = {
     [BJ_FOOT_R] = {"foot_R", BJ_LOWER_LEG_R, {0.0f, -0.42f, 0.0f}},
 };
 
-void builtin_joint_position(uint32_t joint, double out[3]) {
+void crowd__builtin_joint_position(uint32_t joint, double out[3]) {
     out[0] = out[1] = out[2] = 0.0;
     for (int32_t j = (int32_t)joint; j >= 0; j = joints[j].parent) {
         for (int a = 0; a < 3; a++) {
@@ -50,8 +50,8 @@ void builtin_joint_position(uint32_t joint, double out[3]) {
     }
 }
 
-bool builtin_skeleton_fill(crowd_skeleton *sk) {
-    if (!core_skeleton_allocate(sk, BJ_COUNT)) {
+bool crowd__builtin_skeleton_fill(crowd_skeleton *sk) {
+    if (!crowd__core_skeleton_allocate(sk, BJ_COUNT)) {
         return false;
     }
     for (uint32_t j = 0; j < BJ_COUNT; j++) {
@@ -69,7 +69,7 @@ bool builtin_skeleton_fill(crowd_skeleton *sk) {
             sk->rest_scale[3 * j + a] = 1.0f;
         }
         double position[3];
-        builtin_joint_position(j, position);
+        crowd__builtin_joint_position(j, position);
         float *inv = sk->inverse_bind + 16 * j;
         inv[0] = inv[5] = inv[10] = inv[15] = 1.0f;
         for (int a = 0; a < 3; a++) {

@@ -308,7 +308,7 @@ static void emit_triangle(crowd_mesh *mesh, bool flip, uint32_t a, uint32_t b, u
     mesh->index_count += 3;
 }
 
-void builtin_tube_emit(const builtin_part *p, crowd_mesh *mesh) {
+void crowd__builtin_tube_emit(const builtin_part *p, crowd_mesh *mesh) {
     tube_frame f;
     part_frame(p, &f);
     uint32_t rings = ring_count(p);

@@ -6,10 +6,10 @@
 #include "core/core_internal.h"
 
 crowd_asset *crowd_asset_create(void) {
-    return core_asset_create_with(NULL);
+    return crowd__core_asset_create_with(NULL);
 }
 
-crowd_asset *core_asset_create_with(const crowd_allocator *allocator) {
+crowd_asset *crowd__core_asset_create_with(const crowd_allocator *allocator) {
     crowd_asset *asset = crowd__mem_alloc_zeroed(allocator, 1, sizeof *asset);
     if (asset == NULL) {
         return NULL;
@@ -23,7 +23,7 @@ crowd_asset *core_asset_create_with(const crowd_allocator *allocator) {
     return asset;
 }
 
-void core_material_defaults(crowd_material *material) {
+void crowd__core_material_defaults(crowd_material *material) {
     for (int c = 0; c < 4; c++) {
         material->base_color[c] = 1.0f;
     }
@@ -37,7 +37,7 @@ void core_material_defaults(crowd_material *material) {
     material->double_sided = false;
 }
 
-void core_material_release_with(const crowd_allocator *allocator, crowd_material *material) {
+void crowd__core_material_release_with(const crowd_allocator *allocator, crowd_material *material) {
     crowd__mem_free(allocator, material->name);
     crowd__mem_free(allocator, material->texture_rgba8);
     crowd__mem_free(allocator, material->metallic_roughness_texture.rgba8);
@@ -46,8 +46,8 @@ void core_material_release_with(const crowd_allocator *allocator, crowd_material
     crowd__mem_free(allocator, material->occlusion_texture.rgba8);
 }
 
-void core_material_release(crowd_material *material) {
-    core_material_release_with(NULL, material);
+void crowd__core_material_release(crowd_material *material) {
+    crowd__core_material_release_with(NULL, material);
 }
 
 static void free_track(const crowd_allocator *allocator, crowd_track *track) {
@@ -72,7 +72,7 @@ void crowd_asset_destroy(crowd_asset *asset) {
     crowd__mem_free(heap, mesh->indices);
     crowd__mem_free(heap, mesh->submeshes);
     for (uint32_t i = 0; i < asset->material_count && asset->materials; i++) {
-        core_material_release_with(heap, &asset->materials[i]);
+        crowd__core_material_release_with(heap, &asset->materials[i]);
     }
     crowd__mem_free(heap, asset->materials);
     crowd_skeleton *skeleton = &asset->skeleton;
@@ -151,12 +151,12 @@ int32_t crowd_asset_find_socket(const crowd_asset *asset, const char *name) {
     return -1;
 }
 
-bool core_skeleton_allocate(crowd_skeleton *sk, uint32_t joint_count) {
-    return core_skeleton_allocate_with(NULL, sk, joint_count);
+bool crowd__core_skeleton_allocate(crowd_skeleton *sk, uint32_t joint_count) {
+    return crowd__core_skeleton_allocate_with(NULL, sk, joint_count);
 }
 
-bool core_skeleton_allocate_with(const crowd_allocator *allocator, crowd_skeleton *sk,
-                                 uint32_t joint_count) {
+bool crowd__core_skeleton_allocate_with(const crowd_allocator *allocator, crowd_skeleton *sk,
+                                        uint32_t joint_count) {
     size_t n = joint_count > 0 ? joint_count : 1;
     sk->joint_count = joint_count;
     sk->names = crowd__mem_alloc_zeroed(allocator, n, sizeof *sk->names);

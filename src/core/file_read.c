@@ -1,4 +1,4 @@
-/* core_file_read (core_internal.h): open, fstat for the size, read until
+/* crowd__core_file_read (core_internal.h): open, fstat for the size, read until
  * that many bytes arrived. */
 #define _XOPEN_SOURCE 700
 
@@ -10,26 +10,26 @@
 
 #include "core/core_internal.h"
 
-crowd_result core_file_read(const char *path, size_t max_bytes, uint8_t **out_data,
-                            size_t *out_size, crowd_error *error) {
-    return core_file_read_with(NULL, path, max_bytes, out_data, out_size, error);
+crowd_result crowd__core_file_read(const char *path, size_t max_bytes, uint8_t **out_data,
+                                   size_t *out_size, crowd_error *error) {
+    return crowd__core_file_read_with(NULL, path, max_bytes, out_data, out_size, error);
 }
 
-crowd_result core_file_read_with(const crowd_allocator *allocator, const char *path,
-                                 size_t max_bytes, uint8_t **out_data, size_t *out_size,
-                                 crowd_error *error) {
+crowd_result crowd__core_file_read_with(const crowd_allocator *allocator, const char *path,
+                                        size_t max_bytes, uint8_t **out_data, size_t *out_size,
+                                        crowd_error *error) {
     *out_data = NULL;
     *out_size = 0;
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        return core_system_error(error, CROWD_ERROR_IO, path,
-                                 errno == ENOENT ? "missing" : "cannot open", errno);
+        return crowd__core_system_error(error, CROWD_ERROR_IO, path,
+                                        errno == ENOENT ? "missing" : "cannot open", errno);
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int errnum = errno;
         close(fd);
-        return core_system_error(error, CROWD_ERROR_IO, path, "cannot inspect", errnum);
+        return crowd__core_system_error(error, CROWD_ERROR_IO, path, "cannot inspect", errnum);
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
@@ -58,7 +58,8 @@ crowd_result core_file_read_with(const crowd_allocator *allocator, const char *p
             int errnum = got < 0 ? errno : 0;
             close(fd);
             crowd__mem_free(allocator, data);
-            return errnum ? core_system_error(error, CROWD_ERROR_IO, path, "cannot read", errnum)
+            return errnum ? crowd__core_system_error(error, CROWD_ERROR_IO, path, "cannot read",
+                                                     errnum)
                           : crowd_error_set(error, CROWD_ERROR_IO, path,
                                             "file shrank while being read");
         }

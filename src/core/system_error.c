@@ -7,7 +7,7 @@
 
 #include "core/core_internal.h"
 
-const char *core_errno_name(int errnum, char buffer[16]) {
+const char *crowd__core_errno_name(int errnum, char buffer[16]) {
     static const struct {
         int value;
         const char *name;
@@ -42,9 +42,9 @@ const char *core_errno_name(int errnum, char buffer[16]) {
     return buffer;
 }
 
-crowd_result core_system_error(crowd_error *error, crowd_result result, const char *path,
-                               const char *what, int errnum) {
+crowd_result crowd__core_system_error(crowd_error *error, crowd_result result, const char *path,
+                                      const char *what, int errnum) {
     char name[16];
     return crowd_error_set(error, result, path, "%s: %s (%s)", what, strerror(errnum),
-                           core_errno_name(errnum, name));
+                           crowd__core_errno_name(errnum, name));
 }

@@ -34,7 +34,7 @@ static bool has_vat(const crowd_bake *bake) {
            bake->vat_position.format != CROWD_TEXEL_NONE && bake->vat_encoding != CROWD_VAT_DEFAULT;
 }
 
-bool gpu_archetype_has_mode(const gpu_archetype *r, crowd_gpu_mode mode) {
+bool crowd__gpu_archetype_has_mode(const gpu_archetype *r, crowd_gpu_mode mode) {
     switch (mode) {
     case CROWD_GPU_MODE_STATIC:
         return true;
@@ -166,7 +166,7 @@ static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
         gpu_clip *clip = &r->clips[c];
         if (bake != NULL) {
             const crowd_bake_clip *baked = &bake->clips[c];
-            clip->name = gpu_copy_string(r->world, baked->name);
+            clip->name = crowd__gpu_copy_string(r->world, baked->name);
             clip->duration_s = baked->duration_s;
             clip->loop = baked->loop;
             clip->first_frame = baked->first_frame;
@@ -184,7 +184,7 @@ static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
             }
         } else {
             const crowd_clip *source = &r->source->clips[c];
-            clip->name = gpu_copy_string(r->world, source->name);
+            clip->name = crowd__gpu_copy_string(r->world, source->name);
             clip->duration_s = source->duration_s;
             clip->loop = source->loop;
             clip->source_clip = c;
@@ -205,8 +205,8 @@ static crowd_result programs_for(gpu_archetype *r, crowd_gpu_mode mode, crowd_er
         return CROWD_OK;
     }
     bool oct = mode == CROWD_GPU_MODE_VAT && r->bake->vat_encoding == CROWD_VAT_UNORM16_OCT;
-    crowd_result result =
-        gpu_programs_acquire(r->world, mode, oct, r->fragment_source, &r->programs[mode], error);
+    crowd_result result = crowd__gpu_programs_acquire(r->world, mode, oct, r->fragment_source,
+                                                      &r->programs[mode], error);
     if (result != CROWD_OK && error != NULL && r->fragment_source != NULL &&
         strcmp(error->file, "crowd.frag.glsl") == 0) {
         snprintf(error->file, sizeof error->file, "%s: fragment_source", r->name);
@@ -215,27 +215,28 @@ static crowd_result programs_for(gpu_archetype *r, crowd_gpu_mode mode, crowd_er
 }
 
 static void release_mode_resources(gpu_archetype *r) {
-    gpu_baked_release(&r->baked, &r->gpu_memory_bytes);
-    gpu_streams_release(r);
+    crowd__gpu_baked_release(&r->baked, &r->gpu_memory_bytes);
+    crowd__gpu_streams_release(r);
 }
 
 static crowd_result enter_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     if (mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT) {
-        return gpu_baked_upload(&r->baked, r->bake, mode, r->world->max_texture_size,
-                                &r->gpu_memory_bytes, error);
+        return crowd__gpu_baked_upload(&r->baked, r->bake, mode, r->world->max_texture_size,
+                                       &r->gpu_memory_bytes, error);
     }
     if (mode == CROWD_GPU_MODE_CPU) {
-        return gpu_pose_prepare_skinning(r, error);
+        return crowd__gpu_pose_prepare_skinning(r, error);
     }
     return CROWD_OK;
 }
 
-crowd_result gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
+crowd_result crowd__gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode,
+                                           crowd_error *error) {
     if ((unsigned)mode >= CROWD_GPU_MODE_COUNT) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name, "unknown mode %d",
                                (int)mode);
     }
-    if (!gpu_archetype_has_mode(r, mode)) {
+    if (!crowd__gpu_archetype_has_mode(r, mode)) {
         return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name, "mode '%s' needs %s",
                                crowd_gpu_mode_name(mode), mode_needs(mode));
     }
@@ -284,8 +285,8 @@ static const char *default_name(const crowd_archetype_desc *desc) {
     return desc->asset != NULL && desc->asset->name != NULL ? desc->asset->name : "archetype";
 }
 
-crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc *desc,
-                                  gpu_archetype **out, crowd_error *error) {
+crowd_result crowd__gpu_archetype_create(crowd_world *world, const crowd_archetype_desc *desc,
+                                         gpu_archetype **out, crowd_error *error) {
     *out = NULL;
     crowd_result result = check_desc(desc, error);
     if (result != CROWD_OK) {
@@ -302,11 +303,11 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
     r->source = desc->asset != NULL ? desc->asset
                                     : (desc->bake->owned_asset == NULL ? desc->bake->asset : NULL);
     r->drawn = desc->bake != NULL ? desc->bake->asset : desc->asset;
-    r->name = gpu_copy_string(world, default_name(desc));
+    r->name = crowd__gpu_copy_string(world, default_name(desc));
     r->fragment_source =
-        desc->fragment_source != NULL ? gpu_copy_string(world, desc->fragment_source) : NULL;
+        desc->fragment_source != NULL ? crowd__gpu_copy_string(world, desc->fragment_source) : NULL;
     if (r->name == NULL || (desc->fragment_source != NULL && r->fragment_source == NULL)) {
-        gpu_archetype_destroy(r);
+        crowd__gpu_archetype_destroy(r);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     crowd_asset_bind_bounds(r->drawn, r->bind_min, r->bind_max);
@@ -324,48 +325,48 @@ crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc
         result = make_clips(r, error);
     }
     if (result == CROWD_OK) {
-        result =
-            gpu_mesh_upload(&r->mesh, r->drawn, r->bake, r->world, &r->gpu_memory_bytes, error);
+        result = crowd__gpu_mesh_upload(&r->mesh, r->drawn, r->bake, r->world, &r->gpu_memory_bytes,
+                                        error);
     }
     if (result == CROWD_OK) {
-        result = gpu_cull_init(r, error);
+        result = crowd__gpu_cull_init(r, error);
     }
     if (result == CROWD_OK) {
-        result = gpu_instances_init(r, error);
+        result = crowd__gpu_instances_init(r, error);
     }
-    if (result == CROWD_OK && !gpu_archetype_has_mode(r, desc->mode)) {
+    if (result == CROWD_OK && !crowd__gpu_archetype_has_mode(r, desc->mode)) {
         result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name, "mode '%s' needs %s",
                                  crowd_gpu_mode_name(desc->mode), mode_needs(desc->mode));
     }
     if (result == CROWD_OK) {
-        result = gpu_archetype_set_mode(r, desc->mode, error);
+        result = crowd__gpu_archetype_set_mode(r, desc->mode, error);
     }
     /* Every playable mode's programs now, so no later switch compiles. */
     for (int m = 0; result == CROWD_OK && desc->warm_programs && m < CROWD_GPU_MODE_COUNT; m++) {
-        if (gpu_archetype_has_mode(r, (crowd_gpu_mode)m)) {
+        if (crowd__gpu_archetype_has_mode(r, (crowd_gpu_mode)m)) {
             result = programs_for(r, (crowd_gpu_mode)m, error);
         }
     }
     if (result != CROWD_OK) {
-        gpu_archetype_destroy(r);
+        crowd__gpu_archetype_destroy(r);
         return result;
     }
     *out = r;
     return CROWD_OK;
 }
 
-void gpu_archetype_destroy(gpu_archetype *r) {
+void crowd__gpu_archetype_destroy(gpu_archetype *r) {
     if (r == NULL) {
         return;
     }
     release_mode_resources(r);
-    gpu_cull_release(r);
-    gpu_instances_release(r);
-    gpu_mesh_release(&r->mesh, &r->gpu_memory_bytes);
+    crowd__gpu_cull_release(r);
+    crowd__gpu_instances_release(r);
+    crowd__gpu_mesh_release(&r->mesh, &r->gpu_memory_bytes);
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {
-        gpu_programs_release(r->world, r->programs[m]);
+        crowd__gpu_programs_release(r->world, r->programs[m]);
     }
-    gpu_pose_release(r);
+    crowd__gpu_pose_release(r);
     for (uint32_t c = 0; r->clips != NULL && c < r->clip_count; c++) {
         crowd__mem_free(&r->world->allocator, r->clips[c].name);
     }

@@ -54,19 +54,20 @@ static crowd_result upload_texture(const upload_target *to, const crowd_texture 
     *bytes_out = (uint64_t)texture->width * texture->height * f.bytes;
     *to->memory_bytes += *bytes_out;
     gpu_unpack_state unpack;
-    gpu_unpack_begin(&unpack);
+    crowd__gpu_unpack_begin(&unpack);
     glTextureSubImage2D(*out, 0, 0, 0, (GLsizei)texture->width, (GLsizei)texture->height, f.format,
                         f.type, texture->texels);
-    gpu_unpack_end(&unpack);
+    crowd__gpu_unpack_end(&unpack);
     /* texelFetch ignores filtering, but the default mipmapped minification
      * filter would leave a one-level texture incomplete on some drivers. */
     glTextureParameteri(*out, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTextureParameteri(*out, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    return gpu_check(error, "uploading a baked texture");
+    return crowd__gpu_check(error, "uploading a baked texture");
 }
 
-crowd_result gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
-                              GLint max_texture_size, uint64_t *memory_bytes, crowd_error *error) {
+crowd_result crowd__gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
+                                     GLint max_texture_size, uint64_t *memory_bytes,
+                                     crowd_error *error) {
     const upload_target to = {bake->name, max_texture_size, memory_bytes};
     if (mode == CROWD_GPU_MODE_BAT) {
         return upload_texture(&to, &bake->bat, "BAT", &baked->bat_texture, &baked->bat_bytes,
@@ -83,8 +84,9 @@ crowd_result gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gp
     return result;
 }
 
-void gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes) {
-    gpu_texture_delete(memory_bytes, &baked->bat_texture, &baked->bat_bytes);
-    gpu_texture_delete(memory_bytes, &baked->vat_position_texture, &baked->vat_position_bytes);
-    gpu_texture_delete(memory_bytes, &baked->vat_normal_texture, &baked->vat_normal_bytes);
+void crowd__gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes) {
+    crowd__gpu_texture_delete(memory_bytes, &baked->bat_texture, &baked->bat_bytes);
+    crowd__gpu_texture_delete(memory_bytes, &baked->vat_position_texture,
+                              &baked->vat_position_bytes);
+    crowd__gpu_texture_delete(memory_bytes, &baked->vat_normal_texture, &baked->vat_normal_bytes);
 }

@@ -1,6 +1,6 @@
 /* Culling and LOD choice per view (crowd_cull_mode): on the GPU, a compute
  * pass (crowd_cull.comp.glsl) writes per-LOD lists of visible records and
- * the indirect commands that draw them; on the CPU, gpu_cull_cpu makes the
+ * the indirect commands that draw them; on the CPU, crowd__gpu_cull_cpu makes the
  * same choices and the lists are uploaded. Either way the draw is one
  * glMultiDrawElementsIndirect per archetype and pass. */
 #include <math.h>
@@ -20,7 +20,7 @@ typedef struct draw_command {
     GLuint base_instance;
 } draw_command;
 
-bool gpu_cull_applies(const gpu_archetype *r) {
+bool crowd__gpu_cull_applies(const gpu_archetype *r) {
     return r->mode == CROWD_GPU_MODE_STATIC || r->mode == CROWD_GPU_MODE_BAT ||
            r->mode == CROWD_GPU_MODE_VAT;
 }
@@ -36,7 +36,7 @@ static void box_sphere(const float min[3], const float max[3], float out[4]) {
     out[3] = sqrtf(r2);
 }
 
-crowd_result gpu_cull_init(gpu_archetype *r, crowd_error *error) {
+crowd_result crowd__gpu_cull_init(gpu_archetype *r, crowd_error *error) {
     box_sphere(r->bind_min, r->bind_max, r->cull.bind_sphere);
     uint32_t clips = r->clip_count > 0 ? r->clip_count : 1;
     r->cull.clip_spheres = crowd__mem_alloc_zeroed(&r->world->allocator, 4 * (size_t)clips,
@@ -55,17 +55,18 @@ crowd_result gpu_cull_init(gpu_archetype *r, crowd_error *error) {
             memcpy(sphere, r->cull.bind_sphere, sizeof r->cull.bind_sphere);
         }
     }
-    return gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
-                             &r->cull.clip_sphere_bytes, 16ull * clips, r->cull.clip_spheres, 0,
-                             error);
+    return crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
+                                    &r->cull.clip_sphere_bytes, 16ull * clips, r->cull.clip_spheres,
+                                    0, error);
 }
 
-void gpu_cull_release(gpu_archetype *r) {
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
-                      &r->cull.clip_sphere_bytes);
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.visible_buffer, &r->cull.visible_bytes);
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.command_buffer, &r->cull.command_bytes);
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.lod_state_buffer, &r->cull.lod_state_bytes);
+void crowd__gpu_cull_release(gpu_archetype *r) {
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
+                             &r->cull.clip_sphere_bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.visible_buffer, &r->cull.visible_bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.command_buffer, &r->cull.command_bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.lod_state_buffer,
+                             &r->cull.lod_state_bytes);
     crowd__mem_free(&r->world->allocator, r->cull.clip_spheres);
     crowd__mem_free(&r->world->allocator, r->cull.cpu_lod_state);
     crowd__mem_free(&r->world->allocator, r->cull.cpu_visible);
@@ -84,18 +85,19 @@ static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
         return CROWD_OK;
     }
     crowd_result result;
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.visible_buffer, &r->cull.visible_bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.visible_buffer, &r->cull.visible_bytes);
     GLuint old_state = r->cull.lod_state_buffer;
     uint64_t old_state_bytes = r->cull.lod_state_bytes;
     r->cull.lod_state_buffer = 0;
     uint64_t records = (uint64_t)capacity * r->mesh.lod_count;
     /* Written by the culling pass, or by the CPU path's uploads. */
-    if ((result = gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.visible_buffer,
-                                    &r->cull.visible_bytes, records * sizeof(gpu_instance_record),
-                                    NULL, GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK ||
-        (result = gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.lod_state_buffer,
-                                    &r->cull.lod_state_bytes, 4ull * capacity, NULL,
-                                    GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
+    if ((result =
+             crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.visible_buffer,
+                                      &r->cull.visible_bytes, records * sizeof(gpu_instance_record),
+                                      NULL, GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK ||
+        (result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.lod_state_buffer,
+                                           &r->cull.lod_state_bytes, 4ull * capacity, NULL,
+                                           GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
         r->cull.lod_state_buffer = old_state;
         r->cull.lod_state_bytes = old_state_bytes;
         return result;
@@ -107,13 +109,13 @@ static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
     if (old_state != 0) {
         glCopyNamedBufferSubData(old_state, r->cull.lod_state_buffer, 0, 0,
                                  (GLsizeiptr)old_state_bytes);
-        gpu_buffer_delete(&r->gpu_memory_bytes, &old_state, &old_state_bytes);
+        crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &old_state, &old_state_bytes);
     }
     if (r->cull.command_buffer == 0 &&
-        (result =
-             gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.command_buffer,
-                               &r->cull.command_bytes, sizeof(draw_command) * CROWD_BAKE_MAX_LODS,
-                               NULL, GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
+        (result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.command_buffer,
+                                           &r->cull.command_bytes,
+                                           sizeof(draw_command) * CROWD_BAKE_MAX_LODS, NULL,
+                                           GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
         return result;
     }
     r->cull.visible_capacity = capacity;
@@ -145,8 +147,8 @@ static void frustum_planes(const float m[16], float planes[6][4]) {
     }
 }
 
-void gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                   gpu_view *out) {
+void crowd__gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc,
+                          const float view_proj[16], gpu_view *out) {
     memset(out, 0, sizeof *out);
     frustum_planes(view_proj, out->planes);
     for (int c = 0; c < 4; c++) {
@@ -184,8 +186,8 @@ static void sphere_hull(const float a[4], const float b[4], float out[4]) {
     out[3] = radius;
 }
 
-void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
-                  gpu_instance_record *out, uint32_t capacity, uint32_t counts[]) {
+void crowd__gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
+                         gpu_instance_record *out, uint32_t capacity, uint32_t counts[]) {
     bool bind_pose = r->mode == CROWD_GPU_MODE_STATIC;
     memset(counts, 0, CROWD_BAKE_MAX_LODS * sizeof counts[0]);
     for (uint32_t i = 0; i < r->instances.count; i++) {
@@ -299,7 +301,7 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
         r->cull.cpu_visible_capacity = capacity;
     }
     uint32_t counts[CROWD_BAKE_MAX_LODS];
-    gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts);
+    crowd__gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts);
     for (uint32_t k = 0; k < view->lod_count; k++) {
         if (counts[k] > 0) {
             glNamedBufferSubData(
@@ -319,14 +321,15 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
     return CROWD_OK;
 }
 
-crowd_result gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                          uint32_t *out_lod_count, crowd_error *error) {
+crowd_result crowd__gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc,
+                                 const float view_proj[16], uint32_t *out_lod_count,
+                                 crowd_error *error) {
     crowd_result result = reserve_lists(r, error);
     if (result != CROWD_OK) {
         return result;
     }
     gpu_view view;
-    gpu_view_make(r, desc, view_proj, &view);
+    crowd__gpu_view_make(r, desc, view_proj, &view);
     *out_lod_count = view.lod_count;
     if (desc->cull == CROWD_CULL_CPU) {
         return cull_on_cpu(r, &view, error);
@@ -335,7 +338,7 @@ crowd_result gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const f
     return CROWD_OK;
 }
 
-void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) {
+void crowd__gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) {
     glBindVertexBuffer(GPU_BINDING_INSTANCES, r->cull.visible_buffer, 0,
                        sizeof(gpu_instance_record));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->cull.command_buffer);
@@ -343,6 +346,6 @@ void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) {
                                 sizeof(draw_command));
     r->world->stats.draw_calls += lod_count;
     if (r->world->timing && !counted) {
-        gpu_timing_note_commands(r->world, r->cull.command_buffer, lod_count);
+        crowd__gpu_timing_note_commands(r->world, r->cull.command_buffer, lod_count);
     }
 }

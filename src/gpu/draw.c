@@ -84,21 +84,21 @@ static void draw_cpu(gpu_archetype *r) {
                                             GL_UNSIGNED_INT, NULL, 1, slot);
     }
     r->world->stats.draw_calls += r->instances.count;
-    gpu_mesh_bind_pose(&r->mesh);
+    crowd__gpu_mesh_bind_pose(&r->mesh);
 }
 
-crowd_result gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
-                                const float view_proj[16], float now, crowd_error *error) {
-    bool culled = desc->cull != CROWD_CULL_OFF && gpu_cull_applies(r);
+crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                       const float view_proj[16], float now, crowd_error *error) {
+    bool culled = desc->cull != CROWD_CULL_OFF && crowd__gpu_cull_applies(r);
     uint32_t lod_count = 0;
     if (culled) {
-        crowd_result result = gpu_cull_run(r, desc, view_proj, &lod_count, error);
+        crowd_result result = crowd__gpu_cull_run(r, desc, view_proj, &lod_count, error);
         if (result != CROWD_OK) {
             return result;
         }
     }
-    const gpu_mode_programs *p = gpu_programs_of(r->programs[r->mode]);
-    bool fading = p->color_fade != 0 && gpu_crossfade_running(r, now);
+    const gpu_mode_programs *p = crowd__gpu_programs_of(r->programs[r->mode]);
+    bool fading = p->color_fade != 0 && crowd__gpu_crossfade_running(r, now);
     bool depth = desc->pass == CROWD_PASS_DEPTH;
     GLuint program =
         depth ? (fading ? p->depth_fade : p->depth) : (fading ? p->color_fade : p->color);
@@ -115,12 +115,12 @@ crowd_result gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
         glBindTextureUnit(GPU_TEXTURE_MATERIALS, r->mesh.material_textures);
         glBindSampler(GPU_TEXTURE_MATERIALS, 0);
     }
-    /* Bound-state calls only: see gpu_mesh_upload. */
+    /* Bound-state calls only: see crowd__gpu_mesh_upload. */
     glBindVertexArray(r->mesh.vao);
     glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instances.buffer, 0, sizeof(gpu_instance_record));
     set_mode_uniforms(r, program);
     if (culled) {
-        gpu_cull_submit(r, lod_count, desc->cull == CROWD_CULL_CPU);
+        crowd__gpu_cull_submit(r, lod_count, desc->cull == CROWD_CULL_CPU);
         return CROWD_OK;
     }
     if (r->mode == CROWD_GPU_MODE_CPU) {

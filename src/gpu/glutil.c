@@ -23,7 +23,7 @@ static const char *gl_error_name(GLenum code) {
     }
 }
 
-crowd_result gpu_check(crowd_error *error, const char *what) {
+crowd_result crowd__gpu_check(crowd_error *error, const char *what) {
     GLenum code = glGetError();
     if (code == GL_NO_ERROR) {
         return CROWD_OK;
@@ -36,16 +36,16 @@ crowd_result gpu_check(crowd_error *error, const char *what) {
                            NULL, "%s: %s (0x%04x)", what, gl_error_name(code), (unsigned)code);
 }
 
-crowd_result gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
-                               uint64_t size_bytes, const void *data, GLbitfield flags,
-                               crowd_error *error) {
+crowd_result crowd__gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
+                                      uint64_t size_bytes, const void *data, GLbitfield flags,
+                                      crowd_error *error) {
     if (size_bytes > (uint64_t)PTRDIFF_MAX) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL, "buffer of %llu bytes is too large",
                                (unsigned long long)size_bytes);
     }
     glCreateBuffers(1, buffer);
     glNamedBufferStorage(*buffer, (GLsizeiptr)size_bytes, data, flags);
-    crowd_result result = gpu_check(error, "allocating a GPU buffer");
+    crowd_result result = crowd__gpu_check(error, "allocating a GPU buffer");
     if (result != CROWD_OK) {
         glDeleteBuffers(1, buffer);
         *buffer = 0;
@@ -56,7 +56,7 @@ crowd_result gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t 
     return CROWD_OK;
 }
 
-void gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field) {
+void crowd__gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field) {
     if (*buffer != 0) {
         glDeleteBuffers(1, buffer);
         *memory_bytes -= *size_field;
@@ -65,7 +65,7 @@ void gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_fi
     *size_field = 0;
 }
 
-void gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field) {
+void crowd__gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field) {
     if (*texture != 0) {
         glDeleteTextures(1, texture);
         *memory_bytes -= *size_field;
@@ -145,9 +145,9 @@ static crowd_result link(const GLuint *shaders, int count, const char *name, GLu
     return CROWD_OK;
 }
 
-crowd_result gpu_program_create(const char *vertex_name, const char *fragment_name,
-                                const char *defines, const char *fragment_tail, GLuint *out_program,
-                                crowd_error *error) {
+crowd_result crowd__gpu_program_create(const char *vertex_name, const char *fragment_name,
+                                       const char *defines, const char *fragment_tail,
+                                       GLuint *out_program, crowd_error *error) {
     GLuint vs = 0, fs = 0;
     crowd_result result = compile(GL_VERTEX_SHADER, vertex_name, defines, NULL, &vs, error);
     if (result == CROWD_OK) {
@@ -171,7 +171,7 @@ static const GLenum unpack_names[GPU_UNPACK_STATE_COUNT] = {
     GL_UNPACK_SKIP_ROWS,  GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_IMAGES,
     GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,   GL_PIXEL_UNPACK_BUFFER_BINDING};
 
-void gpu_unpack_begin(gpu_unpack_state *saved) {
+void crowd__gpu_unpack_begin(gpu_unpack_state *saved) {
     for (int i = 0; i < GPU_UNPACK_STATE_COUNT; i++) {
         glGetIntegerv(unpack_names[i], &saved->values[i]);
     }
@@ -181,14 +181,15 @@ void gpu_unpack_begin(gpu_unpack_state *saved) {
     }
 }
 
-void gpu_unpack_end(const gpu_unpack_state *saved) {
+void crowd__gpu_unpack_end(const gpu_unpack_state *saved) {
     for (int i = 0; i < GPU_UNPACK_STATE_COUNT - 1; i++) {
         glPixelStorei(unpack_names[i], saved->values[i]);
     }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->values[GPU_UNPACK_STATE_COUNT - 1]);
 }
 
-crowd_result gpu_compute_program_create(const char *name, GLuint *out_program, crowd_error *error) {
+crowd_result crowd__gpu_compute_program_create(const char *name, GLuint *out_program,
+                                               crowd_error *error) {
     GLuint shader = 0;
     crowd_result result = compile(GL_COMPUTE_SHADER, name, NULL, NULL, &shader, error);
     if (result != CROWD_OK) {

@@ -38,9 +38,9 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
 
     GLuint buffer = 0;
     uint64_t bytes = 0;
-    crowd_result result = gpu_buffer_create(&r->gpu_memory_bytes, &buffer, &bytes,
-                                            (uint64_t)capacity * sizeof(gpu_instance_record), NULL,
-                                            GL_DYNAMIC_STORAGE_BIT, error);
+    crowd_result result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &buffer, &bytes,
+                                                   (uint64_t)capacity * sizeof(gpu_instance_record),
+                                                   NULL, GL_DYNAMIC_STORAGE_BIT, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -49,24 +49,24 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
                                  (GLsizeiptr)(r->instances.count * sizeof(gpu_instance_record)));
     }
     uint64_t old_bytes = (uint64_t)r->instances.capacity * sizeof(gpu_instance_record);
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &old_bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &old_bytes);
     r->instances.buffer = buffer;
     r->instances.capacity = capacity;
     if (r->source != NULL) {
-        result = gpu_pose_reserve(r, error);
+        result = crowd__gpu_pose_reserve(r, error);
         if (result != CROWD_OK) {
             return result;
         }
     }
-    return gpu_check(error, "growing the instance buffer");
+    return crowd__gpu_check(error, "growing the instance buffer");
 }
 
-crowd_result gpu_instances_init(gpu_archetype *r, crowd_error *error) {
+crowd_result crowd__gpu_instances_init(gpu_archetype *r, crowd_error *error) {
     r->instances.fade_end_s = -INFINITY;
     return reserve(r, initial_capacity(r), error);
 }
 
-bool gpu_crossfade_running(const gpu_archetype *r, float now_s) {
+bool crowd__gpu_crossfade_running(const gpu_archetype *r, float now_s) {
     return (double)now_s < r->instances.fade_end_s;
 }
 
@@ -81,9 +81,9 @@ static void note_fade_end(gpu_archetype *r, float start_s, float duration_s) {
     r->instances.fade_end_s = end > r->instances.fade_end_s ? end : r->instances.fade_end_s;
 }
 
-void gpu_instances_release(gpu_archetype *r) {
+void crowd__gpu_instances_release(gpu_archetype *r) {
     uint64_t bytes = (uint64_t)r->instances.capacity * sizeof(gpu_instance_record);
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &bytes);
     crowd__mem_free(&r->world->allocator, r->instances.records);
     crowd__mem_free(&r->world->allocator, r->instances.slot_handle);
     r->instances.records = NULL;
@@ -173,9 +173,9 @@ static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instanc
     return CROWD_OK;
 }
 
-crowd_result gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
-                              uint32_t handle_index, uint32_t handle, uint32_t *out_slot,
-                              crowd_error *error) {
+crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
+                                     uint32_t handle_index, uint32_t handle, uint32_t *out_slot,
+                                     crowd_error *error) {
     gpu_instance_record record;
     crowd_result result = record_from_desc(r, desc, &record, error);
     if (result != CROWD_OK) {
@@ -194,23 +194,23 @@ crowd_result gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
     r->instances.slot_handle[slot] = handle_index;
     r->instances.records[slot] = record;
     if (r->source != NULL) {
-        gpu_pose_reset_cursor(r, slot, 0);
-        gpu_pose_reset_cursor(r, slot, 1);
+        crowd__gpu_pose_reset_cursor(r, slot, 0);
+        crowd__gpu_pose_reset_cursor(r, slot, 1);
     }
     write_record(r, slot);
     *out_slot = slot;
     return CROWD_OK;
 }
 
-crowd_result gpu_instance_update(gpu_archetype *r, uint32_t slot, const crowd_instance_desc *desc,
-                                 crowd_error *error) {
+crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
+                                        const crowd_instance_desc *desc, crowd_error *error) {
     gpu_instance_record record;
     crowd_result result = record_from_desc(r, desc, &record, error);
     if (result != CROWD_OK) {
         return result;
     }
     if (r->source != NULL && record.clip != r->instances.records[slot].clip) {
-        gpu_pose_reset_cursor(r, slot, 0);
+        crowd__gpu_pose_reset_cursor(r, slot, 0);
     }
     record.handle = r->instances.records[slot].handle;
     r->instances.records[slot] = record;
@@ -218,8 +218,9 @@ crowd_result gpu_instance_update(gpu_archetype *r, uint32_t slot, const crowd_in
     return CROWD_OK;
 }
 
-crowd_result gpu_instance_set_transform(gpu_archetype *r, uint32_t slot, const float position[3],
-                                        float heading_rad, float scale, crowd_error *error) {
+crowd_result crowd__gpu_instance_set_transform(gpu_archetype *r, uint32_t slot,
+                                               const float position[3], float heading_rad,
+                                               float scale, crowd_error *error) {
     float scalars[2] = {heading_rad, scale};
     if (position == NULL || !finite_all(position, 3) || !finite_all(scalars, 2) || scale < 0.0f) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
@@ -242,11 +243,11 @@ static float current_time(const gpu_archetype *r, uint32_t clip, uint32_t loop_m
     if (c == NULL) {
         return (now - start_s) * speed + offset_s;
     }
-    return gpu_clip_time(c, loop_mode, now, start_s, offset_s, speed);
+    return crowd__gpu_clip_time(c, loop_mode, now, start_s, offset_s, speed);
 }
 
-crowd_result gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed,
-                                    crowd_error *error) {
+crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed,
+                                           crowd_error *error) {
     if (!isfinite(speed)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "speed must be finite");
     }
@@ -267,8 +268,8 @@ crowd_result gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed
     return CROWD_OK;
 }
 
-crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, float crossfade_s,
-                               crowd_error *error) {
+crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip,
+                                      float crossfade_s, crowd_error *error) {
     if (!isfinite(crossfade_s) || crossfade_s < 0.0f) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "crossfade %g s must be finite and >= 0", (double)crossfade_s);
@@ -298,7 +299,7 @@ crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, f
                      (rec->flags & GPU_FLAG_CLIP_LOOPS ? GPU_FLAG_FROM_CLIP_LOOPS : 0u) |
                      layout << GPU_FLAG_FROM_LAYOUT_SHIFT;
         if (r->source != NULL) {
-            gpu_pose_move_cursor(r, slot, 0, slot, 1);
+            crowd__gpu_pose_move_cursor(r, slot, 0, slot, 1);
         }
     } else {
         rec->flags = loop_mode;
@@ -308,13 +309,13 @@ crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, f
     rec->start_s = now;
     rec->offset_s = 0.0f;
     if (r->source != NULL) {
-        gpu_pose_reset_cursor(r, slot, 0);
+        crowd__gpu_pose_reset_cursor(r, slot, 0);
     }
     write_record(r, slot);
     return CROWD_OK;
 }
 
-uint32_t gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
+uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     uint32_t last = r->instances.count - 1;
     uint32_t moved = UINT32_MAX;
     if (slot != last) {
@@ -322,8 +323,8 @@ uint32_t gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
         r->instances.slot_handle[slot] = r->instances.slot_handle[last];
         moved = r->instances.slot_handle[slot];
         if (r->source != NULL) {
-            gpu_pose_move_cursor(r, last, 0, slot, 0);
-            gpu_pose_move_cursor(r, last, 1, slot, 1);
+            crowd__gpu_pose_move_cursor(r, last, 0, slot, 0);
+            crowd__gpu_pose_move_cursor(r, last, 1, slot, 1);
         }
         write_record(r, slot);
     }
@@ -334,12 +335,12 @@ uint32_t gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     return moved;
 }
 
-void gpu_instances_clear(gpu_archetype *r) {
+void crowd__gpu_instances_clear(gpu_archetype *r) {
     r->instances.count = 0;
     r->instances.fade_end_s = -INFINITY;
 }
 
-void gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]) {
+void crowd__gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]) {
     for (uint32_t slot = 0; slot < r->instances.count; slot++) {
         const gpu_instance_record *rec = &r->instances.records[slot];
         float c = rec->cos_heading, s = rec->sin_heading;

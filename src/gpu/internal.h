@@ -300,22 +300,23 @@ struct crowd_world {
 };
 
 /* glutil.c */
-crowd_result gpu_check(crowd_error *error, const char *what);
+crowd_result crowd__gpu_check(crowd_error *error, const char *what);
 /* Buffers and textures whose sizes (size_field) are counted in
  * *memory_bytes (an archetype's gpu_memory_bytes). */
-crowd_result gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
-                               uint64_t size_bytes, const void *data, GLbitfield flags,
-                               crowd_error *error);
-void gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field);
-void gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field);
+crowd_result crowd__gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field,
+                                      uint64_t size_bytes, const void *data, GLbitfield flags,
+                                      crowd_error *error);
+void crowd__gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field);
+void crowd__gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field);
 /* Builds a program from embedded shader files, each prefixed with
  * `#version 450 core` and `defines` (lines of #define); `fragment_tail`
  * (may be NULL) is appended to the fragment shader. */
 /* A compute program from one embedded shader file. */
-crowd_result gpu_compute_program_create(const char *name, GLuint *out_program, crowd_error *error);
-crowd_result gpu_program_create(const char *vertex_name, const char *fragment_name,
-                                const char *defines, const char *fragment_tail, GLuint *out_program,
-                                crowd_error *error);
+crowd_result crowd__gpu_compute_program_create(const char *name, GLuint *out_program,
+                                               crowd_error *error);
+crowd_result crowd__gpu_program_create(const char *vertex_name, const char *fragment_name,
+                                       const char *defines, const char *fragment_tail,
+                                       GLuint *out_program, crowd_error *error);
 /* Embedded shader text by file name (generated at build time), or NULL. */
 const char *crowd_gpu_shader_source(const char *name);
 
@@ -324,134 +325,140 @@ const char *crowd_gpu_shader_source(const char *name);
 typedef struct gpu_unpack_state {
     GLint values[GPU_UNPACK_STATE_COUNT];
 } gpu_unpack_state;
-void gpu_unpack_begin(gpu_unpack_state *saved);
-void gpu_unpack_end(const gpu_unpack_state *saved);
+void crowd__gpu_unpack_begin(gpu_unpack_state *saved);
+void crowd__gpu_unpack_end(const gpu_unpack_state *saved);
 
 /* programs.c */
 /* The programs of the variant (mode, VAT_OCT decoding, fragment function or
  * NULL for crowd's), compiled the first time any archetype asks, with one
  * more user; CROWD_ERROR_GPU with the compiler's log. */
-crowd_result gpu_programs_acquire(crowd_world *world, crowd_gpu_mode mode, bool vat_oct,
-                                  const char *fragment_source, gpu_program_set **out,
-                                  crowd_error *error);
+crowd_result crowd__gpu_programs_acquire(crowd_world *world, crowd_gpu_mode mode, bool vat_oct,
+                                         const char *fragment_source, gpu_program_set **out,
+                                         crowd_error *error);
 /* One user fewer; the last one deletes the programs. NULL is a no-op. */
-void gpu_programs_release(crowd_world *world, gpu_program_set *set);
-const gpu_mode_programs *gpu_programs_of(const gpu_program_set *set);
+void crowd__gpu_programs_release(crowd_world *world, gpu_program_set *set);
+const gpu_mode_programs *crowd__gpu_programs_of(const gpu_program_set *set);
 /* Deletes every set left (the world's destroy, after its archetypes). */
-void gpu_programs_destroy_all(crowd_world *world);
+void crowd__gpu_programs_destroy_all(crowd_world *world);
 /* GL programs the world holds: every set's and the culling pass's. */
-uint32_t gpu_programs_count(const crowd_world *world);
+uint32_t crowd__gpu_programs_count(const crowd_world *world);
 
 /* world.c */
 /* Whether a context can hold a world: desktop OpenGL 4.5 or later with the
  * core profile bit in its GL_CONTEXT_PROFILE_MASK; CROWD_ERROR_GPU saying
  * what it is otherwise. */
-crowd_result gpu_context_check(bool desktop_gl, int version, int profile_mask, crowd_error *error);
+crowd_result crowd__gpu_context_check(bool desktop_gl, int version, int profile_mask,
+                                      crowd_error *error);
 /* A copy of `text` from the world's allocator, NULL when out of memory. */
-char *gpu_copy_string(const crowd_world *world, const char *text);
+char *crowd__gpu_copy_string(const crowd_world *world, const char *text);
 
 /* mesh.c */
 /* The mesh of `drawn` (with the LODs and VAT texels of `bake`, which may
  * be NULL) and its materials, counted in *memory_bytes; the vertex array is
  * left bound (the caller restores the application's). */
-crowd_result gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn, const crowd_bake *bake,
-                             const crowd_world *world, uint64_t *memory_bytes, crowd_error *error);
-void gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes);
+crowd_result crowd__gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn,
+                                    const crowd_bake *bake, const crowd_world *world,
+                                    uint64_t *memory_bytes, crowd_error *error);
+void crowd__gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes);
 /* Points the bound vertex array's positions and normals back at the mesh. */
-void gpu_mesh_bind_pose(const gpu_mesh *mesh);
+void crowd__gpu_mesh_bind_pose(const gpu_mesh *mesh);
 
 /* baked.c */
 /* The textures `mode` (bat or vat) reads from `bake`, each at most
  * max_texture_size a side, counted in *memory_bytes. */
-crowd_result gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
-                              GLint max_texture_size, uint64_t *memory_bytes, crowd_error *error);
-void gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes);
+crowd_result crowd__gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
+                                     GLint max_texture_size, uint64_t *memory_bytes,
+                                     crowd_error *error);
+void crowd__gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes);
 
 /* world.c, world_instances.c */
 /* The live archetype of a handle, or NULL. */
-gpu_archetype *gpu_world_archetype(const crowd_world *world, crowd_archetype handle);
+gpu_archetype *crowd__gpu_world_archetype(const crowd_world *world, crowd_archetype handle);
 /* Same, as a result with the error message. */
-crowd_result gpu_world_find_archetype(const crowd_world *world, crowd_archetype handle,
-                                      gpu_archetype **out, crowd_error *error);
+crowd_result crowd__gpu_world_find_archetype(const crowd_world *world, crowd_archetype handle,
+                                             gpu_archetype **out, crowd_error *error);
 /* Frees the handles of every instance of `archetype` and empties it. */
-void gpu_world_release_handles(crowd_world *world, gpu_archetype *archetype);
+void crowd__gpu_world_release_handles(crowd_world *world, gpu_archetype *archetype);
 
 /* archetype.c */
-crowd_result gpu_archetype_create(crowd_world *world, const crowd_archetype_desc *desc,
-                                  gpu_archetype **out, crowd_error *error);
-void gpu_archetype_destroy(gpu_archetype *r);
-bool gpu_archetype_has_mode(const gpu_archetype *r, crowd_gpu_mode mode);
-crowd_result gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error);
+crowd_result crowd__gpu_archetype_create(crowd_world *world, const crowd_archetype_desc *desc,
+                                         gpu_archetype **out, crowd_error *error);
+void crowd__gpu_archetype_destroy(gpu_archetype *r);
+bool crowd__gpu_archetype_has_mode(const gpu_archetype *r, crowd_gpu_mode mode);
+crowd_result crowd__gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode,
+                                           crowd_error *error);
 
 /* instances.c: one archetype's records, by slot */
-crowd_result gpu_instances_init(gpu_archetype *r, crowd_error *error);
-void gpu_instances_release(gpu_archetype *r);
+crowd_result crowd__gpu_instances_init(gpu_archetype *r, crowd_error *error);
+void crowd__gpu_instances_release(gpu_archetype *r);
 /* Whether some instance's fade weight may be below 1 at global time now_s
  * (the float the shaders get): O(1), from fade_end_s. */
-bool gpu_crossfade_running(const gpu_archetype *r, float now_s);
+bool crowd__gpu_crossfade_running(const gpu_archetype *r, float now_s);
 /* Appends a record for world handle index `handle_index` (id `handle`). */
-crowd_result gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
-                              uint32_t handle_index, uint32_t handle, uint32_t *out_slot,
-                              crowd_error *error);
-crowd_result gpu_instance_update(gpu_archetype *r, uint32_t slot, const crowd_instance_desc *desc,
-                                 crowd_error *error);
-crowd_result gpu_instance_set_transform(gpu_archetype *r, uint32_t slot, const float position[3],
-                                        float heading_rad, float scale, crowd_error *error);
-crowd_result gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed,
-                                    crowd_error *error);
-crowd_result gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip, float crossfade_s,
-                               crowd_error *error);
+crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
+                                     uint32_t handle_index, uint32_t handle, uint32_t *out_slot,
+                                     crowd_error *error);
+crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
+                                        const crowd_instance_desc *desc, crowd_error *error);
+crowd_result crowd__gpu_instance_set_transform(gpu_archetype *r, uint32_t slot,
+                                               const float position[3], float heading_rad,
+                                               float scale, crowd_error *error);
+crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, float speed,
+                                           crowd_error *error);
+crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip,
+                                      float crossfade_s, crowd_error *error);
 /* Removes the record in `slot`; the last record moves into it. Returns the
  * handle index of the moved record (UINT32_MAX when none moved). */
-uint32_t gpu_instance_remove(gpu_archetype *r, uint32_t slot);
-void gpu_instances_clear(gpu_archetype *r);
+uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot);
+void crowd__gpu_instances_clear(gpu_archetype *r);
 /* Grows [min, max] by every instance's bind-pose box in world space. */
-void gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]);
+void crowd__gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]);
 
 /* playback.c */
 /* crowd_anim_play_time of `clip` played in loop_mode (crowd_loop_mode). */
-float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
-                    float offset_s, float speed);
-float gpu_fade_weight(const gpu_instance_record *record, float now_s);
-crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error);
-void gpu_pose_release(gpu_archetype *r);
-void gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which);
-void gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
-                          uint32_t to_slot, uint32_t to_which);
+float crowd__gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
+                           float offset_s, float speed);
+float crowd__gpu_fade_weight(const gpu_instance_record *record, float now_s);
+crowd_result crowd__gpu_pose_reserve(gpu_archetype *r, crowd_error *error);
+void crowd__gpu_pose_release(gpu_archetype *r);
+void crowd__gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which);
+void crowd__gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
+                                 uint32_t to_slot, uint32_t to_which);
 /* Skinning matrices (12 floats per joint) of the instance in `slot` at
  * global time now_s, crossfade included. */
-void gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette);
+void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette);
 /* Prepares the fast skinning path for cpu mode (once). */
-crowd_result gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error);
+crowd_result crowd__gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error);
 /* Skins the instance in `slot` into out (positions, then normals: 6 floats
  * per vertex). */
-void gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out);
+void crowd__gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out);
 
 /* streams.c: the cpu and gpu modes' per-frame data */
 /* Samples and writes this frame's palettes (gpu) or skinned vertices (cpu)
  * into the world's current stream section. */
-crowd_result gpu_streams_update(gpu_archetype *r, float now_s, crowd_error *error);
+crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now_s, crowd_error *error);
 /* Deletes the per-frame palette and skinned-vertex buffers (gpu, cpu). */
-void gpu_streams_release(gpu_archetype *r);
+void crowd__gpu_streams_release(gpu_archetype *r);
 
 /* cull.c */
 /* Per-clip spheres and the bind pose's, from the bake (or the bind pose
  * when there is none); called once the mesh is up. */
-crowd_result gpu_cull_init(gpu_archetype *r, crowd_error *error);
-void gpu_cull_release(gpu_archetype *r);
+crowd_result crowd__gpu_cull_init(gpu_archetype *r, crowd_error *error);
+void crowd__gpu_cull_release(gpu_archetype *r);
 /* Whether the archetype's mode draws through the culled path (static, bat,
  * vat: their bounds are known and their records are all they read). */
-bool gpu_cull_applies(const gpu_archetype *r);
+bool crowd__gpu_cull_applies(const gpu_archetype *r);
 /* The view's culling and LOD choice (GPU or CPU as desc says) into the
  * archetype's lists and commands; an error (out of memory for the lists)
  * when nothing can be drawn. Binds storage buffers and the culling program:
  * run it before the draw's own bindings. */
-crowd_result gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                          uint32_t *out_lod_count, crowd_error *error);
+crowd_result crowd__gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc,
+                                 const float view_proj[16], uint32_t *out_lod_count,
+                                 crowd_error *error);
 /* The multi-draw of those lists, with the archetype's draw state bound;
  * `counted`: the CPU path already counted what it draws (the GPU path's
  * commands are read back for the stats when timing is on). */
-void gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted);
+void crowd__gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted);
 /* The planes, the LOD scaling and the hysteresis of one view. */
 typedef struct gpu_view {
     float planes[6][4]; /* normalized, inside where dot(n, p) + d >= 0 */
@@ -460,18 +467,18 @@ typedef struct gpu_view {
     uint32_t lod_count;
     bool keep_lod_state;
 } gpu_view;
-void gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc, const float view_proj[16],
-                   gpu_view *out);
+void crowd__gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc,
+                          const float view_proj[16], gpu_view *out);
 /* The CPU path: visible records into per-LOD lists (out, capacity each),
  * counts per LOD. Same choices as crowd_cull.comp.glsl. */
-void gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
-                  gpu_instance_record *out, uint32_t capacity, uint32_t counts[]);
+void crowd__gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
+                         gpu_instance_record *out, uint32_t capacity, uint32_t counts[]);
 
 /* draw.c */
 /* Draws the archetype's instances in `pass` with the given uniforms; an
  * error when its culling lists cannot grow (nothing of it drawn). */
-crowd_result gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
-                                const float view_proj[16], float now_s, crowd_error *error);
+crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                       const float view_proj[16], float now_s, crowd_error *error);
 
 /* state.c: the GL state crowd_world_draw changes, saved and put back */
 typedef struct gpu_saved_state {
@@ -484,19 +491,19 @@ typedef struct gpu_saved_state {
     GLboolean color_mask[4];
     crowd_state_policy policy;
 } gpu_saved_state;
-void gpu_state_save(gpu_saved_state *saved, crowd_state_policy policy);
-void gpu_state_restore(const gpu_saved_state *saved);
+void crowd__gpu_state_save(gpu_saved_state *saved, crowd_state_policy policy);
+void crowd__gpu_state_restore(const gpu_saved_state *saved);
 
 /* timing.c */
-void gpu_timing_init(crowd_world *world);
-void gpu_timing_release(crowd_world *world);
+void crowd__gpu_timing_init(crowd_world *world);
+void crowd__gpu_timing_release(crowd_world *world);
 /* Collects what has arrived, starts the frame's query set. */
-void gpu_timing_frame(crowd_world *world);
+void crowd__gpu_timing_frame(crowd_world *world);
 /* Notes a pass's command buffer, read back once the frame's timing has
  * arrived (visible_instances, vertices_drawn of GPU-culled passes). */
-void gpu_timing_note_commands(crowd_world *world, GLuint command_buffer, uint32_t lod_count);
+void crowd__gpu_timing_note_commands(crowd_world *world, GLuint command_buffer, uint32_t lod_count);
 /* Brackets one draw call set of a pass. */
-void gpu_timing_begin(crowd_world *world);
-void gpu_timing_end(crowd_world *world);
+void crowd__gpu_timing_begin(crowd_world *world);
+void crowd__gpu_timing_end(crowd_world *world);
 
 #endif

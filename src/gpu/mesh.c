@@ -140,9 +140,9 @@ static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
                                "%u textured materials, the GL implementation allows %d", layers,
                                u->world->max_texture_layers);
     }
-    crowd_result result =
-        gpu_buffer_create(u->memory_bytes, &u->mesh->material_buffer, &u->mesh->material_bytes,
-                          (uint64_t)count * sizeof *records, records, 0, error);
+    crowd_result result = crowd__gpu_buffer_create(
+        u->memory_bytes, &u->mesh->material_buffer, &u->mesh->material_bytes,
+        (uint64_t)count * sizeof *records, records, 0, error);
     crowd__mem_free(allocator, records);
     if (result != CROWD_OK) {
         return result;
@@ -161,7 +161,7 @@ static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     gpu_unpack_state unpack;
-    gpu_unpack_begin(&unpack);
+    crowd__gpu_unpack_begin(&unpack);
     if (layers == 0) {
         memset(pixels, 255, (size_t)size * size * 4);
         glTextureSubImage3D(u->mesh->material_textures, 0, 0, 0, 0, (GLsizei)size, (GLsizei)size, 1,
@@ -182,14 +182,14 @@ static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
                             (GLsizei)size, 1, GL_RGBA, GL_UNSIGNED_BYTE, src);
         layer++;
     }
-    gpu_unpack_end(&unpack);
+    crowd__gpu_unpack_end(&unpack);
     crowd__mem_free(allocator, pixels);
     glGenerateTextureMipmap(u->mesh->material_textures);
     glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    return gpu_check(error, "uploading material textures");
+    return crowd__gpu_check(error, "uploading material textures");
 }
 
 /* The LOD0 vertex that vertex `i` of the uploaded buffer copies: itself
@@ -307,15 +307,15 @@ static crowd_result upload(mesh_upload *u, crowd_error *error) {
     gather(u, materials, 2, data + u->mesh->attr_offset[GPU_ATTR_MATERIAL]);
     memcpy(data + u->mesh->attr_offset[GPU_ATTR_TEXEL], texels, 4 * v);
     crowd_result result =
-        gpu_buffer_create(u->memory_bytes, &u->mesh->mesh_buffer, &u->mesh->mesh_bytes,
-                          total > 0 ? total : 4, data, 0, error);
+        crowd__gpu_buffer_create(u->memory_bytes, &u->mesh->mesh_buffer, &u->mesh->mesh_bytes,
+                                 total > 0 ? total : 4, data, 0, error);
     crowd__mem_free(allocator, materials);
     crowd__mem_free(allocator, texels);
     crowd__mem_free(allocator, data);
     if (result == CROWD_OK) {
-        result = gpu_buffer_create(u->memory_bytes, &u->mesh->index_buffer, &u->mesh->index_bytes,
-                                   u->mesh->index_total > 0 ? 4ull * u->mesh->index_total : 4,
-                                   indices, 0, error);
+        result = crowd__gpu_buffer_create(
+            u->memory_bytes, &u->mesh->index_buffer, &u->mesh->index_bytes,
+            u->mesh->index_total > 0 ? 4ull * u->mesh->index_total : 4, indices, 0, error);
     }
     crowd__mem_free(allocator, indices);
     if (result != CROWD_OK) {
@@ -357,15 +357,16 @@ static crowd_result upload(mesh_upload *u, crowd_error *error) {
     }
     glVertexBindingDivisor(GPU_BINDING_INSTANCES, 1);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, u->mesh->index_buffer);
-    result = gpu_check(error, "uploading the mesh");
+    result = crowd__gpu_check(error, "uploading the mesh");
     if (result != CROWD_OK) {
         return result;
     }
     return upload_materials(u, error);
 }
 
-crowd_result gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn, const crowd_bake *bake,
-                             const crowd_world *world, uint64_t *memory_bytes, crowd_error *error) {
+crowd_result crowd__gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn,
+                                    const crowd_bake *bake, const crowd_world *world,
+                                    uint64_t *memory_bytes, crowd_error *error) {
     mesh_upload u = {mesh, drawn, bake, world, memory_bytes};
     return upload(&u, error);
 }
@@ -373,19 +374,20 @@ crowd_result gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn, const cro
 /* Points the position and normal attributes of the bound vertex array (the
  * archetype's) back at the bind-pose mesh (cpu mode points them at each
  * character's skinned vertices). */
-void gpu_mesh_bind_pose(const gpu_mesh *mesh) {
+void crowd__gpu_mesh_bind_pose(const gpu_mesh *mesh) {
     glBindVertexBuffer(GPU_ATTR_POSITION, mesh->mesh_buffer, mesh->attr_offset[GPU_ATTR_POSITION],
                        12);
     glBindVertexBuffer(GPU_ATTR_NORMAL, mesh->mesh_buffer, mesh->attr_offset[GPU_ATTR_NORMAL], 12);
 }
 
-void gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes) {
+void crowd__gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes) {
     if (mesh->vao != 0) {
         glDeleteVertexArrays(1, &mesh->vao);
         mesh->vao = 0;
     }
-    gpu_buffer_delete(memory_bytes, &mesh->mesh_buffer, &mesh->mesh_bytes);
-    gpu_buffer_delete(memory_bytes, &mesh->index_buffer, &mesh->index_bytes);
-    gpu_buffer_delete(memory_bytes, &mesh->material_buffer, &mesh->material_bytes);
-    gpu_texture_delete(memory_bytes, &mesh->material_textures, &mesh->material_texture_bytes);
+    crowd__gpu_buffer_delete(memory_bytes, &mesh->mesh_buffer, &mesh->mesh_bytes);
+    crowd__gpu_buffer_delete(memory_bytes, &mesh->index_buffer, &mesh->index_bytes);
+    crowd__gpu_buffer_delete(memory_bytes, &mesh->material_buffer, &mesh->material_bytes);
+    crowd__gpu_texture_delete(memory_bytes, &mesh->material_textures,
+                              &mesh->material_texture_bytes);
 }

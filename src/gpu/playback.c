@@ -11,14 +11,14 @@
 #include "gpu/internal.h"
 #include "skin/prepared.h"
 
-float gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
-                    float offset_s, float speed) {
+float crowd__gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
+                           float offset_s, float speed) {
     bool loop = loop_mode == CROWD_LOOP_CLIP ? clip->loop : loop_mode == CROWD_LOOP_ON;
     return crowd_anim_play_time(now_s, start_s, offset_s, speed, clip->duration_s, loop);
 }
 
 /* As fade_weight in crowd.vert.glsl: exactly 1 from the fade's end on. */
-float gpu_fade_weight(const gpu_instance_record *record, float now_s) {
+float crowd__gpu_fade_weight(const gpu_instance_record *record, float now_s) {
     float elapsed = now_s - record->fade_start_s;
     if (!(record->flags & GPU_FLAG_FADE) || !(record->fade_duration_s > 0.0f) ||
         elapsed >= record->fade_duration_s) {
@@ -32,7 +32,7 @@ static uint32_t keys_per_cursor(const gpu_archetype *r) {
     return crowd_anim_cursor_size(&r->source->skeleton);
 }
 
-crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
+crowd_result crowd__gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     uint32_t joints = skeleton->joint_count;
     uint32_t per_cursor = keys_per_cursor(r);
@@ -72,7 +72,7 @@ crowd_result gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
     return CROWD_OK;
 }
 
-void gpu_pose_release(gpu_archetype *r) {
+void crowd__gpu_pose_release(gpu_archetype *r) {
     const crowd_allocator *allocator = &r->world->allocator;
     crowd__mem_free(allocator, r->playback.cursors);
     crowd__mem_free(allocator, r->playback.cursor_keys);
@@ -89,12 +89,12 @@ void gpu_pose_release(gpu_archetype *r) {
     r->playback.models = r->playback.palette = NULL;
 }
 
-void gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which) {
+void crowd__gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which) {
     crowd_anim_cursor_reset(&r->playback.cursors[2 * slot + which]);
 }
 
-void gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
-                          uint32_t to_slot, uint32_t to_which) {
+void crowd__gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
+                                 uint32_t to_slot, uint32_t to_which) {
     crowd_anim_cursor *from = &r->playback.cursors[2 * from_slot + from_which];
     crowd_anim_cursor *to = &r->playback.cursors[2 * to_slot + to_which];
     memcpy(to->keys, from->keys, keys_per_cursor(r) * sizeof *to->keys);
@@ -112,16 +112,16 @@ static void sample(gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float no
     }
     const gpu_clip *c = &r->clips[clip];
     const crowd_clip *source = &r->source->clips[c->source_clip];
-    float t = gpu_clip_time(c, loop_mode, now_s, start_s, offset_s, speed);
+    float t = crowd__gpu_clip_time(c, loop_mode, now_s, start_s, offset_s, speed);
     crowd_anim_sample(skeleton, source, t, cursor, out);
 }
 
-void gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette) {
+void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     const gpu_instance_record *rec = &r->instances.records[slot];
     sample(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, now_s, rec->start_s, rec->offset_s,
            rec->speed, &r->playback.cursors[2 * slot], r->playback.pose);
-    float w = gpu_fade_weight(rec, now_s);
+    float w = crowd__gpu_fade_weight(rec, now_s);
     if (w < 1.0f) {
         sample(r, rec->from_clip, (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK,
                now_s, rec->from_start_s, rec->from_offset_s, rec->from_speed,
@@ -134,7 +134,7 @@ void gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_p
     crowd_anim_skin_matrices(skeleton, r->playback.models, NULL, out_palette);
 }
 
-crowd_result gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error) {
+crowd_result crowd__gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error) {
     if (r->playback.skin_prepared != NULL) {
         return CROWD_OK;
     }
@@ -145,8 +145,8 @@ crowd_result gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error) {
 /* On the calling thread, one character at a time, as a skinned-mesh
  * renderer without worker threads does: the application CPU time of the
  * frame then holds all of it. */
-void gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out) {
-    gpu_pose_palette(r, slot, now_s, r->playback.palette);
+void crowd__gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out) {
+    crowd__gpu_pose_palette(r, slot, now_s, r->playback.palette);
     crowd_skin_apply(r->playback.skin_prepared, r->playback.palette, out,
                      out + 3 * (size_t)r->source->mesh.vertex_count);
 }

@@ -47,19 +47,19 @@ static crowd_result compile_programs(const gpu_program_set *set, gpu_mode_progra
     snprintf(text, sizeof text, "%s%s", defines[set->mode],
              set->vat_oct ? "#define VAT_OCT 1\n" : "");
     snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
-    crowd_result result =
-        gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text, shade, &p->color, error);
+    crowd_result result = crowd__gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text,
+                                                    shade, &p->color, error);
     if (result == CROWD_OK) {
-        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", text, NULL,
-                                    &p->depth, error);
+        result = crowd__gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", text, NULL,
+                                           &p->depth, error);
     }
     if (result == CROWD_OK && fades) {
-        result = gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text, shade,
-                                    &p->color_fade, error);
+        result = crowd__gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text, shade,
+                                           &p->color_fade, error);
     }
     if (result == CROWD_OK && fades) {
-        result = gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", fade_text, NULL,
-                                    &p->depth_fade, error);
+        result = crowd__gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", fade_text,
+                                           NULL, &p->depth_fade, error);
     }
     if (result != CROWD_OK) {
         delete_programs(p);
@@ -106,7 +106,7 @@ static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct
     set->mode = mode;
     set->vat_oct = vat_oct;
     if (fragment_source != NULL) {
-        set->fragment_source = gpu_copy_string(w, fragment_source);
+        set->fragment_source = crowd__gpu_copy_string(w, fragment_source);
         if (set->fragment_source == NULL) {
             set_free(w, set);
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
@@ -122,9 +122,9 @@ static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct
     return CROWD_OK;
 }
 
-crowd_result gpu_programs_acquire(crowd_world *w, crowd_gpu_mode mode, bool vat_oct,
-                                  const char *fragment_source, gpu_program_set **out,
-                                  crowd_error *error) {
+crowd_result crowd__gpu_programs_acquire(crowd_world *w, crowd_gpu_mode mode, bool vat_oct,
+                                         const char *fragment_source, gpu_program_set **out,
+                                         crowd_error *error) {
     *out = NULL;
     for (uint32_t i = 0; i < w->program_set_count; i++) {
         if (same_variant(w->program_sets[i], mode, vat_oct, fragment_source)) {
@@ -142,7 +142,7 @@ crowd_result gpu_programs_acquire(crowd_world *w, crowd_gpu_mode mode, bool vat_
     return CROWD_OK;
 }
 
-void gpu_programs_release(crowd_world *w, gpu_program_set *set) {
+void crowd__gpu_programs_release(crowd_world *w, gpu_program_set *set) {
     if (set == NULL || --set->users > 0) {
         return;
     }
@@ -155,11 +155,11 @@ void gpu_programs_release(crowd_world *w, gpu_program_set *set) {
     set_free(w, set);
 }
 
-const gpu_mode_programs *gpu_programs_of(const gpu_program_set *set) {
+const gpu_mode_programs *crowd__gpu_programs_of(const gpu_program_set *set) {
     return &set->programs;
 }
 
-void gpu_programs_destroy_all(crowd_world *w) {
+void crowd__gpu_programs_destroy_all(crowd_world *w) {
     for (uint32_t i = 0; i < w->program_set_count; i++) {
         set_free(w, w->program_sets[i]);
     }
@@ -168,7 +168,7 @@ void gpu_programs_destroy_all(crowd_world *w) {
     w->program_set_count = w->program_set_capacity = 0;
 }
 
-uint32_t gpu_programs_count(const crowd_world *w) {
+uint32_t crowd__gpu_programs_count(const crowd_world *w) {
     uint32_t count = w->cull_program != 0 ? 1u : 0u;
     for (uint32_t i = 0; i < w->program_set_count; i++) {
         const gpu_mode_programs *p = &w->program_sets[i]->programs;

@@ -22,7 +22,7 @@ _Static_assert(GPU_SSBO_PALETTES >= 1 && GPU_SSBO_PALETTES <= STORAGE_POINTS &&
                    GPU_SSBO_CULL_RECORDS >= 1 && GPU_SSBO_CULL_LOD_STATE <= STORAGE_POINTS,
                "storage_indices lists every binding point the shaders use");
 
-void gpu_state_save(gpu_saved_state *s, crowd_state_policy policy) {
+void crowd__gpu_state_save(gpu_saved_state *s, crowd_state_policy policy) {
     memset(s, 0, sizeof *s);
     s->policy = policy;
     glGetIntegerv(GL_CURRENT_PROGRAM, &s->program);
@@ -61,7 +61,7 @@ static void set_enabled(GLenum capability, GLboolean on) {
     }
 }
 
-void gpu_state_restore(const gpu_saved_state *s) {
+void crowd__gpu_state_restore(const gpu_saved_state *s) {
     glUseProgram((GLuint)s->program);
     glBindVertexArray((GLuint)s->vertex_array);
     for (GLuint u = 0; u < UNITS; u++) {

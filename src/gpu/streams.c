@@ -29,32 +29,34 @@ static crowd_result reserve_stream(gpu_archetype *r, GLuint *buffer, uint64_t *b
     if (*buffer != 0 && *section_bytes >= section) {
         return CROWD_OK;
     }
-    gpu_buffer_delete(&r->gpu_memory_bytes, buffer, bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, buffer, bytes);
     *mapped = NULL;
     const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
     uint64_t total = CROWD_WORLD_STREAM_FRAMES * section;
-    crowd_result result = gpu_buffer_create(&r->gpu_memory_bytes, buffer, bytes,
-                                            total > 0 ? total : 256, NULL, flags, error);
+    crowd_result result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, buffer, bytes,
+                                                   total > 0 ? total : 256, NULL, flags, error);
     if (result != CROWD_OK) {
         return result;
     }
     *mapped = glMapNamedBufferRange(*buffer, 0, (GLsizeiptr)*bytes, flags);
     if (*mapped == NULL) {
-        gpu_buffer_delete(&r->gpu_memory_bytes, buffer, bytes);
+        crowd__gpu_buffer_delete(&r->gpu_memory_bytes, buffer, bytes);
         return crowd_error_set(error, CROWD_ERROR_GPU, r->name, "cannot map a streaming buffer");
     }
     *section_bytes = section;
     return CROWD_OK;
 }
 
-void gpu_streams_release(gpu_archetype *r) {
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.palette_buffer, &r->streams.palette_bytes);
-    gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.skinned_buffer, &r->streams.skinned_bytes);
+void crowd__gpu_streams_release(gpu_archetype *r) {
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.palette_buffer,
+                             &r->streams.palette_bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.skinned_buffer,
+                             &r->streams.skinned_bytes);
     r->streams.palette_mapped = r->streams.skinned_mapped = NULL;
     r->streams.palette_section_bytes = r->streams.skinned_section_bytes = 0;
 }
 
-crowd_result gpu_streams_update(gpu_archetype *r, float now, crowd_error *error) {
+crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now, crowd_error *error) {
     bool cpu = r->mode == CROWD_GPU_MODE_CPU;
     if (!cpu && r->mode != CROWD_GPU_MODE_GPU) {
         return CROWD_OK;
@@ -78,9 +80,9 @@ crowd_result gpu_streams_update(gpu_archetype *r, float now, crowd_error *error)
     for (uint32_t slot = 0; slot < r->instances.count; slot++) {
         float *out = (float *)(base + slot * per_instance);
         if (cpu) {
-            gpu_pose_skin(r, slot, now, out);
+            crowd__gpu_pose_skin(r, slot, now, out);
         } else {
-            gpu_pose_palette(r, slot, now, out);
+            crowd__gpu_pose_palette(r, slot, now, out);
         }
     }
     r->world->stats.cpu_animation_time_s += thread_cpu_s() - start;

@@ -8,7 +8,7 @@
 #define COMMAND_UINTS 5u
 #define FRAME_UINTS (GPU_TIMING_DRAWS * CROWD_BAKE_MAX_LODS * COMMAND_UINTS)
 
-void gpu_timing_init(crowd_world *w) {
+void crowd__gpu_timing_init(crowd_world *w) {
     gpu_timing *t = &w->timing_queries;
     for (uint32_t f = 0; f < GPU_TIMING_FRAMES; f++) {
         glCreateQueries(GL_TIME_ELAPSED, GPU_TIMING_DRAWS, t->queries[f]);
@@ -20,7 +20,7 @@ void gpu_timing_init(crowd_world *w) {
     t->readback = glMapNamedBufferRange(t->readback_buffer, 0, bytes, flags);
 }
 
-void gpu_timing_release(crowd_world *w) {
+void crowd__gpu_timing_release(crowd_world *w) {
     gpu_timing *t = &w->timing_queries;
     for (uint32_t f = 0; f < GPU_TIMING_FRAMES; f++) {
         glDeleteQueries(GPU_TIMING_DRAWS, t->queries[f]);
@@ -28,7 +28,7 @@ void gpu_timing_release(crowd_world *w) {
     glDeleteBuffers(1, &t->readback_buffer);
 }
 
-void gpu_timing_note_commands(crowd_world *w, GLuint command_buffer, uint32_t lod_count) {
+void crowd__gpu_timing_note_commands(crowd_world *w, GLuint command_buffer, uint32_t lod_count) {
     gpu_timing *t = &w->timing_queries;
     uint32_t f = (uint32_t)(w->frame % GPU_TIMING_FRAMES);
     if (t->readback == NULL || t->noted[f] >= GPU_TIMING_DRAWS) {
@@ -74,7 +74,7 @@ static bool frame_time(gpu_timing *t, uint32_t f, double *out_s) {
     return true;
 }
 
-void gpu_timing_frame(crowd_world *w) {
+void crowd__gpu_timing_frame(crowd_world *w) {
     gpu_timing *t = &w->timing_queries;
     /* With a query buffer bound, GL writes query results into it at the
      * "pointer" as an offset: the application's binding is set aside. */
@@ -99,7 +99,7 @@ void gpu_timing_frame(crowd_world *w) {
     t->noted[current] = 0;
 }
 
-void gpu_timing_begin(crowd_world *w) {
+void crowd__gpu_timing_begin(crowd_world *w) {
     gpu_timing *t = &w->timing_queries;
     uint32_t f = (uint32_t)(w->frame % GPU_TIMING_FRAMES);
     if (t->used[f] < GPU_TIMING_DRAWS) {
@@ -107,7 +107,7 @@ void gpu_timing_begin(crowd_world *w) {
     }
 }
 
-void gpu_timing_end(crowd_world *w) {
+void crowd__gpu_timing_end(crowd_world *w) {
     gpu_timing *t = &w->timing_queries;
     uint32_t f = (uint32_t)(w->frame % GPU_TIMING_FRAMES);
     if (t->used[f] < GPU_TIMING_DRAWS) {

@@ -12,7 +12,7 @@
 
 #define ARCHETYPE_INDEX_MASK 0xffu
 
-char *gpu_copy_string(const crowd_world *w, const char *text) {
+char *crowd__gpu_copy_string(const crowd_world *w, const char *text) {
     size_t bytes = strlen(text) + 1;
     char *copy = crowd__mem_alloc(&w->allocator, bytes);
     if (copy != NULL) {
@@ -27,7 +27,8 @@ static double thread_cpu_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-crowd_result gpu_context_check(bool desktop_gl, int version, int profile_mask, crowd_error *error) {
+crowd_result crowd__gpu_context_check(bool desktop_gl, int version, int profile_mask,
+                                      crowd_error *error) {
     if (!desktop_gl || version < 45) {
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
                                "crowd needs a current OpenGL 4.5 core context (found %s %d.%d)",
@@ -72,7 +73,7 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
     if (desktop && version >= 32) {
         glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
     }
-    crowd_result usable = gpu_context_check(desktop, version, profile, error);
+    crowd_result usable = crowd__gpu_context_check(desktop, version, profile, error);
     if (usable != CROWD_OK) {
         return usable;
     }
@@ -94,7 +95,7 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &w->max_texture_size);
     glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &w->max_texture_layers);
     if (w->timing) {
-        gpu_timing_init(w);
+        crowd__gpu_timing_init(w);
     }
     crowd_log(&w->logger, CROWD_LOG_DEBUG, "crowd world on %s, %s",
               (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
@@ -107,7 +108,7 @@ void crowd_world_destroy(crowd_world *w) {
         return;
     }
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
-        gpu_archetype_destroy(w->archetypes[i]);
+        crowd__gpu_archetype_destroy(w->archetypes[i]);
     }
     for (uint32_t s = 0; s < CROWD_WORLD_STREAM_FRAMES; s++) {
         if (w->section_fence[s] != NULL) {
@@ -115,9 +116,9 @@ void crowd_world_destroy(crowd_world *w) {
         }
     }
     if (w->timing) {
-        gpu_timing_release(w);
+        crowd__gpu_timing_release(w);
     }
-    gpu_programs_destroy_all(w);
+    crowd__gpu_programs_destroy_all(w);
     if (w->cull_program != 0) {
         glDeleteProgram(w->cull_program);
     }
@@ -132,7 +133,7 @@ void crowd_world_destroy(crowd_world *w) {
 
 /* ---- archetypes --------------------------------------------------------- */
 
-gpu_archetype *gpu_world_archetype(const crowd_world *w, crowd_archetype handle) {
+gpu_archetype *crowd__gpu_world_archetype(const crowd_world *w, crowd_archetype handle) {
     uint32_t index = (handle.id & ARCHETYPE_INDEX_MASK) - 1u;
     if (w == NULL || handle.id == 0 || index >= CROWD_WORLD_MAX_ARCHETYPES ||
         w->archetypes[index] == NULL || w->archetypes[index]->handle != handle.id) {
@@ -141,9 +142,9 @@ gpu_archetype *gpu_world_archetype(const crowd_world *w, crowd_archetype handle)
     return w->archetypes[index];
 }
 
-crowd_result gpu_world_find_archetype(const crowd_world *w, crowd_archetype handle,
-                                      gpu_archetype **out, crowd_error *error) {
-    *out = gpu_world_archetype(w, handle);
+crowd_result crowd__gpu_world_find_archetype(const crowd_world *w, crowd_archetype handle,
+                                             gpu_archetype **out, crowd_error *error) {
+    *out = crowd__gpu_world_archetype(w, handle);
     if (*out == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                w == NULL ? "world is NULL" : "archetype %u does not exist",
@@ -169,16 +170,16 @@ crowd_result crowd_world_add_archetype(crowd_world *w, const crowd_archetype_des
                                (unsigned)CROWD_WORLD_MAX_ARCHETYPES);
     }
     gpu_saved_state saved;
-    gpu_state_save(&saved, CROWD_STATE_RESTORE);
+    crowd__gpu_state_save(&saved, CROWD_STATE_RESTORE);
     gpu_archetype *a = NULL;
     crowd_result result = CROWD_OK;
     if (w->cull_program == 0) {
-        result = gpu_compute_program_create("crowd_cull.comp.glsl", &w->cull_program, error);
+        result = crowd__gpu_compute_program_create("crowd_cull.comp.glsl", &w->cull_program, error);
     }
     if (result == CROWD_OK) {
-        result = gpu_archetype_create(w, desc, &a, error);
+        result = crowd__gpu_archetype_create(w, desc, &a, error);
     }
-    gpu_state_restore(&saved);
+    crowd__gpu_state_restore(&saved);
     if (result != CROWD_OK) {
         return result;
     }
@@ -194,14 +195,14 @@ crowd_result crowd_world_add_archetype(crowd_world *w, const crowd_archetype_des
 crowd_result crowd_world_remove_archetype(crowd_world *w, crowd_archetype handle,
                                           crowd_error *error) {
     gpu_archetype *a;
-    crowd_result result = gpu_world_find_archetype(w, handle, &a, error);
+    crowd_result result = crowd__gpu_world_find_archetype(w, handle, &a, error);
     if (result != CROWD_OK) {
         return result;
     }
-    gpu_world_release_handles(w, a);
+    crowd__gpu_world_release_handles(w, a);
     w->archetypes[(handle.id & ARCHETYPE_INDEX_MASK) - 1u] = NULL;
     w->archetype_count--;
-    gpu_archetype_destroy(a);
+    crowd__gpu_archetype_destroy(a);
     return CROWD_OK;
 }
 
@@ -210,27 +211,27 @@ uint32_t crowd_world_archetype_count(const crowd_world *w) {
 }
 
 bool crowd_archetype_has_mode(const crowd_world *w, crowd_archetype handle, crowd_gpu_mode mode) {
-    const gpu_archetype *a = gpu_world_archetype(w, handle);
-    return a != NULL && gpu_archetype_has_mode(a, mode);
+    const gpu_archetype *a = crowd__gpu_world_archetype(w, handle);
+    return a != NULL && crowd__gpu_archetype_has_mode(a, mode);
 }
 
 crowd_result crowd_archetype_set_mode(crowd_world *w, crowd_archetype handle, crowd_gpu_mode mode,
                                       crowd_error *error) {
     gpu_archetype *a;
-    crowd_result result = gpu_world_find_archetype(w, handle, &a, error);
+    crowd_result result = crowd__gpu_world_find_archetype(w, handle, &a, error);
     if (result != CROWD_OK) {
         return result;
     }
     gpu_saved_state saved;
-    gpu_state_save(&saved, CROWD_STATE_RESTORE);
-    result = gpu_archetype_set_mode(a, mode, error);
-    gpu_state_restore(&saved);
+    crowd__gpu_state_save(&saved, CROWD_STATE_RESTORE);
+    result = crowd__gpu_archetype_set_mode(a, mode, error);
+    crowd__gpu_state_restore(&saved);
     return result;
 }
 
 bool crowd_archetype_get_mode(const crowd_world *w, crowd_archetype handle,
                               crowd_gpu_mode *out_mode) {
-    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    const gpu_archetype *a = crowd__gpu_world_archetype(w, handle);
     if (a == NULL || out_mode == NULL) {
         return false;
     }
@@ -239,18 +240,18 @@ bool crowd_archetype_get_mode(const crowd_world *w, crowd_archetype handle,
 }
 
 const char *crowd_archetype_name(const crowd_world *w, crowd_archetype handle) {
-    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    const gpu_archetype *a = crowd__gpu_world_archetype(w, handle);
     return a != NULL ? a->name : "";
 }
 
 uint32_t crowd_archetype_clip_count(const crowd_world *w, crowd_archetype handle) {
-    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    const gpu_archetype *a = crowd__gpu_world_archetype(w, handle);
     return a != NULL ? a->clip_count : 0;
 }
 
 bool crowd_archetype_get_clip(const crowd_world *w, crowd_archetype handle, uint32_t clip,
                               crowd_clip_info *out) {
-    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    const gpu_archetype *a = crowd__gpu_world_archetype(w, handle);
     if (a == NULL || out == NULL || clip >= a->clip_count) {
         return false;
     }
@@ -262,7 +263,7 @@ bool crowd_archetype_get_clip(const crowd_world *w, crowd_archetype handle, uint
 
 bool crowd_archetype_find_clip(const crowd_world *w, crowd_archetype handle, const char *name,
                                uint32_t *out_clip) {
-    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    const gpu_archetype *a = crowd__gpu_world_archetype(w, handle);
     for (uint32_t c = 0; a != NULL && name != NULL && out_clip != NULL && c < a->clip_count; c++) {
         if (strcmp(a->clips[c].name, name) == 0) {
             *out_clip = c;
@@ -274,7 +275,7 @@ bool crowd_archetype_find_clip(const crowd_world *w, crowd_archetype handle, con
 
 bool crowd_archetype_bind_bounds(const crowd_world *w, crowd_archetype handle, float min[3],
                                  float max[3]) {
-    const gpu_archetype *a = gpu_world_archetype(w, handle);
+    const gpu_archetype *a = crowd__gpu_world_archetype(w, handle);
     if (a == NULL || min == NULL || max == NULL) {
         return false;
     }
@@ -346,7 +347,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
     w->stats.uploaded_bytes = w->pending_upload_bytes;
     w->pending_upload_bytes = 0;
     if (w->timing) {
-        gpu_timing_frame(w);
+        crowd__gpu_timing_frame(w);
     }
     crowd_result result = CROWD_OK;
     if (streams_used(w)) {
@@ -355,7 +356,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES && result == CROWD_OK; i++) {
             gpu_archetype *a = w->archetypes[i];
             if (a != NULL && a->instances.count > 0) {
-                result = gpu_streams_update(a, now, error);
+                result = crowd__gpu_streams_update(a, now, error);
             }
         }
     }
@@ -458,7 +459,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     crowd_result drawn = CROWD_OK;
     if (w->instance_count > 0) {
         gpu_saved_state saved;
-        gpu_state_save(&saved, w->state_policy);
+        crowd__gpu_state_save(&saved, w->state_policy);
         /* Depth-tested against what the application drew, double-sided,
          * opaque; the depth pass writes no colour. */
         glEnable(GL_DEPTH_TEST);
@@ -468,20 +469,20 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
             glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
         }
         if (w->timing) {
-            gpu_timing_begin(w);
+            crowd__gpu_timing_begin(w);
         }
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
             gpu_archetype *a = w->archetypes[i];
             if (a != NULL && a->instances.count > 0) {
-                crowd_result result =
-                    gpu_archetype_draw(a, desc, view_proj, now, drawn == CROWD_OK ? error : NULL);
+                crowd_result result = crowd__gpu_archetype_draw(a, desc, view_proj, now,
+                                                                drawn == CROWD_OK ? error : NULL);
                 drawn = drawn == CROWD_OK ? result : drawn;
             }
         }
         if (w->timing) {
-            gpu_timing_end(w);
+            crowd__gpu_timing_end(w);
         }
-        gpu_state_restore(&saved);
+        crowd__gpu_state_restore(&saved);
     }
     if (w->timing) {
         w->stats.cpu_time_s += thread_cpu_s() - cpu_start;
@@ -490,7 +491,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
         return drawn;
     }
 #ifndef NDEBUG
-    return gpu_check(error, "drawing the crowd");
+    return crowd__gpu_check(error, "drawing the crowd");
 #else
     return CROWD_OK;
 #endif
@@ -514,7 +515,7 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
     }
     out->archetype_count = w->archetype_count;
     out->instance_count = w->instance_count;
-    out->program_count = gpu_programs_count(w);
+    out->program_count = crowd__gpu_programs_count(w);
     out->gpu_memory_bytes = 0;
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         if (w->archetypes[i] != NULL) {

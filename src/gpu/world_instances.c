@@ -73,11 +73,11 @@ static void release_handle(crowd_world *w, uint32_t index) {
     w->instance_count--;
 }
 
-void gpu_world_release_handles(crowd_world *w, gpu_archetype *a) {
+void crowd__gpu_world_release_handles(crowd_world *w, gpu_archetype *a) {
     for (uint32_t slot = 0; slot < a->instances.count; slot++) {
         release_handle(w, a->instances.slot_handle[slot]);
     }
-    gpu_instances_clear(a);
+    crowd__gpu_instances_clear(a);
 }
 
 crowd_result crowd_world_add_instance(crowd_world *w, crowd_archetype archetype,
@@ -88,7 +88,7 @@ crowd_result crowd_world_add_instance(crowd_world *w, crowd_archetype archetype,
     }
     out_instance->id = 0;
     gpu_archetype *a;
-    crowd_result result = gpu_world_find_archetype(w, archetype, &a, error);
+    crowd_result result = crowd__gpu_world_find_archetype(w, archetype, &a, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -110,7 +110,7 @@ crowd_result crowd_world_add_instance(crowd_world *w, crowd_archetype archetype,
     uint32_t generation = index < w->handle_count ? w->handle_generation[index] : 1u;
     uint32_t handle = index | (generation << INDEX_BITS);
     uint32_t slot = 0;
-    result = gpu_instance_add(a, desc, index, handle, &slot, error);
+    result = crowd__gpu_instance_add(a, desc, index, handle, &slot, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -132,7 +132,7 @@ crowd_result crowd_instance_update(crowd_world *w, crowd_instance instance,
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
     crowd_result result = find(w, instance, &a, &slot, error);
-    return result != CROWD_OK ? result : gpu_instance_update(a, slot, desc, error);
+    return result != CROWD_OK ? result : crowd__gpu_instance_update(a, slot, desc, error);
 }
 
 crowd_result crowd_instance_set_transform(crowd_world *w, crowd_instance instance,
@@ -143,7 +143,7 @@ crowd_result crowd_instance_set_transform(crowd_world *w, crowd_instance instanc
     crowd_result result = find(w, instance, &a, &slot, error);
     return result != CROWD_OK
                ? result
-               : gpu_instance_set_transform(a, slot, position, heading_rad, scale, error);
+               : crowd__gpu_instance_set_transform(a, slot, position, heading_rad, scale, error);
 }
 
 crowd_result crowd_instance_set_speed(crowd_world *w, crowd_instance instance, float speed,
@@ -151,7 +151,7 @@ crowd_result crowd_instance_set_speed(crowd_world *w, crowd_instance instance, f
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
     crowd_result result = find(w, instance, &a, &slot, error);
-    return result != CROWD_OK ? result : gpu_instance_set_speed(a, slot, speed, error);
+    return result != CROWD_OK ? result : crowd__gpu_instance_set_speed(a, slot, speed, error);
 }
 
 crowd_result crowd_instance_play(crowd_world *w, crowd_instance instance, uint32_t clip,
@@ -159,7 +159,8 @@ crowd_result crowd_instance_play(crowd_world *w, crowd_instance instance, uint32
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
     crowd_result result = find(w, instance, &a, &slot, error);
-    return result != CROWD_OK ? result : gpu_instance_play(a, slot, clip, crossfade_s, error);
+    return result != CROWD_OK ? result
+                              : crowd__gpu_instance_play(a, slot, clip, crossfade_s, error);
 }
 
 crowd_result crowd_world_remove_instance(crowd_world *w, crowd_instance instance,
@@ -171,7 +172,7 @@ crowd_result crowd_world_remove_instance(crowd_world *w, crowd_instance instance
         return result;
     }
     release_handle(w, instance.id & INDEX_MASK);
-    uint32_t moved = gpu_instance_remove(a, slot);
+    uint32_t moved = crowd__gpu_instance_remove(a, slot);
     if (moved != UINT32_MAX) {
         w->handle_slot[moved] = slot;
     }
@@ -188,7 +189,7 @@ crowd_archetype crowd_instance_archetype(const crowd_world *w, crowd_instance in
 void crowd_world_clear_instances(crowd_world *w) {
     for (uint32_t i = 0; w != NULL && i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         if (w->archetypes[i] != NULL) {
-            gpu_world_release_handles(w, w->archetypes[i]);
+            crowd__gpu_world_release_handles(w, w->archetypes[i]);
         }
     }
 }
@@ -207,7 +208,7 @@ bool crowd_world_instance_bounds(const crowd_world *w, float min[3], float max[3
     }
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         if (w->archetypes[i] != NULL) {
-            gpu_instances_grow_bounds(w->archetypes[i], min, max);
+            crowd__gpu_instances_grow_bounds(w->archetypes[i], min, max);
         }
     }
     return true;

@@ -1,5 +1,5 @@
 /* import_file.c - the public entry points, and the internal one for a file
- * of clips (import_clips_file): check the arguments and the path, then hand
+ * of clips (crowd__import_clips_file): check the arguments and the path, then hand
  * the input to where assimp runs (import_run.h): the helper process, or
  * this process when desc.in_process asks or the build has no processes
  * (CROWD_IMPORT_IN_PROCESS).
@@ -76,7 +76,7 @@ static crowd_result after_handover(crowd_result result, const crowd_error *hande
                            assimp.reason);
 }
 
-/* crowd_import_file and import_clips_file. */
+/* crowd_import_file and crowd__import_clips_file. */
 static crowd_result import_path(const char *path, const crowd_import_desc *desc, bool clips_only,
                                 crowd_asset **out_asset, crowd_error *error) {
     crowd_error ignored;
@@ -96,19 +96,19 @@ static crowd_result import_path(const char *path, const crowd_import_desc *desc,
     }
     /* glTF 2.0: crowd's own reader, in this process (gltf_import.h); all else: assimp. */
     bool gltf = false;
-    result = clips_only ? gltf_import_clips_file(path, &checked, out_asset, error, &gltf)
-                        : gltf_import_file(path, &checked, out_asset, error, &gltf);
+    result = clips_only ? crowd__gltf_import_clips_file(path, &checked, out_asset, error, &gltf)
+                        : crowd__gltf_import_file(path, &checked, out_asset, error, &gltf);
     if (gltf) {
         return result;
     }
     crowd_error handed = result != CROWD_OK ? *error : (crowd_error){0};
 #ifndef CROWD_IMPORT_IN_PROCESS
     if (!checked.in_process) {
-        result = import_child_file(path, &checked, clips_only, out_asset, error);
+        result = crowd__import_child_file(path, &checked, clips_only, out_asset, error);
     } else
 #endif
     {
-        result = import_assimp_file(path, &checked, clips_only, out_asset, error);
+        result = crowd__import_assimp_file(path, &checked, clips_only, out_asset, error);
     }
     return handed.result != CROWD_OK ? after_handover(result, &handed, &checked, *out_asset, error)
                                      : result;
@@ -119,8 +119,8 @@ crowd_result crowd_import_file(const char *path, const crowd_import_desc *desc,
     return import_path(path, desc, false, out_asset, error);
 }
 
-crowd_result import_clips_file(const char *path, const crowd_import_desc *desc,
-                               crowd_asset **out_asset, crowd_error *error) {
+crowd_result crowd__import_clips_file(const char *path, const crowd_import_desc *desc,
+                                      crowd_asset **out_asset, crowd_error *error) {
     return import_path(path, desc, true, out_asset, error);
 }
 
@@ -147,18 +147,19 @@ crowd_result crowd_import_memory(const void *bytes, size_t size, const char *nam
     }
     /* glTF 2.0: crowd's own reader, in this process (gltf_import.h); all else: assimp. */
     bool gltf = false;
-    crowd_result read = gltf_import_memory(bytes, size, name, &checked, out_asset, error, &gltf);
+    crowd_result read =
+        crowd__gltf_import_memory(bytes, size, name, &checked, out_asset, error, &gltf);
     if (gltf) {
         return read;
     }
     crowd_error handed = read != CROWD_OK ? *error : (crowd_error){0};
 #ifndef CROWD_IMPORT_IN_PROCESS
     if (!checked.in_process) {
-        read = import_child_memory(bytes, size, name, &checked, out_asset, error);
+        read = crowd__import_child_memory(bytes, size, name, &checked, out_asset, error);
     } else
 #endif
     {
-        read = import_assimp_memory(bytes, size, name, &checked, out_asset, error);
+        read = crowd__import_assimp_memory(bytes, size, name, &checked, out_asset, error);
     }
     return handed.result != CROWD_OK ? after_handover(read, &handed, &checked, *out_asset, error)
                                      : read;

@@ -4,9 +4,9 @@
  * builds). Both take a checked path or non-empty bytes and a desc with
  * the defaults substituted, and give what crowd_import_file() /
  * crowd_import_memory() promise; with `clips_only`, what
- * import_clips_file() promises instead.
+ * crowd__import_clips_file() promises instead.
  *
- * import_clips_file() is crowd_import_file() for a file of clips
+ * crowd__import_clips_file() is crowd_import_file() for a file of clips
  * (crowd_asset_add_clips, anim_add.c): glTF by crowd's reader, anything
  * else through assimp like a character, but no mesh is needed or read. The
  * asset has the file's skeleton (its bones and animated nodes with the
@@ -22,19 +22,20 @@
 
 #include "crowd/import.h"
 
-crowd_result import_clips_file(const char *path, const crowd_import_desc *desc,
-                               crowd_asset **out_asset, crowd_error *error);
+crowd_result crowd__import_clips_file(const char *path, const crowd_import_desc *desc,
+                                      crowd_asset **out_asset, crowd_error *error);
 
-crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc, bool clips_only,
-                                crowd_asset **out_asset, crowd_error *error);
-crowd_result import_assimp_memory(const void *bytes, size_t size, const char *name,
-                                  const crowd_import_desc *desc, crowd_asset **out_asset,
-                                  crowd_error *error);
+crowd_result crowd__import_assimp_file(const char *path, const crowd_import_desc *desc,
+                                       bool clips_only, crowd_asset **out_asset,
+                                       crowd_error *error);
+crowd_result crowd__import_assimp_memory(const void *bytes, size_t size, const char *name,
+                                         const crowd_import_desc *desc, crowd_asset **out_asset,
+                                         crowd_error *error);
 
-crowd_result import_child_file(const char *path, const crowd_import_desc *desc, bool clips_only,
-                               crowd_asset **out_asset, crowd_error *error);
-crowd_result import_child_memory(const void *bytes, size_t size, const char *name,
-                                 const crowd_import_desc *desc, crowd_asset **out_asset,
-                                 crowd_error *error);
+crowd_result crowd__import_child_file(const char *path, const crowd_import_desc *desc,
+                                      bool clips_only, crowd_asset **out_asset, crowd_error *error);
+crowd_result crowd__import_child_memory(const void *bytes, size_t size, const char *name,
+                                        const crowd_import_desc *desc, crowd_asset **out_asset,
+                                        crowd_error *error);
 
 #endif

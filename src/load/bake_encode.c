@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-size_t bake_texel_size_bytes(crowd_texel_format format) {
+size_t crowd__bake_texel_size_bytes(crowd_texel_format format) {
     switch (format) {
     case CROWD_TEXEL_RGBA32F:
         return 4 * sizeof(float);
@@ -16,11 +16,11 @@ size_t bake_texel_size_bytes(crowd_texel_format format) {
     return 0;
 }
 
-float bake_unorm16_decode(uint16_t q, float min, float max) {
+float crowd__bake_unorm16_decode(uint16_t q, float min, float max) {
     return min + (max - min) * ((float)q / 65535.0f);
 }
 
-uint16_t bake_unorm16_encode(float value, float min, float max) {
+uint16_t crowd__bake_unorm16_encode(float value, float min, float max) {
     float extent = max - min;
     if (!(extent > 0.0f) || !isfinite(value)) {
         return 0;
@@ -30,12 +30,12 @@ uint16_t bake_unorm16_encode(float value, float min, float max) {
     /* The decode runs in float, so the real-number nearest code can lose to a
      * neighbour by an ulp: keep whichever decodes closest. */
     long best = nearest;
-    float best_error = fabsf(bake_unorm16_decode((uint16_t)nearest, min, max) - value);
+    float best_error = fabsf(crowd__bake_unorm16_decode((uint16_t)nearest, min, max) - value);
     for (long q = nearest - 1; q <= nearest + 1; q += 2) {
         if (q < 0 || q > 65535) {
             continue;
         }
-        float error = fabsf(bake_unorm16_decode((uint16_t)q, min, max) - value);
+        float error = fabsf(crowd__bake_unorm16_decode((uint16_t)q, min, max) - value);
         if (error < best_error) {
             best = q;
             best_error = error;

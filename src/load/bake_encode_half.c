@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-uint16_t bake_half_from_float(float value) {
+uint16_t crowd__bake_half_from_float(float value) {
     uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
     uint32_t sign = (bits >> 16) & 0x8000u;
@@ -41,7 +41,7 @@ uint16_t bake_half_from_float(float value) {
     return (uint16_t)(sign | result);
 }
 
-float bake_half_to_float(uint16_t half) {
+float crowd__bake_half_to_float(uint16_t half) {
     uint32_t sign = ((uint32_t)half & 0x8000u) << 16;
     uint32_t exponent = ((uint32_t)half >> 10) & 0x1fu;
     uint32_t mantissa = (uint32_t)half & 0x3ffu;

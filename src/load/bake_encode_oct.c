@@ -29,7 +29,7 @@ static void unfold(float x, float y, float out[3]) {
     out[2] = z;
 }
 
-void bake_oct_decode(uint16_t packed, float normal[3]) {
+void crowd__bake_oct_decode(uint16_t packed, float normal[3]) {
     float v[3];
     unfold(byte_to_snorm((uint32_t)packed >> 8), byte_to_snorm((uint32_t)packed & 0xffu), v);
     float length = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -38,7 +38,7 @@ void bake_oct_decode(uint16_t packed, float normal[3]) {
     normal[2] = v[2] / length;
 }
 
-uint16_t bake_oct_encode(const float normal[3]) {
+uint16_t crowd__bake_oct_encode(const float normal[3]) {
     float x = normal[0], y = normal[1], z = normal[2];
     float l1 = fabsf(x) + fabsf(y) + fabsf(z);
     if (!(l1 > 0.0f) || !isfinite(l1)) {

@@ -33,10 +33,11 @@ void crowd_bake_vat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t verte
     if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
         const uint16_t *texel = (const uint16_t *)texture->texels + 4 * index;
         for (int a = 0; a < 3; a++) {
-            position[a] = bake_unorm16_decode(texel[a], bake->bounds_min[a], bake->bounds_max[a]);
+            position[a] =
+                crowd__bake_unorm16_decode(texel[a], bake->bounds_min[a], bake->bounds_max[a]);
         }
         if (normal != NULL) {
-            bake_oct_decode(texel[3], normal);
+            crowd__bake_oct_decode(texel[3], normal);
         }
         return;
     }

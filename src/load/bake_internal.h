@@ -24,12 +24,12 @@
 #include "crowd/bake.h"
 
 /* Bytes of one texel (16 or 8), 0 for CROWD_TEXEL_NONE or an unknown value. */
-size_t bake_texel_size_bytes(crowd_texel_format format);
+size_t crowd__bake_texel_size_bytes(crowd_texel_format format);
 
 /* IEEE 754 binary16, round to nearest even; values beyond 65504 become
  * infinity, NaN stays NaN. */
-uint16_t bake_half_from_float(float value);
-float bake_half_to_float(uint16_t half);
+uint16_t crowd__bake_half_from_float(float value);
+float crowd__bake_half_to_float(uint16_t half);
 
 /* Sample `index` (texel * 4 + channel) of `texture` as stored, widened to
  * float: the float itself, the half converted, or the unorm16 code as a
@@ -40,20 +40,21 @@ static inline float bake_texel_stored_value(const crowd_texture *texture, size_t
         return ((const float *)texture->texels)[index];
     }
     uint16_t stored = ((const uint16_t *)texture->texels)[index];
-    return texture->format == CROWD_TEXEL_RGBA16F ? bake_half_to_float(stored) : (float)stored;
+    return texture->format == CROWD_TEXEL_RGBA16F ? crowd__bake_half_to_float(stored)
+                                                  : (float)stored;
 }
 
 /* unorm16 over [min, max]: decode is min + (max - min) * (q / 65535.0f) in
  * float; encode returns the q whose decode is nearest to `value` (clamped to
  * the range). A zero-extent range stores 0. */
-uint16_t bake_unorm16_encode(float value, float min, float max);
-float bake_unorm16_decode(uint16_t q, float min, float max);
+uint16_t crowd__bake_unorm16_encode(float value, float min, float max);
+float crowd__bake_unorm16_decode(uint16_t q, float min, float max);
 
 /* Octahedral unit normal in 16 bits: high byte x, low byte y; each byte b
  * stands for b / 255 * 2 - 1. Encode picks, of the four neighbouring grid
  * points, the one whose decode is closest in angle. Non-finite or zero input
  * encodes +Z. Decode returns a unit vector. */
-uint16_t bake_oct_encode(const float normal[3]);
-void bake_oct_decode(uint16_t packed, float normal[3]);
+uint16_t crowd__bake_oct_encode(const float normal[3]);
+void crowd__bake_oct_decode(uint16_t packed, float normal[3]);
 
 #endif

@@ -12,7 +12,7 @@
 /* The allocator of the decode running on this thread. OpenEXR's context
  * takes alloc_fn/free_fn without a user pointer, and its core library
  * calls them only from the thread that calls it, so a thread-local set for
- * the length of one exr_read_rgba (and restored after it) is the caller's
+ * the length of one crowd__exr_read_rgba (and restored after it) is the caller's
  * allocator for exactly that context. */
 static _Thread_local const crowd_allocator *exr_allocator;
 
@@ -96,16 +96,16 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
     bool seen[4] = {false, false, false, false};
     for (int c = 0; c < 4; c++) {
         const exr_attr_chlist_entry_t *entry = &channels->entries[c];
-        int index = exr_texture_channel_index(entry->name.str);
+        int index = crowd__exr_texture_channel_index(entry->name.str);
         char shown[64];
-        exr_texture_printable(shown, sizeof shown, entry->name.str);
+        crowd__exr_texture_printable(shown, sizeof shown, entry->name.str);
         if (index < 0 || seen[index] || entry->x_sampling != 1 || entry->y_sampling != 1) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
                                    "EXR channel '%s' is not one of R, G, B, A at full resolution",
                                    shown);
         }
         seen[index] = true;
-        if (entry->pixel_type != exr_texture_pixel_type(request->format)) {
+        if (entry->pixel_type != crowd__exr_texture_pixel_type(request->format)) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, name,
                                    "EXR channel '%s' is %s, the manifest's encoding needs %s",
                                    shown,
@@ -116,7 +116,7 @@ static crowd_result check_header(exr_context_t context, const exr_read_request *
         }
     }
     uint64_t bytes = (uint64_t)request->width * request->height * 4u *
-                     (uint64_t)exr_texture_component_bytes(request->format);
+                     (uint64_t)crowd__exr_texture_component_bytes(request->format);
     if (!load_size_plausible(bytes, size)) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, name,
                                "a %ux%u image cannot come from %zu bytes", request->width,
@@ -150,8 +150,8 @@ static exr_result_t decode_chunks(exr_context_t context, const exr_read_request 
         if (rv != EXR_ERR_SUCCESS) {
             break;
         }
-        exr_texture_point_channels(decoder.channels, decoder.channel_count, texels, request->width,
-                                   chunk.start_y, request->format, true);
+        crowd__exr_texture_point_channels(decoder.channels, decoder.channel_count, texels,
+                                          request->width, chunk.start_y, request->format, true);
         if (!started) {
             rv = exr_decoding_choose_default_routines(context, 0, &decoder);
             started = true;
@@ -179,7 +179,7 @@ static crowd_result read_rgba(const uint8_t *data, size_t size, const exr_read_r
     init.user_data = &io;
     init.read_fn = read_from_memory;
     init.size_fn = memory_size;
-    init.error_handler_fn = exr_texture_on_error;
+    init.error_handler_fn = crowd__exr_texture_on_error;
     init.alloc_fn = exr_alloc;
     init.free_fn = exr_release;
     init.max_image_width = (int)CROWD_BAKE_MAX_TEXTURE_SIZE;
@@ -190,7 +190,7 @@ static crowd_result read_rgba(const uint8_t *data, size_t size, const exr_read_r
     exr_context_t context = NULL;
     exr_result_t rv = exr_start_read(&context, name, &init);
     if (rv != EXR_ERR_SUCCESS) {
-        exr_texture_note_failure(&io.message, rv);
+        crowd__exr_texture_note_failure(&io.message, rv);
         exr_finish(&context);
         return crowd_error_set(error,
                                rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY
@@ -201,7 +201,7 @@ static crowd_result read_rgba(const uint8_t *data, size_t size, const exr_read_r
     uint8_t *texels = NULL;
     if (result == CROWD_OK) {
         texels = exr_alloc((size_t)request->width * request->height * 4u *
-                           (size_t)exr_texture_component_bytes(request->format));
+                           (size_t)crowd__exr_texture_component_bytes(request->format));
         if (texels == NULL) {
             result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, name,
                                      "out of memory for a %ux%u texture", request->width,
@@ -211,7 +211,7 @@ static crowd_result read_rgba(const uint8_t *data, size_t size, const exr_read_r
     if (result == CROWD_OK) {
         rv = decode_chunks(context, request, texels);
         if (rv != EXR_ERR_SUCCESS) {
-            exr_texture_note_failure(&io.message, rv);
+            crowd__exr_texture_note_failure(&io.message, rv);
             result = crowd_error_set(error,
                                      rv == EXR_ERR_OUT_OF_MEMORY ? CROWD_ERROR_OUT_OF_MEMORY
                                                                  : CROWD_ERROR_INVALID_DATA,
@@ -227,10 +227,10 @@ static crowd_result read_rgba(const uint8_t *data, size_t size, const exr_read_r
     return CROWD_OK;
 }
 
-crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, uint32_t width,
-                           uint32_t height, crowd_texel_format format,
-                           const crowd_allocator *allocator, void **out_texels,
-                           crowd_error *error) {
+crowd_result crowd__exr_read_rgba(const uint8_t *data, size_t size, const char *name,
+                                  uint32_t width, uint32_t height, crowd_texel_format format,
+                                  const crowd_allocator *allocator, void **out_texels,
+                                  crowd_error *error) {
     *out_texels = NULL;
     exr_read_request request = {name, width, height, format, error};
     const crowd_allocator *outer = exr_allocator;

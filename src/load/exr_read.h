@@ -24,8 +24,9 @@
  * (corrupt, truncated, other size, channels or pixel type),
  * CROWD_ERROR_UNSUPPORTED (tiled, deep, multi-part, lossy compression),
  * CROWD_ERROR_LIMIT, CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result exr_read_rgba(const uint8_t *data, size_t size, const char *name, uint32_t width,
-                           uint32_t height, crowd_texel_format format,
-                           const crowd_allocator *allocator, void **out_texels, crowd_error *error);
+crowd_result crowd__exr_read_rgba(const uint8_t *data, size_t size, const char *name,
+                                  uint32_t width, uint32_t height, crowd_texel_format format,
+                                  const crowd_allocator *allocator, void **out_texels,
+                                  crowd_error *error);
 
 #endif

@@ -19,33 +19,34 @@
 
 /* OpenEXR's first error message of one read or write. The user data of the
  * OpenEXR context points at a struct whose first member is this one, so
- * that exr_texture_on_error (the context's error handler) can fill it. */
+ * that crowd__exr_texture_on_error (the context's error handler) can fill it. */
 typedef struct exr_texture_message {
     char text[200];
 } exr_texture_message;
 
-void exr_texture_on_error(exr_const_context_t context, exr_result_t code, const char *message);
+void crowd__exr_texture_on_error(exr_const_context_t context, exr_result_t code,
+                                 const char *message);
 
 /* `in` (may be NULL) as printable ASCII, each other byte and '\\' written
  * as \\xNN, cut to fit `size` bytes: header text quoted in a message. */
-void exr_texture_printable(char *out, size_t size, const char *in);
+void crowd__exr_texture_printable(char *out, size_t size, const char *in);
 
 /* Keeps OpenEXR's default message for `code` unless one was captured. */
-void exr_texture_note_failure(exr_texture_message *message, exr_result_t code);
+void crowd__exr_texture_note_failure(exr_texture_message *message, exr_result_t code);
 
 /* Position of channel `name` in an RGBA texel, or -1. */
-int exr_texture_channel_index(const char *name);
+int crowd__exr_texture_channel_index(const char *name);
 
 /* The EXR pixel type (HALF or FLOAT) and bytes per component of `format`
  * (CROWD_TEXEL_RGBA16F or CROWD_TEXEL_RGBA32F). */
-exr_pixel_type_t exr_texture_pixel_type(crowd_texel_format format);
-int32_t exr_texture_component_bytes(crowd_texel_format format);
+exr_pixel_type_t crowd__exr_texture_pixel_type(crowd_texel_format format);
+int32_t crowd__exr_texture_component_bytes(crowd_texel_format format);
 
 /* Points each channel of a chunk starting at row start_y at its component
  * inside the interleaved rows of `texels` (width texels per row): the
  * decode target when decoding, else the encode source. */
-void exr_texture_point_channels(exr_coding_channel_info_t *channels, int16_t count, uint8_t *texels,
-                                uint32_t width, int32_t start_y, crowd_texel_format format,
-                                bool decoding);
+void crowd__exr_texture_point_channels(exr_coding_channel_info_t *channels, int16_t count,
+                                       uint8_t *texels, uint32_t width, int32_t start_y,
+                                       crowd_texel_format format, bool decoding);
 
 #endif

@@ -540,7 +540,8 @@ static crowd_result read_mesh(glb_reader *r, crowd_asset *asset, float **out_uv1
 
 /* ---- LOD meshes ------------------------------------------------------------ */
 
-void glb_lod_meshes_free(const crowd_allocator *allocator, glb_lod_mesh *lods, uint32_t count) {
+void crowd__glb_lod_meshes_free(const crowd_allocator *allocator, glb_lod_mesh *lods,
+                                uint32_t count) {
     for (uint32_t k = 0; lods != NULL && k < count; k++) {
         crowd__mem_free(allocator, lods[k].source);
         crowd__mem_free(allocator, lods[k].uv1);
@@ -732,7 +733,7 @@ static crowd_result node_parents(glb_reader *r, int node_count, int32_t *parents
 
 static crowd_result allocate_skeleton(glb_reader *r, crowd_skeleton *skeleton,
                                       uint32_t joint_count) {
-    if (!core_skeleton_allocate_with(r->allocator, skeleton, joint_count)) {
+    if (!crowd__core_skeleton_allocate_with(r->allocator, skeleton, joint_count)) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
     return CROWD_OK;
@@ -748,7 +749,7 @@ static crowd_result read_joint(glb_reader *r, const cJSON *node, int node_index,
     }
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(node, "name");
     skeleton->names[j] =
-        core_copy_string_with(r->allocator, cJSON_IsString(name) ? name->valuestring : "");
+        crowd__core_copy_string_with(r->allocator, cJSON_IsString(name) ? name->valuestring : "");
     if (skeleton->names[j] == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -916,8 +917,8 @@ static crowd_result read_texture(glb_reader *r, const cJSON *reference, const ch
     if (result != CROWD_OK) {
         return result;
     }
-    return png_decode_rgba8(r->bin + offset, (size_t)length, r->name, r->allocator, &out->width,
-                            &out->height, &out->rgba8, r->error);
+    return crowd__png_decode_rgba8(r->bin + offset, (size_t)length, r->name, r->allocator,
+                                   &out->width, &out->height, &out->rgba8, r->error);
 }
 
 /* A number member in [min, max] (absent: `fallback`), as glTF bounds it. */
@@ -1046,8 +1047,8 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
         const cJSON *object = cJSON_GetArrayItem(materials, m);
         crowd_material *material = &asset->materials[m];
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(object, "name");
-        material->name =
-            core_copy_string_with(r->allocator, cJSON_IsString(name) ? name->valuestring : "");
+        material->name = crowd__core_copy_string_with(
+            r->allocator, cJSON_IsString(name) ? name->valuestring : "");
         if (material->name == NULL) {
             return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
         }
@@ -1057,9 +1058,9 @@ static crowd_result read_materials(glb_reader *r, crowd_asset *asset) {
     return result;
 }
 
-crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_asset *asset,
-                      float **out_uv1, uint32_t lod_count, glb_lod_mesh *out_lods,
-                      crowd_error *error) {
+crowd_result crowd__glb_read(const uint8_t *data, size_t size, const char *name, crowd_asset *asset,
+                             float **out_uv1, uint32_t lod_count, glb_lod_mesh *out_lods,
+                             crowd_error *error) {
     glb_reader r = {.name = name, .allocator = &asset->allocator, .error = error};
     if (out_uv1 != NULL) {
         *out_uv1 = NULL;
@@ -1091,7 +1092,7 @@ crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_
         *out_uv1 = NULL;
     }
     if (result != CROWD_OK) {
-        glb_lod_meshes_free(r.allocator, out_lods, lod_count);
+        crowd__glb_lod_meshes_free(r.allocator, out_lods, lod_count);
     }
     return result;
 }

@@ -28,7 +28,7 @@ typedef struct glb_lookup {
     uint32_t row_step;
 } glb_lookup;
 
-void glb_lookup_uv(const glb_lookup *lookup, uint32_t vertex, float uv[2]);
+void crowd__glb_lookup_uv(const glb_lookup *lookup, uint32_t vertex, float uv[2]);
 
 /* A LOD mesh of the file (meshes 1.., bake/glb_write.h), as far as the
  * runtime uses it: which LOD0 vertex each vertex is, its texel lookup and
@@ -41,21 +41,22 @@ typedef struct glb_lod_mesh {
 } glb_lod_mesh;
 
 /* Frees the arrays of `count` LOD meshes (not the array itself), which
- * glb_read took from `allocator` (the asset's). */
-void glb_lod_meshes_free(const crowd_allocator *allocator, glb_lod_mesh *lods, uint32_t count);
+ * crowd__glb_read took from `allocator` (the asset's). */
+void crowd__glb_lod_meshes_free(const crowd_allocator *allocator, glb_lod_mesh *lods,
+                                uint32_t count);
 
-/* Reads a .glb written by glb_write into `asset` (mesh, materials,
+/* Reads a .glb written by crowd__glb_write into `asset` (mesh, materials,
  * skeleton; has_skin set), which must be freshly created; every block it
  * takes, kept or scratch, comes from asset->allocator (cJSON's parse of the
  * JSON chunk aside: its hooks are process-wide). When out_uv1 is not NULL it
  * receives the TEXCOORD_1 array (2 floats per vertex, from the same
  * allocator) or NULL when the file has none. The file must hold 1 + lod_count meshes;
  * meshes 1.. are read into out_lods[0 .. lod_count) (freed with
- * glb_lod_meshes_free, also on failure). `name` is the file named in
+ * crowd__glb_lod_meshes_free, also on failure). `name` is the file named in
  * errors. Errors: CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED,
  * CROWD_ERROR_LIMIT, CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result glb_read(const uint8_t *data, size_t size, const char *name, crowd_asset *asset,
-                      float **out_uv1, uint32_t lod_count, glb_lod_mesh *out_lods,
-                      crowd_error *error);
+crowd_result crowd__glb_read(const uint8_t *data, size_t size, const char *name, crowd_asset *asset,
+                             float **out_uv1, uint32_t lod_count, glb_lod_mesh *out_lods,
+                             crowd_error *error);
 
 #endif

@@ -56,7 +56,8 @@ static crowd_result read_file(const load_source *source, const crowd_allocator *
         }
         uint8_t *data = NULL;
         size_t size = 0;
-        crowd_result result = core_file_read_with(allocator, path, SIZE_MAX, &data, &size, error);
+        crowd_result result =
+            crowd__core_file_read_with(allocator, path, SIZE_MAX, &data, &size, error);
         *blob = (load_blob){data, size, data};
         return result;
     }
@@ -83,9 +84,9 @@ static uint32_t crc32_of(const uint8_t *data, size_t size) {
 /* The file's bytes are the ones the manifest was written with (version 3). */
 static crowd_result check_file(const manifest_info *info, const char *name, const load_blob *blob,
                                const char *path, crowd_error *error) {
-    const manifest_check *check = manifest_find_check(info, name);
+    const manifest_check *check = crowd__manifest_find_check(info, name);
     if (info->version < 3 || check == NULL) {
-        return CROWD_OK; /* manifest_read makes version 3 list every file it uses */
+        return CROWD_OK; /* crowd__manifest_read makes version 3 list every file it uses */
     }
     if (blob->size != check->size_bytes) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
@@ -149,12 +150,12 @@ static crowd_result load_texture(const load_source *source, const crowd_allocato
     }
     if (texture->format == CROWD_TEXEL_RGBA16_UNORM) {
         uint16_t *samples = NULL;
-        result = png_read_rgba16(blob.data, blob.size, path, texture->width, texture->height,
-                                 allocator, &samples, error);
+        result = crowd__png_read_rgba16(blob.data, blob.size, path, texture->width, texture->height,
+                                        allocator, &samples, error);
         texture->texels = samples;
     } else {
-        result = exr_read_rgba(blob.data, blob.size, path, texture->width, texture->height,
-                               texture->format, allocator, &texture->texels, error);
+        result = crowd__exr_read_rgba(blob.data, blob.size, path, texture->width, texture->height,
+                                      texture->format, allocator, &texture->texels, error);
     }
     crowd__mem_free(allocator, blob.owned);
     return result == CROWD_OK ? check_values(texture, range, path, error) : result;
@@ -182,7 +183,7 @@ static crowd_result check_mesh(const crowd_bake *bake, const crowd_asset *asset,
     glb_lookup lookup = {bake->vat_position.width, bake->vat_position.height, 1};
     for (uint32_t v = 0; v < bake->vertex_count; v++) {
         float expected[2];
-        glb_lookup_uv(&lookup, v, expected);
+        crowd__glb_lookup_uv(&lookup, v, expected);
         if (uv1[2 * v] != expected[0] || uv1[2 * v + 1] != expected[1]) {
             return crowd_error_set(
                 error, CROWD_ERROR_INVALID_DATA, path,
@@ -233,7 +234,7 @@ static crowd_result take_lods(crowd_bake *bake, const crowd_asset *asset, glb_lo
         }
         for (uint32_t i = 0; i < mesh->vertex_count; i++) {
             float expected[2];
-            glb_lookup_uv(&lookup, mesh->source[i], expected);
+            crowd__glb_lookup_uv(&lookup, mesh->source[i], expected);
             if (mesh->uv1[2 * i] != expected[0] || mesh->uv1[2 * i + 1] != expected[1]) {
                 return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
                                        "TEXCOORD_1 of LOD %u vertex %u is not the texel centre "
@@ -269,12 +270,13 @@ static crowd_result load_mesh(const load_source *source, const manifest_info *in
     if (result != CROWD_OK) {
         return result;
     }
-    crowd_asset *asset = core_asset_create_with(allocator);
+    crowd_asset *asset = crowd__core_asset_create_with(allocator);
     float *uv1 = NULL;
     glb_lod_mesh lods[CROWD_BAKE_MAX_LODS - 1];
     uint32_t lod_meshes = bake->lod_count - 1;
-    result = asset ? glb_read(blob.data, blob.size, path, asset, &uv1, lod_meshes, lods, error)
-                   : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    result = asset
+                 ? crowd__glb_read(blob.data, blob.size, path, asset, &uv1, lod_meshes, lods, error)
+                 : crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     crowd__mem_free(allocator, blob.owned);
     if (result == CROWD_OK) {
         result = check_mesh(bake, asset, uv1, path, error);
@@ -283,11 +285,11 @@ static crowd_result load_mesh(const load_source *source, const manifest_info *in
         result = take_lods(bake, asset, lods, path, error);
     }
     if (asset != NULL) {
-        glb_lod_meshes_free(allocator, lods, lod_meshes);
+        crowd__glb_lod_meshes_free(allocator, lods, lod_meshes);
     }
     if (result == CROWD_OK &&
-        ((asset->name = core_copy_string_with(allocator, bake->name)) == NULL ||
-         (asset->source = core_copy_string_with(allocator, bake->source)) == NULL)) {
+        ((asset->name = crowd__core_copy_string_with(allocator, bake->name)) == NULL ||
+         (asset->source = crowd__core_copy_string_with(allocator, bake->source)) == NULL)) {
         result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     crowd_error invalid = {0};
@@ -305,9 +307,9 @@ static crowd_result load_mesh(const load_source *source, const manifest_info *in
     return CROWD_OK;
 }
 
-crowd_result load_bake_from(const load_source *source, const char *manifest,
-                            const crowd_bake_load_desc *desc, crowd_bake **out_bake,
-                            crowd_error *error) {
+crowd_result crowd__load_bake_from(const load_source *source, const char *manifest,
+                                   const crowd_bake_load_desc *desc, crowd_bake **out_bake,
+                                   crowd_error *error) {
     const crowd_bake_load_desc defaults = {0};
     desc = desc != NULL ? desc : &defaults;
     crowd_bake *bake = crowd__mem_alloc_zeroed(&desc->allocator, 1, sizeof *bake);
@@ -321,7 +323,7 @@ crowd_result load_bake_from(const load_source *source, const char *manifest,
     manifest_info info;
     crowd_result result = read_file(source, allocator, manifest, path, &blob, error);
     if (result == CROWD_OK) {
-        result = manifest_read((const char *)blob.data, blob.size, path, bake, &info, error);
+        result = crowd__manifest_read((const char *)blob.data, blob.size, path, bake, &info, error);
         crowd__mem_free(allocator, blob.owned);
     }
     if (result == CROWD_OK && info.files.vat_position[0] != '\0') {
@@ -350,14 +352,14 @@ crowd_result load_bake_from(const load_source *source, const char *manifest,
     return CROWD_OK;
 }
 
-bool load_is_manifest_name(const char *name) {
+bool crowd__load_is_manifest_name(const char *name) {
     size_t length = strlen(name), suffix = strlen(MANIFEST_SUFFIX);
     return length > suffix && name[0] != '.' &&
            strcmp(name + length - suffix, MANIFEST_SUFFIX) == 0;
 }
 
-crowd_result load_check_desc(const crowd_bake_load_desc *desc, const char *file,
-                             crowd_error *error) {
+crowd_result crowd__load_check_desc(const crowd_bake_load_desc *desc, const char *file,
+                                    crowd_error *error) {
     if (desc != NULL && (desc->allocator.alloc_fn == NULL) != (desc->allocator.free_fn == NULL)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, file,
                                "crowd_bake_load_desc.allocator has %s but no %s: set both or "
@@ -372,12 +374,12 @@ crowd_result load_check_desc(const crowd_bake_load_desc *desc, const char *file,
 static crowd_result find_manifest(const char *folder, char *out, size_t size, crowd_error *error) {
     DIR *dir = opendir(folder);
     if (dir == NULL) {
-        return core_system_error(error, CROWD_ERROR_IO, folder, "cannot open folder", errno);
+        return crowd__core_system_error(error, CROWD_ERROR_IO, folder, "cannot open folder", errno);
     }
     unsigned found = 0;
     struct dirent *entry;
     while ((entry = readdir(dir)) != NULL) {
-        if (load_is_manifest_name(entry->d_name)) {
+        if (crowd__load_is_manifest_name(entry->d_name)) {
             if (found++ == 0) {
                 snprintf(out, size, "%s", entry->d_name);
             }
@@ -404,13 +406,13 @@ crowd_result crowd_bake_load(const char *path, const crowd_bake_load_desc *desc,
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, path ? path : "",
                                "crowd_bake_load needs a path and an output pointer");
     }
-    crowd_result result = load_check_desc(desc, path, error);
+    crowd_result result = crowd__load_check_desc(desc, path, error);
     if (result != CROWD_OK) {
         return result;
     }
     struct stat st;
     if (stat(path, &st) != 0) {
-        return core_system_error(error, CROWD_ERROR_IO, path, "cannot open", errno);
+        return crowd__core_system_error(error, CROWD_ERROR_IO, path, "cannot open", errno);
     }
     char folder[LOAD_PATH_MAX], manifest[MANIFEST_NAME_MAX + 64];
     if (strlen(path) >= sizeof folder) {
@@ -432,5 +434,5 @@ crowd_result crowd_bake_load(const char *path, const crowd_bake_load_desc *desc,
         snprintf(manifest, sizeof manifest, "%s", slash ? slash + 1 : path);
     }
     load_source source = {.folder = folder};
-    return load_bake_from(&source, manifest, desc, out_bake, error);
+    return crowd__load_bake_from(&source, manifest, desc, out_bake, error);
 }

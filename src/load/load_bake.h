@@ -21,18 +21,18 @@ typedef struct load_source {
 } load_source;
 
 /* A manifest's file name: "*.crowd.json", not starting with '.'. */
-bool load_is_manifest_name(const char *name);
+bool crowd__load_is_manifest_name(const char *name);
 
 /* Refuses a half-set allocator (one function without the other), naming
  * `file`; a NULL desc is the defaults. */
-crowd_result load_check_desc(const crowd_bake_load_desc *desc, const char *file,
-                             crowd_error *error);
+crowd_result crowd__load_check_desc(const crowd_bake_load_desc *desc, const char *file,
+                                    crowd_error *error);
 
 /* Loads the bake whose manifest is `manifest`, a name of `source`, into
  * *out_bake (NULL on failure, with every block returned). desc may be NULL
- * and has passed load_check_desc. */
-crowd_result load_bake_from(const load_source *source, const char *manifest,
-                            const crowd_bake_load_desc *desc, crowd_bake **out_bake,
-                            crowd_error *error);
+ * and has passed crowd__load_check_desc. */
+crowd_result crowd__load_bake_from(const load_source *source, const char *manifest,
+                                   const crowd_bake_load_desc *desc, crowd_bake **out_bake,
+                                   crowd_error *error);
 
 #endif

@@ -25,7 +25,7 @@ static crowd_result check_set(const crowd_bake_file *files, uint32_t file_count,
                                    "file %u of the set has %zu bytes but no data pointer", i,
                                    files[i].size_bytes);
         }
-        if (!manifest_valid_file_name(name)) {
+        if (!crowd__manifest_valid_file_name(name)) {
             return crowd_error_set(
                 error, CROWD_ERROR_INVALID_ARGUMENT, "",
                 "file %u of the set is named \"%.100s\": not a plain file name of a bake folder "
@@ -38,7 +38,7 @@ static crowd_result check_set(const crowd_bake_file *files, uint32_t file_count,
                                        "files %u and %u of the set have this name", k, i);
             }
         }
-        if (load_is_manifest_name(name)) {
+        if (crowd__load_is_manifest_name(name)) {
             *out_manifest = name;
             manifests++;
         }
@@ -62,7 +62,7 @@ crowd_result crowd_bake_load_memory(const crowd_bake_file *files, uint32_t file_
                                "crowd_bake_load_memory needs %s",
                                out_bake == NULL ? "an output pointer" : "the files (NULL given)");
     }
-    crowd_result result = load_check_desc(desc, "", error);
+    crowd_result result = crowd__load_check_desc(desc, "", error);
     const char *manifest = NULL;
     if (result == CROWD_OK) {
         result = check_set(files, file_count, &manifest, error);
@@ -71,5 +71,5 @@ crowd_result crowd_bake_load_memory(const crowd_bake_file *files, uint32_t file_
         return result;
     }
     load_source source = {.files = files, .file_count = file_count};
-    return load_bake_from(&source, manifest, desc, out_bake, error);
+    return crowd__load_bake_from(&source, manifest, desc, out_bake, error);
 }

@@ -40,9 +40,9 @@ typedef struct manifest_files {
 
 /* True for a name the manifest may use: not empty, at most MANIFEST_NAME_MAX
  * bytes, no '/', '\\' or control characters, not starting with '.'. */
-bool manifest_valid_file_name(const char *name);
+bool crowd__manifest_valid_file_name(const char *name);
 
-/* Room for every file a manifest can name (manifest_referenced_files). */
+/* Room for every file a manifest can name (crowd__manifest_referenced_files). */
 #define MANIFEST_MAX_FILES 8
 typedef char manifest_path[MANIFEST_NAME_MAX + 32];
 
@@ -64,7 +64,7 @@ typedef struct manifest_info {
 } manifest_info;
 
 /* The check of `name`, NULL when `info` has none for it. */
-const manifest_check *manifest_find_check(const manifest_info *info, const char *name);
+const manifest_check *crowd__manifest_find_check(const manifest_info *info, const char *name);
 
 /* Parses and validates manifest text. Fills every crowd_bake field except
  * the texels, the asset and the LOD arrays (textures get width, height and
@@ -75,14 +75,14 @@ const manifest_check *manifest_find_check(const manifest_info *info, const char 
  * gives the default bake name. Errors: CROWD_ERROR_INVALID_DATA,
  * CROWD_ERROR_UNSUPPORTED (unknown version, coordinate system or encoding),
  * CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
-                           manifest_info *info, crowd_error *error);
+crowd_result crowd__manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
+                                  manifest_info *info, crowd_error *error);
 
 /* The files an existing manifest names besides itself, as paths relative to
  * its folder (plain names, or "openvat/NAME" for the OpenVAT set), so a bake
  * written over it can remove what it no longer has. Lenient: members that
  * are missing or not such a path are skipped. Returns how many (at most
  * MANIFEST_MAX_FILES). */
-uint32_t manifest_referenced_files(const char *json, size_t size, manifest_path *paths);
+uint32_t crowd__manifest_referenced_files(const char *json, size_t size, manifest_path *paths);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "load/manifest_io.h"
 
-bool manifest_valid_file_name(const char *name) {
+bool crowd__manifest_valid_file_name(const char *name) {
     size_t length = strlen(name);
     if (length == 0 || length > MANIFEST_NAME_MAX || name[0] == '.') {
         return false;
@@ -19,7 +19,7 @@ bool manifest_valid_file_name(const char *name) {
     return true;
 }
 
-const manifest_check *manifest_find_check(const manifest_info *info, const char *name) {
+const manifest_check *crowd__manifest_find_check(const manifest_info *info, const char *name) {
     for (uint32_t i = 0; i < info->check_count; i++) {
         if (strcmp(info->checks[i].name, name) == 0) {
             return &info->checks[i];

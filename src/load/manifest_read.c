@@ -141,7 +141,7 @@ static crowd_result get_file_name(manifest_reader *r, const cJSON *object, const
                                   const char *key, char *out, size_t out_size) {
     const char *name = NULL;
     crowd_result result = get_string(r, object, where, key, &name);
-    if (result == CROWD_OK && !manifest_valid_file_name(name)) {
+    if (result == CROWD_OK && !crowd__manifest_valid_file_name(name)) {
         return fail(r, CROWD_ERROR_INVALID_DATA,
                     "%s%s%s \"%.80s\" is not a plain file name inside the bake folder", where,
                     where[0] ? "." : "", key, name);
@@ -371,7 +371,7 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
             result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.name is empty", where);
         }
         if (result == CROWD_OK &&
-            (clip->name = core_copy_string_with(&bake->allocator, name)) == NULL) {
+            (clip->name = crowd__core_copy_string_with(&bake->allocator, name)) == NULL) {
             result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
         }
         if (result == CROWD_OK) {
@@ -672,10 +672,10 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
 static bool set_path_valid(const char *path) {
     const char *slash = strchr(path, '/');
     size_t folder = strlen(MANIFEST_OPENVAT_FOLDER);
-    return slash == NULL ? manifest_valid_file_name(path)
+    return slash == NULL ? crowd__manifest_valid_file_name(path)
                          : (size_t)(slash - path) == folder &&
                                strncmp(path, MANIFEST_OPENVAT_FOLDER, folder) == 0 &&
-                               manifest_valid_file_name(slash + 1);
+                               crowd__manifest_valid_file_name(slash + 1);
 }
 
 /* Sizes up to 2^53 bytes: every integer a JSON reader's double holds exactly. */
@@ -721,7 +721,7 @@ static crowd_result read_checks(manifest_reader *r, const cJSON *root, manifest_
             return fail(r, CROWD_ERROR_INVALID_DATA, "files names more than %d files",
                         MANIFEST_MAX_FILES);
         }
-        if (manifest_find_check(info, item->string) != NULL) {
+        if (crowd__manifest_find_check(info, item->string) != NULL) {
             return fail(r, CROWD_ERROR_INVALID_DATA, "files names \"%.100s\" twice", item->string);
         }
         result = read_check(r, item, &info->checks[info->check_count]);
@@ -733,7 +733,7 @@ static crowd_result read_checks(manifest_reader *r, const cJSON *root, manifest_
     const char *named[] = {info->files.vat_position, info->files.vat_normal, info->files.bat,
                            info->files.mesh};
     for (int i = 0; i < 4 && result == CROWD_OK; i++) {
-        if (named[i][0] != '\0' && manifest_find_check(info, named[i]) == NULL) {
+        if (named[i][0] != '\0' && crowd__manifest_find_check(info, named[i]) == NULL) {
             result = fail(r, CROWD_ERROR_INVALID_DATA,
                           "files has no size and checksum for \"%.100s\", which the manifest uses",
                           named[i]);
@@ -781,7 +781,7 @@ static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake 
     char name[MANIFEST_NAME_MAX + 1];
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "name");
     if (item != NULL) {
-        if (!cJSON_IsString(item) || !manifest_valid_file_name(item->valuestring)) {
+        if (!cJSON_IsString(item) || !crowd__manifest_valid_file_name(item->valuestring)) {
             return fail(r, CROWD_ERROR_INVALID_DATA, "\"name\" must be a plain file name");
         }
         snprintf(name, sizeof name, "%s", item->valuestring);
@@ -796,8 +796,8 @@ static crowd_result read_name(manifest_reader *r, const cJSON *root, crowd_bake 
     const char *source = NULL;
     crowd_result result = get_string(r, root, "", "source", &source);
     if (result == CROWD_OK &&
-        ((bake->name = core_copy_string_with(&bake->allocator, name)) == NULL ||
-         (bake->source = core_copy_string_with(&bake->allocator, source)) == NULL)) {
+        ((bake->name = crowd__core_copy_string_with(&bake->allocator, name)) == NULL ||
+         (bake->source = crowd__core_copy_string_with(&bake->allocator, source)) == NULL)) {
         result = fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     return result;
@@ -843,11 +843,11 @@ static crowd_result read_counts(manifest_reader *r, const cJSON *root, crowd_bak
     return result;
 }
 
-crowd_result manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
-                           manifest_info *info, crowd_error *error) {
+crowd_result crowd__manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
+                                  manifest_info *info, crowd_error *error) {
     manifest_reader r = {file, error, 0, 0.0f};
     memset(info, 0, sizeof *info);
-    crowd_result strict = manifest_check_bytes(json, size, file, error);
+    crowd_result strict = crowd__manifest_check_bytes(json, size, file, error);
     if (strict != CROWD_OK) {
         return strict;
     }
@@ -861,9 +861,9 @@ crowd_result manifest_read(const char *json, size_t size, const char *file, crow
                           offset)
                    : fail(&r, CROWD_ERROR_INVALID_DATA, "the manifest is not a JSON object");
     }
-    crowd_result result = manifest_check_end(json, size, end, file, error);
+    crowd_result result = crowd__manifest_check_end(json, size, end, file, error);
     if (result == CROWD_OK) {
-        result = manifest_check_keys(root, file, error);
+        result = crowd__manifest_check_keys(root, file, error);
     }
     if (result == CROWD_OK) {
         result = read_identity(&r, root, info);
@@ -915,7 +915,7 @@ static void add_path(const cJSON *object, const char *key, manifest_path *paths,
     }
 }
 
-uint32_t manifest_referenced_files(const char *json, size_t size, manifest_path *paths) {
+uint32_t crowd__manifest_referenced_files(const char *json, size_t size, manifest_path *paths) {
     cJSON *root = cJSON_ParseWithLength(json, size);
     uint32_t count = 0;
     const cJSON *vat = cJSON_GetObjectItemCaseSensitive(root, "vat");

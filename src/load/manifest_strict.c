@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-crowd_result manifest_check_bytes(const char *json, size_t size, const char *file,
-                                  crowd_error *error) {
+crowd_result crowd__manifest_check_bytes(const char *json, size_t size, const char *file,
+                                         crowd_error *error) {
     const unsigned char *bytes = (const unsigned char *)json;
     bool utf8 = size >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF;
     bool utf16 = size >= 2 &&
@@ -26,8 +26,8 @@ crowd_result manifest_check_bytes(const char *json, size_t size, const char *fil
     return CROWD_OK;
 }
 
-crowd_result manifest_check_end(const char *json, size_t size, const char *end, const char *file,
-                                crowd_error *error) {
+crowd_result crowd__manifest_check_end(const char *json, size_t size, const char *end,
+                                       const char *file, crowd_error *error) {
     size_t at = (size_t)(end - json);
     while (at < size &&
            (json[at] == ' ' || json[at] == '\t' || json[at] == '\n' || json[at] == '\r')) {
@@ -126,7 +126,7 @@ static crowd_result check_value(key_walk *w, const cJSON *value, size_t length) 
     return CROWD_OK;
 }
 
-crowd_result manifest_check_keys(const cJSON *root, const char *file, crowd_error *error) {
+crowd_result crowd__manifest_check_keys(const cJSON *root, const char *file, crowd_error *error) {
     key_walk w = {file, error, ""};
     return check_value(&w, root, 0);
 }

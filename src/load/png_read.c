@@ -165,9 +165,10 @@ static crowd_result read_failure(const png_state *state, const char *name, crowd
                            state->message);
 }
 
-crowd_result png_read_rgba16(const uint8_t *data, size_t size, const char *name, uint32_t width,
-                             uint32_t height, const crowd_allocator *allocator,
-                             uint16_t **out_samples, crowd_error *error) {
+crowd_result crowd__png_read_rgba16(const uint8_t *data, size_t size, const char *name,
+                                    uint32_t width, uint32_t height,
+                                    const crowd_allocator *allocator, uint16_t **out_samples,
+                                    crowd_error *error) {
     *out_samples = NULL;
     png_state state = {.allocator = allocator};
     png_read_request request = {name, width, height, error, CROWD_OK};
@@ -229,9 +230,10 @@ static bool decode_rgba8_rows(png_state *state, png_read_request *request, uint3
     return true;
 }
 
-crowd_result png_decode_rgba8(const uint8_t *data, size_t size, const char *name,
-                              const crowd_allocator *allocator, uint32_t *out_width,
-                              uint32_t *out_height, uint8_t **out_pixels, crowd_error *error) {
+crowd_result crowd__png_decode_rgba8(const uint8_t *data, size_t size, const char *name,
+                                     const crowd_allocator *allocator, uint32_t *out_width,
+                                     uint32_t *out_height, uint8_t **out_pixels,
+                                     crowd_error *error) {
     *out_pixels = NULL;
     png_state state = {.allocator = allocator};
     png_read_request request = {name, 0, 0, error, CROWD_OK};

@@ -21,14 +21,16 @@
  * `name` is the file named in errors. Errors: CROWD_ERROR_INVALID_DATA
  * (corrupt, truncated, other size or depth), CROWD_ERROR_UNSUPPORTED
  * (interlaced), CROWD_ERROR_LIMIT, CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result png_read_rgba16(const uint8_t *data, size_t size, const char *name, uint32_t width,
-                             uint32_t height, const crowd_allocator *allocator,
-                             uint16_t **out_samples, crowd_error *error);
+crowd_result crowd__png_read_rgba16(const uint8_t *data, size_t size, const char *name,
+                                    uint32_t width, uint32_t height,
+                                    const crowd_allocator *allocator, uint16_t **out_samples,
+                                    crowd_error *error);
 
 /* Decodes any PNG to RGBA8 (palette, grey and 16-bit expanded or reduced)
  * into a buffer. Same errors. */
-crowd_result png_decode_rgba8(const uint8_t *data, size_t size, const char *name,
-                              const crowd_allocator *allocator, uint32_t *out_width,
-                              uint32_t *out_height, uint8_t **out_pixels, crowd_error *error);
+crowd_result crowd__png_decode_rgba8(const uint8_t *data, size_t size, const char *name,
+                                     const crowd_allocator *allocator, uint32_t *out_width,
+                                     uint32_t *out_height, uint8_t **out_pixels,
+                                     crowd_error *error);
 
 #endif

@@ -42,8 +42,8 @@ static void run_item(skin_kernel kernel, const crowd_skin_job *jobs, uint32_t ch
     uint64_t blocks = job->prepared->block_count;
     uint32_t begin = (uint32_t)(blocks * chunk / chunks_per_job);
     uint32_t end = (uint32_t)(blocks * (chunk + 1) / chunks_per_job);
-    skin_run_blocks(job->prepared, kernel, begin, end, job->skin_matrices, job->out_positions,
-                    job->out_normals);
+    crowd__skin_run_blocks(job->prepared, kernel, begin, end, job->skin_matrices,
+                           job->out_positions, job->out_normals);
 }
 
 static void work(crowd_skin_pool *pool) {
@@ -109,7 +109,7 @@ crowd_result crowd_skin_pool_create(const crowd_skin_pool_desc *desc, crowd_skin
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     pool->kernel =
-        skin_kernel_for(d.path == CROWD_SKIN_PATH_AUTO ? crowd_skin_path_best() : d.path);
+        crowd__skin_kernel_for(d.path == CROWD_SKIN_PATH_AUTO ? crowd_skin_path_best() : d.path);
     pool->thread_count = d.thread_count ? d.thread_count : online_cpus();
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
@@ -161,7 +161,7 @@ void crowd_skin_batch(crowd_skin_pool *pool, const crowd_skin_job *jobs, uint32_
         return;
     }
     if (!pool || pool->workers_started == 0) {
-        skin_kernel kernel = pool ? pool->kernel : skin_kernel_for(crowd_skin_path_best());
+        skin_kernel kernel = pool ? pool->kernel : crowd__skin_kernel_for(crowd_skin_path_best());
         for (uint32_t j = 0; j < job_count; j++) {
             run_item(kernel, jobs, 1, j);
         }

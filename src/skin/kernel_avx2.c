@@ -143,8 +143,9 @@ INLINE void skin_blocks(const skin_group *group, uint32_t begin, uint32_t end,
     }
 }
 
-AVX2 void skin_kernel_avx2(const skin_group *group, uint32_t begin, uint32_t end,
-                           const float *skin_matrices, float *out_positions, float *out_normals) {
+AVX2 void crowd__skin_kernel_avx2(const skin_group *group, uint32_t begin, uint32_t end,
+                                  const float *skin_matrices, float *out_positions,
+                                  float *out_normals) {
 #define SKIN_CASE(n)                                                                               \
     case n:                                                                                        \
         if (out_normals) {                                                                         \

@@ -5,8 +5,9 @@
 
 #include "skin/prepared.h"
 
-void skin_kernel_scalar(const skin_group *group, uint32_t begin, uint32_t end,
-                        const float *skin_matrices, float *out_positions, float *out_normals) {
+void crowd__skin_kernel_scalar(const skin_group *group, uint32_t begin, uint32_t end,
+                               const float *skin_matrices, float *out_positions,
+                               float *out_normals) {
     uint32_t influences = group->influences;
     for (uint32_t b = begin; b < end; b++) {
         const float *positions = skin_block_positions(group, b);

@@ -128,8 +128,8 @@ INLINE void skin_blocks(const skin_group *group, uint32_t begin, uint32_t end,
     }
 }
 
-void skin_kernel_sse2(const skin_group *group, uint32_t begin, uint32_t end,
-                      const float *skin_matrices, float *out_positions, float *out_normals) {
+void crowd__skin_kernel_sse2(const skin_group *group, uint32_t begin, uint32_t end,
+                             const float *skin_matrices, float *out_positions, float *out_normals) {
 #define SKIN_CASE(n)                                                                               \
     case n:                                                                                        \
         if (out_normals) {                                                                         \

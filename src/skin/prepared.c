@@ -40,16 +40,16 @@ crowd_skin_path crowd_skin_path_best(void) {
     return CROWD_SKIN_PATH_SCALAR;
 }
 
-skin_kernel skin_kernel_for(crowd_skin_path path) {
+skin_kernel crowd__skin_kernel_for(crowd_skin_path path) {
     switch (path) {
 #if SKIN_X86
     case CROWD_SKIN_PATH_SSE2:
-        return skin_kernel_sse2;
+        return crowd__skin_kernel_sse2;
     case CROWD_SKIN_PATH_AVX2:
-        return skin_kernel_avx2;
+        return crowd__skin_kernel_avx2;
 #endif
     default:
-        return skin_kernel_scalar;
+        return crowd__skin_kernel_scalar;
     }
 }
 
@@ -215,9 +215,9 @@ size_t crowd_skin_prepared_size_bytes(const crowd_skin_prepared *prepared) {
     return prepared->size_bytes;
 }
 
-void skin_run_blocks(const crowd_skin_prepared *prepared, skin_kernel kernel, uint32_t begin,
-                     uint32_t end, const float *skin_matrices, float *out_positions,
-                     float *out_normals) {
+void crowd__skin_run_blocks(const crowd_skin_prepared *prepared, skin_kernel kernel, uint32_t begin,
+                            uint32_t end, const float *skin_matrices, float *out_positions,
+                            float *out_normals) {
     for (uint32_t g = 0; g < CROWD_MAX_INFLUENCES; g++) {
         const skin_group *group = &prepared->groups[g];
         uint32_t group_end = group->first_block + group->block_count;
@@ -232,8 +232,8 @@ void skin_run_blocks(const crowd_skin_prepared *prepared, skin_kernel kernel, ui
 
 void crowd_skin_apply(const crowd_skin_prepared *prepared, const float *skin_matrices,
                       float *out_positions, float *out_normals) {
-    skin_run_blocks(prepared, skin_kernel_for(crowd_skin_path_best()), 0, prepared->block_count,
-                    skin_matrices, out_positions, out_normals);
+    crowd__skin_run_blocks(prepared, crowd__skin_kernel_for(crowd_skin_path_best()), 0,
+                           prepared->block_count, skin_matrices, out_positions, out_normals);
 }
 
 crowd_result crowd_skin_apply_path(const crowd_skin_prepared *prepared, crowd_skin_path path,
@@ -248,7 +248,7 @@ crowd_result crowd_skin_apply_path(const crowd_skin_prepared *prepared, crowd_sk
     if (path == CROWD_SKIN_PATH_AUTO) {
         path = crowd_skin_path_best();
     }
-    skin_run_blocks(prepared, skin_kernel_for(path), 0, prepared->block_count, skin_matrices,
-                    out_positions, out_normals);
+    crowd__skin_run_blocks(prepared, crowd__skin_kernel_for(path), 0, prepared->block_count,
+                           skin_matrices, out_positions, out_normals);
     return CROWD_OK;
 }

@@ -83,21 +83,22 @@ crowd_result crowd__skin_prepared_create(const crowd_mesh *mesh, const crowd_all
 typedef void (*skin_kernel)(const skin_group *group, uint32_t begin, uint32_t end,
                             const float *skin_matrices, float *out_positions, float *out_normals);
 
-void skin_kernel_scalar(const skin_group *group, uint32_t begin, uint32_t end,
-                        const float *skin_matrices, float *out_positions, float *out_normals);
+void crowd__skin_kernel_scalar(const skin_group *group, uint32_t begin, uint32_t end,
+                               const float *skin_matrices, float *out_positions,
+                               float *out_normals);
 #if SKIN_X86
-void skin_kernel_sse2(const skin_group *group, uint32_t begin, uint32_t end,
-                      const float *skin_matrices, float *out_positions, float *out_normals);
-void skin_kernel_avx2(const skin_group *group, uint32_t begin, uint32_t end,
-                      const float *skin_matrices, float *out_positions, float *out_normals);
+void crowd__skin_kernel_sse2(const skin_group *group, uint32_t begin, uint32_t end,
+                             const float *skin_matrices, float *out_positions, float *out_normals);
+void crowd__skin_kernel_avx2(const skin_group *group, uint32_t begin, uint32_t end,
+                             const float *skin_matrices, float *out_positions, float *out_normals);
 #endif
 
 /* Kernel of a supported, resolved path (not AUTO). */
-skin_kernel skin_kernel_for(crowd_skin_path path);
+skin_kernel crowd__skin_kernel_for(crowd_skin_path path);
 
 /* Skins the blocks [begin, end) counted over the whole mesh (see first_block). */
-void skin_run_blocks(const crowd_skin_prepared *prepared, skin_kernel kernel, uint32_t begin,
-                     uint32_t end, const float *skin_matrices, float *out_positions,
-                     float *out_normals);
+void crowd__skin_run_blocks(const crowd_skin_prepared *prepared, skin_kernel kernel, uint32_t begin,
+                            uint32_t end, const float *skin_matrices, float *out_positions,
+                            float *out_normals);
 
 #endif

@@ -14,28 +14,29 @@ static const float PI_F = 3.14159265358979f;
 /* ---- encodings ------------------------------------------------------------ */
 
 static int test_half(void) {
-    CHECK(bake_half_from_float(1.0f) == 0x3c00);
-    CHECK(bake_half_from_float(-2.0f) == 0xc000);
-    CHECK(bake_half_from_float(65504.0f) == 0x7bff);
-    CHECK(bake_half_from_float(65519.0f) == 0x7bff); /* below the halfway point */
-    CHECK(bake_half_from_float(65520.0f) == 0x7c00); /* halfway: to even, i.e. infinity */
-    CHECK(bake_half_from_float(1e9f) == 0x7c00);
-    CHECK(bake_half_from_float(0.1f) == 0x2e66);                  /* 0.0999755859375 */
-    CHECK(bake_half_from_float(5.9604645e-8f) == 0x0001);         /* smallest subnormal, 2^-24 */
-    CHECK(bake_half_from_float(2.9802322e-8f) == 0x0000);         /* 2^-25: halfway, to even (0) */
-    CHECK(bake_half_from_float(4.4703484e-8f) == 0x0001);         /* 1.5 * 2^-25 rounds up */
-    CHECK(bake_half_from_float(6.097555e-5f) == 0x03ff);          /* largest subnormal */
-    CHECK(bake_half_from_float(1.0f + 1.0f / 2048.0f) == 0x3c00); /* halfway, to even */
-    CHECK(bake_half_from_float(1.0f + 3.0f / 2048.0f) == 0x3c02); /* halfway, to even */
-    CHECK(bake_half_from_float(-0.0f) == 0x8000);
-    CHECK(bake_half_from_float(NAN) == 0x7e00);
-    CHECK(bake_half_to_float(0x3555) == 0.333251953125f);
-    CHECK(bake_half_to_float(0x0001) == 5.9604645e-8f);
-    CHECK(isinf(bake_half_to_float(0xfc00)) && bake_half_to_float(0xfc00) < 0.0f);
+    CHECK(crowd__bake_half_from_float(1.0f) == 0x3c00);
+    CHECK(crowd__bake_half_from_float(-2.0f) == 0xc000);
+    CHECK(crowd__bake_half_from_float(65504.0f) == 0x7bff);
+    CHECK(crowd__bake_half_from_float(65519.0f) == 0x7bff); /* below the halfway point */
+    CHECK(crowd__bake_half_from_float(65520.0f) == 0x7c00); /* halfway: to even, i.e. infinity */
+    CHECK(crowd__bake_half_from_float(1e9f) == 0x7c00);
+    CHECK(crowd__bake_half_from_float(0.1f) == 0x2e66);          /* 0.0999755859375 */
+    CHECK(crowd__bake_half_from_float(5.9604645e-8f) == 0x0001); /* smallest subnormal, 2^-24 */
+    CHECK(crowd__bake_half_from_float(2.9802322e-8f) == 0x0000); /* 2^-25: halfway, to even (0) */
+    CHECK(crowd__bake_half_from_float(4.4703484e-8f) == 0x0001); /* 1.5 * 2^-25 rounds up */
+    CHECK(crowd__bake_half_from_float(6.097555e-5f) == 0x03ff);  /* largest subnormal */
+    CHECK(crowd__bake_half_from_float(1.0f + 1.0f / 2048.0f) == 0x3c00); /* halfway, to even */
+    CHECK(crowd__bake_half_from_float(1.0f + 3.0f / 2048.0f) == 0x3c02); /* halfway, to even */
+    CHECK(crowd__bake_half_from_float(-0.0f) == 0x8000);
+    CHECK(crowd__bake_half_from_float(NAN) == 0x7e00);
+    CHECK(crowd__bake_half_to_float(0x3555) == 0.333251953125f);
+    CHECK(crowd__bake_half_to_float(0x0001) == 5.9604645e-8f);
+    CHECK(isinf(crowd__bake_half_to_float(0xfc00)) && crowd__bake_half_to_float(0xfc00) < 0.0f);
     int mismatches = 0;
     for (uint32_t bits = 0; bits < 65536; bits++) {
         bool nan = (bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu) != 0;
-        if (!nan && bake_half_from_float(bake_half_to_float((uint16_t)bits)) != bits) {
+        if (!nan &&
+            crowd__bake_half_from_float(crowd__bake_half_to_float((uint16_t)bits)) != bits) {
             mismatches++;
         }
     }
@@ -44,20 +45,22 @@ static int test_half(void) {
 }
 
 static int test_unorm16(void) {
-    CHECK(bake_unorm16_encode(-1.0f, -1.0f, 3.0f) == 0);
-    CHECK(bake_unorm16_encode(3.0f, -1.0f, 3.0f) == 65535);
-    CHECK(bake_unorm16_encode(1.0f, -1.0f, 3.0f) == 32768); /* 32767.5 -> the nearer decode */
-    CHECK(bake_unorm16_encode(9.0f, -1.0f, 3.0f) == 65535); /* clamped */
-    CHECK(bake_unorm16_encode(-9.0f, -1.0f, 3.0f) == 0);
-    CHECK(bake_unorm16_encode(5.0f, 2.0f, 2.0f) == 0); /* zero extent */
-    CHECK(bake_unorm16_decode(0, 2.0f, 2.0f) == 2.0f);
-    CHECK(bake_unorm16_decode(65535, -1.0f, 3.0f) == 3.0f);
+    CHECK(crowd__bake_unorm16_encode(-1.0f, -1.0f, 3.0f) == 0);
+    CHECK(crowd__bake_unorm16_encode(3.0f, -1.0f, 3.0f) == 65535);
+    CHECK(crowd__bake_unorm16_encode(1.0f, -1.0f, 3.0f) ==
+          32768); /* 32767.5 -> the nearer decode */
+    CHECK(crowd__bake_unorm16_encode(9.0f, -1.0f, 3.0f) == 65535); /* clamped */
+    CHECK(crowd__bake_unorm16_encode(-9.0f, -1.0f, 3.0f) == 0);
+    CHECK(crowd__bake_unorm16_encode(5.0f, 2.0f, 2.0f) == 0); /* zero extent */
+    CHECK(crowd__bake_unorm16_decode(0, 2.0f, 2.0f) == 2.0f);
+    CHECK(crowd__bake_unorm16_decode(65535, -1.0f, 3.0f) == 3.0f);
     /* Every value within half a step (plus float rounding) of its decode. */
     float min = -0.731f, max = 1.912f, worst = 0.0f;
     for (int i = 0; i <= 200000; i++) {
         float value = min + (max - min) * (float)i / 200000.0f;
-        float error =
-            fabsf(bake_unorm16_decode(bake_unorm16_encode(value, min, max), min, max) - value);
+        float error = fabsf(
+            crowd__bake_unorm16_decode(crowd__bake_unorm16_encode(value, min, max), min, max) -
+            value);
         worst = error > worst ? error : worst;
     }
     CHECK_MSG(worst <= (max - min) / 65535.0f * 0.5f + 4.0f * FLT_EPSILON * 2.0f,
@@ -78,19 +81,19 @@ static int test_octahedral(void) {
     /* The documented decode, by hand: bytes (255, 128) -> x = 1,
      * y = 1/255, z = 1 - 1 - 1/255 < 0 -> folded x = (1 - 1/255), y = 0. */
     float n[3];
-    bake_oct_decode((uint16_t)(255u << 8 | 128u), n);
+    crowd__bake_oct_decode((uint16_t)(255u << 8 | 128u), n);
     float len = sqrtf((1.0f - 1.0f / 255.0f) * (1.0f - 1.0f / 255.0f) + 1.0f / 65025.0f);
     CHECK_NEAR(n[0], (1.0f - 1.0f / 255.0f) / len, 1e-6);
     CHECK_NEAR(n[1], 0.0f, 1e-6);
     CHECK_NEAR(n[2], -(1.0f / 255.0f) / len, 1e-6);
-    bake_oct_decode((uint16_t)(0u << 8 | 0u), n); /* (-1, -1): folds to (0, 0, -1) */
+    crowd__bake_oct_decode((uint16_t)(0u << 8 | 0u), n); /* (-1, -1): folds to (0, 0, -1) */
     CHECK_NEAR(n[0], 0.0f, 1e-6);
     CHECK_NEAR(n[1], 0.0f, 1e-6);
     CHECK_NEAR(n[2], -1.0f, 1e-6);
     const float zero[3] = {0, 0, 0}, nan3[3] = {NAN, 0, 1};
-    bake_oct_decode(bake_oct_encode(zero), n);
+    crowd__bake_oct_decode(crowd__bake_oct_encode(zero), n);
     CHECK(n[2] > 0.99f);
-    bake_oct_decode(bake_oct_encode(nan3), n);
+    crowd__bake_oct_decode(crowd__bake_oct_encode(nan3), n);
     CHECK(isfinite(n[0]) && isfinite(n[1]) && isfinite(n[2]));
     /* A dense deterministic spread of directions: worst and mean angle. */
     double worst = 0.0, sum = 0.0;
@@ -99,7 +102,7 @@ static int test_octahedral(void) {
         for (int k = 0; k < 800; k++) {
             float theta = PI_F * ((float)i + 0.5f) / 400.0f, phi = 2.0f * PI_F * (float)k / 800.0f;
             float v[3] = {sinf(theta) * cosf(phi), sinf(theta) * sinf(phi), cosf(theta)};
-            bake_oct_decode(bake_oct_encode(v), n);
+            crowd__bake_oct_decode(crowd__bake_oct_encode(v), n);
             double a = angle_deg(v, n);
             worst = a > worst ? a : worst;
             sum += a;
@@ -255,9 +258,10 @@ static int test_golden_translation(void) {
     REQUIRE(bake != NULL);
     REQUIRE(bake->vat_position.format == CROWD_TEXEL_RGBA16F);
     const uint16_t *h = bake->vat_position.texels;
-    CHECK(h[4 * (10 * 3 + 1) + 0] == bake_half_from_float(1.25f)); /* 1.25 is exact in half */
-    CHECK(h[4 * (10 * 3 + 1) + 1] == 0x3800);                      /* 0.5 */
-    CHECK(h[4 * (10 * 3 + 1) + 3] == 0x3c00);                      /* w = 1 */
+    CHECK(h[4 * (10 * 3 + 1) + 0] ==
+          crowd__bake_half_from_float(1.25f)); /* 1.25 is exact in half */
+    CHECK(h[4 * (10 * 3 + 1) + 1] == 0x3800);  /* 0.5 */
+    CHECK(h[4 * (10 * 3 + 1) + 3] == 0x3c00);  /* w = 1 */
     const uint16_t *hn = bake->vat_normal.texels;
     CHECK(hn[4 * 7 + 2] == 0x3c00);
     crowd_bake_destroy(bake);
@@ -602,7 +606,7 @@ static bool same_texture(const crowd_texture *a, const crowd_texture *b) {
         return a->texels == b->texels;
     }
     return memcmp(a->texels, b->texels,
-                  (size_t)a->width * a->height * bake_texel_size_bytes(a->format)) == 0;
+                  (size_t)a->width * a->height * crowd__bake_texel_size_bytes(a->format)) == 0;
 }
 
 static int test_threads_progress_measure(void) {

@@ -3,7 +3,7 @@
  * a skinned tube whose LOD errors are checked against a brute-force
  * distance computed independently here (and whose first LOD keeps the
  * bend), the structure, budgets and bounds of builtin:'s LODs, where
- * separate pieces meet (bake_lod_contacts), meshes that cannot be
+ * separate pieces meet (crowd__bake_lod_contacts), meshes that cannot be
  * simplified, and the desc checks (lods, max_texture_size). */
 #include <float.h>
 #include <math.h>
@@ -177,9 +177,9 @@ static void test_tent(void) {
     bake->lod_count = 2;
     bake_played played;
     crowd_error error = {0};
-    REQUIRE_VOID(bake_played_init(bake, &played, &error) == CROWD_OK);
-    CHECK(bake_measure_lods(bake, &played, 1, 2, &error) == CROWD_OK);
-    bake_played_release(&played);
+    REQUIRE_VOID(crowd__bake_played_init(bake, &played, &error) == CROWD_OK);
+    CHECK(crowd__bake_measure_lods(bake, &played, 1, 2, &error) == CROWD_OK);
+    crowd__bake_played_release(&played);
     printf("tent: LOD 1 error %.9g (golden 1.5), error/diag %.9g (golden %.9g)\n",
            (double)bake->lods[1].error, (double)bake->lods[1].error_rel, 1.5 / sqrt(10.25));
     CHECK_NEAR(bake->lods[1].error, 1.5, 1e-6);
@@ -295,7 +295,7 @@ static void test_tube(void) {
 static void check_lod_structure(const crowd_bake *bake, const char *label) {
     const crowd_mesh *mesh = &bake->asset->mesh;
     uint32_t *materials = malloc(mesh->vertex_count * sizeof *materials);
-    bake_vertex_materials(mesh, materials);
+    crowd__bake_vertex_materials(mesh, materials);
     uint8_t *seen = malloc(mesh->vertex_count);
     uint32_t vertex_total = 0, index_total = 0;
     double diagonal = diagonal_of(bake);
@@ -458,25 +458,25 @@ static void test_contacts(void) {
     /* 10 degrees apart they cross at a shallow angle: every triangle is
      * near the other piece within 0.5 */
     crossing_squares(10.0, positions, indices);
-    REQUIRE_VOID(bake_lod_pieces(positions, 8, indices, 12, pieces));
+    REQUIRE_VOID(crowd__bake_lod_pieces(positions, 8, indices, 12, pieces));
     CHECK(pieces[0] == pieces[2] && pieces[4] == pieces[6] && pieces[0] != pieces[4]);
-    REQUIRE_VOID(bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
+    REQUIRE_VOID(crowd__bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
     printf("contacts at 10 degrees: %d %d %d %d\n", contact[0], contact[1], contact[2], contact[3]);
     CHECK(contact[0] && contact[1] && contact[2] && contact[3]);
     /* at 60 degrees the crossing does not move much when either does */
     crossing_squares(60.0, positions, indices);
-    REQUIRE_VOID(bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
+    REQUIRE_VOID(crowd__bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
     CHECK(!contact[0] && !contact[1] && !contact[2] && !contact[3]);
     /* parallel but farther apart than the reach */
     crossing_squares(0.0, positions, indices);
     for (int k = 4; k < 8; k++) {
         positions[3 * k + 1] = 0.6f;
     }
-    REQUIRE_VOID(bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
+    REQUIRE_VOID(crowd__bake_lod_contacts(positions, 8, indices, 12, pieces, 0.5f, contact));
     CHECK(!contact[0] && !contact[1] && !contact[2] && !contact[3]);
     /* one piece alone has no contacts, however close its triangles */
-    REQUIRE_VOID(bake_lod_pieces(positions, 4, indices, 6, pieces));
-    REQUIRE_VOID(bake_lod_contacts(positions, 4, indices, 6, pieces, 10.0f, contact));
+    REQUIRE_VOID(crowd__bake_lod_pieces(positions, 4, indices, 6, pieces));
+    REQUIRE_VOID(crowd__bake_lod_contacts(positions, 4, indices, 6, pieces, 10.0f, contact));
     CHECK(!contact[0] && !contact[1]);
 }
 

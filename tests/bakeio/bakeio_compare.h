@@ -25,7 +25,7 @@ static inline void fx_compare_textures(const crowd_texture *a, const crowd_textu
         CHECK_MSG(a->texels == b->texels, "%s: texels present on one side only", what);
         return;
     }
-    size_t bytes = (size_t)a->width * a->height * bake_texel_size_bytes(a->format);
+    size_t bytes = (size_t)a->width * a->height * crowd__bake_texel_size_bytes(a->format);
     CHECK_MSG(memcmp(a->texels, b->texels, bytes) == 0, "%s: texels differ", what);
 }
 

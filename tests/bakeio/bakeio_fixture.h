@@ -225,14 +225,14 @@ static inline void fx_alloc_texture(crowd_texture *t, uint32_t width, uint32_t h
     t->width = width;
     t->height = height;
     t->format = format;
-    t->texels = calloc((size_t)width * height, bake_texel_size_bytes(format));
+    t->texels = calloc((size_t)width * height, crowd__bake_texel_size_bytes(format));
 }
 
 static inline void fx_store(crowd_texture *t, size_t index, int channel, float value) {
     if (t->format == CROWD_TEXEL_RGBA32F) {
         ((float *)t->texels)[4 * index + (size_t)channel] = value;
     } else {
-        ((uint16_t *)t->texels)[4 * index + (size_t)channel] = bake_half_from_float(value);
+        ((uint16_t *)t->texels)[4 * index + (size_t)channel] = crowd__bake_half_from_float(value);
     }
 }
 

@@ -394,15 +394,15 @@ static void test_openvat_plan(void) {
     crowd_error error = {0};
     /* 7218 x 1564 (robot): width 4096 -> 2 blocks, 2*2*1564 = 6256 -> 8192 rows;
      * width 8192 -> 4096 rows has the same area, the narrower wins. */
-    CHECK(openvat_plan(7218, 1564, &layout, &error) == CROWD_OK);
+    CHECK(crowd__openvat_plan(7218, 1564, &layout, &error) == CROWD_OK);
     CHECK(layout.width == 4096 && layout.height == 8192 && layout.wraps == 2 &&
           layout.frames == 1564);
     /* 100 x 3: no size within a factor of two of square; 64 x 16 (2 blocks) and
      * 128 x 8 have the same area, the narrower wins. */
-    CHECK(openvat_plan(100, 3, &layout, &error) == CROWD_OK);
+    CHECK(crowd__openvat_plan(100, 3, &layout, &error) == CROWD_OK);
     CHECK(layout.width == 64 && layout.height == 16 && layout.wraps == 2);
     /* 2 * 16384 rows at least: does not fit. */
-    CHECK(openvat_plan(1, 16384, &layout, &error) == CROWD_ERROR_LIMIT);
+    CHECK(crowd__openvat_plan(1, 16384, &layout, &error) == CROWD_ERROR_LIMIT);
 }
 
 static uint16_t *read_png16_rgb(const char *path, uint32_t *width, uint32_t *height) {

@@ -54,7 +54,7 @@ static bool same_file(const char *dir_a, const char *name_a, const char *dir_b,
 static uint32_t named_files(const char *dir, manifest_path *paths) {
     size_t size = 0;
     char *text = read_in(dir, "builtin.crowd.json", &size);
-    uint32_t count = text ? manifest_referenced_files(text, size, paths) : 0;
+    uint32_t count = text ? crowd__manifest_referenced_files(text, size, paths) : 0;
     free(text);
     return count;
 }

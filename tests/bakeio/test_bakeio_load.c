@@ -354,15 +354,15 @@ static void write_exr(const char *dir, const char *name, const crowd_texture *te
     atomic_set *set = NULL;
     atomic_file *file = NULL;
     crowd_error error = {0};
-    bool ok = atomic_set_begin(dir, &set, &error) == CROWD_OK &&
-              atomic_set_add(set, name, &file, &error) == CROWD_OK &&
-              exr_write_rgba(file, texture, &error) == CROWD_OK &&
-              atomic_file_finish(file, &error) == CROWD_OK;
+    bool ok = crowd__atomic_set_begin(dir, &set, &error) == CROWD_OK &&
+              crowd__atomic_set_add(set, name, &file, &error) == CROWD_OK &&
+              crowd__exr_write_rgba(file, texture, &error) == CROWD_OK &&
+              crowd__atomic_file_finish(file, &error) == CROWD_OK;
     CHECK_MSG(ok, "writing %s: %s", name, error.reason);
     if (ok) {
-        atomic_set_commit(set, &error);
+        crowd__atomic_set_commit(set, &error);
     } else {
-        atomic_set_abort(set);
+        crowd__atomic_set_abort(set);
     }
 }
 
@@ -479,7 +479,7 @@ static void test_textures(const crowd_bake *bake) {
     expect_load(dir, CROWD_ERROR_INVALID_DATA, "synth.1.bat.exr", "is nan", "NaN in EXR");
     uint16_t *halves = malloc(count * sizeof *halves);
     for (size_t i = 0; i < count; i++) {
-        halves[i] = bake_half_from_float(((const float *)bake->bat.texels)[i]);
+        halves[i] = crowd__bake_half_from_float(((const float *)bake->bat.texels)[i]);
     }
     copy.texels = halves;
     copy.format = CROWD_TEXEL_RGBA16F;

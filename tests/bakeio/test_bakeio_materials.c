@@ -245,7 +245,7 @@ static size_t append_png(uint8_t *bin, size_t at, size_t *length) {
     uint8_t *png = NULL;
     crowd_error error = {0};
     *length = 0;
-    if (png_encode_rgba8(pixels, 2, 3, &png, length, &error) == CROWD_OK) {
+    if (crowd__png_encode_rgba8(pixels, 2, 3, &png, length, &error) == CROWD_OK) {
         memcpy(bin + at, png, *length);
     }
     free(png);

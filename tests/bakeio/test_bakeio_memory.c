@@ -184,8 +184,8 @@ static void test_decoders(void) {
     crowd_error error = {0};
     const crowd_texture *vat = &png_bake->vat_position;
     const crowd_bake_file *file = &png_set.files[png];
-    CHECK(png_read_rgba16(file->data, file->size_bytes, file->name, vat->width, vat->height,
-                          &desc.allocator, &samples, &error) == CROWD_OK);
+    CHECK(crowd__png_read_rgba16(file->data, file->size_bytes, file->name, vat->width, vat->height,
+                                 &desc.allocator, &samples, &error) == CROWD_OK);
     CHECK_MSG(heap.live == 1 && heap.allocations > 3, "png: %ld live of %ld", heap.live,
               heap.allocations);
     CHECK(samples != NULL &&
@@ -196,8 +196,8 @@ static void test_decoders(void) {
     void *texels = NULL;
     vat = &written->vat_position;
     file = &exr_set.files[exr];
-    CHECK(exr_read_rgba(file->data, file->size_bytes, file->name, vat->width, vat->height,
-                        vat->format, &desc.allocator, &texels, &error) == CROWD_OK);
+    CHECK(crowd__exr_read_rgba(file->data, file->size_bytes, file->name, vat->width, vat->height,
+                               vat->format, &desc.allocator, &texels, &error) == CROWD_OK);
     CHECK_MSG(heap.live == 1 && heap.allocations > 3, "exr: %ld live of %ld", heap.live,
               heap.allocations);
     CHECK(texels != NULL && memcmp(texels, vat->texels, (size_t)vat->width * vat->height * 8) == 0);
@@ -205,8 +205,8 @@ static void test_decoders(void) {
     /* the thread-local is put back: a later decode without an allocator is malloc's */
     long before = heap.allocations;
     texels = NULL;
-    CHECK(exr_read_rgba(file->data, file->size_bytes, file->name, vat->width, vat->height,
-                        vat->format, NULL, &texels, &error) == CROWD_OK);
+    CHECK(crowd__exr_read_rgba(file->data, file->size_bytes, file->name, vat->width, vat->height,
+                               vat->format, NULL, &texels, &error) == CROWD_OK);
     CHECK(heap.allocations == before && heap.live == 0 && texels != NULL);
     free(texels);
     CHECK(heap.foreign == 0);

@@ -37,7 +37,7 @@ static bool same_bytes(const void *a, const void *b, size_t size) {
 static void compare_texture(const crowd_texture *a, const crowd_texture *b, const char *what) {
     CHECK_MSG(a->width == b->width && a->height == b->height && a->format == b->format,
               "%s: layout", what);
-    size_t bytes = (size_t)a->width * a->height * bake_texel_size_bytes(a->format);
+    size_t bytes = (size_t)a->width * a->height * crowd__bake_texel_size_bytes(a->format);
     CHECK_MSG(same_bytes(a->texels, b->texels, bytes), "%s: texels differ", what);
 }
 

@@ -23,16 +23,16 @@ static int write_bytes(const char *path, const uint8_t *bytes, size_t size) {
 
 static void test_copy_string(void) {
     const char *text = "socket_hand_R";
-    char *copy = core_copy_string(text);
+    char *copy = crowd__core_copy_string(text);
     CHECK(copy != NULL && copy != text && strcmp(copy, text) == 0);
     free(copy);
-    copy = core_copy_string("");
+    copy = crowd__core_copy_string("");
     CHECK(copy != NULL && copy[0] == '\0');
     free(copy);
 }
 
 static void check_folder(const char *path, const char *expected) {
-    char *folder = core_path_folder(path);
+    char *folder = crowd__core_path_folder(path);
     CHECK_MSG(folder != NULL && strcmp(folder, expected) == 0, "'%s': folder '%s', expected '%s'",
               path, folder ? folder : "(null)", expected);
     free(folder);
@@ -54,7 +54,7 @@ static void test_skeleton_allocate(void) {
         crowd_asset *asset = crowd_asset_create();
         REQUIRE_VOID(asset != NULL);
         crowd_skeleton *sk = &asset->skeleton;
-        CHECK(core_skeleton_allocate(sk, counts[k]));
+        CHECK(crowd__core_skeleton_allocate(sk, counts[k]));
         CHECK(sk->joint_count == counts[k] && sk->names && sk->parents && sk->rest_translation &&
               sk->rest_rotation && sk->rest_scale && sk->inverse_bind);
         bool zero = true;
@@ -69,19 +69,20 @@ static void test_skeleton_allocate(void) {
 
 static void test_system_errors(void) {
     char buffer[16];
-    CHECK(strcmp(core_errno_name(ENOSPC, buffer), "ENOSPC") == 0);
-    CHECK(strcmp(core_errno_name(ENOENT, buffer), "ENOENT") == 0);
-    CHECK(strcmp(core_errno_name(4095, buffer), "errno 4095") == 0);
+    CHECK(strcmp(crowd__core_errno_name(ENOSPC, buffer), "ENOSPC") == 0);
+    CHECK(strcmp(crowd__core_errno_name(ENOENT, buffer), "ENOENT") == 0);
+    CHECK(strcmp(crowd__core_errno_name(4095, buffer), "errno 4095") == 0);
 
     crowd_error error = {0};
     char expected[512];
     snprintf(expected, sizeof expected, "cannot write: %s (EFBIG)", strerror(EFBIG));
-    CHECK(core_system_error(&error, CROWD_ERROR_OUTPUT, "out/a.png", "cannot write", EFBIG) ==
-          CROWD_ERROR_OUTPUT);
+    CHECK(crowd__core_system_error(&error, CROWD_ERROR_OUTPUT, "out/a.png", "cannot write",
+                                   EFBIG) == CROWD_ERROR_OUTPUT);
     CHECK(error.result == CROWD_ERROR_OUTPUT);
     CHECK(strcmp(error.file, "out/a.png") == 0);
     CHECK_MSG(strcmp(error.reason, expected) == 0, "reason '%s'", error.reason);
-    CHECK(core_system_error(NULL, CROWD_ERROR_IO, "x", "cannot read", EIO) == CROWD_ERROR_IO);
+    CHECK(crowd__core_system_error(NULL, CROWD_ERROR_IO, "x", "cannot read", EIO) ==
+          CROWD_ERROR_IO);
 }
 
 static void test_file_read(void) {
@@ -89,7 +90,7 @@ static void test_file_read(void) {
     for (size_t i = 0; i < sizeof bytes; i++) {
         bytes[i] = (uint8_t)(i * 7 + 3);
     }
-    const char *path = "core_file_read.bin";
+    const char *path = "crowd__core_file_read.bin";
     if (!write_bytes(path, bytes, sizeof bytes)) {
         CHECK_MSG(0, "cannot write %s", path);
         return;
@@ -97,29 +98,29 @@ static void test_file_read(void) {
     uint8_t *data = NULL;
     size_t size = 0;
     crowd_error error = {0};
-    CHECK(core_file_read(path, SIZE_MAX, &data, &size, &error) == CROWD_OK);
+    CHECK(crowd__core_file_read(path, SIZE_MAX, &data, &size, &error) == CROWD_OK);
     CHECK(data != NULL && size == sizeof bytes && memcmp(data, bytes, size) == 0);
     free(data);
 
     /* The cap: exactly the file's size passes, one byte less is refused. */
-    CHECK(core_file_read(path, sizeof bytes, &data, &size, &error) == CROWD_OK &&
+    CHECK(crowd__core_file_read(path, sizeof bytes, &data, &size, &error) == CROWD_OK &&
           size == sizeof bytes);
     free(data);
     uint8_t sentinel = 0;
     data = &sentinel;
-    CHECK(core_file_read(path, sizeof bytes - 1, &data, &size, &error) == CROWD_ERROR_LIMIT);
+    CHECK(crowd__core_file_read(path, sizeof bytes - 1, &data, &size, &error) == CROWD_ERROR_LIMIT);
     CHECK(data == NULL && size == 0);
     CHECK(error.result == CROWD_ERROR_LIMIT && strcmp(error.file, path) == 0);
 
     /* An empty file is a buffer of size 0 that can still be freed. */
     const char *empty = "core_file_read_empty.bin";
     CHECK(write_bytes(empty, bytes, 0));
-    CHECK(core_file_read(empty, SIZE_MAX, &data, &size, &error) == CROWD_OK && data != NULL &&
-          size == 0);
+    CHECK(crowd__core_file_read(empty, SIZE_MAX, &data, &size, &error) == CROWD_OK &&
+          data != NULL && size == 0);
     free(data);
 
     error = (crowd_error){0};
-    CHECK(core_file_read("core_file_read_missing.bin", SIZE_MAX, &data, &size, &error) ==
+    CHECK(crowd__core_file_read("core_file_read_missing.bin", SIZE_MAX, &data, &size, &error) ==
           CROWD_ERROR_IO);
     CHECK(data == NULL);
     CHECK(strcmp(error.file, "core_file_read_missing.bin") == 0);
@@ -127,9 +128,9 @@ static void test_file_read(void) {
                   strstr(error.reason, "(ENOENT)") != NULL,
               "reason '%s'", error.reason);
 
-    CHECK(core_file_read(".", SIZE_MAX, &data, &size, &error) == CROWD_ERROR_IO);
+    CHECK(crowd__core_file_read(".", SIZE_MAX, &data, &size, &error) == CROWD_ERROR_IO);
     CHECK(strcmp(error.reason, "not a regular file") == 0);
-    CHECK(core_file_read(path, SIZE_MAX, &data, &size, NULL) == CROWD_OK);
+    CHECK(crowd__core_file_read(path, SIZE_MAX, &data, &size, NULL) == CROWD_OK);
     free(data);
     remove(path);
     remove(empty);
@@ -201,27 +202,27 @@ static void test_memory(void) {
 static void test_asset_allocator(void) {
     counting_heap heap = {0};
     crowd_allocator allocator = {heap_alloc, heap_free, &heap};
-    crowd_asset *asset = core_asset_create_with(&allocator);
+    crowd_asset *asset = crowd__core_asset_create_with(&allocator);
     REQUIRE_VOID(asset != NULL);
     CHECK(heap.live == 1 && asset->allocator.user_data == &heap);
     CHECK(asset->skeleton.root_transform[0] == 1.0f && asset->skeleton.root_transform[15] == 1.0f);
-    CHECK(core_skeleton_allocate_with(&allocator, &asset->skeleton, 2) && heap.live == 7);
-    asset->skeleton.names[0] = core_copy_string_with(&allocator, "hip");
-    asset->name = core_copy_string_with(&allocator, "figure");
+    CHECK(crowd__core_skeleton_allocate_with(&allocator, &asset->skeleton, 2) && heap.live == 7);
+    asset->skeleton.names[0] = crowd__core_copy_string_with(&allocator, "hip");
+    asset->name = crowd__core_copy_string_with(&allocator, "figure");
     CHECK(asset->name != NULL && strcmp(asset->name, "figure") == 0 && heap.live == 9);
     const uint8_t bytes[3] = {1, 2, 3};
     REQUIRE_VOID(write_bytes("asset_file.bin", bytes, sizeof bytes));
     uint8_t *data = NULL;
     size_t size = 0;
     crowd_error error = {0};
-    CHECK(core_file_read_with(&allocator, "asset_file.bin", SIZE_MAX, &data, &size, &error) ==
-              CROWD_OK &&
+    CHECK(crowd__core_file_read_with(&allocator, "asset_file.bin", SIZE_MAX, &data, &size,
+                                     &error) == CROWD_OK &&
           size == 3 && memcmp(data, bytes, 3) == 0 && heap.live == 10);
     asset->mesh.positions = (float *)data; /* any block of the asset's allocator */
     crowd_asset_destroy(asset);
     CHECK_MSG(heap.live == 0, "%d blocks kept", heap.live);
     /* a missing file takes nothing */
-    CHECK(core_file_read_with(&allocator, "no_such_file", SIZE_MAX, &data, &size, &error) ==
+    CHECK(crowd__core_file_read_with(&allocator, "no_such_file", SIZE_MAX, &data, &size, &error) ==
               CROWD_ERROR_IO &&
           data == NULL && heap.allocations == 10);
     /* without one: malloc, and a zeroed allocator recorded */

@@ -171,12 +171,12 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
             crowd_world_add_instance(s.world, s.archetype,
                                      &(crowd_instance_desc){.position = {0.6f, 0, 0}, .clip = DROP},
                                      &other, NULL) == CROWD_OK);
-        CHECK(!gpu_crossfade_running(r, 0.0f));
+        CHECK(!crowd__gpu_crossfade_running(r, 0.0f));
         crowd_world_set_time(s.world, 0.05);
         CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.3f, NULL) == CROWD_OK);
         double end = r->instances.fade_end_s;
         CHECK_MSG(end > 0.35 && end < 0.35 + 1e-6, "%s: fade end %.9f", name, end);
-        CHECK(gpu_crossfade_running(r, 0.2f) && gpu_crossfade_running(r, 0.0f));
+        CHECK(crowd__gpu_crossfade_running(r, 0.2f) && crowd__gpu_crossfade_running(r, 0.0f));
 
         char what[96];
         uint8_t *fade = gpu_test_render(s.world, 0.2, &camera);
@@ -192,10 +192,10 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
          * as past it (the one before still fades). */
         float first = (float)end;
         first = (double)first < end ? nextafterf(first, INFINITY) : first;
-        CHECK(gpu_crossfade_running(r, nextafterf(first, 0.0f)));
+        CHECK(crowd__gpu_crossfade_running(r, nextafterf(first, 0.0f)));
         const double times[2] = {0.5, first};
         for (int k = 0; k < 2; k++) {
-            CHECK(!gpu_crossfade_running(r, (float)times[k]));
+            CHECK(!crowd__gpu_crossfade_running(r, (float)times[k]));
             uint8_t *automatic = gpu_test_render(s.world, times[k], &camera);
             r->instances.fade_end_s = INFINITY;
             uint8_t *forced = gpu_test_render(s.world, times[k], &camera);
@@ -213,13 +213,13 @@ static void test_fade_builds(const crowd_asset *bar, const crowd_bake *bake) {
         CHECK(crowd_world_remove_instance(s.world, fading, NULL) == CROWD_OK);
         CHECK(r->instances.fade_end_s == end);
         CHECK(crowd_world_remove_instance(s.world, other, NULL) == CROWD_OK);
-        CHECK(r->instances.fade_end_s == -INFINITY && !gpu_crossfade_running(r, -1e30f));
+        CHECK(r->instances.fade_end_s == -INFINITY && !crowd__gpu_crossfade_running(r, -1e30f));
         CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &fading,
                                        NULL) == CROWD_OK);
         CHECK(crowd_instance_play(s.world, fading, SLIDE, 0.0f, NULL) == CROWD_OK);
         CHECK(r->instances.fade_end_s == -INFINITY);
         CHECK(crowd_instance_play(s.world, fading, DROP, 1.0f, NULL) == CROWD_OK);
-        CHECK(r->instances.fade_end_s > 1.05 && gpu_crossfade_running(r, 1.0f));
+        CHECK(r->instances.fade_end_s > 1.05 && crowd__gpu_crossfade_running(r, 1.0f));
         crowd_world_clear_instances(s.world);
         CHECK(r->instances.fade_end_s == -INFINITY);
         gpu_scene_destroy(&s);

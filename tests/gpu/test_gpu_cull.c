@@ -206,8 +206,10 @@ static void test_gpu_matches_cpu(const crowd_asset *asset, const crowd_bake *bak
     bool made = field_create(asset, bake, CROWD_GPU_MODE_VAT, &on_gpu);
     made = field_create(asset, bake, CROWD_GPU_MODE_VAT, &on_cpu) && made;
     CHECK(made);
-    const gpu_archetype *a = made ? gpu_world_archetype(on_gpu.world, on_gpu.archetype) : NULL;
-    const gpu_archetype *b = made ? gpu_world_archetype(on_cpu.world, on_cpu.archetype) : NULL;
+    const gpu_archetype *a =
+        made ? crowd__gpu_world_archetype(on_gpu.world, on_gpu.archetype) : NULL;
+    const gpu_archetype *b =
+        made ? crowd__gpu_world_archetype(on_cpu.world, on_cpu.archetype) : NULL;
     int same_frames = 0, frames = 0;
     uint32_t lods_seen = 0;
     for (int k = 0; a != NULL && b != NULL && k < 8; k++) {

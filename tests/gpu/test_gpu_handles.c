@@ -226,15 +226,16 @@ static void test_allocator(const crowd_asset *bar, const crowd_bake *bake) {
 
 static void test_core_profile(void) {
     crowd_error error;
-    CHECK(gpu_context_check(true, 45, GL_CONTEXT_CORE_PROFILE_BIT, &error) == CROWD_OK);
-    CHECK(gpu_context_check(true, 46, GL_CONTEXT_CORE_PROFILE_BIT, &error) == CROWD_OK);
-    CHECK(gpu_context_check(true, 45, GL_CONTEXT_COMPATIBILITY_PROFILE_BIT, &error) ==
+    CHECK(crowd__gpu_context_check(true, 45, GL_CONTEXT_CORE_PROFILE_BIT, &error) == CROWD_OK);
+    CHECK(crowd__gpu_context_check(true, 46, GL_CONTEXT_CORE_PROFILE_BIT, &error) == CROWD_OK);
+    CHECK(crowd__gpu_context_check(true, 45, GL_CONTEXT_COMPATIBILITY_PROFILE_BIT, &error) ==
               CROWD_ERROR_GPU &&
           strstr(error.reason, "compatibility profile") != NULL);
-    CHECK(gpu_context_check(true, 45, 0, &error) == CROWD_ERROR_GPU);
-    CHECK(gpu_context_check(true, 44, GL_CONTEXT_CORE_PROFILE_BIT, &error) == CROWD_ERROR_GPU &&
+    CHECK(crowd__gpu_context_check(true, 45, 0, &error) == CROWD_ERROR_GPU);
+    CHECK(crowd__gpu_context_check(true, 44, GL_CONTEXT_CORE_PROFILE_BIT, &error) ==
+              CROWD_ERROR_GPU &&
           strstr(error.reason, "4.4") != NULL);
-    CHECK(gpu_context_check(false, 32, 0, &error) == CROWD_ERROR_GPU &&
+    CHECK(crowd__gpu_context_check(false, 32, 0, &error) == CROWD_ERROR_GPU &&
           strstr(error.reason, "OpenGL ES 3.2") != NULL);
     /* A real compatibility context, where the platform makes one. */
     host_context *compatibility = NULL;

@@ -167,7 +167,7 @@ static void test_warm(const crowd_asset *bar, const crowd_bake *bake) {
 static void test_record_layout(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene scene;
     REQUIRE_VOID(gpu_scene_create(bar, bake, CROWD_GPU_MODE_VAT, &scene));
-    const gpu_archetype *a = gpu_world_archetype(scene.world, scene.archetype);
+    const gpu_archetype *a = crowd__gpu_world_archetype(scene.world, scene.archetype);
     REQUIRE_VOID(a != NULL);
     GLuint cull = scene.world->cull_program;
     const GLenum props[3] = {GL_OFFSET, GL_TOP_LEVEL_ARRAY_STRIDE, GL_ARRAY_STRIDE};
@@ -184,7 +184,7 @@ static void test_record_layout(const crowd_asset *bar, const crowd_bake *bake) {
     CHECK_MSG(uints[0] == (GLint)offsetof(gpu_instance_record, clip), "record uints at %d (C: %zu)",
               uints[0], offsetof(gpu_instance_record, clip));
 
-    GLuint draw = gpu_programs_of(a->programs[CROWD_GPU_MODE_VAT])->color;
+    GLuint draw = crowd__gpu_programs_of(a->programs[CROWD_GPU_MODE_VAT])->color;
     const struct {
         const char *name;
         GLint location;

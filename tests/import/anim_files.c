@@ -18,7 +18,7 @@ static void put_u32(uint8_t *p, uint32_t v) {
     }
 }
 
-bool glb_read(const char *path, glb_file *out) {
+bool crowd__glb_read(const char *path, glb_file *out) {
     memset(out, 0, sizeof *out);
     size_t size = 0;
     uint8_t *bytes = path ? (uint8_t *)test_read_file(path, &size) : NULL;
@@ -43,7 +43,7 @@ bool glb_read(const char *path, glb_file *out) {
     return ok;
 }
 
-bool glb_write(const char *path, const cJSON *json, const uint8_t *bin, size_t bin_size) {
+bool crowd__glb_write(const char *path, const cJSON *json, const uint8_t *bin, size_t bin_size) {
     char *text = cJSON_PrintUnformatted(json);
     if (text == NULL) {
         return false;

@@ -16,8 +16,8 @@ typedef struct glb_file {
     size_t bin_size;
 } glb_file;
 
-bool glb_read(const char *path, glb_file *out);
-bool glb_write(const char *path, const cJSON *json, const uint8_t *bin, size_t bin_size);
+bool crowd__glb_read(const char *path, glb_file *out);
+bool crowd__glb_write(const char *path, const cJSON *json, const uint8_t *bin, size_t bin_size);
 void glb_free(glb_file *file);
 
 /* A copy of `file`'s JSON with no mesh, skin, material or image, and only

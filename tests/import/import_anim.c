@@ -29,7 +29,7 @@ int test_anim_rest(void); /* import_anim_rest.c */
 /* The character's own clips taken away (as if it came without any). */
 void drop_clips(crowd_asset *asset) {
     for (uint32_t c = 0; c < asset->clip_count; c++) {
-        anim_clip_release(&asset->clips[c], asset->skeleton.joint_count);
+        crowd__anim_clip_release(&asset->clips[c], asset->skeleton.joint_count);
     }
     free(asset->clips);
     asset->clips = NULL;
@@ -39,15 +39,15 @@ void drop_clips(crowd_asset *asset) {
 static bool write_animation_files(void) {
     const char *path = check_shared_model("robot.glb");
     glb_file robot;
-    if (path == NULL || !glb_read(path, &robot)) {
+    if (path == NULL || !crowd__glb_read(path, &robot)) {
         CHECK_MSG(path == NULL, "cannot read %s", path);
         return false;
     }
     cJSON *first = animation_only(&robot, 0, 7);
     cJSON *second = animation_only(&robot, 7, 7);
     rename_nodes(second, "mixamorig:");
-    bool ok = glb_write("robot_clips_a.glb", first, robot.bin, robot.bin_size) &&
-              glb_write("robot_clips_b.glb", second, robot.bin, robot.bin_size);
+    bool ok = crowd__glb_write("robot_clips_a.glb", first, robot.bin, robot.bin_size) &&
+              crowd__glb_write("robot_clips_b.glb", second, robot.bin, robot.bin_size);
     CHECK(ok);
     cJSON_Delete(first);
     cJSON_Delete(second);
@@ -164,10 +164,10 @@ static void check_refusals(void) {
                   "%s", error.reason);
     }
     glb_file file;
-    if (glb_read(check_shared_model("robot.glb"), &file)) {
+    if (crowd__glb_read(check_shared_model("robot.glb"), &file)) {
         cJSON *json = animation_only(&file, 0, 1);
         rename_nodes(json, "zz");
-        CHECK(glb_write("robot_no_match.glb", json, file.bin, file.bin_size));
+        CHECK(crowd__glb_write("robot_no_match.glb", json, file.bin, file.bin_size));
         crowd_asset *builtin = NULL;
         CHECK(crowd_builtin_create(&builtin, &error) == CROWD_OK);
         uint32_t builtin_clips = builtin ? builtin->clip_count : 0;

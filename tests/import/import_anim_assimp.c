@@ -1,5 +1,5 @@
 /* test_import_anim_assimp - clips from files without a mesh that assimp
- * reads: crowd_asset_add_clips through import_clips_file's assimp path,
+ * reads: crowd_asset_add_clips through crowd__import_clips_file's assimp path,
  * in the helper process and in this one.
  *
  * A Mixamo-style FBX (fbx_writer.h: "mixamorig:" LimbNodes, no mesh, one
@@ -351,8 +351,8 @@ static void check_csm(void) {
     for (int d = 0; d < 2; d++) {
         crowd_asset *file = NULL;
         crowd_error error = {0};
-        CHECK_MSG(import_clips_file(path, descs[d], &file, &error) == CROWD_OK, "%s: %s", path,
-                  error.reason);
+        CHECK_MSG(crowd__import_clips_file(path, descs[d], &file, &error) == CROWD_OK, "%s: %s",
+                  path, error.reason);
         if (file == NULL) {
             continue;
         }

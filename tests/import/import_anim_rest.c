@@ -122,7 +122,7 @@ static double pose_gap(const crowd_asset *character, const crowd_clip *clip, con
 int test_anim_rest(void) {
     const char *path = check_shared_model("robot.glb");
     glb_file robot;
-    if (path == NULL || !glb_read(path, &robot)) {
+    if (path == NULL || !crowd__glb_read(path, &robot)) {
         return check_failures;
     }
     int walk = animation_index(robot.json, "Robot_Walking");
@@ -133,7 +133,7 @@ int test_anim_rest(void) {
     if (node != NULL) {
         turn_rest(node);
     }
-    CHECK(glb_write("robot_rest_differs.glb", json, robot.bin, robot.bin_size));
+    CHECK(crowd__glb_write("robot_rest_differs.glb", json, robot.bin, robot.bin_size));
     cJSON_Delete(json);
     glb_free(&robot);
 

@@ -389,14 +389,14 @@ static void check_decoder(void) {
         return;
     }
     import_wire_buffer reply = {0};
-    import_wire_put_header(&reply);
-    import_wire_put_log(&reply, CROWD_LOG_INFO, "a message");
-    import_wire_put_asset(&reply, asset);
-    import_wire_put_end(&reply);
+    crowd__import_wire_put_header(&reply);
+    crowd__import_wire_put_log(&reply, CROWD_LOG_INFO, "a message");
+    crowd__import_wire_put_asset(&reply, asset);
+    crowd__import_wire_put_end(&reply);
     REQUIRE_VOID(!reply.failed);
     crowd_asset *decoded = NULL;
     bool helper_said = false;
-    CHECK(import_wire_decode(reply.data, reply.size, NULL, &decoded, &error, &helper_said) ==
+    CHECK(crowd__import_wire_decode(reply.data, reply.size, NULL, &decoded, &error, &helper_said) ==
               CROWD_OK &&
           helper_said);
     if (decoded != NULL) {
@@ -407,7 +407,7 @@ static void check_decoder(void) {
     for (size_t size = 0; size < reply.size; size++) {
         decoded = NULL;
         crowd_result result =
-            import_wire_decode(reply.data, size, NULL, &decoded, &error, &helper_said);
+            crowd__import_wire_decode(reply.data, size, NULL, &decoded, &error, &helper_said);
         accepted += result == CROWD_OK || decoded != NULL || helper_said;
         crowd_asset_destroy(decoded);
     }
@@ -422,7 +422,7 @@ static void check_decoder(void) {
             copy[(x >> 8) % reply.size] ^= (uint8_t)(1u + (x >> 24) % 255u);
         }
         decoded = NULL;
-        if (import_wire_decode(copy, reply.size, NULL, &decoded, &error, &helper_said) ==
+        if (crowd__import_wire_decode(copy, reply.size, NULL, &decoded, &error, &helper_said) ==
             CROWD_OK) {
             crowd_error invalid;
             valid += crowd_asset_validate(decoded, &invalid) == CROWD_OK;
@@ -432,22 +432,22 @@ static void check_decoder(void) {
     printf("decoder: %zu truncations refused; 4000 flipped replies survived (%d still valid)\n",
            reply.size, valid);
     free(copy);
-    import_wire_buffer_free(&reply);
+    crowd__import_wire_buffer_free(&reply);
     /* A texture of 2^31 x 2^31 texels: 4 * w * h wraps to 0 bytes in 64 bits. */
     crowd_material *material = &asset->materials[0];
     uint8_t texel[4] = {0};
     material->texture_width = material->texture_height = 1u << 31;
     material->texture_rgba8 = texel;
-    import_wire_put_header(&reply);
-    import_wire_put_asset(&reply, asset);
-    import_wire_put_end(&reply);
+    crowd__import_wire_put_header(&reply);
+    crowd__import_wire_put_asset(&reply, asset);
+    crowd__import_wire_put_end(&reply);
     material->texture_width = material->texture_height = 0;
     material->texture_rgba8 = NULL;
     decoded = NULL;
-    CHECK(import_wire_decode(reply.data, reply.size, NULL, &decoded, &error, &helper_said) ==
+    CHECK(crowd__import_wire_decode(reply.data, reply.size, NULL, &decoded, &error, &helper_said) ==
               CROWD_ERROR_INVALID_DATA &&
           decoded == NULL && strstr(error.reason, "a texture size") != NULL);
-    import_wire_buffer_free(&reply);
+    crowd__import_wire_buffer_free(&reply);
     crowd_asset_destroy(asset);
 }
 

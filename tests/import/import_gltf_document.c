@@ -53,8 +53,8 @@ static gltf_document *open_in(const void *bytes, size_t size, const char *name, 
                               crowd_result expected) {
     gltf_document *doc = NULL;
     memset(&error, 0, sizeof error);
-    crowd_result result =
-        gltf_document_open(bytes, size, name ? name : "(memory)", dir, NULL, &kind, &doc, &error);
+    crowd_result result = crowd__gltf_document_open(bytes, size, name ? name : "(memory)", dir,
+                                                    NULL, &kind, &doc, &error);
     CHECK_MSG(result == expected, "%s: %s (%s), expected %s", name, crowd_result_str(result),
               error.reason, crowd_result_str(expected));
     return doc;
@@ -72,10 +72,10 @@ static crowd_result read(gltf_document *doc, uint32_t index, float *out) {
     if (index >= doc->lists[GLTF_ACCESSORS].count) {
         return CROWD_ERROR_INVALID_ARGUMENT;
     }
-    crowd_result result = gltf_accessor_describe(doc, index, &accessor);
+    crowd_result result = crowd__gltf_accessor_describe(doc, index, &accessor);
     float *values = NULL;
     if (result == CROWD_OK) {
-        result = gltf_accessor_floats(doc, &accessor, &values);
+        result = crowd__gltf_accessor_floats(doc, &accessor, &values);
     }
     if (result == CROWD_OK) {
         memcpy(out, values, (size_t)accessor.count * accessor.components * sizeof *out);
@@ -96,13 +96,13 @@ static void check_container(void) {
     gltf_document *doc = open_memory(glb, size, "ok.glb", CROWD_OK);
     float out[2] = {0, 0};
     CHECK(doc != NULL && read(doc, 0, out) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
 
     /* A GLB is glTF whatever its name; glTF 1.0 is assimp's; JSON without
      * an asset is glTF only when named so; a .gltf that is no JSON is broken. */
     doc = open_memory(glb, size, "ok.fbx", CROWD_OK);
     CHECK(doc != NULL && kind == GLTF_KIND_GLTF2);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
     put_u32(glb + 4, 1);
     CHECK(open_memory(glb, size, "v1.glb", CROWD_OK) == NULL && kind == GLTF_KIND_GLTF1);
     static const char v1[] = "{\"asset\":{\"version\":\"1.0\"},\"animations\":[{}]}";
@@ -113,7 +113,7 @@ static void check_container(void) {
           kind == GLTF_KIND_OTHER);
     doc = open_memory(other, strlen(other), "data.gltf", CROWD_OK);
     CHECK(doc != NULL && kind == GLTF_KIND_GLTF2);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
     static const char fbx[] = "Kaydara FBX Binary  \0";
     CHECK(open_memory(fbx, sizeof fbx, "misnamed.gltf", CROWD_ERROR_INVALID_DATA) == NULL &&
           kind == GLTF_KIND_BROKEN);
@@ -152,12 +152,12 @@ static void check_container(void) {
     CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
     CHECK(strstr(error.reason, "exceeds the GLB binary chunk") != NULL);
     CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
     size = make_glb(json, NULL, 0);
     doc = open_memory(glb, size, "no_bin.glb", CROWD_OK);
     CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
     CHECK(strstr(error.reason, "buffers[0] has no uri and there is no GLB binary chunk") != NULL);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
 }
 
 /* A .gltf whose buffer 0 is `uri` (byteLength 8) with one accessor of two floats. */
@@ -181,18 +181,20 @@ static gltf_document *open_with_uri(const char *uri, const char *name, crowd_res
 
 static void check_buffers(void) {
     /* 1.5f, -2.0f little-endian: 00 00 c0 3f 00 00 00 c0 */
-    gltf_document_close(
+    crowd__gltf_document_close(
         open_with_uri("data:application/octet-stream;base64,AADAPwAAAMA=", "b64.gltf", CROWD_OK));
-    gltf_document_close(open_with_uri("data:;base64,AADAPwAAAMA", "b64_unpadded.gltf", CROWD_OK));
-    gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAP*AAAMA=",
-                                      "b64_bad.gltf", CROWD_ERROR_INVALID_DATA));
+    crowd__gltf_document_close(
+        open_with_uri("data:;base64,AADAPwAAAMA", "b64_unpadded.gltf", CROWD_OK));
+    crowd__gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAP*AAAMA=",
+                                             "b64_bad.gltf", CROWD_ERROR_INVALID_DATA));
     CHECK(strstr(error.reason, "not valid base64") != NULL);
-    gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAPwAA",
-                                      "b64_short.gltf", CROWD_ERROR_INVALID_DATA));
+    crowd__gltf_document_close(open_with_uri("data:application/octet-stream;base64,AADAPwAA",
+                                             "b64_short.gltf", CROWD_ERROR_INVALID_DATA));
     CHECK(strstr(error.reason, "holds 6 bytes, byteLength says 8") != NULL);
-    gltf_document_close(open_with_uri("data:application/octet-stream,%00%00", "not_b64.gltf",
-                                      CROWD_ERROR_UNSUPPORTED));
-    gltf_document_close(open_with_uri("floats.bin", "external.gltf", CROWD_ERROR_UNSUPPORTED));
+    crowd__gltf_document_close(open_with_uri("data:application/octet-stream,%00%00", "not_b64.gltf",
+                                             CROWD_ERROR_UNSUPPORTED));
+    crowd__gltf_document_close(
+        open_with_uri("floats.bin", "external.gltf", CROWD_ERROR_UNSUPPORTED));
     CHECK(strstr(error.reason, "not read from memory") != NULL);
 
     /* From disk: an external file next to the document, one too short, one missing. */
@@ -209,7 +211,7 @@ static void check_buffers(void) {
     float out[8] = {0, 0};
     gltf_document *doc = open_in(json, strlen(json), "doc_test.gltf", ".", CROWD_OK);
     CHECK(doc != NULL && read(doc, 0, out) == CROWD_OK && out[0] == 1.5f && out[1] == -2.0f);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
     b = fopen("doc_floats.bin", "wb");
     CHECK(b && fwrite(values, 4, 1, b) == 1);
     if (b) {
@@ -218,11 +220,11 @@ static void check_buffers(void) {
     doc = open_in(json, strlen(json), "doc_test.gltf", ".", CROWD_OK);
     CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_INVALID_DATA);
     CHECK(strstr(error.reason, "doc_floats.bin holds 4 bytes, byteLength says 8") != NULL);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
     remove("doc_floats.bin");
     doc = open_in(json, strlen(json), "doc_test.gltf", ".", CROWD_OK);
     CHECK(doc != NULL && read(doc, 0, out) == CROWD_ERROR_IO);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
 }
 
 /* Bytes of the accessor tests: a 24-byte view read with every layout. */
@@ -361,19 +363,19 @@ static void check_accessors(void) {
           strstr(error.reason, "componentType") != NULL);
     CHECK(read(doc, 17, out) == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "count") != NULL);
     gltf_accessor matrix;
-    CHECK(gltf_accessor_describe(doc, 18, &matrix) == CROWD_OK && matrix.components == 16 &&
+    CHECK(crowd__gltf_accessor_describe(doc, 18, &matrix) == CROWD_OK && matrix.components == 16 &&
           matrix.is_matrix);
     CHECK(read(doc, 19, out) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason,
                  "accessors[19] needs bytes [16, 28) of bufferViews[0], which has 24") != NULL);
     cJSON *reference = cJSON_Parse("{\"input\":20}");
     gltf_accessor missing;
-    CHECK(gltf_accessor_open(doc, reference, "input", "animations[0].samplers[0]", true, &missing,
-                             NULL) == CROWD_ERROR_INVALID_DATA &&
+    CHECK(crowd__gltf_accessor_open(doc, reference, "input", "animations[0].samplers[0]", true,
+                                    &missing, NULL) == CROWD_ERROR_INVALID_DATA &&
           strstr(error.reason, "animations[0].samplers[0].input names accessors[20], which does "
                                "not exist (the file has 20)") != NULL);
     cJSON_Delete(reference);
-    gltf_document_close(doc);
+    crowd__gltf_document_close(doc);
 }
 
 int test_gltf_document(void) {

@@ -126,8 +126,8 @@ static void check_ply(void) {
     uint8_t marked_bytes[512];
     memcpy(marked_bytes, marked, strlen(marked));
     memcpy(marked_bytes + strlen(marked), bytes + h, size - h);
-    CHECK_MSG(import_precheck_memory(marked_bytes, strlen(marked) + size - h, "marked.ply",
-                                     &error) == CROWD_OK,
+    CHECK_MSG(crowd__import_precheck_memory(marked_bytes, strlen(marked) + size - h, "marked.ply",
+                                            &error) == CROWD_OK,
               "marked.ply: %s", error.reason);
     face[0] = 200; /* 800 bytes of indices in a 13-byte face */
     expect_reject(bytes, size, "binary_list.ply", CROWD_ERROR_INVALID_DATA,
@@ -311,11 +311,12 @@ static void expect_pass(const char *path, bool from_memory) {
         *slash = '\0';
     }
     crowd_error error = {0};
-    CHECK_MSG(import_precheck_file(path, dir, &error) == CROWD_OK, "%s: %s", path, error.reason);
+    CHECK_MSG(crowd__import_precheck_file(path, dir, &error) == CROWD_OK, "%s: %s", path,
+              error.reason);
     uint8_t *bytes = NULL;
     size_t size = from_memory ? read_file(path, &bytes) : 0;
     if (from_memory) {
-        CHECK_MSG(size > 0 && import_precheck_memory(bytes, size, path, &error) == CROWD_OK,
+        CHECK_MSG(size > 0 && crowd__import_precheck_memory(bytes, size, path, &error) == CROWD_OK,
                   "%s (memory): %s", path, error.reason);
     }
     free(bytes);

@@ -31,7 +31,7 @@ crowd_result host_write_png(const char *path, uint32_t width, uint32_t height, c
         free(temp);
         return result;
     }
-    crowd_result result = png_write_rgba8_srgb(file, path, rgba, width, height, error);
+    crowd_result result = crowd__png_write_rgba8_srgb(file, path, rgba, width, height, error);
     if ((fflush(file) != 0 || ferror(file)) && result == CROWD_OK) {
         result = crowd_error_set(error, CROWD_ERROR_OUTPUT, path, "cannot write PNG: %s",
                                  strerror(errno));

@@ -24,17 +24,17 @@ static bool has_extension(const char *path, const char *ext) {
 static crowd_result read_file(const char *path, const crowd_anim_import_desc *desc,
                               crowd_asset **out, crowd_error *error) {
     if (has_extension(path, "bvh")) {
-        return anim_bvh_read(path, &desc->logger, out, error);
+        return crowd__anim_bvh_read(path, &desc->logger, out, error);
     }
     crowd_import_desc import = desc->import ? *desc->import : (crowd_import_desc){0};
     if (desc->import == NULL) {
         import.logger = desc->logger;
     }
-    return import_clips_file(path, &import, out, error);
+    return crowd__import_clips_file(path, &import, out, error);
 }
 
 static char *copy_or_null(const char *text, bool *ok) {
-    char *copy = text ? core_copy_string(text) : NULL;
+    char *copy = text ? crowd__core_copy_string(text) : NULL;
     *ok = *ok && (text == NULL || copy != NULL);
     return copy;
 }
@@ -92,12 +92,12 @@ static crowd_result append_clips(crowd_asset *character, const crowd_asset *file
     crowd_result result = CROWD_OK;
     uint32_t made = 0;
     for (; made < file->clip_count && result == CROWD_OK; made++) {
-        result = anim_retarget_clip(plan, &file->skeleton, &file->clips[made], &clips[old + made],
-                                    path, error);
+        result = crowd__anim_retarget_clip(plan, &file->skeleton, &file->clips[made],
+                                           &clips[old + made], path, error);
     }
     if (result != CROWD_OK) {
         for (uint32_t c = 0; c < made; c++) {
-            anim_clip_release(&clips[old + c], plan->joint_count);
+            crowd__anim_clip_release(&clips[old + c], plan->joint_count);
         }
         free(clips);
         return result;
@@ -120,7 +120,7 @@ static crowd_result add_from(crowd_asset *character, const crowd_asset *file, co
     }
     anim_match match;
     crowd_result result =
-        anim_match_joints(&character->skeleton, &file->skeleton, &match, path, error);
+        crowd__anim_match_joints(&character->skeleton, &file->skeleton, &match, path, error);
     if (result == CROWD_OK && match.matched == 0) {
         result = crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, path,
                                  "no joint of its %u matches one of the character's %u (first: "
@@ -130,15 +130,15 @@ static crowd_result add_from(crowd_asset *character, const crowd_asset *file, co
     }
     anim_retarget plan = {0};
     if (result == CROWD_OK) {
-        result = anim_retarget_plan(&character->skeleton, &file->skeleton, &match, desc->root_scale,
-                                    &plan, path, error);
+        result = crowd__anim_retarget_plan(&character->skeleton, &file->skeleton, &match,
+                                           desc->root_scale, &plan, path, error);
     }
     uint32_t first = character->clip_count, renamed = character->repairs.clips_renamed;
     if (result == CROWD_OK) {
         result = append_clips(character, file, &plan, path, error);
     }
     if (result == CROWD_OK) {
-        result = anim_clip_names_unique(character, first, &desc->logger, path, error);
+        result = crowd__anim_clip_names_unique(character, first, &desc->logger, path, error);
     }
     crowd_error invalid;
     if (result == CROWD_OK && crowd_asset_validate(character, &invalid) != CROWD_OK) {
@@ -146,7 +146,7 @@ static crowd_result add_from(crowd_asset *character, const crowd_asset *file, co
     }
     /* What was appended goes again: the character stays as it was. */
     for (uint32_t c = first; result != CROWD_OK && c < character->clip_count; c++) {
-        anim_clip_release(&character->clips[c], character->skeleton.joint_count);
+        crowd__anim_clip_release(&character->clips[c], character->skeleton.joint_count);
     }
     if (result != CROWD_OK && character->clip_count > first) {
         character->repairs.clips_renamed = renamed;
@@ -155,8 +155,8 @@ static crowd_result add_from(crowd_asset *character, const crowd_asset *file, co
     if (result == CROWD_OK && out != NULL) {
         result = fill_report(character, file, &match, &plan, first, out, path, error);
     }
-    anim_retarget_free(&plan);
-    anim_match_free(&match);
+    crowd__anim_retarget_free(&plan);
+    crowd__anim_match_free(&match);
     return result;
 }
 

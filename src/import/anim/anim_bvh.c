@@ -256,12 +256,12 @@ static crowd_result read_motion(bvh_reader *r, crowd_clip *clip) {
 static crowd_result build_skeleton(bvh_reader *r, crowd_asset *asset) {
     crowd_skeleton *sk = &asset->skeleton;
     uint32_t n = r->joint_count;
-    if (!core_skeleton_allocate(sk, n)) {
+    if (!crowd__core_skeleton_allocate(sk, n)) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->path, "out of memory");
     }
     static const float unit[4] = {0, 0, 0, 1}, one[3] = {1, 1, 1};
     for (uint32_t j = 0; j < n; j++) {
-        sk->names[j] = core_copy_string(r->joints[j].name);
+        sk->names[j] = crowd__core_copy_string(r->joints[j].name);
         if (sk->names[j] == NULL) {
             return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->path, "out of memory");
         }
@@ -269,7 +269,7 @@ static crowd_result build_skeleton(bvh_reader *r, crowd_asset *asset) {
         memcpy(&sk->rest_translation[3 * j], r->joints[j].offset, 3 * sizeof(float));
         memcpy(&sk->rest_rotation[4 * j], unit, sizeof unit);
         memcpy(&sk->rest_scale[3 * j], one, sizeof one);
-        import_m4_identity(&sk->inverse_bind[16 * j]);
+        crowd__import_m4_identity(&sk->inverse_bind[16 * j]);
     }
     return CROWD_OK;
 }
@@ -277,7 +277,7 @@ static crowd_result build_skeleton(bvh_reader *r, crowd_asset *asset) {
 /* Name without folder and extension: "mocap/01_01.bvh" -> "01_01". */
 static char *stem(const char *path) {
     const char *slash = strrchr(path, '/');
-    char *name = core_copy_string(slash ? slash + 1 : path);
+    char *name = crowd__core_copy_string(slash ? slash + 1 : path);
     char *dot = name ? strrchr(name, '.') : NULL;
     if (dot != NULL && dot != name) {
         *dot = '\0';
@@ -294,25 +294,27 @@ static crowd_result read_asset(bvh_reader *r, crowd_asset *asset) {
         return result;
     }
     asset->name = stem(r->path);
-    asset->source = core_copy_string(r->path);
+    asset->source = crowd__core_copy_string(r->path);
     asset->clips = calloc(1, sizeof *asset->clips);
     if (asset->name == NULL || asset->source == NULL || asset->clips == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->path, "out of memory");
     }
     asset->clip_count = 1;
     crowd_clip *clip = &asset->clips[0];
-    clip->name = core_copy_string(asset->name);
+    clip->name = crowd__core_copy_string(asset->name);
     clip->tracks = calloc(r->joint_count, sizeof *clip->tracks);
     if (clip->name == NULL || clip->tracks == NULL) {
         return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->path, "out of memory");
     }
     result = read_motion(r, clip);
-    return result == CROWD_OK ? anim_clip_decide_loop(&asset->skeleton, clip, r->path, r->error)
-                              : result;
+    return result == CROWD_OK
+               ? crowd__anim_clip_decide_loop(&asset->skeleton, clip, r->path, r->error)
+               : result;
 }
 
-crowd_result anim_bvh_parse(const void *bytes, size_t size, const char *name,
-                            const crowd_logger *logger, crowd_asset **out, crowd_error *error) {
+crowd_result crowd__anim_bvh_parse(const void *bytes, size_t size, const char *name,
+                                   const crowd_logger *logger, crowd_asset **out,
+                                   crowd_error *error) {
     *out = NULL;
     bvh_reader r;
     memset(&r, 0, sizeof r);
@@ -348,14 +350,14 @@ crowd_result anim_bvh_parse(const void *bytes, size_t size, const char *name,
     return CROWD_OK;
 }
 
-crowd_result anim_bvh_read(const char *path, const crowd_logger *logger, crowd_asset **out,
-                           crowd_error *error) {
+crowd_result crowd__anim_bvh_read(const char *path, const crowd_logger *logger, crowd_asset **out,
+                                  crowd_error *error) {
     *out = NULL;
     uint8_t *bytes = NULL;
     size_t size = 0;
-    crowd_result result = core_file_read(path, BVH_MAX_FILE_BYTES, &bytes, &size, error);
+    crowd_result result = crowd__core_file_read(path, BVH_MAX_FILE_BYTES, &bytes, &size, error);
     if (result == CROWD_OK) {
-        result = anim_bvh_parse(bytes, size, path, logger, out, error);
+        result = crowd__anim_bvh_parse(bytes, size, path, logger, out, error);
     }
     free(bytes);
     return result;

@@ -30,8 +30,8 @@ static bool poses_match(const crowd_transform *a, const crowd_transform *b) {
     return true;
 }
 
-crowd_result anim_clip_decide_loop(const crowd_skeleton *skeleton, crowd_clip *clip,
-                                   const char *file, crowd_error *error) {
+crowd_result crowd__anim_clip_decide_loop(const crowd_skeleton *skeleton, crowd_clip *clip,
+                                          const char *file, crowd_error *error) {
     crowd_transform *poses = malloc(2 * (size_t)skeleton->joint_count * sizeof *poses);
     if (poses == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, file, "out of memory");
@@ -49,7 +49,7 @@ crowd_result anim_clip_decide_loop(const crowd_skeleton *skeleton, crowd_clip *c
     return CROWD_OK;
 }
 
-void anim_clip_release(crowd_clip *clip, uint32_t joint_count) {
+void crowd__anim_clip_release(crowd_clip *clip, uint32_t joint_count) {
     for (uint32_t j = 0; clip->tracks != NULL && j < joint_count; j++) {
         crowd_track *tracks[3] = {&clip->tracks[j].translation, &clip->tracks[j].rotation,
                                   &clip->tracks[j].scale};

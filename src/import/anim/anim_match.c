@@ -4,7 +4,7 @@
  * By name first: equal once namespaces are dropped and case ignored
  * ("mixamorig:HIPS" is "Hips"), in the character's joint order, each file
  * joint taken once (the first free one of that name). Then, for character
- * joints still unmatched, by humanoid role (anim_humanoid_role): CMU
+ * joints still unmatched, by humanoid role (crowd__anim_humanoid_role): CMU
  * mocap's "LeftArm" is crowd's builtin "upper_arm_L" and Blender's
  * "UpperArm.L". What matches nothing keeps its rest pose.
  */
@@ -13,8 +13,8 @@
 
 #include "import/anim/anim_internal.h"
 
-crowd_result anim_match_joints(const crowd_skeleton *character, const crowd_skeleton *file,
-                               anim_match *out, const char *path, crowd_error *error) {
+crowd_result crowd__anim_match_joints(const crowd_skeleton *character, const crowd_skeleton *file,
+                                      anim_match *out, const char *path, crowd_error *error) {
     memset(out, 0, sizeof *out);
     out->source = malloc(((size_t)character->joint_count + 1) * sizeof *out->source);
     out->by_role = calloc((size_t)character->joint_count + 1, sizeof *out->by_role);
@@ -23,13 +23,13 @@ crowd_result anim_match_joints(const crowd_skeleton *character, const crowd_skel
     if (out->source == NULL || out->by_role == NULL || taken == NULL || role == NULL) {
         free(taken);
         free(role);
-        anim_match_free(out);
+        crowd__anim_match_free(out);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     for (uint32_t j = 0; j < character->joint_count; j++) {
         out->source[j] = -1;
         for (uint32_t f = 0; f < file->joint_count && out->source[j] < 0; f++) {
-            if (!taken[f] && anim_names_match(character->names[j], file->names[f])) {
+            if (!taken[f] && crowd__anim_names_match(character->names[j], file->names[f])) {
                 out->source[j] = (int32_t)f;
                 taken[f] = true;
                 out->matched++;
@@ -37,10 +37,10 @@ crowd_result anim_match_joints(const crowd_skeleton *character, const crowd_skel
         }
     }
     for (uint32_t f = 0; f < file->joint_count; f++) {
-        role[f] = anim_humanoid_role(file->names[f]);
+        role[f] = crowd__anim_humanoid_role(file->names[f]);
     }
     for (uint32_t j = 0; j < character->joint_count; j++) {
-        int wanted = out->source[j] < 0 ? anim_humanoid_role(character->names[j]) : 0;
+        int wanted = out->source[j] < 0 ? crowd__anim_humanoid_role(character->names[j]) : 0;
         for (uint32_t f = 0; wanted != 0 && f < file->joint_count && out->source[j] < 0; f++) {
             if (!taken[f] && role[f] == wanted) {
                 out->source[j] = (int32_t)f;
@@ -56,7 +56,7 @@ crowd_result anim_match_joints(const crowd_skeleton *character, const crowd_skel
     return CROWD_OK;
 }
 
-void anim_match_free(anim_match *match) {
+void crowd__anim_match_free(anim_match *match) {
     free(match->source);
     free(match->by_role);
     match->source = NULL;

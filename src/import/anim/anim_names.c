@@ -17,8 +17,9 @@ static bool taken(const crowd_asset *asset, uint32_t before, const char *name) {
     return false;
 }
 
-crowd_result anim_clip_names_unique(crowd_asset *asset, uint32_t first, const crowd_logger *logger,
-                                    const char *file, crowd_error *error) {
+crowd_result crowd__anim_clip_names_unique(crowd_asset *asset, uint32_t first,
+                                           const crowd_logger *logger, const char *file,
+                                           crowd_error *error) {
     for (uint32_t c = first; c < asset->clip_count; c++) {
         crowd_clip *clip = &asset->clips[c];
         if (clip->name[0] != '\0' && !taken(asset, c, clip->name)) {
@@ -46,7 +47,7 @@ crowd_result anim_clip_names_unique(crowd_asset *asset, uint32_t first, const cr
     return CROWD_OK;
 }
 
-const char *anim_name_stem(const char *name) {
+const char *crowd__anim_name_stem(const char *name) {
     const char *stem = name;
     for (const char *c = name; *c != '\0'; c++) {
         if ((*c == ':' || *c == '|') && c[1] != '\0') {
@@ -56,8 +57,8 @@ const char *anim_name_stem(const char *name) {
     return stem;
 }
 
-bool anim_names_match(const char *a, const char *b) {
-    const char *x = anim_name_stem(a), *y = anim_name_stem(b);
+bool crowd__anim_names_match(const char *a, const char *b) {
+    const char *x = crowd__anim_name_stem(a), *y = crowd__anim_name_stem(b);
     for (; *x != '\0' && *y != '\0'; x++, y++) {
         if (tolower((unsigned char)*x) != tolower((unsigned char)*y)) {
             return false;
@@ -106,10 +107,10 @@ static bool spelled(const char *name, const char *pattern, int side) {
     return *name == '\0';
 }
 
-int anim_humanoid_role(const char *name) {
+int crowd__anim_humanoid_role(const char *name) {
     char normal[64];
     size_t n = 0;
-    for (const char *c = anim_name_stem(name); *c != '\0' && n + 1 < sizeof normal; c++) {
+    for (const char *c = crowd__anim_name_stem(name); *c != '\0' && n + 1 < sizeof normal; c++) {
         if (*c != '_' && *c != '.' && *c != '-' && *c != ' ') {
             normal[n++] = (char)tolower((unsigned char)*c);
         }

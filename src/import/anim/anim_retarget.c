@@ -67,9 +67,9 @@ static bool rest_pose_make(const crowd_skeleton *sk, rest_pose *out) {
         const float *parent_rotation = p >= 0 ? &out->rotation[4 * p] : out->root_rotation;
         glm_quat_mul((float *)parent_rotation, &sk->rest_rotation[4 * j], &out->rotation[4 * j]);
         float local[16];
-        import_m4_from_trs(&sk->rest_translation[3 * j], &sk->rest_rotation[4 * j],
-                           &sk->rest_scale[3 * j], local);
-        import_m4_mul(p >= 0 ? &global[16 * p] : sk->root_transform, local, &global[16 * j]);
+        crowd__import_m4_from_trs(&sk->rest_translation[3 * j], &sk->rest_rotation[4 * j],
+                                  &sk->rest_scale[3 * j], local);
+        crowd__import_m4_mul(p >= 0 ? &global[16 * p] : sk->root_transform, local, &global[16 * j]);
         memcpy(&out->position[3 * j], &global[16 * j + 12], 3 * sizeof(float));
     }
     free(global);
@@ -228,9 +228,9 @@ static void plan_root(const crowd_skeleton *character, const crowd_skeleton *fil
     free(theirs);
 }
 
-crowd_result anim_retarget_plan(const crowd_skeleton *character, const crowd_skeleton *file,
-                                const anim_match *match, float root_scale, anim_retarget *out,
-                                const char *path, crowd_error *error) {
+crowd_result crowd__anim_retarget_plan(const crowd_skeleton *character, const crowd_skeleton *file,
+                                       const anim_match *match, float root_scale,
+                                       anim_retarget *out, const char *path, crowd_error *error) {
     memset(out, 0, sizeof *out);
     uint32_t n = character->joint_count;
     out->character = character;
@@ -272,13 +272,13 @@ crowd_result anim_retarget_plan(const crowd_skeleton *character, const crowd_ske
     rest_pose_free(&rc);
     rest_pose_free(&rf);
     if (!ok) {
-        anim_retarget_free(out);
+        crowd__anim_retarget_free(out);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     return CROWD_OK;
 }
 
-void anim_retarget_free(anim_retarget *plan) {
+void crowd__anim_retarget_free(anim_retarget *plan) {
     free(plan->left);
     free(plan->right);
     free(plan->copy);
@@ -342,11 +342,11 @@ static bool scales_divide(const crowd_skeleton *file, int32_t f) {
            file->rest_scale[3 * f + 2] != 0.0f;
 }
 
-crowd_result anim_retarget_clip(const anim_retarget *plan, const crowd_skeleton *file,
-                                const crowd_clip *in, crowd_clip *out, const char *path,
-                                crowd_error *error) {
+crowd_result crowd__anim_retarget_clip(const anim_retarget *plan, const crowd_skeleton *file,
+                                       const crowd_clip *in, crowd_clip *out, const char *path,
+                                       crowd_error *error) {
     out->tracks = calloc((size_t)plan->joint_count + 1, sizeof *out->tracks);
-    out->name = core_copy_string(in->name);
+    out->name = crowd__core_copy_string(in->name);
     out->duration_s = in->duration_s;
     out->loop = in->loop;
     bool ok = out->tracks != NULL && out->name != NULL;

@@ -20,7 +20,7 @@
  * then reads it (a crash). The one step that can, SortByPType, fails when
  * no triangle would remain, which is checked first.
  *
- * A file of clips (import_clips_file: crowd_asset_add_clips) needs no mesh
+ * A file of clips (crowd__import_clips_file: crowd_asset_add_clips) needs no mesh
  * and gets no mesh step, only the validation. Readers that find no mesh in
  * a file flag the scene AI_SCENE_FLAGS_INCOMPLETE (FBX, Collada, CSM, ...),
  * which validation accepts; the others (BVH, with crowd's skeleton meshes
@@ -96,7 +96,7 @@ static const struct aiScene *read_scene(const assimp_source *src, unsigned flags
 }
 
 static void watch_log(const char *message, char *user) {
-    import_log_watch_line((import_log_watch *)user, message);
+    crowd__import_log_watch_line((import_log_watch *)user, message);
 }
 
 /* assimp's message on one line, and what kind of failure it means. */
@@ -237,20 +237,21 @@ static crowd_result convert(const struct aiScene *scene, bool clips_only, const 
     ctx.logger = &desc->logger;
     ctx.error = error;
     ctx.reader_warnings = watch->reader_warnings;
-    import_units_find(scene, head, head_size, &ctx.units);
-    crowd_result result = import_assimp_convert(&ctx, out_asset);
+    crowd__import_units_find(scene, head, head_size, &ctx.units);
+    crowd_result result = crowd__import_assimp_convert(&ctx, out_asset);
     aiReleaseImport(scene);
     return result;
 }
 
-crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc, bool clips_only,
-                                crowd_asset **out_asset, crowd_error *error) {
-    char *dir = core_path_folder(path);
+crowd_result crowd__import_assimp_file(const char *path, const crowd_import_desc *desc,
+                                       bool clips_only, crowd_asset **out_asset,
+                                       crowd_error *error) {
+    char *dir = crowd__core_path_folder(path);
     if (dir == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     /* assimp trusts declared counts and offsets: see precheck.h. */
-    crowd_result result = import_precheck_file(path, dir, error);
+    crowd_result result = crowd__import_precheck_file(path, dir, error);
     const assimp_source src = {path, NULL, 0, NULL};
     import_log_watch watch = {&desc->logger, path, false, false, 0, "", ""};
     const struct aiScene *scene =
@@ -270,11 +271,11 @@ crowd_result import_assimp_file(const char *path, const crowd_import_desc *desc,
     return result;
 }
 
-crowd_result import_assimp_memory(const void *bytes, size_t size, const char *name,
-                                  const crowd_import_desc *desc, crowd_asset **out_asset,
-                                  crowd_error *error) {
+crowd_result crowd__import_assimp_memory(const void *bytes, size_t size, const char *name,
+                                         const crowd_import_desc *desc, crowd_asset **out_asset,
+                                         crowd_error *error) {
     const char *file = name ? name : "(memory)";
-    crowd_result result = import_precheck_memory(bytes, size, name, error);
+    crowd_result result = crowd__import_precheck_memory(bytes, size, name, error);
     if (result != CROWD_OK) {
         return result;
     }

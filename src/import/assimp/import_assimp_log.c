@@ -56,7 +56,7 @@ static void copy_line(char *out, size_t size, const char *text) {
     }
 }
 
-void import_log_watch_line(import_log_watch *watch, const char *message) {
+void crowd__import_log_watch_line(import_log_watch *watch, const char *message) {
     if (strstr(message, "Entering post processing pipeline") != NULL) {
         watch->post_processing = true;
     }

@@ -48,7 +48,7 @@ static crowd_result add_channel(import_context *ctx, import_scene_animation *ani
     if (src->count == 0 || (src->vectors == NULL && src->quats == NULL)) {
         return CROWD_OK;
     }
-    import_scene_channel *channel = import_scene_add_channel(ctx->out, animation);
+    import_scene_channel *channel = crowd__import_scene_add_channel(ctx->out, animation);
     if (channel == NULL) {
         return CROWD_ERROR_OUT_OF_MEMORY;
     }
@@ -114,7 +114,7 @@ static crowd_result add_animation(import_context *ctx, uint32_t a) {
     return result;
 }
 
-crowd_result import_animations_fill(import_context *ctx) {
+crowd_result crowd__import_animations_fill(import_context *ctx) {
     const struct aiScene *scene = ctx->scene;
     if (scene->mNumAnimations == 0 || scene->mAnimations == NULL) {
         return CROWD_OK;

@@ -95,7 +95,7 @@ static void pre_order(const import_node *nodes, uint32_t count, int32_t *first_c
     }
 }
 
-crowd_result import_nodes_follow_parents(import_context *ctx) {
+crowd_result crowd__import_nodes_follow_parents(import_context *ctx) {
     uint32_t count = ctx->node_count;
     bool any = false;
     for (uint32_t i = 0; i < count && !any; i++) {
@@ -138,7 +138,7 @@ crowd_result import_nodes_follow_parents(import_context *ctx) {
         if (node->parent < 0) {
             memcpy(node->global, node->local, sizeof node->global);
         } else {
-            import_m4_mul(sorted[node->parent].global, node->local, node->global);
+            crowd__import_m4_mul(sorted[node->parent].global, node->local, node->global);
         }
     }
     memcpy(ctx->nodes, sorted, count * sizeof *sorted);

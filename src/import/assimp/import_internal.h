@@ -4,7 +4,7 @@
  * the helper process (process/import_child.c), whose main
  * (helper/crowd_import_helper.c) imports it in process like desc.in_process
  * does: import_assimp.c gets an assimp scene and hands it to
- * import_assimp_convert() (import_scene.c), which fills the importer's
+ * crowd__import_assimp_convert() (import_scene.c), which fills the importer's
  * intermediate scene (scene/scene.h) in this order, each in its own file:
  *   1. nodes      flatten the node tree (pre-order, so parents come first),
  *                 each node under the parent its transform is relative to
@@ -16,10 +16,10 @@
  *   3. animations channels by node name, ticks to seconds (import_clips.c)
  *   4. units      the file's length unit (import_units.c)
  * and then the one pipeline (scene/) makes the asset. A file of clips
- * (import_clips_file, import_run.h: crowd_asset_add_clips) gets the bones
+ * (crowd__import_clips_file, import_run.h: crowd_asset_add_clips) gets the bones
  * of every mesh as skins instead of step 2: no mesh is needed or read.
  * Only files in this folder include assimp; the aiScene is released by the
- * caller of import_assimp_convert() after the asset is made (the scene's
+ * caller of crowd__import_assimp_convert() after the asset is made (the scene's
  * names point into it).
  */
 #ifndef CROWD_IMPORT_INTERNAL_H
@@ -67,35 +67,36 @@ typedef struct import_context {
 } import_context;
 
 /* Step 1 (import_scene.c). */
-crowd_result import_nodes_flatten(import_context *ctx);
+crowd_result crowd__import_nodes_flatten(import_context *ctx);
 /* Step 1, after flattening (import_hierarchy.c): moves each node under the
  * node its aiNode::mParent names where that is not the node listing it (a
  * loader bug that leaves transforms relative to mParent), restoring
  * pre-order and global transforms. */
-crowd_result import_nodes_follow_parents(import_context *ctx);
+crowd_result crowd__import_nodes_follow_parents(import_context *ctx);
 /* Node index of `node` (must be in the tree), -1 if none. */
-int32_t import_node_index(const import_context *ctx, const struct aiNode *node);
+int32_t crowd__import_node_index(const import_context *ctx, const struct aiNode *node);
 
-/* Step 2 (import_mesh.c); for a file of clips, import_bones_fill. */
-crowd_result import_meshes_fill(import_context *ctx);
-crowd_result import_bones_fill(import_context *ctx);
+/* Step 2 (import_mesh.c); for a file of clips, crowd__import_bones_fill. */
+crowd_result crowd__import_meshes_fill(import_context *ctx);
+crowd_result crowd__import_bones_fill(import_context *ctx);
 /* Scene material `index` of the aiScene (any index when it has none) as
  * crowd's (import_material.c). */
-crowd_result import_material_convert(import_context *ctx, uint32_t index, crowd_material *out);
+crowd_result crowd__import_material_convert(import_context *ctx, uint32_t index,
+                                            crowd_material *out);
 
 /* Step 3 (import_clips.c). */
-crowd_result import_animations_fill(import_context *ctx);
+crowd_result crowd__import_animations_fill(import_context *ctx);
 
 /* Step 4 (import_units.c): the unit of the file whose scene this is,
  * from the scene's metadata (FBX) or the file's first bytes `head`
  * (Collada; NULL when not at hand). */
-void import_units_find(const struct aiScene *scene, const uint8_t *head, size_t head_size,
-                       import_units *out);
+void crowd__import_units_find(const struct aiScene *scene, const uint8_t *head, size_t head_size,
+                              import_units *out);
 
 /* Fills the intermediate scene from ctx->scene (ctx: scene, file, dir,
  * desc, logger, error, units and reader_warnings filled in) and runs the
  * pipeline on it; *out_asset only on success (import_scene.c). */
-crowd_result import_assimp_convert(import_context *ctx, crowd_asset **out_asset);
+crowd_result crowd__import_assimp_convert(import_context *ctx, crowd_asset **out_asset);
 
 /* What assimp's log lines mean (import_assimp_log.c). The watch sees every
  * line of one import, in order. */
@@ -108,6 +109,6 @@ typedef struct import_log_watch {
     char refusal[400];    /* the first line saying data was dropped against the format */
     char last_error[400]; /* the last error line (why assimp gave up) */
 } import_log_watch;
-void import_log_watch_line(import_log_watch *watch, const char *message);
+void crowd__import_log_watch_line(import_log_watch *watch, const char *message);
 
 #endif

@@ -114,8 +114,8 @@ static void load_texture(import_context *ctx, const char *path, const char *what
         decoded = copy_texels(embedded, image);
     } else if (embedded != NULL) {
         decoded = embedded->pcData != NULL &&
-                  import_png_decode(embedded->pcData, embedded->mWidth, MAX_TEXTURE_SIDE,
-                                    &image->width, &image->height, &image->rgba8);
+                  crowd__import_png_decode(embedded->pcData, embedded->mWidth, MAX_TEXTURE_SIDE,
+                                           &image->width, &image->height, &image->rgba8);
     } else if (ctx->dir != NULL && path[0] != '*') {
         size_t size = strlen(ctx->dir) + strlen(path) + 2;
         char *full = malloc(size);
@@ -124,8 +124,8 @@ static void load_texture(import_context *ctx, const char *path, const char *what
         if (full != NULL) {
             snprintf(full, size, "%s/%s", ctx->dir, path);
             if (read_whole_file(full, &bytes, &byte_count)) {
-                decoded = import_png_decode(bytes, byte_count, MAX_TEXTURE_SIDE, &image->width,
-                                            &image->height, &image->rgba8);
+                decoded = crowd__import_png_decode(bytes, byte_count, MAX_TEXTURE_SIDE,
+                                                   &image->width, &image->height, &image->rgba8);
             }
         }
         free(full);
@@ -232,11 +232,11 @@ static crowd_result convert_material(import_context *ctx, const struct aiMateria
     if (source != NULL) {
         aiGetMaterialString(source, AI_MATKEY_NAME, &name);
     }
-    material->name = core_copy_string(name.data);
+    material->name = crowd__core_copy_string(name.data);
     if (material->name == NULL) {
         return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
     }
-    core_material_defaults(material);
+    crowd__core_material_defaults(material);
     material->metallic = 0.0f; /* no material at all: the non-PBR default */
     struct aiColor4D color = {1.0f, 1.0f, 1.0f, 1.0f};
     if (source != NULL &&
@@ -285,7 +285,8 @@ static crowd_result convert_material(import_context *ctx, const struct aiMateria
     return CROWD_OK;
 }
 
-crowd_result import_material_convert(import_context *ctx, uint32_t index, crowd_material *out) {
+crowd_result crowd__import_material_convert(import_context *ctx, uint32_t index,
+                                            crowd_material *out) {
     const struct aiScene *scene = ctx->scene;
     const struct aiMaterial *source =
         scene->mNumMaterials > 0 && scene->mMaterials ? scene->mMaterials[index] : NULL;

@@ -175,15 +175,15 @@ static crowd_result add_skin(import_context *ctx, const struct aiMesh *mesh, boo
     for (uint32_t b = 0; b < count; b++) {
         const struct aiBone *bone = mesh->mBones[b];
         skin->names[b] = bone ? bone->mName.data : NULL;
-        skin->nodes[b] = bone && bone->mNode ? import_node_index(ctx, bone->mNode) : -1;
+        skin->nodes[b] = bone && bone->mNode ? crowd__import_node_index(ctx, bone->mNode) : -1;
         if (!with_offsets) {
             continue;
         }
         float *offset = &skin->inverse_binds[16 * b];
-        import_m4_from_ai(&bone->mOffsetMatrix, offset);
+        crowd__import_m4_from_ai(&bone->mOffsetMatrix, offset);
         /* A bone naming no node has its offset replaced (scene_mesh.c). */
         bool bound = skin->nodes[b] >= 0 || node_named(ctx, bone->mName.data);
-        if (bound && !import_m4_is_finite(offset)) {
+        if (bound && !crowd__import_m4_is_finite(offset)) {
             return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
                                    "bone '%s': offset matrix is not finite", bone->mName.data);
         }
@@ -303,7 +303,7 @@ static crowd_result fill_instance(import_context *ctx, uint32_t n, const struct 
                                  "more than %u vertices or %u indices in one character",
                                  IMPORT_MAX_VERTICES, IMPORT_MAX_INDICES);
     }
-    import_scene_mesh *out = result == CROWD_OK ? import_scene_add_mesh(ctx->out) : NULL;
+    import_scene_mesh *out = result == CROWD_OK ? crowd__import_scene_add_mesh(ctx->out) : NULL;
     if (result == CROWD_OK && out == NULL) {
         return CROWD_ERROR_OUT_OF_MEMORY;
     }
@@ -321,14 +321,15 @@ static crowd_result fill_instance(import_context *ctx, uint32_t n, const struct 
     uint32_t index = ctx->scene->mNumMaterials > 0 ? mesh->mMaterialIndex : 0;
     crowd_material *material = NULL;
     if (result == CROWD_OK) {
-        result = import_scene_material_slot(ctx->out, state->material_slot, index, &out->material,
-                                            &material);
+        result = crowd__import_scene_material_slot(ctx->out, state->material_slot, index,
+                                                   &out->material, &material);
     }
-    return result == CROWD_OK && material != NULL ? import_material_convert(ctx, index, material)
-                                                  : result;
+    return result == CROWD_OK && material != NULL
+               ? crowd__import_material_convert(ctx, index, material)
+               : result;
 }
 
-crowd_result import_meshes_fill(import_context *ctx) {
+crowd_result crowd__import_meshes_fill(import_context *ctx) {
     uint32_t materials = ctx->scene->mNumMaterials > 0 ? ctx->scene->mNumMaterials : 1;
     fill_state state = {0, 0, calloc(materials, sizeof(uint32_t))};
     crowd_result result = state.material_slot != NULL
@@ -338,7 +339,7 @@ crowd_result import_meshes_fill(import_context *ctx) {
     return result;
 }
 
-crowd_result import_bones_fill(import_context *ctx) {
+crowd_result crowd__import_bones_fill(import_context *ctx) {
     const struct aiScene *scene = ctx->scene;
     crowd_result result = CROWD_OK;
     for (uint32_t m = 0; m < scene->mNumMeshes && scene->mMeshes != NULL && result == CROWD_OK;

@@ -12,7 +12,7 @@
 /* Far above any real character; keeps hostile files from asking for gigabytes. */
 #define IMPORT_MAX_NODES (1u << 20)
 
-crowd_result import_nodes_flatten(import_context *ctx) {
+crowd_result crowd__import_nodes_flatten(import_context *ctx) {
     const struct aiNode *root = ctx->scene->mRootNode;
     if (root == NULL) {
         return crowd_error_set(ctx->error, CROWD_ERROR_INVALID_DATA, ctx->file,
@@ -54,8 +54,8 @@ crowd_result import_nodes_flatten(import_context *ctx) {
         memset(out, 0, sizeof *out);
         out->node = node;
         out->parent = parent;
-        import_m4_from_ai(&node->mTransformation, out->local);
-        if (!import_m4_is_finite(out->local)) {
+        crowd__import_m4_from_ai(&node->mTransformation, out->local);
+        if (!crowd__import_m4_is_finite(out->local)) {
             free(nodes);
             free(stack);
             free(stack_parent);
@@ -65,7 +65,7 @@ crowd_result import_nodes_flatten(import_context *ctx) {
         if (parent < 0) {
             memcpy(out->global, out->local, sizeof out->global);
         } else {
-            import_m4_mul(nodes[parent].global, out->local, out->global);
+            crowd__import_m4_mul(nodes[parent].global, out->local, out->global);
         }
         uint32_t self = count++;
         if (node->mNumChildren > 0 && node->mChildren == NULL) {
@@ -108,7 +108,7 @@ out_of_memory:
     return crowd_error_set(ctx->error, CROWD_ERROR_OUT_OF_MEMORY, ctx->file, "out of memory");
 }
 
-int32_t import_node_index(const import_context *ctx, const struct aiNode *node) {
+int32_t crowd__import_node_index(const import_context *ctx, const struct aiNode *node) {
     for (uint32_t i = 0; i < ctx->node_count; i++) {
         if (ctx->nodes[i].node == node) {
             return (int32_t)i;
@@ -142,12 +142,12 @@ static void decompose(const struct aiNode *from, import_scene_node *node) {
 }
 
 static crowd_result fill_nodes(import_context *ctx) {
-    crowd_result result = import_nodes_flatten(ctx);
+    crowd_result result = crowd__import_nodes_flatten(ctx);
     if (result == CROWD_OK) {
-        result = import_nodes_follow_parents(ctx);
+        result = crowd__import_nodes_follow_parents(ctx);
     }
     for (uint32_t n = 0; n < ctx->node_count && result == CROWD_OK; n++) {
-        import_scene_node *node = import_scene_add_node(ctx->out);
+        import_scene_node *node = crowd__import_scene_add_node(ctx->out);
         if (node == NULL) {
             return CROWD_ERROR_OUT_OF_MEMORY;
         }
@@ -160,7 +160,7 @@ static crowd_result fill_nodes(import_context *ctx) {
     return result;
 }
 
-crowd_result import_assimp_convert(import_context *ctx, crowd_asset **out_asset) {
+crowd_result crowd__import_assimp_convert(import_context *ctx, crowd_asset **out_asset) {
     const struct aiScene *scene = ctx->scene;
     *out_asset = NULL;
     if (!ctx->clips_only && (scene->mNumMeshes == 0 || scene->mMeshes == NULL)) {
@@ -168,7 +168,7 @@ crowd_result import_assimp_convert(import_context *ctx, crowd_asset **out_asset)
                                "no meshes (a skeleton or animation alone is not a character)");
     }
     import_scene out;
-    import_scene_init(&out, ctx->file, ctx->desc, ctx->error);
+    crowd__import_scene_init(&out, ctx->file, ctx->desc, ctx->error);
     out.clips_only = ctx->clips_only;
     out.unit_m = ctx->units.file_m;
     out.unit_applied = ctx->units.applied_by_assimp;
@@ -177,15 +177,15 @@ crowd_result import_assimp_convert(import_context *ctx, crowd_asset **out_asset)
     ctx->out = &out;
     crowd_result result = fill_nodes(ctx);
     if (result == CROWD_OK) {
-        result = ctx->clips_only ? import_bones_fill(ctx) : import_meshes_fill(ctx);
+        result = ctx->clips_only ? crowd__import_bones_fill(ctx) : crowd__import_meshes_fill(ctx);
     }
     if (result == CROWD_OK) {
-        result = import_animations_fill(ctx);
+        result = crowd__import_animations_fill(ctx);
     }
     if (result == CROWD_OK) {
-        result = import_scene_convert(&out, out_asset);
+        result = crowd__import_scene_convert(&out, out_asset);
     }
-    import_scene_free(&out);
+    crowd__import_scene_free(&out);
     free(ctx->nodes);
     ctx->nodes = NULL;
     ctx->out = NULL;

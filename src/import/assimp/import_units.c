@@ -74,8 +74,8 @@ static bool collada_unit(const uint8_t *head, size_t size, double *out) {
     return n > 0 && *stop == '\0' && isfinite(value) && value > 0.0;
 }
 
-void import_units_find(const struct aiScene *scene, const uint8_t *head, size_t head_size,
-                       import_units *out) {
+void crowd__import_units_find(const struct aiScene *scene, const uint8_t *head, size_t head_size,
+                              import_units *out) {
     out->file_m = 1.0;
     out->applied_by_assimp = 1.0;
     out->source = NULL;

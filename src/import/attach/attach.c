@@ -36,7 +36,7 @@ static void merged_free(merged *m) {
     free(m->indices);
     free(m->submeshes);
     for (uint32_t i = 0; i < m->material_count && m->materials; i++) {
-        core_material_release(&m->materials[i]);
+        crowd__core_material_release(&m->materials[i]);
     }
     free(m->materials);
 }
@@ -61,7 +61,7 @@ static bool copy_image(crowd_image *image) {
 /* A deep copy; on failure what was copied stays in `to` for the caller to free. */
 static bool copy_material(const crowd_material *from, crowd_material *to) {
     *to = *from;
-    to->name = core_copy_string(from->name ? from->name : "");
+    to->name = crowd__core_copy_string(from->name ? from->name : "");
     crowd_image base = {from->texture_width, from->texture_height, from->texture_rgba8};
     crowd_image *images[] = {&to->metallic_roughness_texture, &to->normal_texture,
                              &to->emissive_texture, &to->occlusion_texture};
@@ -138,12 +138,12 @@ crowd_result crowd_asset_attach(crowd_asset *asset, const char *socket_name,
                                "the merged mesh would be too large");
     }
     float bind[16], transform[16];
-    if (!import_m4_invert(&asset->skeleton.inverse_bind[16 * socket->joint], bind)) {
+    if (!crowd__import_m4_invert(&asset->skeleton.inverse_bind[16 * socket->joint], bind)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, asset->source,
                                "joint of socket '%s' has a singular inverse bind matrix",
                                socket_name);
     }
-    import_m4_mul(bind, socket->offset, transform);
+    crowd__import_m4_mul(bind, socket->offset, transform);
 
     size_t va = a->vertex_count, vt = (size_t)vertex_total;
     merged m;
@@ -175,8 +175,8 @@ crowd_result crowd_asset_attach(crowd_asset *asset, const char *socket_name,
     }
     for (size_t v = 0; v < b->vertex_count; v++) {
         size_t o = va + v;
-        import_m4_point(transform, &b->positions[3 * v], &m.positions[3 * o]);
-        if (!import_m4_normal(transform, &b->normals[3 * v], &m.normals[3 * o])) {
+        crowd__import_m4_point(transform, &b->positions[3 * v], &m.positions[3 * o]);
+        if (!crowd__import_m4_normal(transform, &b->normals[3 * v], &m.normals[3 * o])) {
             memcpy(&m.normals[3 * o], &b->normals[3 * v], 3 * sizeof(float));
         }
         memcpy(&m.uv0[2 * o], &b->uv0[2 * v], 2 * sizeof(float));
@@ -186,7 +186,8 @@ crowd_result crowd_asset_attach(crowd_asset *asset, const char *socket_name,
         m.weights[4 * o] = 1.0f;
         if (m.tangents != NULL) {
             float *t = &m.tangents[4 * o];
-            if (b->tangents == NULL || !import_m4_normal(transform, &b->tangents[4 * v], t)) {
+            if (b->tangents == NULL ||
+                !crowd__import_m4_normal(transform, &b->tangents[4 * v], t)) {
                 any_tangent(&m.normals[3 * o], t);
             } else {
                 /* Tangents follow the matrix itself, not its inverse transpose; for

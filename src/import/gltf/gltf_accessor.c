@@ -16,7 +16,7 @@
  * it is no character's data but a request for memory. */
 #define GLTF_MAX_ZEROS_BYTES (64u << 20)
 
-uint32_t gltf_component_size(uint32_t type) {
+uint32_t crowd__gltf_component_size(uint32_t type) {
     switch (type) {
     case GLTF_BYTE:
     case GLTF_UNSIGNED_BYTE:
@@ -46,7 +46,7 @@ static uint32_t type_components(const char *type) {
     return 0;
 }
 
-crowd_result gltf_accessor_describe(gltf_document *doc, uint32_t index, gltf_accessor *out) {
+crowd_result crowd__gltf_accessor_describe(gltf_document *doc, uint32_t index, gltf_accessor *out) {
     const cJSON *json = doc->lists[GLTF_ACCESSORS].items[index];
     memset(out, 0, sizeof *out);
     out->index = index;
@@ -55,33 +55,34 @@ crowd_result gltf_accessor_describe(gltf_document *doc, uint32_t index, gltf_acc
     const cJSON *normalized = cJSON_GetObjectItemCaseSensitive(json, "normalized");
     uint64_t component_type = 0, count = 0;
     if (!cJSON_IsString(type) || type_components(type->valuestring) == 0) {
-        return gltf_fail(doc, "%s.type is missing or not SCALAR, VEC2-4 or MAT2-4", out->path);
+        return crowd__gltf_fail(doc, "%s.type is missing or not SCALAR, VEC2-4 or MAT2-4",
+                                out->path);
     }
     out->components = type_components(type->valuestring);
     out->is_matrix = type->valuestring[0] == 'M';
-    if (!gltf_json_uint(json, "componentType", UINT64_MAX, UINT32_MAX, &component_type) ||
-        gltf_component_size((uint32_t)component_type) == 0) {
-        return gltf_fail(doc, "%s.componentType is missing or not one of 5120-5123, 5125, 5126",
-                         out->path);
+    if (!crowd__gltf_json_uint(json, "componentType", UINT64_MAX, UINT32_MAX, &component_type) ||
+        crowd__gltf_component_size((uint32_t)component_type) == 0) {
+        return crowd__gltf_fail(
+            doc, "%s.componentType is missing or not one of 5120-5123, 5125, 5126", out->path);
     }
     out->component_type = (uint32_t)component_type;
     if (normalized != NULL &&
         (!cJSON_IsBool(normalized) ||
-         (cJSON_IsTrue(normalized) && gltf_component_size(out->component_type) == 4))) {
-        return gltf_fail(doc, "%s.normalized is not false for componentType %u", out->path,
-                         out->component_type);
+         (cJSON_IsTrue(normalized) && crowd__gltf_component_size(out->component_type) == 4))) {
+        return crowd__gltf_fail(doc, "%s.normalized is not false for componentType %u", out->path,
+                                out->component_type);
     }
     out->normalized = cJSON_IsTrue(normalized);
-    if (!gltf_json_uint(json, "count", UINT64_MAX, UINT32_MAX, &count) || count == 0) {
-        return gltf_fail(doc, "%s.count is missing or < 1", out->path);
+    if (!crowd__gltf_json_uint(json, "count", UINT64_MAX, UINT32_MAX, &count) || count == 0) {
+        return crowd__gltf_fail(doc, "%s.count is missing or < 1", out->path);
     }
     out->count = (uint32_t)count;
     /* Matrices of 8- and 16-bit components pad their columns to 4 bytes;
      * no character stores them so. */
-    if (out->is_matrix && gltf_component_size(out->component_type) != 4) {
+    if (out->is_matrix && crowd__gltf_component_size(out->component_type) != 4) {
         return crowd_error_set(doc->error, CROWD_ERROR_UNSUPPORTED, doc->file,
                                "%s: matrices of %u-byte components are not read", out->path,
-                               gltf_component_size(out->component_type));
+                               crowd__gltf_component_size(out->component_type));
     }
     return CROWD_OK;
 }
@@ -126,27 +127,29 @@ typedef struct element_run {
     uint64_t stride;
 } element_run;
 
-crowd_result gltf_view_bytes(gltf_document *doc, uint32_t view, const uint8_t **bytes,
-                             uint64_t *length, uint64_t *stride) {
+crowd_result crowd__gltf_view_bytes(gltf_document *doc, uint32_t view, const uint8_t **bytes,
+                                    uint64_t *length, uint64_t *stride) {
     const cJSON *json = doc->lists[GLTF_BUFFER_VIEWS].items[view];
     char path[32];
     snprintf(path, sizeof path, "bufferViews[%u]", view);
     uint32_t buffer = 0;
     uint64_t offset = 0;
-    crowd_result result = gltf_ref(doc, json, "buffer", GLTF_BUFFERS, true, path, &buffer, NULL);
+    crowd_result result =
+        crowd__gltf_ref(doc, json, "buffer", GLTF_BUFFERS, true, path, &buffer, NULL);
     if (result != CROWD_OK) {
         return result;
     }
-    if (!gltf_json_uint(json, "byteOffset", 0, UINT64_MAX >> 12, &offset) ||
-        !gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, length)) {
-        return gltf_fail(doc, "%s.byteOffset or byteLength is missing or not a byte count", path);
+    if (!crowd__gltf_json_uint(json, "byteOffset", 0, UINT64_MAX >> 12, &offset) ||
+        !crowd__gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, length)) {
+        return crowd__gltf_fail(doc, "%s.byteOffset or byteLength is missing or not a byte count",
+                                path);
     }
-    if (!gltf_json_uint(json, "byteStride", 0, GLTF_MAX_STRIDE, stride) ||
+    if (!crowd__gltf_json_uint(json, "byteStride", 0, GLTF_MAX_STRIDE, stride) ||
         (*stride != 0 && *stride < GLTF_MIN_STRIDE)) {
-        return gltf_fail(doc, "%s.byteStride is not an integer in [%u, %u]", path, GLTF_MIN_STRIDE,
-                         GLTF_MAX_STRIDE);
+        return crowd__gltf_fail(doc, "%s.byteStride is not an integer in [%u, %u]", path,
+                                GLTF_MIN_STRIDE, GLTF_MAX_STRIDE);
     }
-    return gltf_buffer_bytes(doc, buffer, offset, *length, bytes, path);
+    return crowd__gltf_buffer_bytes(doc, buffer, offset, *length, bytes, path);
 }
 
 /* `count` elements of `element` bytes from `offset` into bufferView `view`
@@ -157,25 +160,26 @@ static crowd_result locate(gltf_document *doc, const gltf_accessor *accessor, co
                            uint32_t count, element_run *out) {
     const uint8_t *bytes = NULL;
     uint64_t length = 0, stride = 0;
-    crowd_result result = gltf_view_bytes(doc, view, &bytes, &length, &stride);
+    crowd_result result = crowd__gltf_view_bytes(doc, view, &bytes, &length, &stride);
     if (result != CROWD_OK) {
         return result;
     }
     stride = use_stride && stride != 0 ? stride : element;
     if (stride < element) {
-        return gltf_fail(doc,
-                         "%s: bufferViews[%u].byteStride %llu is smaller than an element (%llu "
-                         "bytes)",
-                         accessor->path, view, (unsigned long long)stride,
-                         (unsigned long long)element);
+        return crowd__gltf_fail(
+            doc,
+            "%s: bufferViews[%u].byteStride %llu is smaller than an element (%llu "
+            "bytes)",
+            accessor->path, view, (unsigned long long)stride, (unsigned long long)element);
     }
     uint64_t end = offset + stride * (count - 1) + element;
     if (end > length) {
-        return gltf_fail(doc,
-                         "%s%s needs bytes [%llu, %llu) of bufferViews[%u], which has %llu (%llu "
-                         "bytes past its end)",
-                         accessor->path, part, (unsigned long long)offset, (unsigned long long)end,
-                         view, (unsigned long long)length, (unsigned long long)(end - length));
+        return crowd__gltf_fail(
+            doc,
+            "%s%s needs bytes [%llu, %llu) of bufferViews[%u], which has %llu (%llu "
+            "bytes past its end)",
+            accessor->path, part, (unsigned long long)offset, (unsigned long long)end, view,
+            (unsigned long long)length, (unsigned long long)(end - length));
     }
     out->first = bytes + offset;
     out->stride = stride;
@@ -193,7 +197,7 @@ static void decode_run(const gltf_accessor *accessor, const element_run *run, ui
     if (out->floats == NULL && out->uints == NULL) {
         return;
     }
-    uint32_t size = gltf_component_size(accessor->component_type);
+    uint32_t size = crowd__gltf_component_size(accessor->component_type);
     uint32_t n = accessor->components;
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *p = run->first + i * run->stride;
@@ -217,38 +221,39 @@ static crowd_result apply_sparse(gltf_document *doc, const gltf_accessor *access
     const cJSON *values = cJSON_GetObjectItemCaseSensitive(sparse, "values");
     uint64_t count = 0, index_offset = 0, index_type = 0, value_offset = 0;
     if (!cJSON_IsObject(sparse) || !cJSON_IsObject(indices) || !cJSON_IsObject(values) ||
-        !gltf_json_uint(sparse, "count", UINT64_MAX, accessor->count, &count) || count == 0 ||
-        !gltf_json_uint(indices, "byteOffset", 0, UINT64_MAX >> 12, &index_offset) ||
-        !gltf_json_uint(indices, "componentType", UINT64_MAX, UINT32_MAX, &index_type) ||
+        !crowd__gltf_json_uint(sparse, "count", UINT64_MAX, accessor->count, &count) ||
+        count == 0 ||
+        !crowd__gltf_json_uint(indices, "byteOffset", 0, UINT64_MAX >> 12, &index_offset) ||
+        !crowd__gltf_json_uint(indices, "componentType", UINT64_MAX, UINT32_MAX, &index_type) ||
         (index_type != GLTF_UNSIGNED_BYTE && index_type != GLTF_UNSIGNED_SHORT &&
          index_type != GLTF_UNSIGNED_INT) ||
-        !gltf_json_uint(values, "byteOffset", 0, UINT64_MAX >> 12, &value_offset)) {
-        return gltf_fail(doc,
-                         "%s.sparse is malformed (count in [1, %u], indices and values with "
-                         "bufferView, byteOffset, an unsigned componentType for indices)",
-                         accessor->path, accessor->count);
+        !crowd__gltf_json_uint(values, "byteOffset", 0, UINT64_MAX >> 12, &value_offset)) {
+        return crowd__gltf_fail(doc,
+                                "%s.sparse is malformed (count in [1, %u], indices and values with "
+                                "bufferView, byteOffset, an unsigned componentType for indices)",
+                                accessor->path, accessor->count);
     }
     char path[48];
     snprintf(path, sizeof path, "%s.sparse.indices", accessor->path);
     uint32_t index_view = 0, value_view = 0;
-    crowd_result result =
-        gltf_ref(doc, indices, "bufferView", GLTF_BUFFER_VIEWS, true, path, &index_view, NULL);
+    crowd_result result = crowd__gltf_ref(doc, indices, "bufferView", GLTF_BUFFER_VIEWS, true, path,
+                                          &index_view, NULL);
     snprintf(path, sizeof path, "%s.sparse.values", accessor->path);
     if (result == CROWD_OK) {
-        result =
-            gltf_ref(doc, values, "bufferView", GLTF_BUFFER_VIEWS, true, path, &value_view, NULL);
+        result = crowd__gltf_ref(doc, values, "bufferView", GLTF_BUFFER_VIEWS, true, path,
+                                 &value_view, NULL);
     }
-    uint32_t index_size = gltf_component_size((uint32_t)index_type);
+    uint32_t index_size = crowd__gltf_component_size((uint32_t)index_type);
     element_run index_run, value_run;
     if (result == CROWD_OK) {
         result = locate(doc, accessor, ".sparse.indices", index_view, index_offset, false,
                         index_size, (uint32_t)count, &index_run);
     }
     if (result == CROWD_OK) {
-        result =
-            locate(doc, accessor, ".sparse.values", value_view, value_offset, false,
-                   (uint64_t)gltf_component_size(accessor->component_type) * accessor->components,
-                   (uint32_t)count, &value_run);
+        result = locate(doc, accessor, ".sparse.values", value_view, value_offset, false,
+                        (uint64_t)crowd__gltf_component_size(accessor->component_type) *
+                            accessor->components,
+                        (uint32_t)count, &value_run);
     }
     uint32_t *rows = result == CROWD_OK ? malloc((size_t)count * sizeof *rows) : NULL;
     if (result == CROWD_OK && rows == NULL) {
@@ -257,10 +262,10 @@ static crowd_result apply_sparse(gltf_document *doc, const gltf_accessor *access
     for (uint64_t i = 0; result == CROWD_OK && i < count; i++) {
         rows[i] = decode_uint(index_run.first + i * index_size, index_size);
         if (rows[i] >= accessor->count || (i > 0 && rows[i] <= rows[i - 1])) {
-            result = gltf_fail(doc, "%s.sparse: index %llu (%u) is %s", accessor->path,
-                               (unsigned long long)i, rows[i],
-                               rows[i] >= accessor->count ? "past the accessor's count"
-                                                          : "not increasing");
+            result = crowd__gltf_fail(doc, "%s.sparse: index %llu (%u) is %s", accessor->path,
+                                      (unsigned long long)i, rows[i],
+                                      rows[i] >= accessor->count ? "past the accessor's count"
+                                                                 : "not increasing");
         }
     }
     if (result == CROWD_OK) {
@@ -275,15 +280,15 @@ static crowd_result read_into(gltf_document *doc, const gltf_accessor *accessor,
     uint64_t offset = 0;
     uint32_t view = 0;
     bool has_view = false;
-    crowd_result result = gltf_ref(doc, json, "bufferView", GLTF_BUFFER_VIEWS, false,
-                                   accessor->path, &view, &has_view);
+    crowd_result result = crowd__gltf_ref(doc, json, "bufferView", GLTF_BUFFER_VIEWS, false,
+                                          accessor->path, &view, &has_view);
     if (result != CROWD_OK) {
         return result;
     }
-    if (!gltf_json_uint(json, "byteOffset", 0, UINT64_MAX >> 12, &offset)) {
-        return gltf_fail(doc, "%s.byteOffset is not a byte count", accessor->path);
+    if (!crowd__gltf_json_uint(json, "byteOffset", 0, UINT64_MAX >> 12, &offset)) {
+        return crowd__gltf_fail(doc, "%s.byteOffset is not a byte count", accessor->path);
     }
-    uint32_t size = gltf_component_size(accessor->component_type);
+    uint32_t size = crowd__gltf_component_size(accessor->component_type);
     size_t values = (size_t)accessor->count * accessor->components;
     if (has_view) {
         element_run run;
@@ -309,7 +314,7 @@ static crowd_result read_into(gltf_document *doc, const gltf_accessor *accessor,
 static crowd_result check_zeros(gltf_document *doc, const gltf_accessor *accessor) {
     const cJSON *json = doc->lists[GLTF_ACCESSORS].items[accessor->index];
     uint64_t bytes = (uint64_t)accessor->count * accessor->components *
-                     gltf_component_size(accessor->component_type);
+                     crowd__gltf_component_size(accessor->component_type);
     if (cJSON_GetObjectItemCaseSensitive(json, "bufferView") == NULL &&
         bytes > GLTF_MAX_ZEROS_BYTES) {
         return crowd_error_set(doc->error, CROWD_ERROR_LIMIT, doc->file,
@@ -332,9 +337,9 @@ static crowd_result allocate(gltf_document *doc, const gltf_accessor *accessor, 
                : crowd_error_set(doc->error, CROWD_ERROR_OUT_OF_MEMORY, doc->file, "out of memory");
 }
 
-crowd_result gltf_accessor_check(gltf_document *doc, uint32_t index) {
+crowd_result crowd__gltf_accessor_check(gltf_document *doc, uint32_t index) {
     gltf_accessor accessor;
-    crowd_result result = gltf_accessor_describe(doc, index, &accessor);
+    crowd_result result = crowd__gltf_accessor_describe(doc, index, &accessor);
     if (result == CROWD_OK) {
         result = check_zeros(doc, &accessor);
     }
@@ -361,21 +366,22 @@ static crowd_result read_new(gltf_document *doc, const gltf_accessor *accessor, 
     return CROWD_OK;
 }
 
-crowd_result gltf_accessor_floats(gltf_document *doc, const gltf_accessor *accessor, float **out) {
+crowd_result crowd__gltf_accessor_floats(gltf_document *doc, const gltf_accessor *accessor,
+                                         float **out) {
     void *memory = NULL;
     crowd_result result = read_new(doc, accessor, true, &memory);
     *out = memory;
     return result;
 }
 
-crowd_result gltf_accessor_uints(gltf_document *doc, const gltf_accessor *accessor,
-                                 uint32_t **out) {
+crowd_result crowd__gltf_accessor_uints(gltf_document *doc, const gltf_accessor *accessor,
+                                        uint32_t **out) {
     *out = NULL;
     if (accessor->component_type == GLTF_FLOAT || accessor->component_type == GLTF_BYTE ||
         accessor->component_type == GLTF_SHORT || accessor->normalized) {
-        return gltf_fail(doc, "%s: componentType %u%s is not an unsigned integer type",
-                         accessor->path, accessor->component_type,
-                         accessor->normalized ? " (normalized)" : "");
+        return crowd__gltf_fail(doc, "%s: componentType %u%s is not an unsigned integer type",
+                                accessor->path, accessor->component_type,
+                                accessor->normalized ? " (normalized)" : "");
     }
     void *memory = NULL;
     crowd_result result = read_new(doc, accessor, false, &memory);
@@ -383,18 +389,18 @@ crowd_result gltf_accessor_uints(gltf_document *doc, const gltf_accessor *access
     return result;
 }
 
-crowd_result gltf_accessor_open(gltf_document *doc, const cJSON *object, const char *key,
-                                const char *path, bool required, gltf_accessor *out,
-                                bool *present) {
+crowd_result crowd__gltf_accessor_open(gltf_document *doc, const cJSON *object, const char *key,
+                                       const char *path, bool required, gltf_accessor *out,
+                                       bool *present) {
     uint32_t index = 0;
     bool found = false;
     crowd_result result =
-        gltf_ref(doc, object, key, GLTF_ACCESSORS, required, path, &index, &found);
+        crowd__gltf_ref(doc, object, key, GLTF_ACCESSORS, required, path, &index, &found);
     if (present != NULL) {
         *present = found;
     }
     if (result != CROWD_OK || !found) {
         return result;
     }
-    return gltf_accessor_describe(doc, index, out);
+    return crowd__gltf_accessor_describe(doc, index, out);
 }

@@ -46,20 +46,22 @@ static target_path channel_path(const cJSON *channel) {
 static crowd_result check_sampler(gltf_import *imp, const cJSON *sampler, const char *path) {
     gltf_document *doc = imp->doc;
     if (!cJSON_IsObject(sampler)) {
-        return gltf_fail(doc, "%s is not an object", path);
+        return crowd__gltf_fail(doc, "%s is not an object", path);
     }
     uint32_t index = 0;
-    crowd_result result = gltf_ref(doc, sampler, "input", GLTF_ACCESSORS, true, path, &index, NULL);
+    crowd_result result =
+        crowd__gltf_ref(doc, sampler, "input", GLTF_ACCESSORS, true, path, &index, NULL);
     if (result == CROWD_OK) {
-        result = gltf_ref(doc, sampler, "output", GLTF_ACCESSORS, true, path, &index, NULL);
+        result = crowd__gltf_ref(doc, sampler, "output", GLTF_ACCESSORS, true, path, &index, NULL);
     }
     const cJSON *mode = cJSON_GetObjectItemCaseSensitive(sampler, "interpolation");
     const char *name = cJSON_IsString(mode) ? mode->valuestring : "LINEAR";
     if (result == CROWD_OK && ((mode != NULL && !cJSON_IsString(mode)) ||
                                (strcmp(name, "LINEAR") != 0 && strcmp(name, "STEP") != 0 &&
                                 strcmp(name, "CUBICSPLINE") != 0))) {
-        result = gltf_fail(doc, "%s: unknown interpolation '%.40s' (LINEAR, STEP or CUBICSPLINE)",
-                           path, cJSON_IsString(mode) ? name : "(not a string)");
+        result =
+            crowd__gltf_fail(doc, "%s: unknown interpolation '%.40s' (LINEAR, STEP or CUBICSPLINE)",
+                             path, cJSON_IsString(mode) ? name : "(not a string)");
     }
     return result;
 }
@@ -68,7 +70,7 @@ static crowd_result check_sampler(gltf_import *imp, const cJSON *sampler, const 
 static int32_t channel_node(const gltf_import *imp, const cJSON *channel) {
     uint64_t node = 0;
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
-    if (!gltf_json_uint(target, "node", UINT64_MAX, imp->node_count - 1, &node) ||
+    if (!crowd__gltf_json_uint(target, "node", UINT64_MAX, imp->node_count - 1, &node) ||
         !imp->nodes[node].in_scene) {
         return -1;
     }
@@ -80,24 +82,25 @@ static crowd_result check_channel(gltf_import *imp, const cJSON *channel, uint32
     gltf_document *doc = imp->doc;
     uint64_t sampler = 0;
     if (!cJSON_IsObject(channel) ||
-        !gltf_json_uint(channel, "sampler", UINT64_MAX, samplers > 0 ? samplers - 1 : 0,
-                        &sampler) ||
+        !crowd__gltf_json_uint(channel, "sampler", UINT64_MAX, samplers > 0 ? samplers - 1 : 0,
+                               &sampler) ||
         samplers == 0) {
-        return gltf_fail(doc, "%s.sampler is missing or not one of the animation's %u samplers",
-                         path, samplers);
+        return crowd__gltf_fail(
+            doc, "%s.sampler is missing or not one of the animation's %u samplers", path, samplers);
     }
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
     if (!cJSON_IsObject(target)) {
-        return gltf_fail(doc, "%s.target is missing or not an object", path);
+        return crowd__gltf_fail(doc, "%s.target is missing or not an object", path);
     }
     char where[96];
     snprintf(where, sizeof where, "%s.target", path);
     uint32_t node = 0;
     bool ok = true;
-    gltf_json_string(target, "path", &ok);
-    crowd_result result = gltf_ref(doc, target, "node", GLTF_NODES, false, where, &node, NULL);
+    crowd__gltf_json_string(target, "path", &ok);
+    crowd_result result =
+        crowd__gltf_ref(doc, target, "node", GLTF_NODES, false, where, &node, NULL);
     if (result == CROWD_OK && (!ok || cJSON_GetObjectItemCaseSensitive(target, "path") == NULL)) {
-        result = gltf_fail(doc, "%s.path is missing or not a string", where);
+        result = crowd__gltf_fail(doc, "%s.path is missing or not a string", where);
     }
     return result;
 }
@@ -112,9 +115,10 @@ static crowd_result read_keys(gltf_import *imp, const cJSON *sampler, target_pat
                              : strcmp(name, "CUBICSPLINE") == 0 ? CROWD_INTERP_CUBIC
                                                                 : CROWD_INTERP_LINEAR;
     gltf_accessor input, output;
-    crowd_result result = gltf_accessor_open(doc, sampler, "input", where, true, &input, NULL);
+    crowd_result result =
+        crowd__gltf_accessor_open(doc, sampler, "input", where, true, &input, NULL);
     if (result == CROWD_OK) {
-        result = gltf_accessor_open(doc, sampler, "output", where, true, &output, NULL);
+        result = crowd__gltf_accessor_open(doc, sampler, "output", where, true, &output, NULL);
     }
     if (result != CROWD_OK) {
         return result;
@@ -122,25 +126,25 @@ static crowd_result read_keys(gltf_import *imp, const cJSON *sampler, target_pat
     uint32_t components = path == PATH_ROTATION ? 4 : 3;
     uint32_t per_key = channel->interpolation == CROWD_INTERP_CUBIC ? 3 : 1;
     if (input.components != 1 || input.is_matrix || input.component_type != GLTF_FLOAT) {
-        return gltf_fail(doc, "%s.input: %s is not SCALAR of floats", where, input.path);
+        return crowd__gltf_fail(doc, "%s.input: %s is not SCALAR of floats", where, input.path);
     }
     bool integer = output.component_type != GLTF_FLOAT;
     if (output.components != components || output.is_matrix ||
         output.component_type == GLTF_UNSIGNED_INT ||
         (path == PATH_ROTATION && integer && !output.normalized)) {
-        return gltf_fail(doc, "%s.output: %s is not VEC%u of floats or %s integers", where,
-                         output.path, components,
-                         path == PATH_ROTATION ? "normalized" : "8/16-bit");
+        return crowd__gltf_fail(doc, "%s.output: %s is not VEC%u of floats or %s integers", where,
+                                output.path, components,
+                                path == PATH_ROTATION ? "normalized" : "8/16-bit");
     }
     if ((uint64_t)input.count * per_key != output.count) {
-        return gltf_fail(doc, "%s: %u keys need %llu output elements, the output accessor has %u",
-                         where, input.count, (unsigned long long)input.count * per_key,
-                         output.count);
+        return crowd__gltf_fail(
+            doc, "%s: %u keys need %llu output elements, the output accessor has %u", where,
+            input.count, (unsigned long long)input.count * per_key, output.count);
     }
     float *times = NULL, *values = NULL;
-    result = gltf_accessor_floats(doc, &input, &times);
+    result = crowd__gltf_accessor_floats(doc, &input, &times);
     if (result == CROWD_OK) {
-        result = gltf_accessor_floats(doc, &output, &values);
+        result = crowd__gltf_accessor_floats(doc, &output, &values);
     }
     if (result != CROWD_OK) {
         free(times);
@@ -161,8 +165,8 @@ static crowd_result check_animations(gltf_import *imp) {
         const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(animations->items[a], "samplers");
         const cJSON *channels = cJSON_GetObjectItemCaseSensitive(animations->items[a], "channels");
         if (!cJSON_IsArray(samplers) || !cJSON_IsArray(channels)) {
-            return gltf_fail(imp->doc,
-                             "animations[%u]: samplers or channels is missing or not an array", a);
+            return crowd__gltf_fail(
+                imp->doc, "animations[%u]: samplers or channels is missing or not an array", a);
         }
         char path[64];
         uint32_t i = 0;
@@ -194,12 +198,12 @@ static crowd_result add_channel(gltf_import *imp, uint32_t a, import_scene_anima
         return CROWD_OK;
     }
     uint64_t s = 0;
-    gltf_json_uint(channel, "sampler", 0, UINT32_MAX, &s);
+    crowd__gltf_json_uint(channel, "sampler", 0, UINT32_MAX, &s);
     const cJSON *sampler =
         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "samplers"), (int)s);
     char where[64];
     snprintf(where, sizeof where, "animations[%u].samplers[%llu]", a, (unsigned long long)s);
-    import_scene_channel *out = import_scene_add_channel(&imp->scene, animation);
+    import_scene_channel *out = crowd__import_scene_add_channel(&imp->scene, animation);
     if (out == NULL) {
         return CROWD_ERROR_OUT_OF_MEMORY;
     }
@@ -220,9 +224,9 @@ static crowd_result add_animation(gltf_import *imp, uint32_t a) {
                   imp->file, a);
     }
     bool ok = true;
-    const char *name = gltf_json_string(json, "name", &ok);
+    const char *name = crowd__gltf_json_string(json, "name", &ok);
     if (!ok) {
-        return gltf_fail(imp->doc, "animations[%u].name is not a string", a);
+        return crowd__gltf_fail(imp->doc, "animations[%u].name is not a string", a);
     }
     import_scene_animation *animation = &imp->scene.animations[imp->scene.animation_count++];
     animation->name = name ? name : "";
@@ -236,7 +240,7 @@ static crowd_result add_animation(gltf_import *imp, uint32_t a) {
     return result;
 }
 
-crowd_result gltf_animations_read(gltf_import *imp) {
+crowd_result crowd__gltf_animations_read(gltf_import *imp) {
     uint32_t count = imp->doc->lists[GLTF_ANIMATIONS].count;
     crowd_result result = check_animations(imp);
     if (result != CROWD_OK || count == 0) {

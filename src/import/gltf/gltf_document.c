@@ -26,7 +26,7 @@ static const char *const list_keys[GLTF_LIST_COUNT] = {
     "accessors", "animations", "buffers",  "bufferViews", "cameras", "images",  "materials",
     "meshes",    "nodes",      "samplers", "scenes",      "skins",   "textures"};
 
-crowd_result gltf_fail(const gltf_document *doc, const char *format, ...) {
+crowd_result crowd__gltf_fail(const gltf_document *doc, const char *format, ...) {
     char reason[sizeof doc->error->reason];
     va_list args;
     va_start(args, format);
@@ -35,8 +35,8 @@ crowd_result gltf_fail(const gltf_document *doc, const char *format, ...) {
     return crowd_error_set(doc->error, CROWD_ERROR_INVALID_DATA, doc->file, "%s", reason);
 }
 
-bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uint64_t max,
-                    uint64_t *out) {
+bool crowd__gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uint64_t max,
+                           uint64_t *out) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
     if (item == NULL) {
         *out = fallback;
@@ -51,7 +51,7 @@ bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uin
     return true;
 }
 
-bool gltf_json_floats(const cJSON *object, const char *key, uint32_t count, float *out) {
+bool crowd__gltf_json_floats(const cJSON *object, const char *key, uint32_t count, float *out) {
     const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key);
     if (array == NULL) {
         return true;
@@ -71,31 +71,31 @@ bool gltf_json_floats(const cJSON *object, const char *key, uint32_t count, floa
     return true;
 }
 
-const char *gltf_json_string(const cJSON *object, const char *key, bool *ok) {
+const char *crowd__gltf_json_string(const cJSON *object, const char *key, bool *ok) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
     *ok = item == NULL || cJSON_IsString(item);
     return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
-crowd_result gltf_ref(const gltf_document *doc, const cJSON *object, const char *key,
-                      gltf_list_id list, bool required, const char *path, uint32_t *out,
-                      bool *present) {
+crowd_result crowd__gltf_ref(const gltf_document *doc, const cJSON *object, const char *key,
+                             gltf_list_id list, bool required, const char *path, uint32_t *out,
+                             bool *present) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
     if (present != NULL) {
         *present = item != NULL;
     }
     const char *dot = path[0] != '\0' ? "." : "";
     if (item == NULL) {
-        return required ? gltf_fail(doc, "%s%s%s is missing", path, dot, key) : CROWD_OK;
+        return required ? crowd__gltf_fail(doc, "%s%s%s is missing", path, dot, key) : CROWD_OK;
     }
     uint64_t index = 0;
-    if (!gltf_json_uint(object, key, 0, UINT32_MAX, &index)) {
-        return gltf_fail(doc, "%s%s%s is not an index", path, dot, key);
+    if (!crowd__gltf_json_uint(object, key, 0, UINT32_MAX, &index)) {
+        return crowd__gltf_fail(doc, "%s%s%s is not an index", path, dot, key);
     }
     if (index >= doc->lists[list].count) {
-        return gltf_fail(doc, "%s%s%s names %s[%llu], which does not exist (the file has %u)", path,
-                         dot, key, list_keys[list], (unsigned long long)index,
-                         doc->lists[list].count);
+        return crowd__gltf_fail(
+            doc, "%s%s%s names %s[%llu], which does not exist (the file has %u)", path, dot, key,
+            list_keys[list], (unsigned long long)index, doc->lists[list].count);
     }
     *out = (uint32_t)index;
     return CROWD_OK;
@@ -127,8 +127,8 @@ static cJSON *parse_json(const uint8_t *text, size_t length, const gltf_document
 static crowd_result parse_glb(gltf_document *doc, const uint8_t *bytes, uint64_t size,
                               const crowd_logger *logger, gltf_kind *kind) {
     if (size < GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE) {
-        return gltf_fail(doc, "GLB shorter than its %u-byte header",
-                         GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE);
+        return crowd__gltf_fail(doc, "GLB shorter than its %u-byte header",
+                                GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE);
     }
     uint32_t version = read_u32(bytes + 4);
     if (version == 1) {
@@ -136,23 +136,23 @@ static crowd_result parse_glb(gltf_document *doc, const uint8_t *bytes, uint64_t
         return CROWD_OK;
     }
     if (version != 2) {
-        return gltf_fail(doc, "GLB version %u (crowd reads version 2)", version);
+        return crowd__gltf_fail(doc, "GLB version %u (crowd reads version 2)", version);
     }
     uint64_t total = read_u32(bytes + 8);
     if (total > size) {
-        return gltf_fail(doc, "GLB header says %llu bytes, the file has %llu",
-                         (unsigned long long)total, (unsigned long long)size);
+        return crowd__gltf_fail(doc, "GLB header says %llu bytes, the file has %llu",
+                                (unsigned long long)total, (unsigned long long)size);
     }
     uint64_t json_length = read_u32(bytes + 12);
     uint64_t json_start = GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE;
     if (read_u32(bytes + 16) != GLB_CHUNK_JSON || total < json_start ||
         json_length > total - json_start) {
-        return gltf_fail(doc, "GLB first chunk is not a JSON chunk inside the file");
+        return crowd__gltf_fail(doc, "GLB first chunk is not a JSON chunk inside the file");
     }
     size_t at = 0;
     doc->json = parse_json(bytes + json_start, (size_t)json_length, doc, logger, &at);
     if (!cJSON_IsObject(doc->json)) {
-        return gltf_fail(doc, "GLB JSON chunk is malformed (at byte %zu of the chunk)", at);
+        return crowd__gltf_fail(doc, "GLB JSON chunk is malformed (at byte %zu of the chunk)", at);
     }
     uint64_t next = json_start + json_length;
     if (total - next < GLB_CHUNK_HEADER_SIZE || read_u32(bytes + next + 4) != GLB_CHUNK_BIN) {
@@ -160,8 +160,8 @@ static crowd_result parse_glb(gltf_document *doc, const uint8_t *bytes, uint64_t
     }
     uint64_t bin_length = read_u32(bytes + next);
     if (bin_length > total - next - GLB_CHUNK_HEADER_SIZE) {
-        return gltf_fail(doc, "GLB binary chunk of %llu bytes runs past the end of the file",
-                         (unsigned long long)bin_length);
+        return crowd__gltf_fail(doc, "GLB binary chunk of %llu bytes runs past the end of the file",
+                                (unsigned long long)bin_length);
     }
     doc->bin = bytes + next + GLB_CHUNK_HEADER_SIZE;
     doc->bin_size = bin_length;
@@ -184,8 +184,8 @@ static crowd_result parse_text(gltf_document *doc, const uint8_t *bytes, size_t 
     bool named = named_gltf(doc->file);
     if (!looks_like_json(bytes, size)) {
         *kind = named ? GLTF_KIND_BROKEN : GLTF_KIND_OTHER;
-        return named ? gltf_fail(doc, "named %s but neither a GLB nor glTF JSON",
-                                 strrchr(doc->file, '.'))
+        return named ? crowd__gltf_fail(doc, "named %s but neither a GLB nor glTF JSON",
+                                        strrchr(doc->file, '.'))
                      : CROWD_OK;
     }
     size_t at = 0;
@@ -193,8 +193,9 @@ static crowd_result parse_text(gltf_document *doc, const uint8_t *bytes, size_t 
     const cJSON *asset = cJSON_GetObjectItemCaseSensitive(doc->json, "asset");
     if (!cJSON_IsObject(doc->json) || (asset == NULL && !named)) {
         *kind = named ? GLTF_KIND_BROKEN : GLTF_KIND_OTHER;
-        return named ? gltf_fail(doc, "starts as JSON but is not valid JSON (at byte %zu)", at)
-                     : CROWD_OK;
+        return named
+                   ? crowd__gltf_fail(doc, "starts as JSON but is not valid JSON (at byte %zu)", at)
+                   : CROWD_OK;
     }
     /* glTF 1.0 files wrote "1.0", and early ones the number 1. */
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
@@ -209,7 +210,7 @@ static crowd_result index_lists(gltf_document *doc) {
     for (int l = 0; l < GLTF_LIST_COUNT; l++) {
         const cJSON *array = cJSON_GetObjectItemCaseSensitive(doc->json, list_keys[l]);
         if (array != NULL && !cJSON_IsArray(array)) {
-            return gltf_fail(doc, "%s is not an array", list_keys[l]);
+            return crowd__gltf_fail(doc, "%s is not an array", list_keys[l]);
         }
         int count = array != NULL ? cJSON_GetArraySize(array) : 0;
         gltf_list *list = &doc->lists[l];
@@ -220,7 +221,7 @@ static crowd_result index_lists(gltf_document *doc) {
         }
         for (const cJSON *item = count > 0 ? array->child : NULL; item != NULL; item = item->next) {
             if (!cJSON_IsObject(item)) {
-                return gltf_fail(doc, "%s[%u] is not an object", list_keys[l], list->count);
+                return crowd__gltf_fail(doc, "%s[%u] is not an object", list_keys[l], list->count);
             }
             list->items[list->count++] = item;
         }
@@ -232,9 +233,9 @@ static crowd_result index_lists(gltf_document *doc) {
     return CROWD_OK;
 }
 
-crowd_result gltf_document_open(const void *bytes, size_t size, const char *file, const char *dir,
-                                const crowd_logger *logger, gltf_kind *kind, gltf_document **out,
-                                crowd_error *error) {
+crowd_result crowd__gltf_document_open(const void *bytes, size_t size, const char *file,
+                                       const char *dir, const crowd_logger *logger, gltf_kind *kind,
+                                       gltf_document **out, crowd_error *error) {
     *out = NULL;
     *kind = GLTF_KIND_GLTF2;
     gltf_document *doc = calloc(1, sizeof *doc);
@@ -258,14 +259,14 @@ crowd_result gltf_document_open(const void *bytes, size_t size, const char *file
         *kind = result == CROWD_OK ? GLTF_KIND_GLTF2 : GLTF_KIND_BROKEN;
     }
     if (result != CROWD_OK || *kind != GLTF_KIND_GLTF2) {
-        gltf_document_close(doc);
+        crowd__gltf_document_close(doc);
         return result;
     }
     *out = doc;
     return CROWD_OK;
 }
 
-void gltf_document_close(gltf_document *doc) {
+void crowd__gltf_document_close(gltf_document *doc) {
     if (doc == NULL) {
         return;
     }
@@ -364,8 +365,8 @@ static char *uri_path(const gltf_document *doc, const char *uri, bool decode) {
     return path;
 }
 
-crowd_result gltf_uri_read(const gltf_document *doc, const char *uri, uint8_t **out_owned,
-                           uint64_t *out_size, const char *path, crowd_error *error) {
+crowd_result crowd__gltf_uri_read(const gltf_document *doc, const char *uri, uint8_t **out_owned,
+                                  uint64_t *out_size, const char *path, crowd_error *error) {
     *out_owned = NULL;
     if (strncmp(uri, "data:", 5) == 0) {
         const char *comma = strchr(uri, ',');
@@ -393,7 +394,7 @@ crowd_result gltf_uri_read(const gltf_document *doc, const char *uri, uint8_t **
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, doc->file, "out of memory");
         }
         size_t size = 0;
-        result = core_file_read(file, GLTF_MAX_EXTERNAL_BYTES, out_owned, &size, &missing);
+        result = crowd__core_file_read(file, GLTF_MAX_EXTERNAL_BYTES, out_owned, &size, &missing);
         *out_size = size;
         free(file);
     }
@@ -411,42 +412,46 @@ static crowd_result resolve_buffer(gltf_document *doc, uint32_t index) {
     const cJSON *json = doc->lists[GLTF_BUFFERS].items[index];
     char path[32];
     snprintf(path, sizeof path, "buffers[%u]", index);
-    if (!gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, &buffer->byte_length)) {
-        return gltf_fail(doc, "%s.byteLength is missing or not a byte count", path);
+    if (!crowd__gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12,
+                               &buffer->byte_length)) {
+        return crowd__gltf_fail(doc, "%s.byteLength is missing or not a byte count", path);
     }
     bool ok = true;
-    const char *uri = gltf_json_string(json, "uri", &ok);
+    const char *uri = crowd__gltf_json_string(json, "uri", &ok);
     if (!ok) {
-        return gltf_fail(doc, "%s.uri is not a string", path);
+        return crowd__gltf_fail(doc, "%s.uri is not a string", path);
     }
     if (uri != NULL) {
         uint64_t size = 0;
-        crowd_result result = gltf_uri_read(doc, uri, &buffer->owned, &size, path, doc->error);
+        crowd_result result =
+            crowd__gltf_uri_read(doc, uri, &buffer->owned, &size, path, doc->error);
         if (result == CROWD_OK && size < buffer->byte_length) {
-            result = gltf_fail(doc, "%s: %s holds %llu bytes, byteLength says %llu", path,
-                               strncmp(uri, "data:", 5) == 0 ? "data: URI" : uri,
-                               (unsigned long long)size, (unsigned long long)buffer->byte_length);
+            result =
+                crowd__gltf_fail(doc, "%s: %s holds %llu bytes, byteLength says %llu", path,
+                                 strncmp(uri, "data:", 5) == 0 ? "data: URI" : uri,
+                                 (unsigned long long)size, (unsigned long long)buffer->byte_length);
         }
         buffer->bytes = result == CROWD_OK ? buffer->owned : NULL;
         return result;
     }
     if (index != 0 || doc->bin == NULL) {
-        return gltf_fail(doc, "%s has no uri and there is no GLB binary chunk", path);
+        return crowd__gltf_fail(doc, "%s has no uri and there is no GLB binary chunk", path);
     }
     if (buffer->byte_length > doc->bin_size) {
-        return gltf_fail(doc, "%s.byteLength %llu exceeds the GLB binary chunk (%llu bytes)", path,
-                         (unsigned long long)buffer->byte_length,
-                         (unsigned long long)doc->bin_size);
+        return crowd__gltf_fail(doc, "%s.byteLength %llu exceeds the GLB binary chunk (%llu bytes)",
+                                path, (unsigned long long)buffer->byte_length,
+                                (unsigned long long)doc->bin_size);
     }
     buffer->bytes = doc->bin;
     return CROWD_OK;
 }
 
-crowd_result gltf_buffer_bytes(gltf_document *doc, uint32_t index, uint64_t offset, uint64_t length,
-                               const uint8_t **out, const char *path) {
+crowd_result crowd__gltf_buffer_bytes(gltf_document *doc, uint32_t index, uint64_t offset,
+                                      uint64_t length, const uint8_t **out, const char *path) {
     if (index >= doc->lists[GLTF_BUFFERS].count) {
-        return gltf_fail(doc, "%s: names buffers[%u], which does not exist (the file has %u)", path,
-                         index, doc->lists[GLTF_BUFFERS].count);
+        return crowd__gltf_fail(doc,
+                                "%s: names buffers[%u], which does not exist (the file has %u)",
+                                path, index, doc->lists[GLTF_BUFFERS].count);
     }
     gltf_buffer *buffer = &doc->buffers[index];
     if (!buffer->resolved) {
@@ -456,12 +461,13 @@ crowd_result gltf_buffer_bytes(gltf_document *doc, uint32_t index, uint64_t offs
         }
     }
     if (buffer->bytes == NULL) {
-        return gltf_fail(doc, "%s: buffers[%u] cannot be read", path, index);
+        return crowd__gltf_fail(doc, "%s: buffers[%u] cannot be read", path, index);
     }
     if (length > buffer->byte_length || offset > buffer->byte_length - length) {
-        return gltf_fail(doc, "%s: bytes [%llu, %llu) are outside buffers[%u] (%llu bytes)", path,
-                         (unsigned long long)offset, (unsigned long long)(offset + length), index,
-                         (unsigned long long)buffer->byte_length);
+        return crowd__gltf_fail(doc, "%s: bytes [%llu, %llu) are outside buffers[%u] (%llu bytes)",
+                                path, (unsigned long long)offset,
+                                (unsigned long long)(offset + length), index,
+                                (unsigned long long)buffer->byte_length);
     }
     *out = buffer->bytes + offset;
     return CROWD_OK;

@@ -7,7 +7,7 @@
  * lists the others). It reads nothing it has not checked: every top-level
  * array must be an array of objects, every buffer's byteLength must be
  * backed by bytes, and every index or range taken from the JSON goes
- * through gltf_ref / gltf_buffer_bytes, which name the JSON path of what
+ * through crowd__gltf_ref / crowd__gltf_buffer_bytes, which name the JSON path of what
  * is wrong ("nodes[1].mesh: names meshes[4], which does not exist (the
  * file has 1)"). Failures are CROWD_ERROR_INVALID_DATA unless said
  * otherwise, never a read out of bounds.
@@ -86,15 +86,15 @@ typedef enum gltf_kind {
  * (and CROWD_OK), GLTF_KIND_BROKEN sets the error. A UTF-8 byte-order mark
  * (which the specification forbids) is skipped. `logger` (may be NULL)
  * hears one debug line per JSON parse, so tests can count them. */
-crowd_result gltf_document_open(const void *bytes, size_t size, const char *file, const char *dir,
-                                const crowd_logger *logger, gltf_kind *kind, gltf_document **out,
-                                crowd_error *error);
+crowd_result crowd__gltf_document_open(const void *bytes, size_t size, const char *file,
+                                       const char *dir, const crowd_logger *logger, gltf_kind *kind,
+                                       gltf_document **out, crowd_error *error);
 
 /* Frees the document and its decoded buffers. NULL is a no-op. */
-void gltf_document_close(gltf_document *doc);
+void crowd__gltf_document_close(gltf_document *doc);
 
 /* CROWD_ERROR_INVALID_DATA with the file and the formatted reason. */
-crowd_result gltf_fail(const gltf_document *doc, const char *format, ...)
+crowd_result crowd__gltf_fail(const gltf_document *doc, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -103,35 +103,35 @@ crowd_result gltf_fail(const gltf_document *doc, const char *format, ...)
 /* Member `key` of `object` (at JSON path `path`) as an index into `list`.
  * Absent: *present false, CROWD_OK unless `required`. Present, but not an
  * integer naming an element: an error. `present` may be NULL. */
-crowd_result gltf_ref(const gltf_document *doc, const cJSON *object, const char *key,
-                      gltf_list_id list, bool required, const char *path, uint32_t *out,
-                      bool *present);
+crowd_result crowd__gltf_ref(const gltf_document *doc, const cJSON *object, const char *key,
+                             gltf_list_id list, bool required, const char *path, uint32_t *out,
+                             bool *present);
 
 /* Member `key` of `object` as an integer in [0, max]: `fallback` when absent
  * (pass UINT64_MAX to mean "required"); false when present but not such an
  * integer, or required and absent. */
-bool gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uint64_t max,
-                    uint64_t *out);
+bool crowd__gltf_json_uint(const cJSON *object, const char *key, uint64_t fallback, uint64_t max,
+                           uint64_t *out);
 
 /* Member `key` of `object` as `count` finite numbers in `out` (floats):
  * left unchanged when absent; false when present but not an array of
  * exactly `count` finite numbers. */
-bool gltf_json_floats(const cJSON *object, const char *key, uint32_t count, float *out);
+bool crowd__gltf_json_floats(const cJSON *object, const char *key, uint32_t count, float *out);
 
 /* Member `key` as a string: NULL when absent; false (through *ok) when
  * present and not a string. */
-const char *gltf_json_string(const cJSON *object, const char *key, bool *ok);
+const char *crowd__gltf_json_string(const cJSON *object, const char *key, bool *ok);
 
 /* bytes [offset, offset + length) of buffer `index`, in memory: *out points
  * into the document. `path` starts the message when the range is outside
  * the declared buffer or the bytes behind it. */
-crowd_result gltf_buffer_bytes(gltf_document *doc, uint32_t index, uint64_t offset, uint64_t length,
-                               const uint8_t **out, const char *path);
+crowd_result crowd__gltf_buffer_bytes(gltf_document *doc, uint32_t index, uint64_t offset,
+                                      uint64_t length, const uint8_t **out, const char *path);
 
 /* Bytes of a data: URI (base64) or a file relative to doc->dir, for buffers
  * and images: *out_owned is malloc'ed. Failures go to `error` (images pass
  * their own: a missing texture is no reason to fail); `path` starts them. */
-crowd_result gltf_uri_read(const gltf_document *doc, const char *uri, uint8_t **out_owned,
-                           uint64_t *out_size, const char *path, crowd_error *error);
+crowd_result crowd__gltf_uri_read(const gltf_document *doc, const char *uri, uint8_t **out_owned,
+                                  uint64_t *out_size, const char *path, crowd_error *error);
 
 #endif

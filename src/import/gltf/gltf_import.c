@@ -38,15 +38,15 @@ static crowd_result check_data(gltf_import *imp) {
         const uint8_t *bytes = NULL;
         char path[32];
         snprintf(path, sizeof path, "buffers[%u]", b);
-        result = gltf_buffer_bytes(doc, b, 0, 0, &bytes, path);
+        result = crowd__gltf_buffer_bytes(doc, b, 0, 0, &bytes, path);
     }
     for (uint32_t v = 0; v < doc->lists[GLTF_BUFFER_VIEWS].count && result == CROWD_OK; v++) {
         const uint8_t *bytes = NULL;
         uint64_t length = 0, stride = 0;
-        result = gltf_view_bytes(doc, v, &bytes, &length, &stride);
+        result = crowd__gltf_view_bytes(doc, v, &bytes, &length, &stride);
     }
     for (uint32_t a = 0; a < doc->lists[GLTF_ACCESSORS].count && result == CROWD_OK; a++) {
-        result = gltf_accessor_check(doc, a);
+        result = crowd__gltf_accessor_check(doc, a);
     }
     return result;
 }
@@ -67,7 +67,7 @@ static crowd_result check_required(gltf_import *imp) {
     gltf_document *doc = imp->doc;
     const cJSON *required = cJSON_GetObjectItemCaseSensitive(doc->json, "extensionsRequired");
     if (required != NULL && !cJSON_IsArray(required)) {
-        return gltf_fail(doc, "extensionsRequired is not an array");
+        return crowd__gltf_fail(doc, "extensionsRequired is not an array");
     }
     char lacked[256] = "";
     size_t length = 0;
@@ -75,7 +75,7 @@ static crowd_result check_required(gltf_import *imp) {
     for (const cJSON *item = required ? required->child : NULL; item != NULL;
          item = item->next, i++) {
         if (!cJSON_IsString(item)) {
-            return gltf_fail(doc, "extensionsRequired[%u] is not a string", i);
+            return crowd__gltf_fail(doc, "extensionsRequired[%u] is not a string", i);
         }
         const char *name = item->valuestring;
         bool known = listed(name, read_extensions, sizeof read_extensions / sizeof *read_extensions,
@@ -113,14 +113,15 @@ static crowd_result check_asset(gltf_import *imp) {
         crowd_log(imp->logger, CROWD_LOG_WARNING, "%s: no asset.version; read as glTF 2.0",
                   imp->file);
     } else if (!cJSON_IsObject(asset) || !cJSON_IsString(version)) {
-        return gltf_fail(doc, "asset is not an object with a version string");
+        return crowd__gltf_fail(doc, "asset is not an object with a version string");
     } else if (version->valuestring[0] != '2') {
         return crowd_error_set(imp->error, CROWD_ERROR_UNSUPPORTED, imp->file,
                                "asset.version is %.20s (crowd reads glTF 2.0)",
                                version->valuestring);
     }
     uint32_t scene = 0;
-    crowd_result result = gltf_ref(doc, doc->json, "scene", GLTF_SCENES, false, "", &scene, NULL);
+    crowd_result result =
+        crowd__gltf_ref(doc, doc->json, "scene", GLTF_SCENES, false, "", &scene, NULL);
     if (result != CROWD_OK) {
         return result;
     }
@@ -133,16 +134,16 @@ static crowd_result read_stages(gltf_import *imp) {
         result = check_data(imp);
     }
     if (result == CROWD_OK) {
-        result = gltf_materials_check(imp);
+        result = crowd__gltf_materials_check(imp);
     }
     if (result == CROWD_OK) {
-        result = gltf_nodes_read(imp);
+        result = crowd__gltf_nodes_read(imp);
     }
     if (result == CROWD_OK) {
-        result = gltf_skins_read(imp);
+        result = crowd__gltf_skins_read(imp);
     }
     if (result == CROWD_OK && !imp->skeleton_only) {
-        result = gltf_meshes_read(imp);
+        result = crowd__gltf_meshes_read(imp);
         bool any_mesh = false;
         for (uint32_t o = 0; o < imp->order_count; o++) {
             any_mesh = any_mesh || imp->nodes[imp->order[o]].mesh >= 0;
@@ -155,10 +156,10 @@ static crowd_result read_stages(gltf_import *imp) {
         }
     }
     if (result == CROWD_OK) {
-        result = gltf_scene_fill(imp);
+        result = crowd__gltf_scene_fill(imp);
     }
     if (result == CROWD_OK) {
-        result = gltf_animations_read(imp);
+        result = crowd__gltf_animations_read(imp);
     }
     return result;
 }
@@ -169,15 +170,16 @@ static void release(gltf_import *imp) {
         free(imp->skins[s].inverse_binds);
     }
     free(imp->skins);
-    gltf_primitives_free(imp);
+    crowd__gltf_primitives_free(imp);
     free(imp->nodes);
     free(imp->order);
-    import_scene_free(&imp->scene);
+    crowd__import_scene_free(&imp->scene);
 }
 
-crowd_result gltf_import_bytes(const void *bytes, size_t size, const gltf_import_options *options,
-                               const crowd_import_desc *desc, crowd_asset **out_asset,
-                               crowd_error *error, bool *claimed) {
+crowd_result crowd__gltf_import_bytes(const void *bytes, size_t size,
+                                      const gltf_import_options *options,
+                                      const crowd_import_desc *desc, crowd_asset **out_asset,
+                                      crowd_error *error, bool *claimed) {
     static const crowd_import_desc defaults;
     gltf_import imp;
     memset(&imp, 0, sizeof imp);
@@ -186,22 +188,22 @@ crowd_result gltf_import_bytes(const void *bytes, size_t size, const gltf_import
     imp.logger = &imp.desc->logger;
     imp.error = error;
     imp.skeleton_only = options->skeleton_only;
-    import_scene_init(&imp.scene, imp.file, imp.desc, error);
+    crowd__import_scene_init(&imp.scene, imp.file, imp.desc, error);
     imp.scene.clips_only = options->skeleton_only;
     *out_asset = NULL;
     gltf_kind kind = GLTF_KIND_OTHER;
-    crowd_result result = gltf_document_open(bytes, size, options->file, options->dir, imp.logger,
-                                             &kind, &imp.doc, error);
+    crowd_result result = crowd__gltf_document_open(bytes, size, options->file, options->dir,
+                                                    imp.logger, &kind, &imp.doc, error);
     *claimed = kind == GLTF_KIND_GLTF2 || kind == GLTF_KIND_BROKEN;
     if (result != CROWD_OK || kind != GLTF_KIND_GLTF2) {
         return result;
     }
     result = read_stages(&imp);
     if (result == CROWD_OK) {
-        result = import_scene_convert(&imp.scene, out_asset);
+        result = crowd__import_scene_convert(&imp.scene, out_asset);
     }
     release(&imp);
-    gltf_document_close(imp.doc);
+    crowd__gltf_document_close(imp.doc);
     *claimed = !imp.handed_over;
     return result;
 }
@@ -225,7 +227,8 @@ static bool may_be_gltf(const uint8_t *bytes, size_t size) {
     return at < size && bytes[at] == '{';
 }
 
-/* gltf_import_file and gltf_import_clips_file: the file read whole, from its folder. */
+/* crowd__gltf_import_file and crowd__gltf_import_clips_file: the file read whole, from its folder.
+ */
 static crowd_result import_path(const char *path, const crowd_import_desc *desc, bool skeleton_only,
                                 crowd_asset **out_asset, crowd_error *error, bool *claimed) {
     *claimed = false;
@@ -243,42 +246,43 @@ static crowd_result import_path(const char *path, const crowd_import_desc *desc,
     }
     uint8_t *bytes = NULL;
     size_t size = 0;
-    crowd_result result = core_file_read(path, GLTF_MAX_FILE_BYTES, &bytes, &size, error);
+    crowd_result result = crowd__core_file_read(path, GLTF_MAX_FILE_BYTES, &bytes, &size, error);
     if (result != CROWD_OK) {
         *claimed = named_gltf(path);
         return result;
     }
-    char *dir = core_path_folder(path);
+    char *dir = crowd__core_path_folder(path);
     if (dir == NULL) {
         free(bytes);
         *claimed = true;
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     gltf_import_options options = {path, dir, skeleton_only};
-    result = gltf_import_bytes(bytes, size, &options, desc, out_asset, error, claimed);
+    result = crowd__gltf_import_bytes(bytes, size, &options, desc, out_asset, error, claimed);
     free(dir);
     free(bytes);
     return result;
 }
 
-crowd_result gltf_import_file(const char *path, const crowd_import_desc *desc,
-                              crowd_asset **out_asset, crowd_error *error, bool *claimed) {
+crowd_result crowd__gltf_import_file(const char *path, const crowd_import_desc *desc,
+                                     crowd_asset **out_asset, crowd_error *error, bool *claimed) {
     return import_path(path, desc, false, out_asset, error, claimed);
 }
 
-crowd_result gltf_import_clips_file(const char *path, const crowd_import_desc *desc,
-                                    crowd_asset **out_asset, crowd_error *error, bool *claimed) {
+crowd_result crowd__gltf_import_clips_file(const char *path, const crowd_import_desc *desc,
+                                           crowd_asset **out_asset, crowd_error *error,
+                                           bool *claimed) {
     return import_path(path, desc, true, out_asset, error, claimed);
 }
 
-crowd_result gltf_import_memory(const void *bytes, size_t size, const char *name,
-                                const crowd_import_desc *desc, crowd_asset **out_asset,
-                                crowd_error *error, bool *claimed) {
+crowd_result crowd__gltf_import_memory(const void *bytes, size_t size, const char *name,
+                                       const crowd_import_desc *desc, crowd_asset **out_asset,
+                                       crowd_error *error, bool *claimed) {
     *claimed = false;
     *out_asset = NULL;
     if (!named_gltf(name) && !may_be_gltf(bytes, size)) {
         return CROWD_OK;
     }
     gltf_import_options options = {name ? name : "(memory)", NULL, false};
-    return gltf_import_bytes(bytes, size, &options, desc, out_asset, error, claimed);
+    return crowd__gltf_import_bytes(bytes, size, &options, desc, out_asset, error, claimed);
 }

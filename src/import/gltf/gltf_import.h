@@ -27,21 +27,22 @@
 
 /* crowd_import_file's glTF half: `path` must exist (checked by the caller).
  * Only files named .gltf / .glb or starting as GLB or JSON are read. */
-crowd_result gltf_import_file(const char *path, const crowd_import_desc *desc,
-                              crowd_asset **out_asset, crowd_error *error, bool *claimed);
+crowd_result crowd__gltf_import_file(const char *path, const crowd_import_desc *desc,
+                                     crowd_asset **out_asset, crowd_error *error, bool *claimed);
 
 /* crowd_import_memory's glTF half: `name` names the bytes in messages and
  * its extension says glTF was meant; external files cannot be read. */
-crowd_result gltf_import_memory(const void *bytes, size_t size, const char *name,
-                                const crowd_import_desc *desc, crowd_asset **out_asset,
-                                crowd_error *error, bool *claimed);
+crowd_result crowd__gltf_import_memory(const void *bytes, size_t size, const char *name,
+                                       const crowd_import_desc *desc, crowd_asset **out_asset,
+                                       crowd_error *error, bool *claimed);
 
 /* The same for a file of clips (crowd_asset_add_clips): its skeleton and
  * clips, meshes neither needed nor read (the asset's mesh is empty). */
-crowd_result gltf_import_clips_file(const char *path, const crowd_import_desc *desc,
-                                    crowd_asset **out_asset, crowd_error *error, bool *claimed);
+crowd_result crowd__gltf_import_clips_file(const char *path, const crowd_import_desc *desc,
+                                           crowd_asset **out_asset, crowd_error *error,
+                                           bool *claimed);
 
-/* What gltf_import_bytes is asked for. */
+/* What crowd__gltf_import_bytes is asked for. */
 typedef struct gltf_import_options {
     const char *file; /* names the input in messages (its extension says glTF was meant) */
     const char *dir;  /* folder of external buffers and images; NULL: none can be read */
@@ -51,8 +52,9 @@ typedef struct gltf_import_options {
 } gltf_import_options;
 
 /* The reader on bytes in memory (kept, not copied, for the call). */
-crowd_result gltf_import_bytes(const void *bytes, size_t size, const gltf_import_options *options,
-                               const crowd_import_desc *desc, crowd_asset **out_asset,
-                               crowd_error *error, bool *claimed);
+crowd_result crowd__gltf_import_bytes(const void *bytes, size_t size,
+                                      const gltf_import_options *options,
+                                      const crowd_import_desc *desc, crowd_asset **out_asset,
+                                      crowd_error *error, bool *claimed);
 
 #endif

@@ -49,29 +49,32 @@ typedef struct gltf_accessor {
 } gltf_accessor;
 
 /* Bytes of one component of `type`, 0 for an unknown type. */
-uint32_t gltf_component_size(uint32_t type);
+uint32_t crowd__gltf_component_size(uint32_t type);
 /* Accessor `index` (in range) described: type, componentType, normalized
  * only for 8- and 16-bit integers, count >= 1. */
-crowd_result gltf_accessor_describe(gltf_document *doc, uint32_t index, gltf_accessor *out);
+crowd_result crowd__gltf_accessor_describe(gltf_document *doc, uint32_t index, gltf_accessor *out);
 /* The accessor that member `key` of `object` (at `path`) names, described;
  * *present false when absent (an error when `required`). */
-crowd_result gltf_accessor_open(gltf_document *doc, const cJSON *object, const char *key,
-                                const char *path, bool required, gltf_accessor *out, bool *present);
+crowd_result crowd__gltf_accessor_open(gltf_document *doc, const cJSON *object, const char *key,
+                                       const char *path, bool required, gltf_accessor *out,
+                                       bool *present);
 /* count * components values, malloc'ed: floats (normalized integers per
  * the specification: signed max(c / (2^(b-1) - 1), -1), unsigned
  * c / (2^b - 1); others as their value) or unsigned integers (only for
  * unsigned, not normalized types). Honours byteOffset, byteStride, sparse
  * substitution; an accessor without a bufferView reads zeros (at most
  * 64 MiB of them: CROWD_ERROR_LIMIT). */
-crowd_result gltf_accessor_floats(gltf_document *doc, const gltf_accessor *accessor, float **out);
-crowd_result gltf_accessor_uints(gltf_document *doc, const gltf_accessor *accessor, uint32_t **out);
+crowd_result crowd__gltf_accessor_floats(gltf_document *doc, const gltf_accessor *accessor,
+                                         float **out);
+crowd_result crowd__gltf_accessor_uints(gltf_document *doc, const gltf_accessor *accessor,
+                                        uint32_t **out);
 /* Checks accessor `index` as a read would, without decoding it: fields,
  * bytes inside its bufferView and buffer, sparse ranges and indices. */
-crowd_result gltf_accessor_check(gltf_document *doc, uint32_t index);
+crowd_result crowd__gltf_accessor_check(gltf_document *doc, uint32_t index);
 /* The bytes of bufferView `view` (buffer, byteOffset, byteLength and
  * byteStride checked, the range inside the buffer). */
-crowd_result gltf_view_bytes(gltf_document *doc, uint32_t view, const uint8_t **bytes,
-                             uint64_t *length, uint64_t *stride);
+crowd_result crowd__gltf_view_bytes(gltf_document *doc, uint32_t view, const uint8_t **bytes,
+                                    uint64_t *length, uint64_t *stride);
 
 typedef struct gltf_node {
     const char *name; /* the file's (owned by the JSON), NULL when it has none */
@@ -130,31 +133,33 @@ typedef struct gltf_import {
 } gltf_import;
 
 /* The name a node goes by: its own, or "nodes[N]" (written to `buffer`). */
-const char *gltf_node_name(const gltf_import *imp, uint32_t node, char buffer[24]);
+const char *crowd__gltf_node_name(const gltf_import *imp, uint32_t node, char buffer[24]);
 
 /* Stage 2 (gltf_nodes.c). */
-crowd_result gltf_nodes_read(gltf_import *imp);
-crowd_result gltf_skins_read(gltf_import *imp);
-/* Stage 3 (gltf_meshes.c); gltf_weld merges bit-identical vertices of one
+crowd_result crowd__gltf_nodes_read(gltf_import *imp);
+crowd_result crowd__gltf_skins_read(gltf_import *imp);
+/* Stage 3 (gltf_meshes.c); crowd__gltf_weld merges bit-identical vertices of one
  * primitive (gltf_weld.c). */
-crowd_result gltf_meshes_read(gltf_import *imp);
-void gltf_primitives_free(gltf_import *imp);
-crowd_result gltf_weld(gltf_import *imp, gltf_primitive *primitive);
+crowd_result crowd__gltf_meshes_read(gltf_import *imp);
+void crowd__gltf_primitives_free(gltf_import *imp);
+crowd_result crowd__gltf_weld(gltf_import *imp, gltf_primitive *primitive);
 /* Stage 4 (gltf_scene.c): the scene's nodes (its pre-order), skins and
  * meshes (the primitives move into it; the materials they use are built
  * in order of first use). */
-crowd_result gltf_scene_fill(gltf_import *imp);
+crowd_result crowd__gltf_scene_fill(gltf_import *imp);
 /* gltf_materials.c: every material checked first (stage 1); then the
  * scene's material for the file's material `file_material` (-1: the
  * default one). */
-crowd_result gltf_materials_check(gltf_import *imp);
-crowd_result gltf_material_build(gltf_import *imp, int32_t file_material, crowd_material *out);
+crowd_result crowd__gltf_materials_check(gltf_import *imp);
+crowd_result crowd__gltf_material_build(gltf_import *imp, int32_t file_material,
+                                        crowd_material *out);
 /* Which TEXCOORD_n the primitive's base-colour texture reads and the
  * KHR_texture_transform to apply to it (2x3, column-major: u' = m[0] u +
  * m[2] v + m[4]). */
-void gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set, float transform[6]);
+void crowd__gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set,
+                             float transform[6]);
 /* Stage 4 (gltf_animations.c): every animation checked, then those moving
  * a node of the scene added to it. */
-crowd_result gltf_animations_read(gltf_import *imp);
+crowd_result crowd__gltf_animations_read(gltf_import *imp);
 
 #endif

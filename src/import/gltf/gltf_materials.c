@@ -16,9 +16,9 @@
  * name, white, metallic 1, roughness 1 (the spec's default material).
  * Every material's members, texture references, every texture's source and
  * sampler and every image's bufferView are checked when the document is
- * read (gltf_materials_check), used or not. KHR_texture_transform on the
+ * read (crowd__gltf_materials_check), used or not. KHR_texture_transform on the
  * base-colour texture becomes the transform of the texture coordinates
- * (gltf_material_uv), and its texCoord chooses the TEXCOORD_n read.
+ * (crowd__gltf_material_uv), and its texCoord chooses the TEXCOORD_n read.
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,32 +51,34 @@ static crowd_result check_texture_info(gltf_import *imp, const cJSON *object, co
     char where[128];
     snprintf(where, sizeof where, "%s.%s", path, key);
     if (!cJSON_IsObject(info)) {
-        return gltf_fail(imp->doc, "%s is not an object", where);
+        return crowd__gltf_fail(imp->doc, "%s is not an object", where);
     }
     uint32_t index = 0;
     uint64_t set = 0;
     crowd_result result =
-        gltf_ref(imp->doc, info, "index", GLTF_TEXTURES, true, where, &index, NULL);
-    if (result == CROWD_OK && !gltf_json_uint(info, "texCoord", 0, 255, &set)) {
-        result = gltf_fail(imp->doc, "%s.texCoord is not a small index", where);
+        crowd__gltf_ref(imp->doc, info, "index", GLTF_TEXTURES, true, where, &index, NULL);
+    if (result == CROWD_OK && !crowd__gltf_json_uint(info, "texCoord", 0, 255, &set)) {
+        result = crowd__gltf_fail(imp->doc, "%s.texCoord is not a small index", where);
     }
     const cJSON *extensions = member(info, "extensions");
     const cJSON *transform = member(extensions, "KHR_texture_transform");
     if (result == CROWD_OK && extensions != NULL && !cJSON_IsObject(extensions)) {
-        result = gltf_fail(imp->doc, "%s.extensions is not an object", where);
+        result = crowd__gltf_fail(imp->doc, "%s.extensions is not an object", where);
     }
     if (result == CROWD_OK && transform != NULL) {
         float values[2];
         uint64_t coord = 0;
         const cJSON *rotation = member(transform, "rotation");
-        if (!cJSON_IsObject(transform) || !gltf_json_floats(transform, "offset", 2, values) ||
-            !gltf_json_floats(transform, "scale", 2, values) ||
+        if (!cJSON_IsObject(transform) ||
+            !crowd__gltf_json_floats(transform, "offset", 2, values) ||
+            !crowd__gltf_json_floats(transform, "scale", 2, values) ||
             (rotation != NULL && (!cJSON_IsNumber(rotation) || !isfinite(rotation->valuedouble))) ||
-            !gltf_json_uint(transform, "texCoord", 0, 255, &coord)) {
-            result = gltf_fail(imp->doc,
-                               "%s.extensions.KHR_texture_transform is not an object of offset, "
-                               "rotation, scale and texCoord",
-                               where);
+            !crowd__gltf_json_uint(transform, "texCoord", 0, 255, &coord)) {
+            result =
+                crowd__gltf_fail(imp->doc,
+                                 "%s.extensions.KHR_texture_transform is not an object of offset, "
+                                 "rotation, scale and texCoord",
+                                 where);
         }
     }
     return result;
@@ -126,18 +128,20 @@ static crowd_result check_factors(gltf_import *imp, const cJSON *material, const
         !json_number(material, "alphaCutoff", 0.5f, &value) ||
         !json_number(member(material, "normalTexture"), "scale", 1, &value) ||
         !json_number(member(material, "occlusionTexture"), "strength", 1, &value) ||
-        !gltf_json_floats(material, "emissiveFactor", 3, emissive)) {
-        return gltf_fail(imp->doc,
-                         "%s: metallicFactor, roughnessFactor, glossinessFactor, alphaCutoff, "
-                         "normalTexture.scale, occlusionTexture.strength or emissiveFactor is "
-                         "not of finite numbers",
-                         path);
+        !crowd__gltf_json_floats(material, "emissiveFactor", 3, emissive)) {
+        return crowd__gltf_fail(
+            imp->doc,
+            "%s: metallicFactor, roughnessFactor, glossinessFactor, alphaCutoff, "
+            "normalTexture.scale, occlusionTexture.strength or emissiveFactor is "
+            "not of finite numbers",
+            path);
     }
     if (!alpha_mode(material, &mode) || (sided != NULL && !cJSON_IsBool(sided))) {
-        return gltf_fail(imp->doc,
-                         "%s: alphaMode is not OPAQUE, MASK or BLEND, or doubleSided is not a "
-                         "boolean",
-                         path);
+        return crowd__gltf_fail(
+            imp->doc,
+            "%s: alphaMode is not OPAQUE, MASK or BLEND, or doubleSided is not a "
+            "boolean",
+            path);
     }
     return CROWD_OK;
 }
@@ -150,21 +154,22 @@ static crowd_result check_material(gltf_import *imp, uint32_t m) {
     char path[96];
     snprintf(path, sizeof path, "materials[%u]", m);
     bool ok = true;
-    gltf_json_string(material, "name", &ok);
+    crowd__gltf_json_string(material, "name", &ok);
     const cJSON *metallic = member(material, "pbrMetallicRoughness");
     const cJSON *extensions = member(material, "extensions");
     float color[4];
     if (!ok || (metallic != NULL && !cJSON_IsObject(metallic)) ||
         (extensions != NULL && !cJSON_IsObject(extensions)) ||
         (spec_gloss(material) != NULL && !cJSON_IsObject(spec_gloss(material)))) {
-        return gltf_fail(imp->doc,
-                         "%s: name, pbrMetallicRoughness or extensions is not of its type "
-                         "(string, object, object)",
-                         path);
+        return crowd__gltf_fail(imp->doc,
+                                "%s: name, pbrMetallicRoughness or extensions is not of its type "
+                                "(string, object, object)",
+                                path);
     }
-    if (!gltf_json_floats(metallic, "baseColorFactor", 4, color) ||
-        !gltf_json_floats(spec_gloss(material), "diffuseFactor", 4, color)) {
-        return gltf_fail(imp->doc, "%s: the base colour factor is not 4 finite numbers", path);
+    if (!crowd__gltf_json_floats(metallic, "baseColorFactor", 4, color) ||
+        !crowd__gltf_json_floats(spec_gloss(material), "diffuseFactor", 4, color)) {
+        return crowd__gltf_fail(imp->doc, "%s: the base colour factor is not 4 finite numbers",
+                                path);
     }
     crowd_result result = CROWD_OK;
     for (size_t k = 0; result == CROWD_OK && k < sizeof own / sizeof own[0]; k++) {
@@ -185,7 +190,7 @@ static crowd_result check_material(gltf_import *imp, uint32_t m) {
     return result;
 }
 
-crowd_result gltf_materials_check(gltf_import *imp) {
+crowd_result crowd__gltf_materials_check(gltf_import *imp) {
     gltf_document *doc = imp->doc;
     crowd_result result = CROWD_OK;
     for (uint32_t m = 0; result == CROWD_OK && m < doc->lists[GLTF_MATERIALS].count; m++) {
@@ -196,9 +201,10 @@ crowd_result gltf_materials_check(gltf_import *imp) {
         snprintf(path, sizeof path, "textures[%u]", t);
         uint32_t index = 0;
         const cJSON *texture = doc->lists[GLTF_TEXTURES].items[t];
-        result = gltf_ref(doc, texture, "source", GLTF_IMAGES, false, path, &index, NULL);
+        result = crowd__gltf_ref(doc, texture, "source", GLTF_IMAGES, false, path, &index, NULL);
         if (result == CROWD_OK) {
-            result = gltf_ref(doc, texture, "sampler", GLTF_SAMPLERS, false, path, &index, NULL);
+            result =
+                crowd__gltf_ref(doc, texture, "sampler", GLTF_SAMPLERS, false, path, &index, NULL);
         }
     }
     for (uint32_t i = 0; result == CROWD_OK && i < doc->lists[GLTF_IMAGES].count; i++) {
@@ -207,11 +213,12 @@ crowd_result gltf_materials_check(gltf_import *imp) {
         const cJSON *image = doc->lists[GLTF_IMAGES].items[i];
         uint32_t view = 0;
         bool ok_uri = true, ok_mime = true;
-        gltf_json_string(image, "uri", &ok_uri);
-        gltf_json_string(image, "mimeType", &ok_mime);
-        result = gltf_ref(doc, image, "bufferView", GLTF_BUFFER_VIEWS, false, path, &view, NULL);
+        crowd__gltf_json_string(image, "uri", &ok_uri);
+        crowd__gltf_json_string(image, "mimeType", &ok_mime);
+        result =
+            crowd__gltf_ref(doc, image, "bufferView", GLTF_BUFFER_VIEWS, false, path, &view, NULL);
         if (result == CROWD_OK && (!ok_uri || !ok_mime)) {
-            result = gltf_fail(doc, "%s: uri or mimeType is not a string", path);
+            result = crowd__gltf_fail(doc, "%s: uri or mimeType is not a string", path);
         }
     }
     return result;
@@ -233,15 +240,15 @@ static void info_uv(const cJSON *info, uint32_t *set, float m[6]) {
     static const float identity[6] = {1, 0, 0, 1, 0, 0};
     memcpy(m, identity, sizeof identity);
     uint64_t coord = 0;
-    gltf_json_uint(info, "texCoord", 0, 255, &coord);
+    crowd__gltf_json_uint(info, "texCoord", 0, 255, &coord);
     const cJSON *transform = member(member(info, "extensions"), "KHR_texture_transform");
     if (transform != NULL) {
         float offset[2] = {0, 0}, scale[2] = {1, 1};
         const cJSON *rotation = member(transform, "rotation");
         float angle = cJSON_IsNumber(rotation) ? (float)rotation->valuedouble : 0.0f;
-        gltf_json_floats(transform, "offset", 2, offset);
-        gltf_json_floats(transform, "scale", 2, scale);
-        gltf_json_uint(transform, "texCoord", coord, 255, &coord);
+        crowd__gltf_json_floats(transform, "offset", 2, offset);
+        crowd__gltf_json_floats(transform, "scale", 2, scale);
+        crowd__gltf_json_uint(transform, "texCoord", coord, 255, &coord);
         /* The extension's T * R * S, with R = [cos sin; -sin cos]. */
         float c = cosf(angle), s = sinf(angle);
         const float composed[6] = {c * scale[0], -s * scale[0], s * scale[1],
@@ -251,7 +258,7 @@ static void info_uv(const cJSON *info, uint32_t *set, float m[6]) {
     *set = (uint32_t)coord;
 }
 
-void gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set, float m[6]) {
+void crowd__gltf_material_uv(const gltf_import *imp, int32_t material, uint32_t *set, float m[6]) {
     info_uv(base_color_info(imp, material), set, m);
 }
 
@@ -267,7 +274,7 @@ static crowd_result image_bytes(gltf_import *imp, uint32_t index, const uint8_t 
     uint32_t view = 0;
     bool has_view = false, ok = true;
     *owned = NULL;
-    gltf_ref(doc, image, "bufferView", GLTF_BUFFER_VIEWS, false, path, &view, &has_view);
+    crowd__gltf_ref(doc, image, "bufferView", GLTF_BUFFER_VIEWS, false, path, &view, &has_view);
     if (has_view) {
         const cJSON *json = doc->lists[GLTF_BUFFER_VIEWS].items[view];
         uint64_t offset = 0;
@@ -275,21 +282,22 @@ static crowd_result image_bytes(gltf_import *imp, uint32_t index, const uint8_t 
         char view_path[32];
         snprintf(view_path, sizeof view_path, "bufferViews[%u]", view);
         crowd_result result =
-            gltf_ref(doc, json, "buffer", GLTF_BUFFERS, true, view_path, &buffer, NULL);
+            crowd__gltf_ref(doc, json, "buffer", GLTF_BUFFERS, true, view_path, &buffer, NULL);
         if (result == CROWD_OK &&
-            (!gltf_json_uint(json, "byteOffset", 0, UINT64_MAX >> 12, &offset) ||
-             !gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, size))) {
-            result = gltf_fail(doc, "%s.byteOffset or byteLength is missing or not a byte count",
-                               view_path);
+            (!crowd__gltf_json_uint(json, "byteOffset", 0, UINT64_MAX >> 12, &offset) ||
+             !crowd__gltf_json_uint(json, "byteLength", UINT64_MAX, UINT64_MAX >> 12, size))) {
+            result = crowd__gltf_fail(
+                doc, "%s.byteOffset or byteLength is missing or not a byte count", view_path);
         }
-        return result == CROWD_OK ? gltf_buffer_bytes(doc, buffer, offset, *size, bytes, view_path)
-                                  : result;
+        return result == CROWD_OK
+                   ? crowd__gltf_buffer_bytes(doc, buffer, offset, *size, bytes, view_path)
+                   : result;
     }
-    const char *uri = gltf_json_string(image, "uri", &ok);
+    const char *uri = crowd__gltf_json_string(image, "uri", &ok);
     if (uri == NULL) {
         crowd_error_set(soft, CROWD_ERROR_INVALID_DATA, imp->file,
                         "%s has neither a bufferView nor a uri", path);
-    } else if (gltf_uri_read(doc, uri, owned, size, path, soft) == CROWD_OK) {
+    } else if (crowd__gltf_uri_read(doc, uri, owned, size, path, soft) == CROWD_OK) {
         *bytes = *owned;
     }
     return CROWD_OK;
@@ -320,10 +328,10 @@ static crowd_result load_texture(gltf_import *imp, const cJSON *info, const char
         return CROWD_OK;
     }
     uint64_t texture = 0;
-    gltf_json_uint(info, "index", 0, UINT32_MAX, &texture);
+    crowd__gltf_json_uint(info, "index", 0, UINT32_MAX, &texture);
     const cJSON *json = doc->lists[GLTF_TEXTURES].items[texture];
     uint64_t source = 0;
-    if (!gltf_json_uint(json, "source", UINT64_MAX, UINT32_MAX, &source)) {
+    if (!crowd__gltf_json_uint(json, "source", UINT64_MAX, UINT32_MAX, &source)) {
         crowd_log(imp->logger, CROWD_LOG_WARNING,
                   "%s: material '%s': textures[%llu] has no source crowd reads (only extensions' "
                   "images); the %s texture is left out",
@@ -338,8 +346,9 @@ static crowd_result load_texture(gltf_import *imp, const cJSON *info, const char
     if (result != CROWD_OK) {
         return result;
     }
-    bool decoded = bytes != NULL && import_png_decode(bytes, (size_t)size, MAX_TEXTURE_SIDE,
-                                                      &out->width, &out->height, &out->rgba8);
+    bool decoded =
+        bytes != NULL && crowd__import_png_decode(bytes, (size_t)size, MAX_TEXTURE_SIDE,
+                                                  &out->width, &out->height, &out->rgba8);
     if (!decoded) {
         *out = (crowd_image){0};
         crowd_log(imp->logger, CROWD_LOG_WARNING,
@@ -356,26 +365,26 @@ static float unit_clamp(float value) {
     return value < 0.0f ? 0.0f : value > 1.0f ? 1.0f : value;
 }
 
-/* The factors of `json` (checked by gltf_materials_check) with the spec's
+/* The factors of `json` (checked by crowd__gltf_materials_check) with the spec's
  * defaults and ranges. */
 static void read_factors(const cJSON *json, crowd_material *material) {
     const cJSON *metallic = member(json, "pbrMetallicRoughness");
     const cJSON *gloss = metallic == NULL ? spec_gloss(json) : NULL;
     float color[4] = {1, 1, 1, 1}, glossiness = 1;
     if (gloss != NULL) {
-        gltf_json_floats(gloss, "diffuseFactor", 4, color);
+        crowd__gltf_json_floats(gloss, "diffuseFactor", 4, color);
         json_number(gloss, "glossinessFactor", 1, &glossiness);
         material->metallic = 0.0f;
         material->roughness = 1.0f - unit_clamp(glossiness);
     } else {
-        gltf_json_floats(metallic, "baseColorFactor", 4, color);
+        crowd__gltf_json_floats(metallic, "baseColorFactor", 4, color);
         json_number(metallic, "metallicFactor", 1, &material->metallic);
         json_number(metallic, "roughnessFactor", 1, &material->roughness);
     }
     memcpy(material->base_color, color, sizeof color);
     material->metallic = unit_clamp(material->metallic);
     material->roughness = unit_clamp(material->roughness);
-    gltf_json_floats(json, "emissiveFactor", 3, material->emissive);
+    crowd__gltf_json_floats(json, "emissiveFactor", 3, material->emissive);
     for (int c = 0; c < 3; c++) {
         material->emissive[c] = material->emissive[c] > 0.0f ? material->emissive[c] : 0.0f;
     }
@@ -388,19 +397,19 @@ static void read_factors(const cJSON *json, crowd_material *material) {
     material->double_sided = cJSON_IsTrue(member(json, "doubleSided"));
 }
 
-crowd_result gltf_material_build(gltf_import *imp, int32_t m, crowd_material *material) {
+crowd_result crowd__gltf_material_build(gltf_import *imp, int32_t m, crowd_material *material) {
     const cJSON *json = m >= 0 ? imp->doc->lists[GLTF_MATERIALS].items[m] : NULL;
     bool ok = true;
-    const char *name = gltf_json_string(json, "name", &ok);
-    material->name = core_copy_string(name ? name : "");
+    const char *name = crowd__gltf_json_string(json, "name", &ok);
+    material->name = crowd__core_copy_string(name ? name : "");
     if (material->name == NULL) {
         return crowd_error_set(imp->error, CROWD_ERROR_OUT_OF_MEMORY, imp->file, "out of memory");
     }
-    core_material_defaults(material);
+    crowd__core_material_defaults(material);
     read_factors(json, material);
     uint32_t set = 0;
     float uv[6];
-    gltf_material_uv(imp, m, &set, uv);
+    crowd__gltf_material_uv(imp, m, &set, uv);
     const cJSON *pbr = member(json, "pbrMetallicRoughness");
     const struct {
         const cJSON *info;

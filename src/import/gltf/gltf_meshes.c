@@ -40,18 +40,18 @@ static crowd_result check_counts(primitive_reader *r, const cJSON *attributes, c
                                  uint32_t vertices) {
     gltf_document *doc = r->imp->doc;
     if (!cJSON_IsObject(attributes)) {
-        return gltf_fail(doc, "%s is not an object", path);
+        return crowd__gltf_fail(doc, "%s is not an object", path);
     }
     for (const cJSON *member = attributes->child; member != NULL; member = member->next) {
         gltf_accessor accessor;
         crowd_result result =
-            gltf_accessor_open(doc, attributes, member->string, path, true, &accessor, NULL);
+            crowd__gltf_accessor_open(doc, attributes, member->string, path, true, &accessor, NULL);
         if (result != CROWD_OK) {
             return result;
         }
         if (accessor.count != vertices) {
-            return gltf_fail(doc, "%s.%s has %u elements, POSITION has %u", path, member->string,
-                             accessor.count, vertices);
+            return crowd__gltf_fail(doc, "%s.%s has %u elements, POSITION has %u", path,
+                                    member->string, accessor.count, vertices);
         }
     }
     return CROWD_OK;
@@ -69,20 +69,20 @@ static crowd_result read_floats(primitive_reader *r, const char *name, uint32_t 
     char path[96];
     snprintf(path, sizeof path, "%s.attributes", r->path);
     crowd_result result =
-        gltf_accessor_open(doc, r->attributes, name, path, false, &accessor, &present);
+        crowd__gltf_accessor_open(doc, r->attributes, name, path, false, &accessor, &present);
     if (result != CROWD_OK || !present) {
         return result;
     }
     if (accessor.components != components || accessor.is_matrix ||
         accessor.component_type == GLTF_UNSIGNED_INT ||
         (integers_normalized && accessor.component_type != GLTF_FLOAT && !accessor.normalized)) {
-        return gltf_fail(doc, "%s.%s: %s has %u components of type %u%s, not %u %s", path, name,
-                         accessor.path, accessor.components, accessor.component_type,
-                         accessor.normalized ? " (normalized)" : "", components,
-                         integers_normalized ? "floats or normalized integers"
-                                             : "floats or 8/16-bit integers");
+        return crowd__gltf_fail(doc, "%s.%s: %s has %u components of type %u%s, not %u %s", path,
+                                name, accessor.path, accessor.components, accessor.component_type,
+                                accessor.normalized ? " (normalized)" : "", components,
+                                integers_normalized ? "floats or normalized integers"
+                                                    : "floats or 8/16-bit integers");
     }
-    return gltf_accessor_floats(doc, &accessor, out);
+    return crowd__gltf_accessor_floats(doc, &accessor, out);
 }
 
 /* The first non-finite value of `count` vectors of `components`, or -1. */
@@ -108,15 +108,15 @@ static crowd_result read_vertices(primitive_reader *r) {
     crowd_result result = read_floats(r, "POSITION", 3, false, &out->positions);
     int64_t bad = first_not_finite(out->positions, out->vertex_count, 3);
     if (result == CROWD_OK && bad >= 0) {
-        result = gltf_fail(r->imp->doc, "%s.attributes.POSITION: vertex %lld is not finite",
-                           r->path, (long long)bad);
+        result = crowd__gltf_fail(r->imp->doc, "%s.attributes.POSITION: vertex %lld is not finite",
+                                  r->path, (long long)bad);
     }
     if (result == CROWD_OK) {
         result = read_floats(r, "NORMAL", 3, true, &out->normals);
     }
     uint32_t set = 0;
     float transform[6];
-    gltf_material_uv(r->imp, out->material, &set, transform);
+    crowd__gltf_material_uv(r->imp, out->material, &set, transform);
     char name[24];
     snprintf(name, sizeof name, "TEXCOORD_%u", set);
     if (result == CROWD_OK) {
@@ -124,8 +124,8 @@ static crowd_result read_vertices(primitive_reader *r) {
     }
     bad = first_not_finite(out->uv, out->vertex_count, 2);
     if (result == CROWD_OK && bad >= 0) {
-        result = gltf_fail(r->imp->doc, "%s.attributes.%s: vertex %lld is not finite", r->path,
-                           name, (long long)bad);
+        result = crowd__gltf_fail(r->imp->doc, "%s.attributes.%s: vertex %lld is not finite",
+                                  r->path, name, (long long)bad);
     }
     if (result == CROWD_OK && out->uv != NULL) {
         apply_uv_transform(out->uv, out->vertex_count, transform);
@@ -146,12 +146,12 @@ static crowd_result read_influence_set(primitive_reader *r, uint32_t set, uint32
     uint32_t *joints = NULL;
     float *weights = NULL;
     crowd_result result =
-        gltf_accessor_open(doc, r->attributes, joints_name, path, true, &accessor, NULL);
+        crowd__gltf_accessor_open(doc, r->attributes, joints_name, path, true, &accessor, NULL);
     if (result == CROWD_OK && (accessor.components != 4 || accessor.is_matrix)) {
-        result = gltf_fail(doc, "%s.%s: %s is not VEC4", path, joints_name, accessor.path);
+        result = crowd__gltf_fail(doc, "%s.%s: %s is not VEC4", path, joints_name, accessor.path);
     }
     if (result == CROWD_OK) {
-        result = gltf_accessor_uints(doc, &accessor, &joints);
+        result = crowd__gltf_accessor_uints(doc, &accessor, &joints);
     }
     if (result == CROWD_OK) {
         result = read_floats(r, weights_name, 4, true, &weights);
@@ -161,13 +161,14 @@ static crowd_result read_influence_set(primitive_reader *r, uint32_t set, uint32
             uint32_t joint = joints[4 * v + k];
             float weight = weights[4 * v + k];
             if (!isfinite(weight) || weight < 0.0f) {
-                result = gltf_fail(doc, "%s.%s: vertex %u: weight %g is not a finite number >= 0",
-                                   path, weights_name, v, (double)weight);
+                result =
+                    crowd__gltf_fail(doc, "%s.%s: vertex %u: weight %g is not a finite number >= 0",
+                                     path, weights_name, v, (double)weight);
                 break;
             }
             if (weight > 0.0f && joint >= r->skin->joint_count) {
-                result = gltf_fail(doc, "%s.%s: vertex %u names joint %u, the skin has %u", path,
-                                   joints_name, v, joint, r->skin->joint_count);
+                result = crowd__gltf_fail(doc, "%s.%s: vertex %u names joint %u, the skin has %u",
+                                          path, joints_name, v, joint, r->skin->joint_count);
                 break;
             }
             size_t slot = ((size_t)v * sets + set) * 4 + k;
@@ -243,7 +244,7 @@ static crowd_result read_indices(primitive_reader *r, const cJSON *json, uint64_
     gltf_accessor accessor;
     bool indexed = false;
     crowd_result result =
-        gltf_accessor_open(doc, json, "indices", r->path, false, &accessor, &indexed);
+        crowd__gltf_accessor_open(doc, json, "indices", r->path, false, &accessor, &indexed);
     if (result != CROWD_OK || !indexed) {
         return result == CROWD_OK ? make_triangles(r, mode, NULL, r->out->vertex_count) : result;
     }
@@ -251,15 +252,16 @@ static crowd_result read_indices(primitive_reader *r, const cJSON *json, uint64_
         (accessor.component_type != GLTF_UNSIGNED_BYTE &&
          accessor.component_type != GLTF_UNSIGNED_SHORT &&
          accessor.component_type != GLTF_UNSIGNED_INT)) {
-        return gltf_fail(doc, "%s.indices: %s is not SCALAR of unsigned integers", r->path,
-                         accessor.path);
+        return crowd__gltf_fail(doc, "%s.indices: %s is not SCALAR of unsigned integers", r->path,
+                                accessor.path);
     }
     uint32_t *elements = NULL;
-    result = gltf_accessor_uints(doc, &accessor, &elements);
+    result = crowd__gltf_accessor_uints(doc, &accessor, &elements);
     for (uint32_t i = 0; result == CROWD_OK && i < accessor.count; i++) {
         if (elements[i] >= r->out->vertex_count) {
-            result = gltf_fail(doc, "%s.indices: index %u is %u, the primitive has %u vertices",
-                               r->path, i, elements[i], r->out->vertex_count);
+            result =
+                crowd__gltf_fail(doc, "%s.indices: index %u is %u, the primitive has %u vertices",
+                                 r->path, i, elements[i], r->out->vertex_count);
         }
     }
     if (result == CROWD_OK) {
@@ -276,7 +278,7 @@ static crowd_result read_primitive(primitive_reader *r, const cJSON *json, uint3
     gltf_document *doc = r->imp->doc;
     snprintf(r->path, sizeof r->path, "meshes[%u].primitives[%u]", m, p);
     if (!cJSON_IsObject(json)) {
-        return gltf_fail(doc, "%s is not an object", r->path);
+        return crowd__gltf_fail(doc, "%s is not an object", r->path);
     }
     char path[96];
     snprintf(path, sizeof path, "%s.attributes", r->path);
@@ -284,8 +286,8 @@ static crowd_result read_primitive(primitive_reader *r, const cJSON *json, uint3
     gltf_accessor position;
     crowd_result result =
         cJSON_IsObject(r->attributes)
-            ? gltf_accessor_open(doc, r->attributes, "POSITION", path, true, &position, NULL)
-            : gltf_fail(doc, "%s is not an object", path);
+            ? crowd__gltf_accessor_open(doc, r->attributes, "POSITION", path, true, &position, NULL)
+            : crowd__gltf_fail(doc, "%s is not an object", path);
     if (result == CROWD_OK && position.count > GLTF_MAX_PRIMITIVE_VERTICES) {
         result = crowd_error_set(r->imp->error, CROWD_ERROR_LIMIT, r->imp->file,
                                  "%s: %u vertices, more than the %u allowed", r->path,
@@ -296,7 +298,7 @@ static crowd_result read_primitive(primitive_reader *r, const cJSON *json, uint3
     }
     const cJSON *targets = cJSON_GetObjectItemCaseSensitive(json, "targets");
     if (result == CROWD_OK && targets != NULL && !cJSON_IsArray(targets)) {
-        result = gltf_fail(doc, "%s.targets is not an array", r->path);
+        result = crowd__gltf_fail(doc, "%s.targets is not an array", r->path);
     }
     uint32_t t = 0;
     for (const cJSON *target = targets ? targets->child : NULL;
@@ -305,14 +307,14 @@ static crowd_result read_primitive(primitive_reader *r, const cJSON *json, uint3
         result = check_counts(r, target, path, position.count);
     }
     uint64_t mode = 4;
-    if (result == CROWD_OK && !gltf_json_uint(json, "mode", 4, 6, &mode)) {
-        result = gltf_fail(doc, "%s.mode is not one of 0-6", r->path);
+    if (result == CROWD_OK && !crowd__gltf_json_uint(json, "mode", 4, 6, &mode)) {
+        result = crowd__gltf_fail(doc, "%s.mode is not one of 0-6", r->path);
     }
     uint32_t material = 0;
     bool has_material = false;
     if (result == CROWD_OK) {
-        result = gltf_ref(doc, json, "material", GLTF_MATERIALS, false, r->path, &material,
-                          &has_material);
+        result = crowd__gltf_ref(doc, json, "material", GLTF_MATERIALS, false, r->path, &material,
+                                 &has_material);
     }
     if (result != CROWD_OK || mode < 4) {
         r->dropped_lines = r->dropped_lines || mode < 4;
@@ -355,7 +357,7 @@ static crowd_result read_instance(gltf_import *imp, uint32_t n, bool *skinned_do
     const cJSON *mesh = imp->doc->lists[GLTF_MESHES].items[m];
     const cJSON *primitives = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
     if (!cJSON_IsArray(primitives) || cJSON_GetArraySize(primitives) == 0) {
-        return gltf_fail(imp->doc, "meshes[%u].primitives is missing or empty", m);
+        return crowd__gltf_fail(imp->doc, "meshes[%u].primitives is missing or empty", m);
     }
     bool skinned_node = node->skin >= 0;
     if (skinned_node && skinned_done[m]) {
@@ -382,7 +384,7 @@ static crowd_result read_instance(gltf_import *imp, uint32_t n, bool *skinned_do
         r->out = out;
         crowd_result result = read_primitive(r, json, m, p, node);
         if (result == CROWD_OK && out->index_count > 0) {
-            result = gltf_weld(imp, out);
+            result = crowd__gltf_weld(imp, out);
         }
         if (result != CROWD_OK || out->index_count == 0) {
             primitive_free(out);
@@ -397,7 +399,7 @@ static crowd_result read_instance(gltf_import *imp, uint32_t n, bool *skinned_do
     return CROWD_OK;
 }
 
-crowd_result gltf_meshes_read(gltf_import *imp) {
+crowd_result crowd__gltf_meshes_read(gltf_import *imp) {
     uint32_t capacity = 16;
     imp->primitives = malloc(capacity * sizeof *imp->primitives);
     bool *skinned_done = calloc((size_t)imp->doc->lists[GLTF_MESHES].count + 1, sizeof(bool));
@@ -422,7 +424,7 @@ crowd_result gltf_meshes_read(gltf_import *imp) {
     return result;
 }
 
-void gltf_primitives_free(gltf_import *imp) {
+void crowd__gltf_primitives_free(gltf_import *imp) {
     for (uint32_t p = 0; imp->primitives != NULL && p < imp->primitive_count; p++) {
         primitive_free(&imp->primitives[p]);
     }

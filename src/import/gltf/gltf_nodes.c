@@ -19,7 +19,7 @@
 #include "import/gltf/gltf_internal.h"
 #include "import/scene/import_math.h"
 
-const char *gltf_node_name(const gltf_import *imp, uint32_t node, char buffer[24]) {
+const char *crowd__gltf_node_name(const gltf_import *imp, uint32_t node, char buffer[24]) {
     const char *name = imp->nodes[node].name;
     if (name != NULL && name[0] != '\0') {
         return name;
@@ -58,18 +58,20 @@ static crowd_result read_transform(gltf_import *imp, const cJSON *json, uint32_t
     memcpy(node->translation, zero, sizeof zero);
     memcpy(node->rotation, unit, sizeof unit);
     memcpy(node->scale, one, sizeof one);
-    if (!gltf_json_floats(json, "translation", 3, node->translation) ||
-        !gltf_json_floats(json, "rotation", 4, node->rotation) ||
-        !gltf_json_floats(json, "scale", 3, node->scale)) {
-        return gltf_fail(imp->doc,
-                         "nodes[%u]: translation, rotation or scale is not an array of 3, 4, 3 "
-                         "finite numbers",
-                         n);
+    if (!crowd__gltf_json_floats(json, "translation", 3, node->translation) ||
+        !crowd__gltf_json_floats(json, "rotation", 4, node->rotation) ||
+        !crowd__gltf_json_floats(json, "scale", 3, node->scale)) {
+        return crowd__gltf_fail(
+            imp->doc,
+            "nodes[%u]: translation, rotation or scale is not an array of 3, 4, 3 "
+            "finite numbers",
+            n);
     }
     if (cJSON_GetObjectItemCaseSensitive(json, "matrix") != NULL) {
         float m[16];
-        if (!gltf_json_floats(json, "matrix", 16, m)) {
-            return gltf_fail(imp->doc, "nodes[%u].matrix is not an array of 16 finite numbers", n);
+        if (!crowd__gltf_json_floats(json, "matrix", 16, m)) {
+            return crowd__gltf_fail(imp->doc,
+                                    "nodes[%u].matrix is not an array of 16 finite numbers", n);
         }
         memcpy(node->local, m, sizeof m);
         decompose(node);
@@ -86,7 +88,7 @@ static crowd_result read_transform(gltf_import *imp, const cJSON *json, uint32_t
     for (int k = 0; k < 4; k++) {
         q[k] /= length;
     }
-    import_m4_from_trs(node->translation, node->rotation, node->scale, node->local);
+    crowd__import_m4_from_trs(node->translation, node->rotation, node->scale, node->local);
     return CROWD_OK;
 }
 
@@ -108,42 +110,43 @@ static crowd_result read_node(gltf_import *imp, uint32_t n) {
     char path[32];
     snprintf(path, sizeof path, "nodes[%u]", n);
     bool ok = true;
-    node->name = gltf_json_string(json, "name", &ok);
+    node->name = crowd__gltf_json_string(json, "name", &ok);
     if (!ok) {
-        return gltf_fail(doc, "%s.name is not a string", path);
+        return crowd__gltf_fail(doc, "%s.name is not a string", path);
     }
     uint32_t index = 0;
     bool present = false;
-    crowd_result result = gltf_ref(doc, json, "mesh", GLTF_MESHES, false, path, &index, &present);
+    crowd_result result =
+        crowd__gltf_ref(doc, json, "mesh", GLTF_MESHES, false, path, &index, &present);
     node->mesh = present ? (int32_t)index : -1;
     if (result == CROWD_OK) {
-        result = gltf_ref(doc, json, "skin", GLTF_SKINS, false, path, &index, &present);
+        result = crowd__gltf_ref(doc, json, "skin", GLTF_SKINS, false, path, &index, &present);
         node->skin = present ? (int32_t)index : -1;
     }
     if (result == CROWD_OK) {
-        result = gltf_ref(doc, json, "camera", GLTF_CAMERAS, false, path, &index, &present);
+        result = crowd__gltf_ref(doc, json, "camera", GLTF_CAMERAS, false, path, &index, &present);
     }
     if (result != CROWD_OK) {
         return result;
     }
     const cJSON *children = cJSON_GetObjectItemCaseSensitive(json, "children");
     if (children != NULL && !cJSON_IsArray(children)) {
-        return gltf_fail(doc, "%s.children is not an array", path);
+        return crowd__gltf_fail(doc, "%s.children is not an array", path);
     }
     uint32_t i = 0;
     for (const cJSON *item = children ? children->child : NULL; item != NULL;
          item = item->next, i++) {
         uint32_t child = 0;
         if (!element_index(item, imp->node_count, &child)) {
-            return gltf_fail(doc, "%s.children[%u] is not one of the %u nodes", path, i,
-                             imp->node_count);
+            return crowd__gltf_fail(doc, "%s.children[%u] is not one of the %u nodes", path, i,
+                                    imp->node_count);
         }
         if (child == n) {
-            return gltf_fail(doc, "%s is its own child", path);
+            return crowd__gltf_fail(doc, "%s is its own child", path);
         }
         if (imp->nodes[child].parent >= 0) {
-            return gltf_fail(doc, "nodes[%u] is a child of both nodes[%d] and nodes[%u]", child,
-                             imp->nodes[child].parent, n);
+            return crowd__gltf_fail(doc, "nodes[%u] is a child of both nodes[%d] and nodes[%u]",
+                                    child, imp->nodes[child].parent, n);
         }
         imp->nodes[child].parent = (int32_t)n;
     }
@@ -165,8 +168,8 @@ static crowd_result check_cycles(gltf_import *imp) {
             n = imp->nodes[n].parent;
         }
         if (n >= 0 && mark[n] == start + 1) {
-            result = gltf_fail(imp->doc,
-                               "nodes[%d] is its own ancestor (the node hierarchy has a cycle)", n);
+            result = crowd__gltf_fail(
+                imp->doc, "nodes[%d] is its own ancestor (the node hierarchy has a cycle)", n);
         }
     }
     free(mark);
@@ -178,7 +181,8 @@ static crowd_result scene_roots(gltf_import *imp, uint32_t *roots, uint32_t *cou
     gltf_document *doc = imp->doc;
     uint32_t scene = 0;
     bool present = false;
-    crowd_result result = gltf_ref(doc, doc->json, "scene", GLTF_SCENES, false, "", &scene, NULL);
+    crowd_result result =
+        crowd__gltf_ref(doc, doc->json, "scene", GLTF_SCENES, false, "", &scene, NULL);
     *count = 0;
     if (result != CROWD_OK) {
         return result;
@@ -194,28 +198,29 @@ static crowd_result scene_roots(gltf_import *imp, uint32_t *roots, uint32_t *cou
     const cJSON *json = doc->lists[GLTF_SCENES].items[scene];
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(json, "nodes");
     bool ok = true;
-    gltf_json_string(json, "name", &ok);
+    crowd__gltf_json_string(json, "name", &ok);
     present = nodes != NULL;
     if (!ok || (present && !cJSON_IsArray(nodes))) {
-        return gltf_fail(doc, "scenes[%u]: %s", scene,
-                         ok ? "nodes is not an array" : "name is not a string");
+        return crowd__gltf_fail(doc, "scenes[%u]: %s", scene,
+                                ok ? "nodes is not an array" : "name is not a string");
     }
     uint32_t i = 0;
     for (const cJSON *item = present ? nodes->child : NULL; item != NULL; item = item->next, i++) {
         uint32_t root = 0;
         if (!element_index(item, imp->node_count, &root)) {
-            return gltf_fail(doc, "scenes[%u].nodes[%u] is not one of the %u nodes", scene, i,
-                             imp->node_count);
+            return crowd__gltf_fail(doc, "scenes[%u].nodes[%u] is not one of the %u nodes", scene,
+                                    i, imp->node_count);
         }
         if (imp->nodes[root].parent >= 0) {
-            return gltf_fail(doc,
-                             "scenes[%u].nodes[%u]: nodes[%u] is a child of nodes[%d], not a "
-                             "root",
-                             scene, i, root, imp->nodes[root].parent);
+            return crowd__gltf_fail(
+                doc,
+                "scenes[%u].nodes[%u]: nodes[%u] is a child of nodes[%d], not a "
+                "root",
+                scene, i, root, imp->nodes[root].parent);
         }
         if (imp->nodes[root].in_scene) {
-            return gltf_fail(doc, "scenes[%u].nodes[%u]: nodes[%u] is listed twice", scene, i,
-                             root);
+            return crowd__gltf_fail(doc, "scenes[%u].nodes[%u]: nodes[%u] is listed twice", scene,
+                                    i, root);
         }
         imp->nodes[root].in_scene = true;
         roots[(*count)++] = root;
@@ -259,7 +264,7 @@ static crowd_result walk_scene(gltf_import *imp) {
     return result;
 }
 
-crowd_result gltf_nodes_read(gltf_import *imp) {
+crowd_result crowd__gltf_nodes_read(gltf_import *imp) {
     imp->node_count = imp->doc->lists[GLTF_NODES].count;
     imp->nodes = calloc((size_t)imp->node_count + 1, sizeof *imp->nodes);
     if (imp->nodes == NULL) {
@@ -287,11 +292,12 @@ static crowd_result read_skin(gltf_import *imp, uint32_t s) {
     snprintf(path, sizeof path, "skins[%u]", s);
     const cJSON *joints = cJSON_GetObjectItemCaseSensitive(json, "joints");
     if (!cJSON_IsArray(joints) || cJSON_GetArraySize(joints) == 0) {
-        return gltf_fail(doc, "%s.joints is %s", path,
-                         joints == NULL ? "missing" : "not a non-empty array");
+        return crowd__gltf_fail(doc, "%s.joints is %s", path,
+                                joints == NULL ? "missing" : "not a non-empty array");
     }
     uint32_t index = 0;
-    crowd_result result = gltf_ref(doc, json, "skeleton", GLTF_NODES, false, path, &index, NULL);
+    crowd_result result =
+        crowd__gltf_ref(doc, json, "skeleton", GLTF_NODES, false, path, &index, NULL);
     if (result != CROWD_OK) {
         return result;
     }
@@ -304,30 +310,32 @@ static crowd_result read_skin(gltf_import *imp, uint32_t s) {
     uint32_t j = 0;
     for (const cJSON *item = joints->child; item != NULL; item = item->next, j++) {
         if (!element_index(item, imp->node_count, &skin->joints[j])) {
-            return gltf_fail(doc, "%s.joints[%u] is not one of the %u nodes", path, j,
-                             imp->node_count);
+            return crowd__gltf_fail(doc, "%s.joints[%u] is not one of the %u nodes", path, j,
+                                    imp->node_count);
         }
-        import_m4_identity(&skin->inverse_binds[16 * j]);
+        crowd__import_m4_identity(&skin->inverse_binds[16 * j]);
     }
     gltf_accessor accessor;
     bool present = false;
-    result = gltf_accessor_open(doc, json, "inverseBindMatrices", path, false, &accessor, &present);
+    result = crowd__gltf_accessor_open(doc, json, "inverseBindMatrices", path, false, &accessor,
+                                       &present);
     if (result != CROWD_OK || !present) {
         return result;
     }
     if (accessor.components != 16 || !accessor.is_matrix || accessor.component_type != GLTF_FLOAT) {
-        return gltf_fail(doc, "%s.inverseBindMatrices: %s is not MAT4 of floats", path,
-                         accessor.path);
+        return crowd__gltf_fail(doc, "%s.inverseBindMatrices: %s is not MAT4 of floats", path,
+                                accessor.path);
     }
     if (accessor.count < skin->joint_count) {
-        return gltf_fail(doc, "%s: %u joints, inverseBindMatrices %s has %u matrices", path,
-                         skin->joint_count, accessor.path, accessor.count);
+        return crowd__gltf_fail(doc, "%s: %u joints, inverseBindMatrices %s has %u matrices", path,
+                                skin->joint_count, accessor.path, accessor.count);
     }
     float *matrices = NULL;
-    result = gltf_accessor_floats(doc, &accessor, &matrices);
+    result = crowd__gltf_accessor_floats(doc, &accessor, &matrices);
     for (uint32_t k = 0; result == CROWD_OK && k < skin->joint_count; k++) {
-        if (!import_m4_is_finite(&matrices[16 * k])) {
-            result = gltf_fail(doc, "%s.inverseBindMatrices: matrix %u is not finite", path, k);
+        if (!crowd__import_m4_is_finite(&matrices[16 * k])) {
+            result =
+                crowd__gltf_fail(doc, "%s.inverseBindMatrices: matrix %u is not finite", path, k);
         }
         memcpy(&skin->inverse_binds[16 * k], &matrices[16 * k], 16 * sizeof(float));
     }
@@ -335,7 +343,7 @@ static crowd_result read_skin(gltf_import *imp, uint32_t s) {
     return result;
 }
 
-crowd_result gltf_skins_read(gltf_import *imp) {
+crowd_result crowd__gltf_skins_read(gltf_import *imp) {
     imp->skin_count = imp->doc->lists[GLTF_SKINS].count;
     imp->skins = calloc((size_t)imp->skin_count + 1, sizeof *imp->skins);
     if (imp->skins == NULL) {

@@ -19,7 +19,7 @@ static crowd_result fill_nodes(gltf_import *imp) {
     import_scene *scene = &imp->scene;
     for (uint32_t o = 0; o < imp->order_count; o++) {
         const gltf_node *from = &imp->nodes[imp->order[o]];
-        import_scene_node *node = import_scene_add_node(scene);
+        import_scene_node *node = crowd__import_scene_add_node(scene);
         if (node == NULL) {
             return out_of_memory(imp);
         }
@@ -31,9 +31,9 @@ static crowd_result fill_nodes(gltf_import *imp) {
     }
     /* Named once the list stops growing: a name may be the node's own_name. */
     for (uint32_t o = 0; o < imp->order_count; o++) {
-        scene->nodes[o].name = gltf_node_name(imp, imp->order[o], scene->nodes[o].own_name);
+        scene->nodes[o].name = crowd__gltf_node_name(imp, imp->order[o], scene->nodes[o].own_name);
     }
-    import_scene_nodes_finish(scene);
+    crowd__import_scene_nodes_finish(scene);
     return CROWD_OK;
 }
 
@@ -96,8 +96,8 @@ static crowd_result check_skin(gltf_import *imp, const gltf_primitive *p) {
     const gltf_skin *skin = &imp->skins[s];
     for (uint32_t j = 0; j < skin->joint_count; j++) {
         if (!imp->nodes[skin->joints[j]].in_scene) {
-            return gltf_fail(imp->doc, "skins[%d].joints[%u]: nodes[%u] is not in the scene", s, j,
-                             skin->joints[j]);
+            return crowd__gltf_fail(imp->doc, "skins[%d].joints[%u]: nodes[%u] is not in the scene",
+                                    s, j, skin->joints[j]);
         }
     }
     return CROWD_OK;
@@ -109,7 +109,7 @@ static crowd_result fill_meshes(gltf_import *imp) {
     crowd_result result = slot_of != NULL ? CROWD_OK : out_of_memory(imp);
     for (uint32_t p = 0; p < imp->primitive_count && result == CROWD_OK; p++) {
         gltf_primitive *from = &imp->primitives[p];
-        import_scene_mesh *mesh = import_scene_add_mesh(scene);
+        import_scene_mesh *mesh = crowd__import_scene_add_mesh(scene);
         if (mesh == NULL) {
             result = out_of_memory(imp);
             break;
@@ -135,17 +135,18 @@ static crowd_result fill_meshes(gltf_import *imp) {
         uint32_t key =
             from->material >= 0 ? (uint32_t)from->material : imp->doc->lists[GLTF_MATERIALS].count;
         if (result == CROWD_OK) {
-            result = import_scene_material_slot(scene, slot_of, key, &mesh->material, &material);
+            result =
+                crowd__import_scene_material_slot(scene, slot_of, key, &mesh->material, &material);
         }
         if (result == CROWD_OK && material != NULL) {
-            result = gltf_material_build(imp, from->material, material);
+            result = crowd__gltf_material_build(imp, from->material, material);
         }
     }
     free(slot_of);
     return result;
 }
 
-crowd_result gltf_scene_fill(gltf_import *imp) {
+crowd_result crowd__gltf_scene_fill(gltf_import *imp) {
     crowd_result result = fill_nodes(imp);
     if (result == CROWD_OK) {
         result = fill_skins(imp);

@@ -68,7 +68,7 @@ static void move_vertex(gltf_primitive *p, uint32_t from, uint32_t to) {
     }
 }
 
-crowd_result gltf_weld(gltf_import *imp, gltf_primitive *p) {
+crowd_result crowd__gltf_weld(gltf_import *imp, gltf_primitive *p) {
     size_t slots = 16;
     while (slots < 2 * (size_t)p->vertex_count) {
         slots *= 2;

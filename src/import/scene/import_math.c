@@ -5,12 +5,12 @@
 
 #include <cglm/cglm.h>
 
-void import_m4_identity(float out[16]) {
+void crowd__import_m4_identity(float out[16]) {
     memset(out, 0, 16 * sizeof *out);
     out[0] = out[5] = out[10] = out[15] = 1.0f;
 }
 
-void import_m4_from_ai(const struct aiMatrix4x4 *m, float out[16]) {
+void crowd__import_m4_from_ai(const struct aiMatrix4x4 *m, float out[16]) {
     const float rows[16] = {m->a1, m->a2, m->a3, m->a4, m->b1, m->b2, m->b3, m->b4,
                             m->c1, m->c2, m->c3, m->c4, m->d1, m->d2, m->d3, m->d4};
     for (int r = 0; r < 4; r++) {
@@ -20,7 +20,7 @@ void import_m4_from_ai(const struct aiMatrix4x4 *m, float out[16]) {
     }
 }
 
-void import_m4_mul(const float a[16], const float b[16], float out[16]) {
+void crowd__import_m4_mul(const float a[16], const float b[16], float out[16]) {
     mat4 ma, mb, mo;
     memcpy(ma, a, sizeof ma);
     memcpy(mb, b, sizeof mb);
@@ -28,7 +28,7 @@ void import_m4_mul(const float a[16], const float b[16], float out[16]) {
     memcpy(out, mo, sizeof mo);
 }
 
-bool import_m4_is_finite(const float m[16]) {
+bool crowd__import_m4_is_finite(const float m[16]) {
     for (int i = 0; i < 16; i++) {
         if (!isfinite(m[i])) {
             return false;
@@ -37,20 +37,20 @@ bool import_m4_is_finite(const float m[16]) {
     return true;
 }
 
-bool import_m4_invert(const float m[16], float out[16]) {
+bool crowd__import_m4_invert(const float m[16], float out[16]) {
     mat4 mm, mi;
     memcpy(mm, m, sizeof mm);
     float det = glm_mat4_det(mm);
-    if (!import_m4_is_finite(m) || !isfinite(det) || fabsf(det) < 1e-12f) {
-        import_m4_identity(out);
+    if (!crowd__import_m4_is_finite(m) || !isfinite(det) || fabsf(det) < 1e-12f) {
+        crowd__import_m4_identity(out);
         return false;
     }
     glm_mat4_inv_precise(mm, mi);
     memcpy(out, mi, sizeof mi);
-    return import_m4_is_finite(out);
+    return crowd__import_m4_is_finite(out);
 }
 
-bool import_m4_near(const float a[16], const float b[16], float tolerance) {
+bool crowd__import_m4_near(const float a[16], const float b[16], float tolerance) {
     for (int i = 0; i < 16; i++) {
         if (!(fabsf(a[i] - b[i]) <= tolerance)) {
             return false;
@@ -59,8 +59,8 @@ bool import_m4_near(const float a[16], const float b[16], float tolerance) {
     return true;
 }
 
-void import_m4_from_trs(const float translation[3], const float rotation_xyzw[4],
-                        const float scale[3], float out[16]) {
+void crowd__import_m4_from_trs(const float translation[3], const float rotation_xyzw[4],
+                               const float scale[3], float out[16]) {
     float x = rotation_xyzw[0], y = rotation_xyzw[1], z = rotation_xyzw[2], w = rotation_xyzw[3];
     float rot[9] = {
         1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
@@ -79,7 +79,7 @@ void import_m4_from_trs(const float translation[3], const float rotation_xyzw[4]
     out[15] = 1.0f;
 }
 
-void import_m4_point(const float m[16], const float p[3], float out[3]) {
+void crowd__import_m4_point(const float m[16], const float p[3], float out[3]) {
     float r[3];
     for (int i = 0; i < 3; i++) {
         r[i] = m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i];
@@ -87,7 +87,7 @@ void import_m4_point(const float m[16], const float p[3], float out[3]) {
     memcpy(out, r, sizeof r);
 }
 
-bool import_m4_normal(const float m[16], const float n[3], float out[3]) {
+bool crowd__import_m4_normal(const float m[16], const float n[3], float out[3]) {
     /* Inverse transpose of the 3x3 = cofactor matrix / det; the 1/det only
      * scales (and maybe flips) the result, so cofactors with det's sign do. */
     const float a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6],

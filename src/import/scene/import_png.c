@@ -7,8 +7,8 @@
 
 #include "import/scene/import_png.h"
 
-bool import_png_decode(const void *bytes, size_t size, uint32_t max_side, uint32_t *out_width,
-                       uint32_t *out_height, uint8_t **out_rgba8) {
+bool crowd__import_png_decode(const void *bytes, size_t size, uint32_t max_side,
+                              uint32_t *out_width, uint32_t *out_height, uint8_t **out_rgba8) {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (size < sizeof signature || memcmp(bytes, signature, sizeof signature) != 0) {
         return false;

@@ -10,7 +10,7 @@
  * the file's unit. Readers check what their format forbids and report it
  * in its terms (JSON paths, assimp names); they repair nothing.
  *
- * import_scene_convert() then runs the steps, each in its own file, and is
+ * crowd__import_scene_convert() then runs the steps, each in its own file, and is
  * the only place that counts repairs (crowd_repairs):
  *   1. marks     which nodes must become joints: skin joints, nodes static
  *                meshes hang from, skinned meshes' nodes when a vertex has
@@ -30,7 +30,7 @@
  * and crowd_asset_validate(). A file of clips (crowd_asset_add_clips) has
  * no meshes; its skeleton is its skins' joints and animated nodes.
  *
- * Ownership: the scene owns its arrays (import_scene_free), except names,
+ * Ownership: the scene owns its arrays (crowd__import_scene_free), except names,
  * which point into the reader's data (JSON, aiScene) or a node's
  * own_name and must outlive the conversion. Materials and keys move into
  * the asset.
@@ -145,29 +145,29 @@ typedef struct import_scene {
 } import_scene;
 
 /* An empty scene for `file` (unit 1 m, nothing applied). */
-void import_scene_init(import_scene *scene, const char *file, const crowd_import_desc *desc,
-                       crowd_error *error);
-void import_scene_free(import_scene *scene);
+void crowd__import_scene_init(import_scene *scene, const char *file, const crowd_import_desc *desc,
+                              crowd_error *error);
+void crowd__import_scene_free(import_scene *scene);
 /* Growing the lists; NULL when out of memory (the error set). The new
  * element is zeroed and counted. */
-import_scene_node *import_scene_add_node(import_scene *scene);
-import_scene_mesh *import_scene_add_mesh(import_scene *scene);
+import_scene_node *crowd__import_scene_add_node(import_scene *scene);
+import_scene_mesh *crowd__import_scene_add_mesh(import_scene *scene);
 /* The scene material of the reader's material `key`, in order of first
  * use: `slot_of[key]` (zeroed by the reader, one entry per key) is its
  * index + 1; at the first use *out_new is the new zeroed material for the
  * reader to fill, else NULL. */
-crowd_result import_scene_material_slot(import_scene *scene, uint32_t *slot_of, uint32_t key,
-                                        uint32_t *out_slot, crowd_material **out_new);
-import_scene_channel *import_scene_add_channel(import_scene *scene,
-                                               import_scene_animation *animation);
+crowd_result crowd__import_scene_material_slot(import_scene *scene, uint32_t *slot_of, uint32_t key,
+                                               uint32_t *out_slot, crowd_material **out_new);
+import_scene_channel *crowd__import_scene_add_channel(import_scene *scene,
+                                                      import_scene_animation *animation);
 /* Node globals from the locals (parents come first). */
-void import_scene_nodes_finish(import_scene *scene);
+void crowd__import_scene_nodes_finish(import_scene *scene);
 /* The node called `name`, preferring a bone or a marked node where several
  * share it; -1 if none. */
-int32_t import_scene_node_find(const import_scene *scene, const char *name);
+int32_t crowd__import_scene_node_find(const import_scene *scene, const char *name);
 
 /* The pipeline: the asset named after scene->file, or an error. */
-crowd_result import_scene_convert(import_scene *scene, crowd_asset **out_asset);
+crowd_result crowd__import_scene_convert(import_scene *scene, crowd_asset **out_asset);
 
 /* The steps (scene_skeleton.c, scene_bind.c, scene_mesh.c, scene_clips.c,
  * scene_units.c), over what the conversion holds. */
@@ -181,14 +181,14 @@ typedef struct import_build {
     bool *inverse_bind_set; /* inverse_bind[j] came from a skin */
 } import_build;
 
-crowd_result import_build_skeleton(import_build *build);
+crowd_result crowd__import_build_skeleton(import_build *build);
 /* Where skinned `mesh` sat when its skin was bound: B from its space to
  * model space, and B^-1. True when B is exactly identity (the file's
  * values are then kept bit for bit). */
-bool import_build_bind(const import_build *build, const import_scene_mesh *mesh, float bind[16],
-                       float bind_inverse[16]);
-crowd_result import_build_mesh(import_build *build);
-crowd_result import_build_clips(import_build *build);
-void import_build_units(import_build *build);
+bool crowd__import_build_bind(const import_build *build, const import_scene_mesh *mesh,
+                              float bind[16], float bind_inverse[16]);
+crowd_result crowd__import_build_mesh(import_build *build);
+crowd_result crowd__import_build_clips(import_build *build);
+void crowd__import_build_units(import_build *build);
 
 #endif

@@ -48,7 +48,7 @@ static void place(const float lo[3], const float hi[3], const float m[16], place
     out->support = 0.0;
     for (int k = 0; k < 8; k++) {
         const float p[3] = {k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]};
-        import_m4_point(m, p, out->corner[k]);
+        crowd__import_m4_point(m, p, out->corner[k]);
         for (int c = 0; c < 3; c++) {
             out->magnitude = fmaxf(out->magnitude, fabsf(out->corner[k][c]));
         }
@@ -84,8 +84,8 @@ static double *joint_weights(const import_scene_mesh *p, uint32_t joint_count) {
     return weight;
 }
 
-bool import_build_bind(const import_build *build, const import_scene_mesh *p, float bind[16],
-                       float bind_inverse[16]) {
+bool crowd__import_build_bind(const import_build *build, const import_scene_mesh *p, float bind[16],
+                              float bind_inverse[16]) {
     const import_scene *scene = build->scene;
     const import_scene_node *node = &scene->nodes[p->node];
     const import_scene_skin *skin = &scene->skins[p->skin];
@@ -101,9 +101,9 @@ bool import_build_bind(const import_build *build, const import_scene_mesh *p, fl
     placement candidates[CANDIDATES];
     uint32_t count = 0;
     float identity[16], product[16], inverse[16];
-    import_m4_identity(identity);
+    crowd__import_m4_identity(identity);
     place(lo, hi, identity, &candidates[count++]);
-    if (import_m4_invert(node->global, inverse)) {
+    if (crowd__import_m4_invert(node->global, inverse)) {
         place(lo, hi, node->global, &candidates[count++]);
         count -= agree(&candidates[0], &candidates[1]);
     }
@@ -114,8 +114,9 @@ bool import_build_bind(const import_build *build, const import_scene_mesh *p, fl
             if (!(weight[k] > 0.0) || joint < 0) {
                 continue;
             }
-            import_m4_mul(&build->joint_global[16 * joint], &skin->inverse_binds[16 * k], product);
-            if (!import_m4_is_finite(product)) {
+            crowd__import_m4_mul(&build->joint_global[16 * joint], &skin->inverse_binds[16 * k],
+                                 product);
+            if (!crowd__import_m4_is_finite(product)) {
                 continue;
             }
             placement placed;
@@ -127,7 +128,8 @@ bool import_build_bind(const import_build *build, const import_scene_mesh *p, fl
                 /* The second pass counts the votes, over every candidate. */
                 candidates[c].support += pass == 1 && same ? weight[k] : 0.0;
             }
-            if (pass == 0 && !known && count < CANDIDATES && import_m4_invert(product, inverse)) {
+            if (pass == 0 && !known && count < CANDIDATES &&
+                crowd__import_m4_invert(product, inverse)) {
                 candidates[count++] = placed;
             }
         }
@@ -140,6 +142,6 @@ bool import_build_bind(const import_build *build, const import_scene_mesh *p, fl
         }
     }
     memcpy(bind, candidates[best].matrix, 16 * sizeof(float));
-    import_m4_invert(bind, bind_inverse);
+    crowd__import_m4_invert(bind, bind_inverse);
     return best == 0;
 }

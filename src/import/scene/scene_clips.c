@@ -109,7 +109,7 @@ static crowd_result build_clip(import_build *build, import_scene_animation *anim
     /* Counted before it is filled, so a failure still frees what was made. */
     crowd_clip *clip = &asset->clips[asset->clip_count++];
     clip->tracks = calloc(joint_count, sizeof *clip->tracks);
-    clip->name = core_copy_string(animation->name);
+    clip->name = crowd__core_copy_string(animation->name);
     if (clip->tracks == NULL || clip->name == NULL) {
         return crowd_error_set(scene->error, CROWD_ERROR_OUT_OF_MEMORY, scene->file,
                                "out of memory");
@@ -127,10 +127,10 @@ static crowd_result build_clip(import_build *build, import_scene_animation *anim
                   scene->file, animation->label, animation->name, (double)clip->duration_s,
                   stated_s);
     }
-    return anim_clip_decide_loop(&asset->skeleton, clip, scene->file, scene->error);
+    return crowd__anim_clip_decide_loop(&asset->skeleton, clip, scene->file, scene->error);
 }
 
-crowd_result import_build_clips(import_build *build) {
+crowd_result crowd__import_build_clips(import_build *build) {
     import_scene *scene = build->scene;
     crowd_asset *asset = build->asset;
     if (build->static_only || scene->animation_count == 0) {
@@ -148,6 +148,6 @@ crowd_result import_build_clips(import_build *build) {
     }
     free(animated);
     return result == CROWD_OK
-               ? anim_clip_names_unique(asset, 0, scene->logger, scene->file, scene->error)
+               ? crowd__anim_clip_names_unique(asset, 0, scene->logger, scene->file, scene->error)
                : result;
 }

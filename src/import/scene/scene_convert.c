@@ -9,8 +9,8 @@
 #include "import/scene/import_math.h"
 #include "import/scene/scene.h"
 
-void import_scene_init(import_scene *scene, const char *file, const crowd_import_desc *desc,
-                       crowd_error *error) {
+void crowd__import_scene_init(import_scene *scene, const char *file, const crowd_import_desc *desc,
+                              crowd_error *error) {
     memset(scene, 0, sizeof *scene);
     scene->file = file;
     scene->desc = desc;
@@ -20,7 +20,7 @@ void import_scene_init(import_scene *scene, const char *file, const crowd_import
     scene->unit_applied = 1.0;
 }
 
-void import_scene_free(import_scene *scene) {
+void crowd__import_scene_free(import_scene *scene) {
     for (uint32_t s = 0; s < scene->skin_count; s++) {
         free(scene->skins[s].nodes);
         free(scene->skins[s].names);
@@ -37,7 +37,7 @@ void import_scene_free(import_scene *scene) {
         free(mesh->indices);
     }
     for (uint32_t m = 0; m < scene->material_count; m++) {
-        core_material_release(&scene->materials[m]);
+        crowd__core_material_release(&scene->materials[m]);
     }
     for (uint32_t a = 0; a < scene->animation_count; a++) {
         import_scene_animation *animation = &scene->animations[a];
@@ -79,7 +79,7 @@ static void *grow(import_scene *scene, void **list, uint32_t *count, size_t size
     return item;
 }
 
-import_scene_node *import_scene_add_node(import_scene *scene) {
+import_scene_node *crowd__import_scene_add_node(import_scene *scene) {
     import_scene_node *node =
         grow(scene, (void **)&scene->nodes, &scene->node_count, sizeof *scene->nodes);
     if (node != NULL) {
@@ -90,7 +90,7 @@ import_scene_node *import_scene_add_node(import_scene *scene) {
     return node;
 }
 
-import_scene_mesh *import_scene_add_mesh(import_scene *scene) {
+import_scene_mesh *crowd__import_scene_add_mesh(import_scene *scene) {
     import_scene_mesh *mesh =
         grow(scene, (void **)&scene->meshes, &scene->mesh_count, sizeof *scene->meshes);
     if (mesh != NULL) {
@@ -100,8 +100,8 @@ import_scene_mesh *import_scene_add_mesh(import_scene *scene) {
     return mesh;
 }
 
-crowd_result import_scene_material_slot(import_scene *scene, uint32_t *slot_of, uint32_t key,
-                                        uint32_t *out_slot, crowd_material **out_new) {
+crowd_result crowd__import_scene_material_slot(import_scene *scene, uint32_t *slot_of, uint32_t key,
+                                               uint32_t *out_slot, crowd_material **out_new) {
     *out_new = NULL;
     if (slot_of[key] == 0) {
         *out_new = grow(scene, (void **)&scene->materials, &scene->material_count,
@@ -115,8 +115,8 @@ crowd_result import_scene_material_slot(import_scene *scene, uint32_t *slot_of, 
     return CROWD_OK;
 }
 
-import_scene_channel *import_scene_add_channel(import_scene *scene,
-                                               import_scene_animation *animation) {
+import_scene_channel *crowd__import_scene_add_channel(import_scene *scene,
+                                                      import_scene_animation *animation) {
     import_scene_channel *channel = grow(scene, (void **)&animation->channels,
                                          &animation->channel_count, sizeof *animation->channels);
     if (channel != NULL) {
@@ -125,18 +125,18 @@ import_scene_channel *import_scene_add_channel(import_scene *scene,
     return channel;
 }
 
-void import_scene_nodes_finish(import_scene *scene) {
+void crowd__import_scene_nodes_finish(import_scene *scene) {
     for (uint32_t n = 0; n < scene->node_count; n++) {
         import_scene_node *node = &scene->nodes[n];
         if (node->parent < 0) {
             memcpy(node->global, node->local, sizeof node->global);
         } else {
-            import_m4_mul(scene->nodes[node->parent].global, node->local, node->global);
+            crowd__import_m4_mul(scene->nodes[node->parent].global, node->local, node->global);
         }
     }
 }
 
-int32_t import_scene_node_find(const import_scene *scene, const char *name) {
+int32_t crowd__import_scene_node_find(const import_scene *scene, const char *name) {
     int32_t first = -1;
     for (uint32_t n = 0; n < scene->node_count; n++) {
         const import_scene_node *node = &scene->nodes[n];
@@ -155,7 +155,7 @@ int32_t import_scene_node_find(const import_scene *scene, const char *name) {
 static char *asset_name(const char *path) {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    char *name = core_copy_string(base[0] ? base : "model");
+    char *name = crowd__core_copy_string(base[0] ? base : "model");
     char *dot = name ? strrchr(name, '.') : NULL;
     if (dot != NULL && dot != name) {
         *dot = '\0';
@@ -167,7 +167,7 @@ static crowd_result run_steps(import_build *build) {
     import_scene *scene = build->scene;
     crowd_asset *asset = build->asset;
     asset->name = asset_name(scene->file);
-    asset->source = core_copy_string(scene->file);
+    asset->source = crowd__core_copy_string(scene->file);
     asset->repairs.reader_warnings = scene->reader_warnings;
     if (asset->name == NULL || asset->source == NULL) {
         return crowd_error_set(scene->error, CROWD_ERROR_OUT_OF_MEMORY, scene->file,
@@ -177,17 +177,17 @@ static crowd_result run_steps(import_build *build) {
         return crowd_error_set(scene->error, CROWD_ERROR_UNSUPPORTED, scene->file,
                                "no triangles: crowd plays triangle meshes only");
     }
-    crowd_result result = import_build_skeleton(build);
+    crowd_result result = crowd__import_build_skeleton(build);
     if (result == CROWD_OK && !scene->clips_only) {
-        result = import_build_mesh(build);
+        result = crowd__import_build_mesh(build);
     }
     if (result == CROWD_OK) {
-        result = import_build_clips(build);
+        result = crowd__import_build_clips(build);
     }
     if (result != CROWD_OK) {
         return result;
     }
-    import_build_units(build);
+    crowd__import_build_units(build);
     crowd_error invalid;
     if (crowd_asset_validate(asset, &invalid) != CROWD_OK) {
         return crowd_error_set(scene->error, CROWD_ERROR_INVALID_DATA, scene->file, "%s",
@@ -196,7 +196,7 @@ static crowd_result run_steps(import_build *build) {
     return CROWD_OK;
 }
 
-crowd_result import_scene_convert(import_scene *scene, crowd_asset **out_asset) {
+crowd_result crowd__import_scene_convert(import_scene *scene, crowd_asset **out_asset) {
     *out_asset = NULL;
     import_build build;
     memset(&build, 0, sizeof build);

@@ -55,8 +55,8 @@ static crowd_result out_of_memory(const import_scene *scene) {
 }
 
 static void joint_bind(const crowd_asset *asset, uint32_t joint, float out[16]) {
-    if (!import_m4_invert(&asset->skeleton.inverse_bind[16 * joint], out)) {
-        import_m4_identity(out);
+    if (!crowd__import_m4_invert(&asset->skeleton.inverse_bind[16 * joint], out)) {
+        crowd__import_m4_identity(out);
     }
 }
 
@@ -64,7 +64,7 @@ static crowd_result prepare_skin(import_build *build, const import_scene_mesh *p
     const import_scene *scene = build->scene;
     const import_scene_skin *skin = &scene->skins[p->skin];
     float bind_inverse[16];
-    s->bind_identity = import_build_bind(build, p, s->bind, bind_inverse);
+    s->bind_identity = crowd__import_build_bind(build, p, s->bind, bind_inverse);
     uint32_t most = 0;
     for (uint32_t v = 0; v < p->vertex_count; v++) {
         uint32_t count = p->influence_first[v + 1] - p->influence_first[v];
@@ -89,7 +89,7 @@ static crowd_result prepare_skin(import_build *build, const import_scene_mesh *p
         } else {
             memcpy(placed, &skin->inverse_binds[16 * k], sizeof placed);
             if (!s->bind_identity) {
-                import_m4_mul(placed, bind_inverse, placed);
+                crowd__import_m4_mul(placed, bind_inverse, placed);
             }
         }
         s->joint_of[k] = joint;
@@ -97,9 +97,9 @@ static crowd_result prepare_skin(import_build *build, const import_scene_mesh *p
         s->correction_none[k] = node >= 0 && memcmp(placed, kept, sizeof placed) == 0;
         if (!s->correction_none[k]) {
             joint_bind(build->asset, joint, bind);
-            import_m4_mul(bind, placed, &s->corrections[16 * k]);
-            import_m4_identity(identity);
-            s->correction_none[k] = import_m4_near(&s->corrections[16 * k], identity, 1e-5f);
+            crowd__import_m4_mul(bind, placed, &s->corrections[16 * k]);
+            crowd__import_m4_identity(identity);
+            s->correction_none[k] = crowd__import_m4_near(&s->corrections[16 * k], identity, 1e-5f);
         }
     }
     return CROWD_OK;
@@ -180,7 +180,7 @@ static bool copy_vertex(import_build *build, const import_scene_mesh *p, uint32_
     float *position = &out->positions[3 * (size_t)out_vertex];
     memcpy(position, &p->positions[3 * (size_t)v], 3 * sizeof(float));
     if (m != NULL) {
-        import_m4_point(m, position, position);
+        crowd__import_m4_point(m, position, position);
     }
     if (p->uv != NULL) {
         memcpy(&out->uv0[2 * (size_t)out_vertex], &p->uv[2 * (size_t)v], 2 * sizeof(float));
@@ -193,8 +193,8 @@ static bool copy_vertex(import_build *build, const import_scene_mesh *p, uint32_
         return false;
     }
     float identity[16];
-    import_m4_identity(identity);
-    return import_m4_normal(m ? m : identity, n, &out->normals[3 * (size_t)out_vertex]);
+    crowd__import_m4_identity(identity);
+    return crowd__import_m4_normal(m ? m : identity, n, &out->normals[3 * (size_t)out_vertex]);
 }
 
 /* Area-weighted face normals for the vertices in `missing`. */
@@ -259,7 +259,7 @@ static crowd_result merge_mesh(import_build *build, const import_scene_mesh *p, 
         rigid_joint = (uint32_t)node->joint;
         joint_bind(asset, rigid_joint, rigid);
     } else {
-        import_m4_identity(rigid); /* a skinned mesh whose vertices all have weights */
+        crowd__import_m4_identity(rigid); /* a skinned mesh whose vertices all have weights */
     }
     if (!skinned && !build->static_only) {
         asset->repairs.static_meshes_rigid++;
@@ -276,7 +276,7 @@ static crowd_result merge_mesh(import_build *build, const import_scene_mesh *p, 
         const float *transform = rigid;
         if (skinned && skin_vertex(build, p, &skin, v, base + v, matrix, &corrected)) {
             if (corrected) {
-                import_m4_mul(matrix, skin.bind, matrix);
+                crowd__import_m4_mul(matrix, skin.bind, matrix);
                 transform = matrix;
             } else {
                 transform = skin.bind_identity ? NULL : skin.bind;
@@ -329,7 +329,7 @@ static void move_materials(import_build *build) {
     scene->material_count = 0;
 }
 
-crowd_result import_build_mesh(import_build *build) {
+crowd_result crowd__import_build_mesh(import_build *build) {
     const import_scene *scene = build->scene;
     uint64_t vertices = 0, indices = 0;
     for (uint32_t m = 0; m < scene->mesh_count; m++) {

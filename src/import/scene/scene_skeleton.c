@@ -40,7 +40,7 @@ static bool mark_skins(import_scene *scene) {
         import_scene_skin *skin = &scene->skins[s];
         for (uint32_t j = 0; j < skin->joint_count; j++) {
             if (skin->nodes[j] < 0 && skin->names != NULL && skin->names[j] != NULL) {
-                skin->nodes[j] = import_scene_node_find(scene, skin->names[j]);
+                skin->nodes[j] = crowd__import_scene_node_find(scene, skin->names[j]);
             }
             if (skin->nodes[j] >= 0) {
                 import_scene_node *node = &scene->nodes[skin->nodes[j]];
@@ -93,7 +93,7 @@ static bool mark_animations(import_scene *scene) {
         for (uint32_t c = 0; c < animation->channel_count; c++) {
             import_scene_channel *channel = &animation->channels[c];
             if (channel->node < 0 && channel->node_name != NULL) {
-                channel->node = import_scene_node_find(scene, channel->node_name);
+                channel->node = crowd__import_scene_node_find(scene, channel->node_name);
             }
             if (channel->node >= 0) {
                 scene->nodes[channel->node].marked = true;
@@ -110,7 +110,7 @@ static crowd_result mark_sockets(import_scene *scene) {
     }
     for (uint32_t s = 0; s < scene->desc->socket_node_count; s++) {
         const char *name = scene->desc->socket_nodes ? scene->desc->socket_nodes[s] : NULL;
-        int32_t node = name ? import_scene_node_find(scene, name) : -1;
+        int32_t node = name ? crowd__import_scene_node_find(scene, name) : -1;
         if (node < 0) {
             return crowd_error_set(scene->error, CROWD_ERROR_INVALID_ARGUMENT, scene->file,
                                    "no node named '%s' to use as a socket", name ? name : "(null)");
@@ -164,7 +164,7 @@ static int32_t common_ancestor(const import_scene *scene, int32_t a, int32_t b) 
 }
 
 static crowd_result allocate(import_build *build, uint32_t joint_count) {
-    bool skeleton = core_skeleton_allocate(&build->asset->skeleton, joint_count);
+    bool skeleton = crowd__core_skeleton_allocate(&build->asset->skeleton, joint_count);
     build->joint_node = malloc(joint_count * sizeof *build->joint_node);
     build->joint_global = malloc(16 * joint_count * sizeof *build->joint_global);
     build->inverse_bind_set = calloc(joint_count, sizeof *build->inverse_bind_set);
@@ -180,7 +180,7 @@ static crowd_result set_name(import_build *build, uint32_t joint, const char *na
         snprintf(fallback, sizeof fallback, "joint_%u", joint);
         name = fallback;
     }
-    build->asset->skeleton.names[joint] = core_copy_string(name);
+    build->asset->skeleton.names[joint] = crowd__core_copy_string(name);
     return build->asset->skeleton.names[joint] != NULL ? CROWD_OK : out_of_memory(build->scene);
 }
 
@@ -201,9 +201,9 @@ static crowd_result build_static_only(import_build *build) {
     crowd_skeleton *sk = &build->asset->skeleton;
     sk->parents[0] = -1;
     set_identity_rest(sk, 0);
-    import_m4_identity(sk->inverse_bind);
-    import_m4_identity(build->joint_global);
-    import_m4_identity(sk->root_transform);
+    crowd__import_m4_identity(sk->inverse_bind);
+    crowd__import_m4_identity(build->joint_global);
+    crowd__import_m4_identity(sk->root_transform);
     build->joint_node[0] = -1;
     bool one_root = scene->node_count > 0;
     for (uint32_t n = 1; n < scene->node_count && one_root; n++) {
@@ -226,7 +226,7 @@ static crowd_result set_inverse_binds(import_build *build) {
         }
         const import_scene_skin *skin = &scene->skins[mesh->skin];
         float bind[16], bind_inverse[16];
-        bool identity = import_build_bind(build, mesh, bind, bind_inverse);
+        bool identity = crowd__import_build_bind(build, mesh, bind, bind_inverse);
         for (uint32_t k = 0; k < skin->joint_count; k++) {
             int32_t node = skin->nodes[k];
             int32_t j = node >= 0 ? scene->nodes[node].joint : -1;
@@ -237,9 +237,9 @@ static crowd_result set_inverse_binds(import_build *build) {
             if (identity) {
                 memcpy(out, &skin->inverse_binds[16 * k], 16 * sizeof(float));
             } else {
-                import_m4_mul(&skin->inverse_binds[16 * k], bind_inverse, out);
+                crowd__import_m4_mul(&skin->inverse_binds[16 * k], bind_inverse, out);
             }
-            if (!import_m4_is_finite(out)) {
+            if (!crowd__import_m4_is_finite(out)) {
                 return crowd_error_set(scene->error, CROWD_ERROR_INVALID_DATA, scene->file,
                                        "bone '%s': inverse bind overflows",
                                        scene->nodes[node].name);
@@ -249,7 +249,7 @@ static crowd_result set_inverse_binds(import_build *build) {
     }
     for (uint32_t j = 0; j < sk->joint_count; j++) {
         if (!build->inverse_bind_set[j] &&
-            !import_m4_invert(&build->joint_global[16 * j], &sk->inverse_bind[16 * j])) {
+            !crowd__import_m4_invert(&build->joint_global[16 * j], &sk->inverse_bind[16 * j])) {
             crowd_log(scene->logger, CROWD_LOG_WARNING,
                       "%s: joint '%s' has a singular rest transform; inverse bind set to identity",
                       scene->file, sk->names[j]);
@@ -287,7 +287,7 @@ static crowd_result build_joints(import_build *build, int32_t ancestor) {
     if (above >= 0) {
         memcpy(sk->root_transform, scene->nodes[above].global, sizeof sk->root_transform);
     } else {
-        import_m4_identity(sk->root_transform);
+        crowd__import_m4_identity(sk->root_transform);
     }
     uint32_t j = 0;
     for (uint32_t n = 0; n < scene->node_count && result == CROWD_OK; n++) {
@@ -305,10 +305,10 @@ static crowd_result build_joints(import_build *build, int32_t ancestor) {
         memcpy(&sk->rest_rotation[4 * j], node->rotation, 4 * sizeof(float));
         memcpy(&sk->rest_scale[3 * j], node->scale, 3 * sizeof(float));
         float local[16];
-        import_m4_from_trs(node->translation, node->rotation, node->scale, local);
+        crowd__import_m4_from_trs(node->translation, node->rotation, node->scale, local);
         const float *parent_global =
             sk->parents[j] >= 0 ? &build->joint_global[16 * sk->parents[j]] : sk->root_transform;
-        import_m4_mul(parent_global, local, &build->joint_global[16 * j]);
+        crowd__import_m4_mul(parent_global, local, &build->joint_global[16 * j]);
         j++;
     }
     return result == CROWD_OK ? set_inverse_binds(build) : result;
@@ -337,7 +337,8 @@ static crowd_result build_sockets(import_build *build) {
         }
     }
     for (uint32_t s = 0; s < scene->desc->socket_node_count; s++) {
-        uint32_t node = (uint32_t)import_scene_node_find(scene, scene->desc->socket_nodes[s]);
+        uint32_t node =
+            (uint32_t)crowd__import_scene_node_find(scene, scene->desc->socket_nodes[s]);
         bool seen = false;
         for (uint32_t k = 0; k < count; k++) {
             seen = seen || socket_node[k] == node;
@@ -351,21 +352,21 @@ static crowd_result build_sockets(import_build *build) {
         const import_scene_node *node = &scene->nodes[socket_node[s]];
         crowd_socket *socket = &asset->sockets[s];
         asset->socket_count = s + 1;
-        socket->name = core_copy_string(node->name);
+        socket->name = crowd__core_copy_string(node->name);
         result = socket->name != NULL ? CROWD_OK : out_of_memory(scene);
         if (build->static_only) {
             socket->joint = 0;
             memcpy(socket->offset, node->global, sizeof socket->offset);
         } else {
             socket->joint = (uint32_t)node->joint;
-            import_m4_identity(socket->offset);
+            crowd__import_m4_identity(socket->offset);
         }
     }
     free(socket_node);
     return result;
 }
 
-crowd_result import_build_skeleton(import_build *build) {
+crowd_result crowd__import_build_skeleton(import_build *build) {
     import_scene *scene = build->scene;
     crowd_result result = mark(build);
     if (result == CROWD_OK && build->static_only) {

@@ -44,7 +44,7 @@ static void scale_asset(crowd_asset *asset, float f) {
     }
 }
 
-void import_build_units(import_build *build) {
+void crowd__import_build_units(import_build *build) {
     const import_scene *scene = build->scene;
     crowd_asset *asset = build->asset;
     float chosen = scene->desc->scale > 0.0f ? scene->desc->scale : (float)scene->unit_m;

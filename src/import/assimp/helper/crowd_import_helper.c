@@ -65,7 +65,7 @@ static bool write_all(const uint8_t *data, size_t size) {
 /* Writes and empties `buffer`; exits when stdout is gone. */
 static void send_buffer(import_wire_buffer *buffer) {
     bool sent = !buffer->failed && write_all(buffer->data, buffer->size);
-    import_wire_buffer_free(buffer);
+    crowd__import_wire_buffer_free(buffer);
     if (!sent) {
         exit(EXIT_WRITE);
     }
@@ -74,7 +74,7 @@ static void send_buffer(import_wire_buffer *buffer) {
 static void send_log(void *user, crowd_log_level level, const char *message) {
     (void)user;
     import_wire_buffer record = {0};
-    import_wire_put_log(&record, level, message);
+    crowd__import_wire_put_log(&record, level, message);
     send_buffer(&record);
 }
 
@@ -169,9 +169,9 @@ static void misbehave(void) {
             if (block == NULL) {
                 /* What an import step does when malloc fails. */
                 import_wire_buffer reply = {0};
-                import_wire_put_header(&reply);
-                import_wire_put_error(&reply, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
-                import_wire_put_end(&reply);
+                crowd__import_wire_put_header(&reply);
+                crowd__import_wire_put_error(&reply, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
+                crowd__import_wire_put_end(&reply);
                 send_buffer(&reply);
                 exit(0);
             }
@@ -180,7 +180,7 @@ static void misbehave(void) {
     }
     if (strcmp(fault, "garbage") == 0) {
         import_wire_buffer reply = {0};
-        import_wire_put_header(&reply);
+        crowd__import_wire_put_header(&reply);
         send_buffer(&reply);
         uint8_t noise[4096];
         uint32_t x = 2463534242u;
@@ -239,7 +239,7 @@ int main(int argc, char **argv) {
     misbehave();
 #endif
     import_wire_buffer reply = {0};
-    import_wire_put_header(&reply);
+    crowd__import_wire_put_header(&reply);
     send_buffer(&reply);
 
     crowd_import_desc desc;
@@ -254,7 +254,7 @@ int main(int argc, char **argv) {
     memset(&error, 0, sizeof error);
     crowd_result result = CROWD_OK;
     if (args.file != NULL && args.clips_only) {
-        result = import_clips_file(args.file, &desc, &asset, &error);
+        result = crowd__import_clips_file(args.file, &desc, &asset, &error);
     } else if (args.file != NULL) {
         result = crowd_import_file(args.file, &desc, &asset, &error);
     } else {
@@ -267,15 +267,15 @@ int main(int argc, char **argv) {
         free(bytes);
     }
     if (result == CROWD_OK) {
-        import_wire_put_asset(&reply, asset);
+        crowd__import_wire_put_asset(&reply, asset);
     } else {
-        import_wire_put_error(&reply, result, error.reason);
+        crowd__import_wire_put_error(&reply, result, error.reason);
     }
     if (reply.failed) {
-        import_wire_buffer_free(&reply);
-        import_wire_put_error(&reply, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
+        crowd__import_wire_buffer_free(&reply);
+        crowd__import_wire_put_error(&reply, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
-    import_wire_put_end(&reply);
+    crowd__import_wire_put_end(&reply);
     crowd_asset_destroy(asset);
     free(args.sockets);
     send_buffer(&reply);

@@ -30,12 +30,12 @@
 #include "crowd/result.h"
 
 /* Checks the file at `path` (mapped, not read whole); `dir` is its folder. */
-crowd_result import_precheck_file(const char *path, const char *dir, crowd_error *error);
+crowd_result crowd__import_precheck_file(const char *path, const char *dir, crowd_error *error);
 
 /* Checks `size` bytes in memory; `name` (may be NULL) gives the extension
  * and the name in messages. */
-crowd_result import_precheck_memory(const void *bytes, size_t size, const char *name,
-                                    crowd_error *error);
+crowd_result crowd__import_precheck_memory(const void *bytes, size_t size, const char *name,
+                                           crowd_error *error);
 
 /* One input as the format checks see it. */
 typedef struct precheck_input {
@@ -49,18 +49,18 @@ typedef struct precheck_input {
 
 /* The format checks, each on the whole input (precheck_text.c,
  * precheck_smd.c, precheck_ply.c, precheck_binary.c). */
-crowd_result precheck_off(const precheck_input *in);
-crowd_result precheck_md5(const precheck_input *in);
-crowd_result precheck_smd(const precheck_input *in);
-crowd_result precheck_ply(const precheck_input *in);
-crowd_result precheck_stl(const precheck_input *in);
-crowd_result precheck_md2(const precheck_input *in);
-crowd_result precheck_md3(const precheck_input *in);
+crowd_result crowd__precheck_off(const precheck_input *in);
+crowd_result crowd__precheck_md5(const precheck_input *in);
+crowd_result crowd__precheck_smd(const precheck_input *in);
+crowd_result crowd__precheck_ply(const precheck_input *in);
+crowd_result crowd__precheck_stl(const precheck_input *in);
+crowd_result crowd__precheck_md2(const precheck_input *in);
+crowd_result crowd__precheck_md3(const precheck_input *in);
 
 /* Shared by the text checks: bytes [*at, size) with spaces, tabs, line ends
  * skipped; then an unsigned decimal, saturated at UINT64_MAX (false, *at
  * unchanged, when no digit follows). */
-void precheck_skip_space(const precheck_input *in, size_t *at);
-bool precheck_read_count(const precheck_input *in, size_t *at, uint64_t *out);
+void crowd__precheck_skip_space(const precheck_input *in, size_t *at);
+bool crowd__precheck_read_count(const precheck_input *in, size_t *at, uint64_t *out);
 
 #endif

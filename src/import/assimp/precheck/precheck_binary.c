@@ -21,7 +21,7 @@ static uint32_t read_u32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-crowd_result precheck_stl(const precheck_input *in) {
+crowd_result crowd__precheck_stl(const precheck_input *in) {
     if (in->size < STL_HEADER_BYTES || in->size > UINT32_MAX) {
         return CROWD_OK;
     }
@@ -54,7 +54,7 @@ static crowd_result range_fail(const precheck_input *in, const char *format, con
  * skins, vertices, texture coordinates, triangles, GL commands, frames and
  * the offsets of skins, texture coordinates, triangles, frames, GL
  * commands and the end. */
-crowd_result precheck_md2(const precheck_input *in) {
+crowd_result crowd__precheck_md2(const precheck_input *in) {
     if (in->size < MD2_HEADER_BYTES || memcmp(in->bytes, "IDP2", 4) != 0) {
         return CROWD_OK;
     }
@@ -88,7 +88,7 @@ crowd_result precheck_md2(const precheck_input *in) {
  * ident, name[64], flags, counts of frames, shaders, vertices, triangles,
  * offsets (from the surface) of triangles, shaders, texture coordinates,
  * vertices, end. */
-crowd_result precheck_md3(const precheck_input *in) {
+crowd_result crowd__precheck_md3(const precheck_input *in) {
     if (in->size < MD3_HEADER_BYTES || memcmp(in->bytes, "IDP3", 4) != 0) {
         return CROWD_OK;
     }

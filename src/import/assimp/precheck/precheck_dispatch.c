@@ -12,14 +12,14 @@
 
 #include "import/assimp/precheck/precheck.h"
 
-void precheck_skip_space(const precheck_input *in, size_t *at) {
+void crowd__precheck_skip_space(const precheck_input *in, size_t *at) {
     while (*at < in->size && (in->bytes[*at] == ' ' || in->bytes[*at] == '\t' ||
                               in->bytes[*at] == '\r' || in->bytes[*at] == '\n')) {
         (*at)++;
     }
 }
 
-bool precheck_read_count(const precheck_input *in, size_t *at, uint64_t *out) {
+bool crowd__precheck_read_count(const precheck_input *in, size_t *at, uint64_t *out) {
     size_t i = *at;
     uint64_t value = 0;
     while (i < in->size && in->bytes[i] >= '0' && in->bytes[i] <= '9') {
@@ -63,30 +63,30 @@ static bool header_has(const precheck_input *in, const char *token, size_t windo
 static crowd_result run_checks(const precheck_input *in) {
     crowd_result result = CROWD_OK;
     if ((ext_is(in, "off") || starts_with(in, "off", true))) {
-        result = precheck_off(in);
+        result = crowd__precheck_off(in);
     }
     if (result == CROWD_OK && (ext_is(in, "ply") || starts_with(in, "ply", true))) {
-        result = precheck_ply(in);
+        result = crowd__precheck_ply(in);
     }
     if (result == CROWD_OK &&
         (ext_is(in, "stl") || header_has(in, "solid", 80) || header_has(in, "stl", 80))) {
-        result = precheck_stl(in);
+        result = crowd__precheck_stl(in);
     }
     if (result == CROWD_OK && (ext_is(in, "md2") || starts_with(in, "IDP2", false))) {
-        result = precheck_md2(in);
+        result = crowd__precheck_md2(in);
     }
     if (result == CROWD_OK && (ext_is(in, "md3") || starts_with(in, "IDP3", false))) {
-        result = precheck_md3(in);
+        result = crowd__precheck_md3(in);
     }
     /* SMD has no signature: its extensions, or text that starts "version". */
     if (result == CROWD_OK &&
         (ext_is(in, "smd") || ext_is(in, "vta") ||
          (starts_with(in, "version", false) && header_has(in, "nodes", 200)))) {
-        result = precheck_smd(in);
+        result = crowd__precheck_smd(in);
     }
     if (result == CROWD_OK && (ext_is(in, "md5mesh") || ext_is(in, "md5anim") ||
                                ext_is(in, "md5camera") || header_has(in, "MD5Version", 200))) {
-        result = precheck_md5(in);
+        result = crowd__precheck_md5(in);
     }
     return result;
 }
@@ -97,13 +97,13 @@ static const char *extension_of(const char *name) {
     return dot ? dot + 1 : "";
 }
 
-crowd_result import_precheck_memory(const void *bytes, size_t size, const char *name,
-                                    crowd_error *error) {
+crowd_result crowd__import_precheck_memory(const void *bytes, size_t size, const char *name,
+                                           crowd_error *error) {
     precheck_input in = {bytes, size, name ? name : "(memory)", extension_of(name), NULL, error};
     return run_checks(&in);
 }
 
-crowd_result import_precheck_file(const char *path, const char *dir, crowd_error *error) {
+crowd_result crowd__import_precheck_file(const char *path, const char *dir, crowd_error *error) {
     int fd = open(path, O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {

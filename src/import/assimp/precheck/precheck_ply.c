@@ -162,7 +162,7 @@ static bool read_header(const precheck_input *in, ply_header *h, bool *too_many)
             size_t digits = 0;
             precheck_input number = {
                 (const uint8_t *)words.word[2], strlen(words.word[2]), NULL, NULL, NULL, NULL};
-            if (!precheck_read_count(&number, &digits, &element->count)) {
+            if (!crowd__precheck_read_count(&number, &digits, &element->count)) {
                 element->count = 0;
             }
         } else if (strcmp(words.word[0], "property") == 0 && words.count >= 3 && element != NULL &&
@@ -264,7 +264,7 @@ static crowd_result walk_ascii(const precheck_input *in, const ply_header *h) {
                 uint64_t length = 0;
                 precheck_input line = {in->bytes, end, in->file, NULL, NULL, NULL};
                 size_t number = at + (negative ? 1 : 0);
-                bool is_number = precheck_read_count(&line, &number, &length);
+                bool is_number = crowd__precheck_read_count(&line, &number, &length);
                 while (at < end && in->bytes[at] != ' ' && in->bytes[at] != '\t') {
                     at++;
                 }
@@ -298,7 +298,7 @@ static crowd_result walk_ascii(const precheck_input *in, const ply_header *h) {
     return CROWD_OK;
 }
 
-crowd_result precheck_ply(const precheck_input *in) {
+crowd_result crowd__precheck_ply(const precheck_input *in) {
     ply_header header;
     ply_header *h = &header;
     bool too_many = false;

@@ -78,7 +78,7 @@ static uint64_t read_integer(smd_walk *w, bool sign) {
         w->at++;
     }
     uint64_t value = 0;
-    precheck_read_count(w->in, &w->at, &value);
+    crowd__precheck_read_count(w->in, &w->at, &value);
     return value;
 }
 
@@ -231,7 +231,7 @@ static void walk_skeleton(smd_walk *w) {
     }
 }
 
-crowd_result precheck_smd(const precheck_input *in) {
+crowd_result crowd__precheck_smd(const precheck_input *in) {
     if (memchr(in->bytes, '\0', in->size) != NULL) {
         return crowd_error_set(in->error, CROWD_ERROR_INVALID_DATA, in->file,
                                "SMD text contains a NUL byte");

@@ -17,12 +17,12 @@
 
 /* White space and '#' comment lines, as assimp's OFF reader skips them. */
 static void off_next_token(const precheck_input *in, size_t *at) {
-    precheck_skip_space(in, at);
+    crowd__precheck_skip_space(in, at);
     while (*at < in->size && in->bytes[*at] == '#') {
         while (*at < in->size && in->bytes[*at] != '\n' && in->bytes[*at] != '\r') {
             (*at)++;
         }
-        precheck_skip_space(in, at);
+        crowd__precheck_skip_space(in, at);
     }
 }
 
@@ -39,7 +39,7 @@ static bool match(const precheck_input *in, size_t *at, const char *token) {
  * add per-vertex numbers (only the coordinates are required), "n" a
  * dimension; without "OFF" the counts follow the letters. A header that
  * is not this is left to assimp to reject. */
-crowd_result precheck_off(const precheck_input *in) {
+crowd_result crowd__precheck_off(const precheck_input *in) {
     size_t at = 0;
     off_next_token(in, &at);
     match(in, &at, "ST");
@@ -52,19 +52,19 @@ crowd_result precheck_off(const precheck_input *in) {
     }
     off_next_token(in, &at);
     uint64_t dimension = 3, vertices = 0, faces = 0, edges = 0;
-    if ((has_dimension && !precheck_read_count(in, &at, &dimension)) || dimension > 3) {
+    if ((has_dimension && !crowd__precheck_read_count(in, &at, &dimension)) || dimension > 3) {
         return CROWD_OK;
     }
     off_next_token(in, &at);
-    if (!precheck_read_count(in, &at, &vertices)) {
+    if (!crowd__precheck_read_count(in, &at, &vertices)) {
         return CROWD_OK;
     }
     off_next_token(in, &at);
-    if (!precheck_read_count(in, &at, &faces)) {
+    if (!crowd__precheck_read_count(in, &at, &faces)) {
         return CROWD_OK;
     }
     off_next_token(in, &at);
-    precheck_read_count(in, &at, &edges);
+    crowd__precheck_read_count(in, &at, &edges);
     off_next_token(in, &at);
     uint64_t coordinates = dimension + (homogeneous ? 1 : 0);
     uint64_t vertex_bytes = TEXT_NUMBER_BYTES * (coordinates > 0 ? coordinates : 1);
@@ -98,7 +98,7 @@ static bool md5_line(const precheck_input *in, size_t *at, const char **word, si
     while (*at < in->size && (in->bytes[*at] == ' ' || in->bytes[*at] == '\t')) {
         (*at)++;
     }
-    *has_number = precheck_read_count(in, at, number);
+    *has_number = crowd__precheck_read_count(in, at, number);
     while (*at < in->size && in->bytes[*at] != '\n') {
         (*at)++;
     }
@@ -114,7 +114,7 @@ static bool word_is(const char *word, size_t length, const char *name) {
 
 /* MD5 mesh and anim: every count and every element index ("vert 7 ...")
  * must fit in the file; the animated components, once per frame, too. */
-crowd_result precheck_md5(const precheck_input *in) {
+crowd_result crowd__precheck_md5(const precheck_input *in) {
     static const char *const counted[] = {"numMeshes",
                                           "numJoints",
                                           "numverts",

@@ -168,8 +168,8 @@ static crowd_result spawn_helper(const char *const *args, const child_limits *li
     int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, in_pair[2] = {-1, -1};
     if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
         (bytes && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0)) {
-        crowd_result result = core_system_error(error, CROWD_ERROR_IO, file,
-                                                "cannot make pipes for the import helper", errno);
+        crowd_result result = crowd__core_system_error(
+            error, CROWD_ERROR_IO, file, "cannot make pipes for the import helper", errno);
         for (int i = 0; i < 2; i++) {
             close_fd(&out_pipe[i]);
             close_fd(&err_pipe[i]);
@@ -223,7 +223,7 @@ static crowd_result spawn_helper(const char *const *args, const child_limits *li
         close_fd(&run->in_fd);
         char what[4200];
         snprintf(what, sizeof what, "cannot start the import helper %s", args[0]);
-        return core_system_error(error, CROWD_ERROR_IO, file, what, failed);
+        return crowd__core_system_error(error, CROWD_ERROR_IO, file, what, failed);
     }
     if (run->in_fd >= 0) {
         fcntl(run->in_fd, F_SETFL, fcntl(run->in_fd, F_GETFL) | O_NONBLOCK);
@@ -472,8 +472,8 @@ static crowd_result read_reply(const child_run *run, const child_limits *limits,
                                crowd_asset **out_asset, crowd_error *error) {
     bool helper_said = false;
     crowd_asset *asset = NULL;
-    crowd_result result =
-        import_wire_decode(run->reply, run->reply_size, &desc->logger, &asset, error, &helper_said);
+    crowd_result result = crowd__import_wire_decode(run->reply, run->reply_size, &desc->logger,
+                                                    &asset, error, &helper_said);
     if (!helper_said && result == CROWD_ERROR_INVALID_DATA) {
         char where[sizeof error->reason];
         snprintf(where, sizeof where, "%s", error->reason);
@@ -509,7 +509,7 @@ static crowd_result run_helper(const char *path, const uint8_t *bytes, size_t si
     char reader[16];
     reader_name(file, reader, sizeof reader);
     char helper[4096], looked[8400];
-    if (!import_helper_path(helper, sizeof helper, looked, sizeof looked)) {
+    if (!crowd__import_helper_path(helper, sizeof helper, looked, sizeof looked)) {
         return crowd_error_set(error, CROWD_ERROR_IO, file,
                                "the import helper " IMPORT_HELPER_NAME
                                " is not installed or not executable (looked for: %s)",
@@ -575,13 +575,14 @@ static crowd_result run_helper(const char *path, const uint8_t *bytes, size_t si
     return result;
 }
 
-crowd_result import_child_file(const char *path, const crowd_import_desc *desc, bool clips_only,
-                               crowd_asset **out_asset, crowd_error *error) {
+crowd_result crowd__import_child_file(const char *path, const crowd_import_desc *desc,
+                                      bool clips_only, crowd_asset **out_asset,
+                                      crowd_error *error) {
     return run_helper(path, NULL, 0, NULL, desc, clips_only, out_asset, error);
 }
 
-crowd_result import_child_memory(const void *bytes, size_t size, const char *name,
-                                 const crowd_import_desc *desc, crowd_asset **out_asset,
-                                 crowd_error *error) {
+crowd_result crowd__import_child_memory(const void *bytes, size_t size, const char *name,
+                                        const crowd_import_desc *desc, crowd_asset **out_asset,
+                                        crowd_error *error) {
     return run_helper(NULL, bytes, size, name, desc, false, out_asset, error);
 }

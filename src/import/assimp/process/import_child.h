@@ -8,7 +8,7 @@
  *
  * --memory reads the input's bytes from stdin up to its end; NAME gives
  * the extension and the name in messages. --content clips asks for the
- * file's skeleton and clips only (import_clips_file, import_run.h: no mesh
+ * file's skeleton and clips only (crowd__import_clips_file, import_run.h: no mesh
  * needed or read), with --file only; without it the file is a character.
  * A helper of another build refuses an option it does not know (exit
  * status 2), which the parent reports. The reply goes to stdout;
@@ -33,6 +33,6 @@
 
 /* The helper's path into `out` (import_helper_path.c). False when none is
  * executable; `looked` then says where it was looked for. */
-bool import_helper_path(char *out, size_t size, char *looked, size_t looked_size);
+bool crowd__import_helper_path(char *out, size_t size, char *looked, size_t looked_size);
 
 #endif

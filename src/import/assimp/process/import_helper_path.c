@@ -21,7 +21,7 @@ static bool usable(const char *path, char *out, size_t size) {
     return true;
 }
 
-bool import_helper_path(char *out, size_t size, char *looked, size_t looked_size) {
+bool crowd__import_helper_path(char *out, size_t size, char *looked, size_t looked_size) {
     const char *env = getenv("CROWD_IMPORT_HELPER");
     if (env != NULL && env[0] != '\0') {
         snprintf(looked, looked_size, "CROWD_IMPORT_HELPER=%s", env);

@@ -105,31 +105,33 @@ static void end_record(import_wire_buffer *out, size_t at) {
     }
 }
 
-void import_wire_put_header(import_wire_buffer *out) {
+void crowd__import_wire_put_header(import_wire_buffer *out) {
     put(out, wire_magic, sizeof wire_magic);
     put_u32(out, IMPORT_WIRE_VERSION);
     put_u32(out, WIRE_BYTE_ORDER);
 }
 
-void import_wire_put_log(import_wire_buffer *out, crowd_log_level level, const char *message) {
+void crowd__import_wire_put_log(import_wire_buffer *out, crowd_log_level level,
+                                const char *message) {
     size_t at = begin_record(out, TAG_LOG);
     put_u32(out, (uint32_t)level);
     put(out, message, strlen(message));
     end_record(out, at);
 }
 
-void import_wire_put_error(import_wire_buffer *out, crowd_result result, const char *reason) {
+void crowd__import_wire_put_error(import_wire_buffer *out, crowd_result result,
+                                  const char *reason) {
     size_t at = begin_record(out, TAG_ERROR);
     put_u32(out, (uint32_t)result);
     put(out, reason, strlen(reason));
     end_record(out, at);
 }
 
-void import_wire_put_end(import_wire_buffer *out) {
+void crowd__import_wire_put_end(import_wire_buffer *out) {
     end_record(out, begin_record(out, TAG_END));
 }
 
-void import_wire_buffer_free(import_wire_buffer *buffer) {
+void crowd__import_wire_buffer_free(import_wire_buffer *buffer) {
     free(buffer->data);
     memset(buffer, 0, sizeof *buffer);
 }
@@ -142,7 +144,7 @@ static void put_track(import_wire_buffer *out, const crowd_track *track, uint32_
     put_array(out, track->values, track->key_count * per_key, sizeof(float));
 }
 
-void import_wire_put_asset(import_wire_buffer *out, const crowd_asset *asset) {
+void crowd__import_wire_put_asset(import_wire_buffer *out, const crowd_asset *asset) {
     size_t at = begin_record(out, TAG_ASSET);
     put_text(out, asset->name);
     put_text(out, asset->source);
@@ -519,8 +521,9 @@ static bool payload_text(wire_reader *payload, char *out, size_t size) {
     return memchr(payload->at, '\0', payload->left) == NULL;
 }
 
-crowd_result import_wire_decode(const uint8_t *bytes, size_t size, const crowd_logger *logger,
-                                crowd_asset **out_asset, crowd_error *error, bool *helper_said) {
+crowd_result crowd__import_wire_decode(const uint8_t *bytes, size_t size,
+                                       const crowd_logger *logger, crowd_asset **out_asset,
+                                       crowd_error *error, bool *helper_said) {
     *out_asset = NULL;
     *helper_said = false;
     wire_reader r = {bytes, size, NULL};

@@ -11,7 +11,7 @@
  * Integers and floats are in the byte order of the machine (both ends are
  * the same build on the same machine; the mark catches anything else).
  *
- * The parent treats a reply as untrusted bytes: import_wire_decode checks
+ * The parent treats a reply as untrusted bytes: crowd__import_wire_decode checks
  * every tag, count and length against what is left before it allocates, so
  * garbage gives an error and never a read past the end or an allocation
  * larger than the reply; the asset it gives still has to pass
@@ -37,19 +37,21 @@ typedef struct import_wire_buffer {
 } import_wire_buffer;
 
 /* Appends the header / one record to `out`. */
-void import_wire_put_header(import_wire_buffer *out);
-void import_wire_put_log(import_wire_buffer *out, crowd_log_level level, const char *message);
-void import_wire_put_error(import_wire_buffer *out, crowd_result result, const char *reason);
-void import_wire_put_asset(import_wire_buffer *out, const crowd_asset *asset);
-void import_wire_put_end(import_wire_buffer *out);
-void import_wire_buffer_free(import_wire_buffer *buffer);
+void crowd__import_wire_put_header(import_wire_buffer *out);
+void crowd__import_wire_put_log(import_wire_buffer *out, crowd_log_level level,
+                                const char *message);
+void crowd__import_wire_put_error(import_wire_buffer *out, crowd_result result, const char *reason);
+void crowd__import_wire_put_asset(import_wire_buffer *out, const crowd_asset *asset);
+void crowd__import_wire_put_end(import_wire_buffer *out);
+void crowd__import_wire_buffer_free(import_wire_buffer *buffer);
 
 /* Decodes a whole reply. Log records are forwarded to `logger` (may be
  * NULL) in order. With *helper_said true: CROWD_OK with *out_asset set, or
  * the helper's own error (reason in `error`, file left to the caller).
  * With *helper_said false: CROWD_ERROR_INVALID_DATA with `error->reason`
  * saying where the reply is malformed, or CROWD_ERROR_OUT_OF_MEMORY. */
-crowd_result import_wire_decode(const uint8_t *bytes, size_t size, const crowd_logger *logger,
-                                crowd_asset **out_asset, crowd_error *error, bool *helper_said);
+crowd_result crowd__import_wire_decode(const uint8_t *bytes, size_t size,
+                                       const crowd_logger *logger, crowd_asset **out_asset,
+                                       crowd_error *error, bool *helper_said);
 
 #endif
