@@ -4,17 +4,21 @@
 #               test, then again with AddressSanitizer + UndefinedBehaviorSanitizer,
 #               then the libFuzzer targets (a clang build): what CI runs
 #   make check  the developer's inner loop: the release build's tests without
-#               the labels of SLOW_LABELS (browser, Godot, install, slow ones)
+#               the labels of SLOW_LABELS (browser, Godot, install, web, slow ones)
+#   make web    install missing Debian packages (the web set), build the
+#               runtime's libraries and crowd_runtime (core, anim, skin, load)
+#               for WebAssembly with emscripten into build/web
 JOBS ?= $(shell nproc)
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
 FUZZ_BUILD ?= build/fuzz
+WEB_BUILD ?= build/web/crowd
 # Labels make check leaves to make test (cmake/crowd_add_test.cmake says
 # which tests carry them).
-SLOW_LABELS = slow|browser|godot|consumer|fuzz
+SLOW_LABELS = slow|browser|godot|consumer|fuzz|web
 
-.PHONY: all deps deps-demo deps-test build build-asan build-fuzz demo check test test-release \
-	test-asan test-fuzz format format-check fuzz clean
+.PHONY: all deps deps-demo deps-test deps-web build build-asan build-fuzz demo check test \
+	test-release test-asan test-fuzz format format-check fuzz web clean
 
 all: build
 
@@ -25,6 +29,9 @@ deps-demo:
 
 deps-test:
 	@scripts/install-deps.sh test
+
+deps-web:
+	@scripts/install-deps.sh web
 
 # The release build, after the packages of the set the target asks for.
 define build_release
@@ -49,6 +56,17 @@ build-fuzz: deps-test
 
 fuzz: build-fuzz
 
+# WebAssembly: the libraries from Debian's source packages into
+# build/web/sysroot (scripts/web-deps.sh; built once, then skipped), then
+# crowd_runtime without its gpu module and tests/web's checker program
+# (CROWD_WEB, cmake/crowd_web.cmake). Debian's emscripten runs its
+# JavaScript tools with Debian's node modules.
+web: deps-web
+	@JOBS=$(JOBS) scripts/web-deps.sh build
+	@export NODE_PATH=$${NODE_PATH:-/usr/share/nodejs}; \
+	  emcmake cmake -S . -B $(WEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DCROWD_WEB=ON -DCROWD_WERROR=ON \
+	    >/dev/null && cmake --build $(WEB_BUILD) -j $(JOBS)
+
 demo: deps-demo
 	$(build_release)
 	$(BUILD)/crowd demo
@@ -62,7 +80,8 @@ run_ctest = cd $(1) && { ctest --output-on-failure --output-junit Testing/Tempor
 check: build
 	@$(call run_ctest,$(BUILD),-LE '$(SLOW_LABELS)')
 
-test-release: build
+# web: test_web_load compares the WebAssembly build with the native one.
+test-release: build web
 	@$(call run_ctest,$(BUILD),)
 
 test-asan: build-asan

@@ -1,4 +1,4 @@
-# crowd_find_dependencies(<missing-var> [OFFLINE])
+# crowd_find_dependencies(<missing-var> [OFFLINE] [NO_GPU])
 #
 # Finds what crowd's two static libraries link and makes each an imported
 # target: for crowd_runtime PkgConfig::crowd_cglm, PkgConfig::crowd_cjson,
@@ -9,17 +9,21 @@
 # crowdConfig.cmake both call it, so the exported targets name dependencies
 # that exist in either place. The crowd_ prefixes and the function scope
 # leave a project that finds crowd its own names (PNG_LIBRARIES,
-# PkgConfig::PNG, ...). Sets <missing-var> to what was not found, empty when
-# everything was.
+# PkgConfig::PNG, ...). NO_GPU leaves out libepoxy (the WebAssembly build,
+# CROWD_WEB, has no gpu module yet). Sets <missing-var> to what was not
+# found, empty when everything was.
 function(crowd_find_dependencies missing_var)
-    cmake_parse_arguments(ARG "OFFLINE" "" "" ${ARGN})
+    cmake_parse_arguments(ARG "OFFLINE;NO_GPU" "" "" ${ARGN})
     set(missing "")
     find_package(PkgConfig QUIET)
     if(NOT PKG_CONFIG_FOUND)
         set(${missing_var} pkg-config PARENT_SCOPE)
         return()
     endif()
-    set(modules crowd_cglm cglm crowd_cjson libcjson crowd_png libpng crowd_zlib zlib crowd_epoxy epoxy)
+    set(modules crowd_cglm cglm crowd_cjson libcjson crowd_png libpng crowd_zlib zlib)
+    if(NOT ARG_NO_GPU)
+        list(APPEND modules crowd_epoxy epoxy)
+    endif()
     if(ARG_OFFLINE)
         list(APPEND modules crowd_assimp assimp)
     endif()

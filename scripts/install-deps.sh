@@ -5,11 +5,16 @@
 #
 #   scripts/install-deps.sh demo    build crowd and run `crowd demo`
 #                                   (compilers, the libraries, Mesa)
+#   scripts/install-deps.sh web     `make web`: Debian's emscripten (and the
+#                                   node modules it runs with), cglm's and
+#                                   Imath's headers, and the Debian source
+#                                   packages scripts/web-deps.sh builds for
+#                                   WebAssembly (fetched once, into build/web)
 #   scripts/install-deps.sh test    everything `make test` and `make check`
-#                                   run: demo's set, the test models, strace,
-#                                   chromium, Godot 3, Xvfb, clang for the
-#                                   fuzz build, clang-format, and the tests'
-#                                   npm packages (tests/browser)
+#                                   run: demo's and web's sets, the test
+#                                   models, strace, chromium, Godot 3, Xvfb,
+#                                   clang for the fuzz build, clang-format,
+#                                   and the tests' npm packages (tests/browser)
 #   scripts/install-deps.sh extra   test's set and the optional tools
 #   (or --extra)                    (gnuplot for bench charts, ImageMagick,
 #                                   x11-utils, assimp's own CLI for
@@ -21,25 +26,33 @@ set -eu
 
 set_name=${1:-test}
 case "$set_name" in
-demo | test | extra) ;;
+demo | web | test | extra) ;;
 --extra) set_name=extra ;;
 *)
-    echo "crowd: error: unknown package set '$set_name' (demo, test or extra)" >&2
+    echo "crowd: error: unknown package set '$set_name' (demo, web, test or extra)" >&2
     exit 1
     ;;
 esac
 
-packages="build-essential cmake pkg-config
+demo_packages="build-essential cmake pkg-config
   libassimp-dev libcglm-dev libmeshoptimizer-dev libopenexr-dev libpng-dev libcjson-dev
   libepoxy-dev libegl-dev libglfw3-dev libegl-mesa0 libgl1-mesa-dri"
-if [ "$set_name" != demo ]; then
-    packages="$packages clang-format git assimp-testmodels minetest-data chromium godot3 xvfb
-      strace clang libclang-rt-14-dev"
+# emscripten runs its JavaScript tools with Debian's node modules
+# (node-acorn); dpkg-dev unpacks the source packages (apt-get source).
+web_packages="cmake pkg-config dpkg-dev emscripten node-acorn libcglm-dev libimath-dev"
+case "$set_name" in
+demo) packages="$demo_packages" ;;
+web) packages="$web_packages" ;;
+*)
+    packages="$demo_packages $web_packages clang-format git assimp-testmodels minetest-data chromium
+      godot3 xvfb strace clang libclang-rt-14-dev"
     # The browser test runs under node with npm's packages; Debian's node
     # (18) will do where no newer one is installed.
-    command -v node >/dev/null 2>&1 || packages="$packages nodejs"
     command -v npm >/dev/null 2>&1 || packages="$packages npm"
-fi
+    ;;
+esac
+# The web build's programs and the tests run under node.
+[ "$set_name" = demo ] || command -v node >/dev/null 2>&1 || packages="$packages nodejs"
 if [ "$set_name" = extra ]; then
     packages="$packages x11-utils imagemagick gnuplot-nox assimp-utils"
 fi
@@ -69,10 +82,14 @@ fi
 
 [ "$set_name" = demo ] && exit 0
 
+# The source packages of the web build's libraries (network; kept once fetched).
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/web-deps.sh" fetch
+[ "$set_name" = web ] && exit 0
+
 # The tests' npm packages, exactly as tests/browser/package-lock.json pins
 # them, in build/node/node_modules (CROWD_NODE_MODULES). installed.lock is
 # written only after a complete install, so a failed one is retried.
-root=$(cd "$(dirname "$0")/.." && pwd)
 lock="$root/tests/browser/package-lock.json"
 node_dir="$root/build/node"
 if ! cmp -s "$lock" "$node_dir/installed.lock"; then
