@@ -99,8 +99,9 @@ static int compare_on(const char *dir) {
 
 /* A loaded bake's digest has every part: a digest of nothing would match too. */
 static void check_digest_complete(const char *dir, const char *out, int clips) {
-    const char *parts[] = {"bake ",     "texture bat ", "mesh positions ", "lod 0 ",
-                           "skeleton ", "rest models ", "skin rest "};
+    const char *parts[] = {
+        "bake ",     "texture bat ", "mesh positions ", "lod 0 ",
+        "skeleton ", "rest models ", "skin rest ",      "skin path scalar sse2 0 avx2 0\n"};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         CHECK_MSG(strstr(out, parts[i]) != NULL, "%s: no '%s' in the digest", dir, parts[i]);
     }

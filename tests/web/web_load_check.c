@@ -201,6 +201,10 @@ static int print_skinning(const crowd_bake *bake) {
            digest_of(skeleton->rest_rotation, 16 * (size_t)joints),
            digest_of(skeleton->rest_scale, 12 * (size_t)joints),
            digest_of(skeleton->inverse_bind, 64 * (size_t)joints));
+    /* wasm has no SSE2 or AVX2 path: AUTO must resolve to scalar there. */
+    printf("skin path %s sse2 %d avx2 %d\n", crowd_skin_path_name(crowd_skin_path_best()),
+           crowd_skin_path_supported(CROWD_SKIN_PATH_SSE2) ? 1 : 0,
+           crowd_skin_path_supported(CROWD_SKIN_PATH_AVX2) ? 1 : 0);
     crowd_anim_rest_pose(skeleton, locals);
     crowd_anim_local_to_model(skeleton, locals, models);
     printf("rest models %016" PRIx64 "\n", digest_of(models, sizeof(float) * 16 * joints));
