@@ -14,11 +14,12 @@
 #                                   run: demo's and web's sets, the test
 #                                   models, strace, chromium, Godot 3, Xvfb,
 #                                   clang for the fuzz build, clang-format,
-#                                   and the tests' npm packages (tests/browser)
+#                                   gnuplot (the bench charts' tests), and
+#                                   the tests' npm packages (tests/browser)
 #   scripts/install-deps.sh extra   test's set and the optional tools
-#   (or --extra)                    (gnuplot for bench charts, ImageMagick,
-#                                   x11-utils, assimp's own CLI for
-#                                   regenerating the import sweep table)
+#   (or --extra)                    (ImageMagick, x11-utils, assimp's own
+#                                   CLI for regenerating the import sweep
+#                                   table)
 # Without an argument: test.
 # minetest-data holds Minetest's player model (character.b3d), which the
 # import tests read.
@@ -45,7 +46,7 @@ demo) packages="$demo_packages" ;;
 web) packages="$web_packages" ;;
 *)
     packages="$demo_packages $web_packages clang-format git assimp-testmodels minetest-data chromium
-      godot3 xvfb strace clang libclang-rt-14-dev"
+      godot3 xvfb strace clang libclang-rt-14-dev gnuplot-nox"
     # The browser test runs under node with npm's packages; Debian's node
     # (18) will do where no newer one is installed.
     command -v npm >/dev/null 2>&1 || packages="$packages npm"
@@ -54,7 +55,7 @@ esac
 # The web build's programs and the tests run under node.
 [ "$set_name" = demo ] || command -v node >/dev/null 2>&1 || packages="$packages nodejs"
 if [ "$set_name" = extra ]; then
-    packages="$packages x11-utils imagemagick gnuplot-nox assimp-utils"
+    packages="$packages x11-utils imagemagick assimp-utils"
 fi
 
 missing=""
