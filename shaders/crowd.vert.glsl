@@ -167,9 +167,12 @@ void bat_clip(int row0, int row1, float alpha, JointTexels j, out vec4 r0, out v
 #if defined(MODE_VAT)
 #if defined(VAT_UINT16)
 // GLES without EXT_texture_norm16: the unorm16 texels' bits as RGBA16UI,
-// normalized here as GL normalizes unorm16 (c / 65535).
+// normalized here. GL defines unorm16 as c / 65535; Mesa's llvmpipe
+// computes c times the float 1 / 65535, and so does this (a division
+// differs from it in the last bit for some c): test_gpu portable measures
+// positions and normals bit-identical to the unorm16 textures' there.
 CROWD_BINDING(GPU_TEXTURE_VAT_POSITION) uniform usampler2D u_vat_position;
-#define VAT_POSITION_TEXEL(at) (vec4(texelFetch(u_vat_position, at, 0)) / 65535.0)
+#define VAT_POSITION_TEXEL(at) (vec4(texelFetch(u_vat_position, at, 0)) * (1.0 / 65535.0))
 #else
 CROWD_BINDING(GPU_TEXTURE_VAT_POSITION) uniform sampler2D u_vat_position;
 #define VAT_POSITION_TEXEL(at) texelFetch(u_vat_position, at, 0)

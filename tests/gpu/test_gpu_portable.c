@@ -15,8 +15,13 @@
  *   pass and the portable tier's CPU culling keep the same instances at the
  *   same LODs, frame after frame.
  * - Stats: the portable tier says so, and draws one call per LOD in use.
+ * - 16-bit VAT texels on GLES without EXT_texture_norm16 (RGBA16UI, divided
+ *   by 65535 in the shader): world positions and normals of every fragment
+ *   of a vat frame, written to an RGBA32F target, are bit-identical to the
+ *   unorm16 textures' on the same context.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +272,116 @@ static void test_selection(const crowd_asset *asset, const crowd_bake *bake) {
     crowd_world_destroy(on_cpu);
 }
 
+/* ---- 16-bit VAT texels without EXT_texture_norm16 ----------------------- */
+
+/* World positions (channel 0-2) or normals of every fragment, as floats. */
+static const char *const shade_position = "vec4 crowd_shade(crowd_surface s) {\n"
+                                          "    return vec4(s.world_position, 1.0);\n"
+                                          "}\n";
+static const char *const shade_normal = "vec4 crowd_shade(crowd_surface s) {\n"
+                                        "    return vec4(s.normal, 1.0);\n"
+                                        "}\n";
+
+/* The field in vat mode drawn into an RGBA32F target with `shade`; the
+ * floats read back (GPU_TEST_PIXELS x 4) or NULL. `uint16`: the portable
+ * tier reading the unorm16 positions as RGBA16UI, as on GLES without
+ * EXT_texture_norm16. */
+static float *float_frame(const crowd_asset *asset, const crowd_bake *bake, crowd_gpu_tier tier,
+                          bool uint16, const char *shade, GLuint framebuffer) {
+    crowd_error error;
+    crowd_world *world = NULL;
+    crowd_archetype archetype;
+    if (crowd_world_create(&(crowd_world_desc){.tier = tier}, &world, &error) != CROWD_OK) {
+        return NULL;
+    }
+    world->unorm16_textures = !uint16;
+    float *pixels = NULL;
+    bool ok = crowd_world_add_archetype(world,
+                                        &(crowd_archetype_desc){.asset = asset,
+                                                                .bake = bake,
+                                                                .mode = CROWD_GPU_MODE_VAT,
+                                                                .fragment_source = shade},
+                                        &archetype, &error) == CROWD_OK;
+    CHECK(!ok || crowd__gpu_baked_vat_uint16(world, bake) == uint16);
+    for (int i = 0; ok && i < 6; i++) {
+        crowd_instance_desc desc = {.position = {(float)i - 2.5f, 0.0f, -1.5f * (float)(i % 3)},
+                                    .clip =
+                                        (uint32_t)i % crowd_archetype_clip_count(world, archetype),
+                                    .time_offset_s = 0.37f * (float)i};
+        crowd_instance id;
+        ok = crowd_world_add_instance(world, archetype, &desc, &id, &error) == CROWD_OK;
+    }
+    crowd_camera camera = field_camera(0.0f);
+    crowd_draw_desc desc = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
+    desc.linear_output = true;
+    const float clear[4] = {0.0f, 0.0f, 0.0f, 0.0f}, far = 1.0f;
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer);
+    glViewport(0, 0, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
+    glClearBufferfv(GL_COLOR, 0, clear);
+    glClearBufferfv(GL_DEPTH, 0, &far);
+    ok = ok && crowd_world_update(world, 0.7, &error) == CROWD_OK &&
+         crowd_world_draw(world, &desc, &error) == CROWD_OK;
+    pixels = ok ? malloc(GPU_TEST_PIXELS * 4 * sizeof *pixels) : NULL;
+    if (pixels != NULL) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+        glReadPixels(0, 0, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, GL_RGBA, GL_FLOAT, pixels);
+    }
+    if (!ok) {
+        printf("  float frame: %s\n", error.reason);
+    }
+    crowd_world_destroy(world);
+    return pixels;
+}
+
+/* The RGBA16UI path's decoded positions and normals against the unorm16
+ * textures' on the same context, fragment by fragment, bit for bit. */
+static void test_uint16_decode(const crowd_asset *asset, const crowd_bake *bake) {
+    GLuint framebuffer, color, depth;
+    glCreateFramebuffers(1, &framebuffer);
+    glCreateRenderbuffers(1, &color);
+    glCreateRenderbuffers(1, &depth);
+    glNamedRenderbufferStorage(color, GL_RGBA32F, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
+    glNamedRenderbufferStorage(depth, GL_DEPTH_COMPONENT32F, GPU_TEST_WIDTH, GPU_TEST_HEIGHT);
+    glNamedFramebufferRenderbuffer(framebuffer, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+    glNamedFramebufferRenderbuffer(framebuffer, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+    const char *const shades[2] = {shade_position, shade_normal};
+    for (int q = 0; q < 2; q++) {
+        /* the GL 4.5 tier (unorm16), the portable tier on unorm16 (the
+         * control: the tiers alone), the portable tier on RGBA16UI */
+        float *frames[3] = {
+            float_frame(asset, bake, CROWD_TIER_GL45, false, shades[q], framebuffer),
+            float_frame(asset, bake, CROWD_TIER_PORTABLE, false, shades[q], framebuffer),
+            float_frame(asset, bake, CROWD_TIER_PORTABLE, true, shades[q], framebuffer)};
+        for (int against = 1; against < 3; against++) {
+            const float *a = frames[0], *b = frames[against];
+            uint32_t covered = 0, differing = 0;
+            double max_difference = 0.0;
+            for (uint32_t i = 0; a != NULL && b != NULL && i < GPU_TEST_PIXELS; i++) {
+                covered += a[4 * i + 3] == 1.0f;
+                differing += memcmp(a + 4 * i, b + 4 * i, 4 * sizeof(float)) != 0;
+                for (int c = 0; c < 3; c++) {
+                    double d = fabs((double)a[4 * i + c] - (double)b[4 * i + c]);
+                    max_difference = d > max_difference ? d : max_difference;
+                }
+            }
+            printf("  vat %s, %s against the GL 4.5 tier: %u of %u covered fragments differ "
+                   "in any bit (max |d| %.3g)\n",
+                   q == 0 ? "world positions" : "normals",
+                   against == 1 ? "portable tier on unorm16" : "portable tier on RGBA16UI",
+                   (unsigned)differing, (unsigned)covered, max_difference);
+            CHECK(a != NULL && b != NULL && covered > 500);
+            CHECK_MSG(differing == 0, "not bit-identical (%u fragments)", (unsigned)differing);
+        }
+        for (int f = 0; f < 3; f++) {
+            free(frames[f]);
+        }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &framebuffer);
+    glDeleteRenderbuffers(1, &color);
+    glDeleteRenderbuffers(1, &depth);
+}
+
 /* ---- groups ------------------------------------------------------------- */
 
 int test_gpu_portable(void) {
@@ -286,6 +401,7 @@ int test_gpu_portable(void) {
     if (crowd_builtin_create(&asset, &error) == CROWD_OK &&
         crowd_bake_build(asset, NULL, &bake, &error) == CROWD_OK) {
         test_selection(asset, bake);
+        test_uint16_decode(asset, bake);
     }
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
