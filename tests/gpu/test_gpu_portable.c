@@ -19,6 +19,8 @@
  *   by 65535 in the shader): world positions and normals of every fragment
  *   of a vat frame, written to an RGBA32F target, are bit-identical to the
  *   unorm16 textures' on the same context.
+ * - A bake whose textures exceed GL_MAX_TEXTURE_SIZE is refused on both
+ *   tiers with CROWD_ERROR_LIMIT naming the texture's size and the limit.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -382,6 +384,40 @@ static void test_uint16_decode(const crowd_asset *asset, const crowd_bake *bake)
     glDeleteRenderbuffers(1, &depth);
 }
 
+/* ---- a bake beyond the device's texture size ---------------------------- */
+
+static void test_texture_limit(const crowd_asset *asset, const crowd_bake *bake) {
+    const crowd_gpu_tier tiers[2] = {CROWD_TIER_GL45, CROWD_TIER_PORTABLE};
+    const crowd_gpu_mode modes[2] = {CROWD_GPU_MODE_VAT, CROWD_GPU_MODE_BAT};
+    for (int t = 0; t < 2; t++) {
+        for (int m = 0; m < 2; m++) {
+            crowd_error error;
+            crowd_world *world = NULL;
+            REQUIRE_VOID(crowd_world_create(&(crowd_world_desc){.tier = tiers[t]}, &world,
+                                            &error) == CROWD_OK);
+            /* A device whose GL_MAX_TEXTURE_SIZE is 64 (as if a phone's were
+             * below the bake's). */
+            world->max_texture_size = 64;
+            crowd_archetype archetype;
+            crowd_result result = crowd_world_add_archetype(
+                world, &(crowd_archetype_desc){.asset = asset, .bake = bake, .mode = modes[m]},
+                &archetype, &error);
+            const crowd_texture *texture =
+                modes[m] == CROWD_GPU_MODE_VAT ? &bake->vat_position : &bake->bat;
+            char size[48];
+            snprintf(size, sizeof size, "%ux%u", (unsigned)texture->width,
+                     (unsigned)texture->height);
+            printf("  %s tier, %s bake on a 64-texel device: %s: %s\n",
+                   crowd_gpu_tier_name(tiers[t]), crowd_gpu_mode_name(modes[m]),
+                   crowd_result_str(result), error.reason);
+            CHECK(result == CROWD_ERROR_LIMIT && strstr(error.reason, size) != NULL &&
+                  strstr(error.reason, "allows 64x64") != NULL);
+            CHECK(crowd_world_archetype_count(world) == 0);
+            crowd_world_destroy(world);
+        }
+    }
+}
+
 /* ---- groups ------------------------------------------------------------- */
 
 int test_gpu_portable(void) {
@@ -402,6 +438,7 @@ int test_gpu_portable(void) {
         crowd_bake_build(asset, NULL, &bake, &error) == CROWD_OK) {
         test_selection(asset, bake);
         test_uint16_decode(asset, bake);
+        test_texture_limit(asset, bake);
     }
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
