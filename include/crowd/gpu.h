@@ -80,7 +80,7 @@
  *
  * Every instance's state lives in one GPU buffer per archetype that persists
  * across frames; adding, changing or removing one instance writes one
- * record. A frame where nobody changes state uploads nothing in static, bat
+ * record (the portable tier instead streams the records each pass draws). A frame where nobody changes state uploads nothing in static, bat
  * and vat modes. cpu and gpu modes write each frame's vertices or palettes
  * into one of CROWD_WORLD_STREAM_FRAMES sections of a persistently mapped
  * buffer, each guarded by a fence: the CPU only waits when the GPU is that
@@ -95,8 +95,10 @@
  * draw-indirect buffer binding, the
  * GL_DEPTH_TEST, GL_CULL_FACE and GL_BLEND enables (crowd draws
  * depth-tested, without culling or blending) and, in the depth pass, the
- * colour write mask. What it does with them after drawing is the world's
- * crowd_state_policy:
+ * colour write mask. The portable tier changes units 0-5 (4: the
+ * materials, 5: gpu mode's palettes) and the GL_ARRAY_BUFFER binding, and
+ * no storage or draw-indirect binding (its contexts may have none). What
+ * it does with them after drawing is the world's crowd_state_policy:
  *   CROWD_STATE_RESTORE (default) reads each of them before drawing and puts
  *     it back after: the application's state is as it left it. The reads
  *     are glGet calls; a driver that runs GL on a thread of its own (Mesa's
