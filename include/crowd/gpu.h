@@ -80,9 +80,9 @@
  *
  * Every instance's state lives in one GPU buffer per archetype that persists
  * across frames; adding, changing or removing one instance writes one
- * record (the portable tier instead streams the records each pass draws). A frame where nobody changes state uploads nothing in static, bat
- * and vat modes. cpu and gpu modes write each frame's vertices or palettes
- * into one of CROWD_WORLD_STREAM_FRAMES sections of a persistently mapped
+ * record (the portable tier instead streams the records each pass draws). A frame where nobody
+ * changes state uploads nothing in static, bat and vat modes. cpu and gpu modes write each frame's
+ * vertices or palettes into one of CROWD_WORLD_STREAM_FRAMES sections of a persistently mapped
  * buffer, each guarded by a fence: the CPU only waits when the GPU is that
  * many frames behind, never for the frame the GPU is drawing.
  *
