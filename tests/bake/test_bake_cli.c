@@ -633,7 +633,8 @@ static int test_bad_inputs(void) {
     const char *lods_text[] = {"builtin:", "-o", dir, "--lods", "many", NULL};
     expect_untouched(dir, lods_text, NULL, 1, "--lods: 'many'");
     const char *target[] = {"builtin:", "-o", dir, "--target", "mobile", NULL};
-    expect_untouched(dir, target, NULL, 1, "--target: 'mobile' is not desktop, web or webgl2");
+    expect_untouched(dir, target, NULL, 1,
+                     "--target: 'mobile' is not desktop, web, webgl2 or gles");
 
     const char *greenman = check_shared_model("greenman.glb");
     const char *sword_path = check_shared_model("greenman_sword.glb");
