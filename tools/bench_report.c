@@ -240,6 +240,7 @@ bool bench_write_json(const char *path, const bench_results *r) {
     cJSON_AddNumberToObject(model, "clip_count", r->clip_count);
     cJSON_AddItemToObject(root, "machine", machine_json(&r->machine));
     cJSON_AddItemToObject(root, "settings", settings_json(&r->config));
+    cJSON_AddStringToObject(root, "tier", crowd_gpu_tier_name(r->tier));
     cJSON_AddNumberToObject(root, "seconds", round(r->seconds * 1e3) / 1e3);
     cJSON *results = cJSON_AddArrayToObject(root, "results");
     for (uint32_t ci = 0; ci < r->config.count_count; ci++) {
