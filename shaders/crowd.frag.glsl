@@ -16,19 +16,26 @@ flat in uint v_lod;
 // Materials word by word as crowd_contract.glsl lays them out (read as
 // uints: a float's bits convert exactly, an int's need not survive a float
 // load).
+#if defined(CROWD_TIER_GL45)
 layout(std430, binding = GPU_SSBO_MATERIALS) readonly buffer Materials { uvec4 materials[]; };
-#define MATERIAL_WORD(m, word) materials[(m) * uint(GPU_MATERIAL_VEC4S) + uint((word) / 4)][(word) % 4]
+#define MATERIAL_VEC4(m, v) materials[(m) * uint(GPU_MATERIAL_VEC4S) + uint(v)]
+#else
+// The portable tier: the same vectors as texels of one RGBA32UI row.
+uniform usampler2D u_material_records;
+#define MATERIAL_VEC4(m, v) texelFetch(u_material_records, ivec2(int(m) * GPU_MATERIAL_VEC4S + (v), 0), 0)
+#endif
+#define MATERIAL_WORD(m, word) MATERIAL_VEC4(m, (word) / 4)[(word) % 4]
 #define MATERIAL_FLOAT(m, word) uintBitsToFloat(MATERIAL_WORD(m, word))
-layout(binding = GPU_TEXTURE_MATERIALS) uniform sampler2DArray u_textures;
-layout(location = GPU_UNIFORM_LIGHT_DIR) uniform vec3 u_light_dir;
-layout(location = GPU_UNIFORM_LIGHT_COLOR) uniform vec3 u_light_color;
-layout(location = GPU_UNIFORM_AMBIENT_SKY) uniform vec3 u_ambient_sky;
-layout(location = GPU_UNIFORM_AMBIENT_GROUND) uniform vec3 u_ambient_ground;
-layout(location = GPU_UNIFORM_LINEAR_OUTPUT) uniform bool u_linear_output;
-layout(location = GPU_UNIFORM_ARCHETYPE) uniform uint u_archetype;
-layout(location = GPU_UNIFORM_LOD_TINT) uniform bool u_lod_tint;
+CROWD_BINDING(GPU_TEXTURE_MATERIALS) uniform sampler2DArray u_textures;
+CROWD_UNIFORM(GPU_UNIFORM_LIGHT_DIR) uniform vec3 u_light_dir;
+CROWD_UNIFORM(GPU_UNIFORM_LIGHT_COLOR) uniform vec3 u_light_color;
+CROWD_UNIFORM(GPU_UNIFORM_AMBIENT_SKY) uniform vec3 u_ambient_sky;
+CROWD_UNIFORM(GPU_UNIFORM_AMBIENT_GROUND) uniform vec3 u_ambient_ground;
+CROWD_UNIFORM(GPU_UNIFORM_LINEAR_OUTPUT) uniform bool u_linear_output;
+CROWD_UNIFORM(GPU_UNIFORM_ARCHETYPE) uniform uint u_archetype;
+CROWD_UNIFORM(GPU_UNIFORM_LOD_TINT) uniform bool u_lod_tint;
 // world space, from the view matrix
-layout(location = GPU_UNIFORM_CAMERA_POSITION) uniform vec3 u_camera_position;
+CROWD_UNIFORM(GPU_UNIFORM_CAMERA_POSITION) uniform vec3 u_camera_position;
 
 out vec4 o_color;
 

@@ -1,5 +1,5 @@
 // crowd.vert.glsl - one vertex of one instance, in every playback mode.
-// The world prepends "#version 450 core" and one of MODE_STATIC,
+// The world prepends the tier's #version and crowd_tier.glsl, then one of MODE_STATIC,
 // MODE_CPU, MODE_GPU, MODE_BAT, MODE_VAT (plus VAT_OCT for the unorm16_oct
 // encoding). bat and vat are built twice, with and without CROSSFADE: a
 // software rasterizer runs both sides of an `if` with lanes masked, so the
@@ -21,14 +21,34 @@ layout(location = GPU_ATTR_MATERIAL) in uint a_material;
 layout(location = GPU_ATTR_TEXEL) in uvec2 a_texel;
 
 // The instance's record as per-instance attributes, word by word as
-// crowd_contract.glsl lays it out.
+// crowd_contract.glsl lays it out. GLSL ES 3.00 has no arrays of vertex
+// inputs: the portable tier reads one attribute per vector, at the same
+// locations (words are constants, so the selection folds away).
+#if defined(CROWD_TIER_GL45)
 layout(location = GPU_INSTANCE_ATTR) in vec4 i_float[GPU_RECORD_FLOAT_VEC4S];
 layout(location = GPU_INSTANCE_UINT_ATTR) in uvec4 i_uint[GPU_RECORD_UINT_VEC4S];
 #define RECORD_FLOAT(word) i_float[(word) / 4][(word) % 4]
 #define RECORD_UINT(word) i_uint[(word) / 4 - GPU_RECORD_FLOAT_VEC4S][(word) % 4]
+#else
+layout(location = GPU_INSTANCE_FLOAT_ATTR_0) in vec4 i_float0;
+layout(location = GPU_INSTANCE_FLOAT_ATTR_1) in vec4 i_float1;
+layout(location = GPU_INSTANCE_FLOAT_ATTR_2) in vec4 i_float2;
+layout(location = GPU_INSTANCE_FLOAT_ATTR_3) in vec4 i_float3;
+layout(location = GPU_INSTANCE_FLOAT_ATTR_4) in vec4 i_float4;
+layout(location = GPU_INSTANCE_UINT_ATTR_0) in uvec4 i_uint0;
+layout(location = GPU_INSTANCE_UINT_ATTR_1) in uvec4 i_uint1;
+vec4 record_float(int v) {
+    return v == 0 ? i_float0 : (v == 1 ? i_float1 : (v == 2 ? i_float2 : (v == 3 ? i_float3 : i_float4)));
+}
+uvec4 record_uint(int v) {
+    return v == GPU_RECORD_FLOAT_VEC4S ? i_uint0 : i_uint1;
+}
+#define RECORD_FLOAT(word) record_float((word) / 4)[(word) % 4]
+#define RECORD_UINT(word) record_uint((word) / 4)[(word) % 4]
+#endif
 
-layout(location = GPU_UNIFORM_VIEW_PROJ) uniform mat4 u_view_proj;
-layout(location = GPU_UNIFORM_TIME) uniform float u_time;
+CROWD_UNIFORM(GPU_UNIFORM_VIEW_PROJ) uniform mat4 u_view_proj;
+CROWD_UNIFORM(GPU_UNIFORM_TIME) uniform float u_time;
 
 out vec3 v_world;
 out vec3 v_normal;
@@ -39,14 +59,22 @@ flat out uint v_instance;
 flat out uint v_lod;
 
 #if defined(MODE_GPU)
+#if defined(CROWD_TIER_GL45)
 layout(std430, binding = GPU_SSBO_PALETTES) readonly buffer Palettes { vec4 palette[]; };
-layout(location = GPU_UNIFORM_JOINT_COUNT) uniform uint u_joint_count;
+#define PALETTE(i) palette[i]
+#else
+// Rows of 1 << GPU_PALETTE_WIDTH_SHIFT texels (the portable tier has no
+// storage buffers in the vertex stage).
+uniform sampler2D u_palettes;
+#define PALETTE(i) texelFetch(u_palettes, ivec2(int((i) & GPU_PALETTE_WIDTH_MASK), int((i) >> GPU_PALETTE_WIDTH_SHIFT)), 0)
+#endif
+CROWD_UNIFORM(GPU_UNIFORM_JOINT_COUNT) uniform uint u_joint_count;
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-layout(location = GPU_UNIFORM_TEX_WIDTH) uniform uint u_tex_width;
-layout(location = GPU_UNIFORM_ROWS_PER_FRAME) uniform uint u_rows_per_frame;
-layout(location = GPU_UNIFORM_INV_TEX_WIDTH) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
+CROWD_UNIFORM(GPU_UNIFORM_TEX_WIDTH) uniform uint u_tex_width;
+CROWD_UNIFORM(GPU_UNIFORM_ROWS_PER_FRAME) uniform uint u_rows_per_frame;
+CROWD_UNIFORM(GPU_UNIFORM_INV_TEX_WIDTH) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
 
 // A clip as one instance plays it.
 struct Playing {
@@ -103,7 +131,7 @@ int frame_row(uint frame) {
 #endif
 
 #if defined(MODE_BAT)
-layout(binding = GPU_TEXTURE_BAT) uniform sampler2D u_bat;
+CROWD_BINDING(GPU_TEXTURE_BAT) uniform sampler2D u_bat;
 
 // The element after `at` in element order: the next column, or the next
 // row's first.
@@ -137,10 +165,21 @@ void bat_clip(int row0, int row1, float alpha, JointTexels j, out vec4 r0, out v
 #endif
 
 #if defined(MODE_VAT)
-layout(binding = GPU_TEXTURE_VAT_POSITION) uniform sampler2D u_vat_position;
+#if defined(VAT_UINT16)
+// GLES without EXT_texture_norm16: the unorm16 texels' bits as RGBA16UI,
+// normalized here. GL defines unorm16 as c / 65535; Mesa's llvmpipe
+// computes c times the float 1 / 65535, and so does this (a division
+// differs from it in the last bit for some c): test_gpu portable measures
+// positions and normals bit-identical to the unorm16 textures' there.
+CROWD_BINDING(GPU_TEXTURE_VAT_POSITION) uniform usampler2D u_vat_position;
+#define VAT_POSITION_TEXEL(at) (vec4(texelFetch(u_vat_position, at, 0)) * (1.0 / 65535.0))
+#else
+CROWD_BINDING(GPU_TEXTURE_VAT_POSITION) uniform sampler2D u_vat_position;
+#define VAT_POSITION_TEXEL(at) texelFetch(u_vat_position, at, 0)
+#endif
 #if defined(VAT_OCT)
-layout(location = GPU_UNIFORM_BOUNDS_MIN) uniform vec3 u_bounds_min;
-layout(location = GPU_UNIFORM_BOUNDS_EXTENT) uniform vec3 u_bounds_extent;
+CROWD_UNIFORM(GPU_UNIFORM_BOUNDS_MIN) uniform vec3 u_bounds_min;
+CROWD_UNIFORM(GPU_UNIFORM_BOUNDS_EXTENT) uniform vec3 u_bounds_extent;
 
 // Octahedral normal in 16 bits: high byte x, low byte y, b -> b / 255 * 2 - 1.
 vec3 oct_decode(float encoded) {
@@ -153,12 +192,12 @@ vec3 oct_decode(float encoded) {
     return normalize(n);
 }
 #else
-layout(binding = GPU_TEXTURE_VAT_NORMAL) uniform sampler2D u_vat_normal;
+CROWD_BINDING(GPU_TEXTURE_VAT_NORMAL) uniform sampler2D u_vat_normal;
 #endif
 
 void vat_fetch(int row, ivec2 at, out vec3 position, out vec3 normal) {
     at.y += row;
-    vec4 p = texelFetch(u_vat_position, at, 0);
+    vec4 p = VAT_POSITION_TEXEL(at);
 #if defined(VAT_OCT)
     position = u_bounds_min + u_bounds_extent * p.xyz;
     normal = oct_decode(p.w);
@@ -208,9 +247,9 @@ void main() {
         float w = a_weights[k];
         if (w != 0.0) {
             uint at = base + a_joints[k] * 3u;
-            r0 += w * palette[at];
-            r1 += w * palette[at + 1u];
-            r2 += w * palette[at + 2u];
+            r0 += w * PALETTE(at);
+            r1 += w * PALETTE(at + 1u);
+            r2 += w * PALETTE(at + 2u);
         }
     }
     vec4 p = vec4(a_position, 1.0);

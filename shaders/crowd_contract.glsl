@@ -88,6 +88,15 @@
 #define GPU_INSTANCE_ATTR 7       // = GPU_ATTR_COUNT: the record's float vectors
 #define GPU_INSTANCE_UINT_ATTR 12 // = GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S
 #define GPU_BINDING_INSTANCES 7
+// The same locations one by one, for the portable tier's shaders (GLSL ES
+// 3.00 has no arrays of vertex inputs, and its layout values are literals).
+#define GPU_INSTANCE_FLOAT_ATTR_0 7
+#define GPU_INSTANCE_FLOAT_ATTR_1 8
+#define GPU_INSTANCE_FLOAT_ATTR_2 9
+#define GPU_INSTANCE_FLOAT_ATTR_3 10
+#define GPU_INSTANCE_FLOAT_ATTR_4 11
+#define GPU_INSTANCE_UINT_ATTR_0 12
+#define GPU_INSTANCE_UINT_ATTR_1 13
 
 // ---- storage buffer bindings ----------------------------------------------
 #define GPU_SSBO_PALETTES 1 // gpu mode's skinning matrices, 3 vec4 per joint
@@ -106,7 +115,15 @@
 #define GPU_TEXTURE_BAT 1
 #define GPU_TEXTURE_VAT_POSITION 2
 #define GPU_TEXTURE_VAT_NORMAL 3
-#define GPU_TEXTURE_UNITS 4
+#define GPU_TEXTURE_UNITS 4 // the units the GL 4.5 tier binds: 0 .. 3
+// The portable tier's stand-ins for storage buffers: the materials as
+// RGBA32UI texels (GPU_MATERIAL_VEC4S per material, one row) and gpu mode's
+// palettes as RGBA32F texels, rows of 1 << GPU_PALETTE_WIDTH_SHIFT.
+#define GPU_TEXTURE_MATERIAL_RECORDS 4
+#define GPU_TEXTURE_PALETTES 5
+#define GPU_PORTABLE_TEXTURE_UNITS 6 // the units the portable tier binds: 0 .. 5
+#define GPU_PALETTE_WIDTH_SHIFT 10u
+#define GPU_PALETTE_WIDTH_MASK 1023u
 
 // ---- uniform locations of the draw programs ---------------------------------
 #define GPU_UNIFORM_VIEW_PROJ 0
@@ -125,6 +142,9 @@
 #define GPU_UNIFORM_ARCHETYPE 17
 #define GPU_UNIFORM_LOD_TINT 18
 #define GPU_UNIFORM_CAMERA_POSITION 30
+// The portable tier has no layout(location) on uniforms: it looks each of
+// these up by name after linking (programs.c), into a table this long.
+#define GPU_UNIFORM_COUNT 31
 
 // ---- the culling pass -----------------------------------------------------
 #define GPU_CULL_GROUP_SIZE 64 // invocations per work group

@@ -61,7 +61,9 @@ typedef struct bench_config {
     uint32_t frames, warmup;
     double frame_step_s; /* global time advance per round */
     uint64_t seed;
-    bool quiet; /* no progress on stderr */
+    bool quiet;               /* no progress on stderr */
+    crowd_gpu_tier tier;      /* the worlds' crowd_world_desc.tier */
+    host_context_api context; /* the context asked for */
 } bench_config;
 
 typedef struct bench_summary {
@@ -98,8 +100,9 @@ typedef struct bench_results {
     bench_config config;
     bench_machine machine;
     uint32_t vertex_count, joint_count, clip_count;
-    bench_cell *cells; /* [count index][mode index] */
-    double seconds;    /* wall time of the measurement */
+    bench_cell *cells;   /* [count index][mode index] */
+    double seconds;      /* wall time of the measurement */
+    crowd_gpu_tier tier; /* the tier the worlds ran (crowd_world_stats.tier) */
 } bench_results;
 
 /* Measures every (count, mode) of config on `character` in `context` (the

@@ -46,6 +46,8 @@ void bench_print_header(FILE *out, const bench_results *r) {
             m->software ? " (software rasterizer)" : "");
     fprintf(out, "CPU:   %s, %u online CPUs; GL driver thread (mesa_glthread): %s\n", m->cpu,
             (unsigned)m->cpu_count, m->gl_thread ? "on" : "off");
+    fprintf(out, "tier:  %s (asked: %s); context: %s\n", crowd_gpu_tier_name(r->tier),
+            crowd_gpu_tier_name(c->tier), scene_context_label(c->context));
     fprintf(out,
             "%ux%u pixels, no ground, %s; %u archetype%s per world; median (10th-90th "
             "percentile) of %u frames after %u warm-up frames, every size and mode interleaved "
@@ -183,6 +185,8 @@ static cJSON *settings_json(const bench_config *c) {
     cJSON_AddBoolToObject(o, "shadows", c->shadows);
     cJSON_AddBoolToObject(o, "wait", !c->no_wait);
     cJSON_AddStringToObject(o, "state", c->restore_state ? "restore" : "reset");
+    cJSON_AddStringToObject(o, "tier_asked", crowd_gpu_tier_name(c->tier));
+    cJSON_AddStringToObject(o, "context", scene_context_label(c->context));
     return o;
 }
 
@@ -236,6 +240,7 @@ bool bench_write_json(const char *path, const bench_results *r) {
     cJSON_AddNumberToObject(model, "clip_count", r->clip_count);
     cJSON_AddItemToObject(root, "machine", machine_json(&r->machine));
     cJSON_AddItemToObject(root, "settings", settings_json(&r->config));
+    cJSON_AddStringToObject(root, "tier", crowd_gpu_tier_name(r->tier));
     cJSON_AddNumberToObject(root, "seconds", round(r->seconds * 1e3) / 1e3);
     cJSON *results = cJSON_AddArrayToObject(root, "results");
     for (uint32_t ci = 0; ci < r->config.count_count; ci++) {

@@ -176,6 +176,7 @@ static crowd_result cell_init(cell_state *cell, const scene_character *character
     }
     crowd_world_desc desc = stage_world_desc(count, (crowd_logger){0});
     desc.state = c->restore_state ? CROWD_STATE_RESTORE : CROWD_STATE_RESET;
+    desc.tier = c->tier;
     crowd_result result = crowd_world_create(&desc, &cell->world, error);
     for (uint32_t a = 0; result == CROWD_OK && a < c->archetypes; a++) {
         result =
@@ -305,6 +306,9 @@ static crowd_result measure(host_context *context, const scene_character *charac
     }
     if (result == CROWD_OK) {
         out->clip_count = crowd_archetype_clip_count(cells[0].world, cells[0].archetypes[0]);
+        crowd_world_stats stats;
+        crowd_world_get_stats(cells[0].world, &stats);
+        out->tier = stats.tier;
     }
     uint64_t random = c->seed;
     for (uint32_t round = 0; result == CROWD_OK && round < c->warmup + c->frames; round++) {

@@ -40,8 +40,9 @@ static const char usage[] =
     "  --encoding E           VAT encoding: unorm16_oct (default), f16, f32\n"
     "  --bat-encoding E       BAT encoding: f32 (default), f16\n"
     "  --lods N               LODs below LOD 0, 0..7 (default 3; 0 = none)\n"
-    "  --target T             desktop (default) or web (webgl2): every texture within\n"
-    "                         4096x4096, the size every WebGL2 device holds\n"
+    "  --target T             desktop (default), web (webgl2): every texture within\n"
+    "                         4096x4096, the size every WebGL2 device holds, or gles:\n"
+    "                         within 2048x2048, the least an OpenGL ES 3.0 device holds\n"
     "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
     "  --anim FILE            add the clips of an animation file (glTF, BVH, FBX, ...;\n"
     "                         repeatable): joints matched by name, keys retargeted\n"
@@ -67,8 +68,9 @@ typedef struct options {
     long threads;
     crowd_vat_encoding vat_encoding;
     crowd_bat_encoding bat_encoding;
-    int32_t lods; /* as crowd_bake_desc.lods */
-    bool web;
+    int32_t lods;         /* as crowd_bake_desc.lods */
+    uint32_t target_size; /* --target: the largest texture side, 0 = desktop's */
+    const char *target_name;
     bool openvat, report_all, quiet;
 } options;
 
@@ -210,9 +212,13 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
         }
         opt->lods = lods == 0 ? -1 : (int32_t)lods;
     } else if (strcmp(arg, "--target") == 0) {
-        opt->web = strcmp(value, "web") == 0 || strcmp(value, "webgl2") == 0;
-        if (!opt->web && strcmp(value, "desktop") != 0) {
-            return cli_fail(CLI_EXIT_USAGE, "--target: '%s' is not desktop, web or webgl2", value);
+        bool web = strcmp(value, "web") == 0 || strcmp(value, "webgl2") == 0;
+        bool gles = strcmp(value, "gles") == 0 || strcmp(value, "gles3") == 0;
+        opt->target_size = web ? 4096 : (gles ? 2048 : 0);
+        opt->target_name = web ? "web" : "gles";
+        if (!web && !gles && strcmp(value, "desktop") != 0) {
+            return cli_fail(CLI_EXIT_USAGE, "--target: '%s' is not desktop, web, webgl2 or gles",
+                            value);
         }
     } else if (strcmp(arg, "--compat") == 0) {
         if (strcmp(value, "openvat") != 0) {
@@ -577,9 +583,10 @@ static int run(const options *opt) {
     }
     status.start_s = cli_wall_s();
     long max_width = opt->max_width;
-    if (opt->web && max_width > 4096) {
-        fprintf(stderr, "crowd: --target web: --max-width %ld lowered to 4096\n", max_width);
-        max_width = 4096;
+    if (opt->target_size > 0 && max_width > (long)opt->target_size) {
+        fprintf(stderr, "crowd: --target %s: --max-width %ld lowered to %u\n", opt->target_name,
+                max_width, (unsigned)opt->target_size);
+        max_width = (long)opt->target_size;
     }
     crowd_bake_desc desc = {
         .fps = (float)opt->fps,
@@ -594,7 +601,7 @@ static int run(const options *opt) {
         .max_width = (uint32_t)max_width,
         .vat_encoding = opt->vat_encoding,
         .bat_encoding = opt->bat_encoding,
-        .max_texture_size = opt->web ? 4096 : 0,
+        .max_texture_size = opt->target_size,
         .lods = opt->lods,
         .logger = logger,
         .progress = status.terminal ? draw_progress : NULL,

@@ -44,6 +44,8 @@ static const char usage[] =
     "                    frame (default 100000000)\n"
     "  --ways a,b,...    field: of floor,brute,cull,cull+lod (default all four); the\n"
     "                    others are not drawn, so a profiler sees these alone\n"
+    "  --tier T          auto (default), gl45 or portable (crowd_world_desc.tier)\n"
+    "  --context C       gl45 (default), gl33 or gles3: the OpenGL context to run on\n"
     "  --no-gl-thread    leave Mesa's GL driver thread off (see docs/bench.md)\n"
     "  --quiet           no progress line\n"
     "  --verbose         also print the library's informational messages\n";
@@ -134,9 +136,9 @@ static int parse(int argc, char **argv, options *o) {
         const char *arg = argv[i];
         const char *value = NULL;
         static const char *const with_value[] = {
-            "--counts", "--modes", "--size",        "--frames", "--warmup",
-            "--seed",   "--json",  "--csv",         "--chart",  "--archetypes",
-            "--state",  "--scene", "--brute-limit", "--ways",   NULL};
+            "--counts",      "--modes", "--size",  "--frames",     "--warmup", "--seed",
+            "--json",        "--csv",   "--chart", "--archetypes", "--state",  "--scene",
+            "--brute-limit", "--ways",  "--tier",  "--context",    NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -194,6 +196,14 @@ static int parse(int argc, char **argv, options *o) {
                 return cli_fail(CLI_EXIT_USAGE, "--state: '%s' is not reset or restore", value);
             }
             o->config.restore_state = strcmp(value, "restore") == 0;
+        } else if (strcmp(arg, "--tier") == 0) {
+            if (!scene_parse_tier(arg, value, &o->config.tier)) {
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--context") == 0) {
+            if (!scene_parse_context(arg, value, &o->config.context)) {
+                return CLI_EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--shadows") == 0) {
             o->config.shadows = true;
         } else if (strcmp(arg, "--no-wait") == 0) {
@@ -311,7 +321,11 @@ static int run(options *o) {
     }
     int code = choose_modes(o, &character);
     host_context *context = NULL;
-    host_context_desc desc = {.logger = logger};
+    host_context_desc desc = {.logger = logger, .api = o->config.context};
+    if (code < 0 && o->field && o->config.context != HOST_CONTEXT_GL45) {
+        code =
+            cli_fail(CLI_EXIT_USAGE, "--scene field draws its floor with GL 4.5: --context gl45");
+    }
     if (code < 0 && scene_context_create(&desc, &context, &error) != CROWD_OK) {
         code = cli_report(&error);
     }

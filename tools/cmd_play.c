@@ -43,6 +43,9 @@ static const char usage[] =
     "  --screenshot FILE  write the last frame as a PNG when quitting\n"
     "  --keys STRING      type these keys, one per frame, from the first frame\n"
     "  --shadows          the crowd casts shadows onto the ground (a shadow map)\n"
+    "  --tier T           auto (default), gl45 or portable (crowd_world_desc.tier)\n"
+    "  --context C        gl45 (default), gl33 or gles3: the window's OpenGL context;\n"
+    "                     the ground and shadows are GL 4.5 code, left out on the others\n"
     "  --no-gl-thread     leave Mesa's GL driver thread off\n"
     "  --verbose          also print the library's informational messages\n"
     "keys: 1-5 mode, M next mode, + / - crowd size x2 / /2, space pause, C change clips,\n"
@@ -60,6 +63,8 @@ typedef struct options {
     uint32_t width, height;
     crowd_gpu_mode mode;
     bool mode_given, gl_thread, shadows;
+    crowd_gpu_tier tier;
+    host_context_api context;
 } options;
 
 typedef struct player {
@@ -86,8 +91,9 @@ static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
-        static const char *const with_value[] = {"--count",  "--mode",       "--size", "--seed",
-                                                 "--frames", "--screenshot", "--keys", NULL};
+        static const char *const with_value[] = {
+            "--count",      "--mode", "--size", "--seed",    "--frames",
+            "--screenshot", "--keys", "--tier", "--context", NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -124,6 +130,14 @@ static int parse(int argc, char **argv, options *o) {
             o->gl_thread = false;
         } else if (strcmp(arg, "--shadows") == 0) {
             o->shadows = true;
+        } else if (strcmp(arg, "--tier") == 0) {
+            if (!scene_parse_tier(arg, value, &o->tier)) {
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--context") == 0) {
+            if (!scene_parse_context(arg, value, &o->context)) {
+                return CLI_EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--verbose") == 0) {
             cli_verbose = true;
         } else {
@@ -137,6 +151,9 @@ static int parse(int argc, char **argv, options *o) {
     if (o->model_count == 0) {
         return cli_fail(CLI_EXIT_USAGE,
                         "play: no MODEL given (try builtin:, or see crowd play --help)");
+    }
+    if (o->shadows && o->context != HOST_CONTEXT_GL45) {
+        return cli_fail(CLI_EXIT_USAGE, "--shadows needs --context gl45");
     }
     return -1;
 }
@@ -379,6 +396,7 @@ static crowd_result play(player *p, crowd_error *error) {
 static crowd_result setup(player *p, crowd_error *error) {
     const options *o = p->options;
     crowd_world_desc desc = stage_world_desc(p->max_count, (crowd_logger){0});
+    desc.tier = o->tier;
     crowd_gpu_mode wanted[CAST_MAX_CHARACTERS];
     for (uint32_t r = 0; r < p->cast->count; r++) {
         wanted[r] = o->mode_given ? o->mode
@@ -389,7 +407,9 @@ static crowd_result setup(player *p, crowd_error *error) {
         result = cast_add_archetypes(p->cast, p->world, wanted, error);
     }
     if (result == CROWD_OK) {
-        result = stage_create(p->context, true, o->shadows, &p->stage, error);
+        /* The ground is the CLI's own GL 4.5 code. */
+        result =
+            stage_create(p->context, o->context == HOST_CONTEXT_GL45, o->shadows, &p->stage, error);
         p->stage.lods = true;
     }
     if (result == CROWD_OK) {
@@ -430,6 +450,7 @@ static int run(const options *o) {
         .height = o->height,
         .title = "crowd play",
         .vsync = true,
+        .api = o->context,
         .logger = logger,
     };
     crowd_result result = scene_context_create(&desc, &p.context, &error);

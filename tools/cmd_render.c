@@ -46,6 +46,9 @@ static const char usage[] =
     "  --camera auto|x,y,z,tx,ty,tz   eye and target (default auto: frame the crowd)\n"
     "  --no-ground            leave out the ground plane\n"
     "  --shadows              the crowd casts shadows onto the ground (a shadow map)\n"
+    "  --tier T               auto (default), gl45 or portable (crowd_world_desc.tier)\n"
+    "  --context C            gl45 (default), gl33 or gles3: the OpenGL context; the\n"
+    "                         ground and shadows are GL 4.5 code, left out on the others\n"
     "  --verbose              print debug messages too\n";
 
 typedef struct options {
@@ -63,6 +66,9 @@ typedef struct options {
     bool auto_camera;
     float camera[6];
     bool ground, shadows;
+    bool ground_given;
+    crowd_gpu_tier tier;
+    host_context_api context;
 } options;
 
 static bool parse_camera(const char *text, float out[6]) {
@@ -84,8 +90,9 @@ static bool parse_camera(const char *text, float out[6]) {
 }
 
 static bool takes_value(const char *arg) {
-    static const char *const with_value[] = {"-o",     "--output", "--mode", "--count",  "--size",
-                                             "--time", "--clip",   "--seed", "--camera", NULL};
+    static const char *const with_value[] = {"-o",       "--output", "--mode",    "--count",
+                                             "--size",   "--time",   "--clip",    "--seed",
+                                             "--camera", "--tier",   "--context", NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -122,6 +129,14 @@ static int parse_option(int argc, char **argv, int *i, options *opt) {
             return CLI_EXIT_USAGE;
         }
         opt->time_s = real;
+    } else if (strcmp(arg, "--tier") == 0) {
+        if (!scene_parse_tier(arg, value, &opt->tier)) {
+            return CLI_EXIT_USAGE;
+        }
+    } else if (strcmp(arg, "--context") == 0) {
+        if (!scene_parse_context(arg, value, &opt->context)) {
+            return CLI_EXIT_USAGE;
+        }
     } else if (strcmp(arg, "--clip") == 0) {
         opt->clip = value;
     } else if (strcmp(arg, "--seed") == 0) {
@@ -172,6 +187,13 @@ static int parse_args(int argc, char **argv, options *opt) {
     }
     if (opt->input_count == 0 || opt->output == NULL) {
         return cli_fail(CLI_EXIT_USAGE, "render needs MODEL|DIR and -o OUT.png\n%s", usage);
+    }
+    if (opt->context != HOST_CONTEXT_GL45) {
+        /* The ground and its shadow map are the CLI's own GL 4.5 code. */
+        if (opt->shadows) {
+            return cli_fail(CLI_EXIT_USAGE, "--shadows needs --context gl45");
+        }
+        opt->ground = false;
     }
     return -1;
 }
@@ -333,16 +355,18 @@ static void print_summary(const options *opt, const render_job *s) {
     printf("GPU memory        %.2f MiB (the world's buffers and textures)\n",
            (double)stats.gpu_memory_bytes / (1024.0 * 1024.0));
     printf("renderer          %s (%s)\n", info.renderer, info.platform);
+    printf("tier              %s on %s\n", crowd_gpu_tier_name(stats.tier), info.version);
 }
 
 static int render(const options *opt, render_job *s) {
     crowd_error error;
     crowd_logger log = logger();
-    host_context_desc context = {.logger = log};
+    host_context_desc context = {.logger = log, .api = opt->context};
     if (host_context_create(&context, &s->context, &error) != CROWD_OK) {
         return cli_report(&error);
     }
     crowd_world_desc world = stage_world_desc(opt->count, log);
+    world.tier = opt->tier;
     crowd_gpu_mode wanted[CAST_MAX_CHARACTERS];
     for (uint32_t r = 0; r < opt->input_count; r++) {
         wanted[r] = opt->mode_given                      ? opt->mode

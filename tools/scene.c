@@ -342,3 +342,31 @@ crowd_result scene_context_create(const host_context_desc *desc, host_context **
     }
     return result;
 }
+
+bool scene_parse_tier(const char *option, const char *text, crowd_gpu_tier *out) {
+    const crowd_gpu_tier tiers[3] = {CROWD_TIER_AUTO, CROWD_TIER_GL45, CROWD_TIER_PORTABLE};
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(text, crowd_gpu_tier_name(tiers[i])) == 0) {
+            *out = tiers[i];
+            return true;
+        }
+    }
+    cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not auto, gl45 or portable", option, text);
+    return false;
+}
+
+const char *scene_context_label(host_context_api api) {
+    return api == HOST_CONTEXT_GL33 ? "gl33" : (api == HOST_CONTEXT_GLES3 ? "gles3" : "gl45");
+}
+
+bool scene_parse_context(const char *option, const char *text, host_context_api *out) {
+    const host_context_api apis[3] = {HOST_CONTEXT_GL45, HOST_CONTEXT_GL33, HOST_CONTEXT_GLES3};
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(text, scene_context_label(apis[i])) == 0) {
+            *out = apis[i];
+            return true;
+        }
+    }
+    cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not gl45, gl33 or gles3", option, text);
+    return false;
+}

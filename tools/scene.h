@@ -118,4 +118,12 @@ bool scene_gl_thread_setup(bool enable);
 crowd_result scene_context_create(const host_context_desc *desc, host_context **out,
                                   crowd_error *error);
 
+/* --tier auto|gl45|portable and --context gl45|gl33|gles3 (render, bench,
+ * play); on failure a usage error naming `option` is printed and false
+ * returned. */
+bool scene_parse_tier(const char *option, const char *text, crowd_gpu_tier *out);
+bool scene_parse_context(const char *option, const char *text, host_context_api *out);
+/* "gl45", "gl33", "gles3". */
+const char *scene_context_label(host_context_api api);
+
 #endif

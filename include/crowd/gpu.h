@@ -12,9 +12,25 @@
  * stencil or pixel store state. Every other piece of GL state it touches it
  * restores before returning (see "GL state" below).
  *
- * A world needs an OpenGL 4.5 core context current on the calling thread,
- * from any source (EGL, GLX, WGL, GLFW, SDL, a game engine); GL entry points
- * are resolved through libepoxy from whatever is current.
+ * A world needs an OpenGL context current on the calling thread, from any
+ * source (EGL, GLX, WGL, GLFW, SDL, a game engine); GL entry points are
+ * resolved through libepoxy from whatever is current.
+ *
+ * Tiers. One API, two ways of drawing (crowd_world_desc.tier,
+ * crowd_world_stats.tier):
+ *   gl45      OpenGL 4.5 core: records and materials in storage buffers, a
+ *             compute pass culls and picks LODs, one multi-draw indirect
+ *             per archetype and pass, persistently mapped streams.
+ *   portable  OpenGL 3.3 core, OpenGL ES 3.0+, WebGL2: records as instanced
+ *             attributes bound at a per-draw offset, culling and LOD choice
+ *             on the CPU (the same rule as the compute pass) into a buffer
+ *             streamed by orphaning, one glDrawElementsInstanced per
+ *             archetype, LOD and pass (cpu mode: per character); materials
+ *             and gpu mode's palettes in textures (palettes in a ring of
+ *             CROWD_WORLD_STREAM_FRAMES textures, fenced). CROWD_CULL_GPU
+ *             culls on the CPU there. Timing gives CPU times only.
+ * The same shader sources compile for both (#version 450, 330 core or
+ * 300 es before them).
  *
  * Archetypes. Each character type is an archetype made from an asset, a
  * bake, or both (crowd_archetype_desc), with its own playback mode that can
@@ -64,9 +80,9 @@
  *
  * Every instance's state lives in one GPU buffer per archetype that persists
  * across frames; adding, changing or removing one instance writes one
- * record. A frame where nobody changes state uploads nothing in static, bat
- * and vat modes. cpu and gpu modes write each frame's vertices or palettes
- * into one of CROWD_WORLD_STREAM_FRAMES sections of a persistently mapped
+ * record (the portable tier instead streams the records each pass draws). A frame where nobody
+ * changes state uploads nothing in static, bat and vat modes. cpu and gpu modes write each frame's
+ * vertices or palettes into one of CROWD_WORLD_STREAM_FRAMES sections of a persistently mapped
  * buffer, each guarded by a fence: the CPU only waits when the GPU is that
  * many frames behind, never for the frame the GPU is drawing.
  *
@@ -79,8 +95,10 @@
  * draw-indirect buffer binding, the
  * GL_DEPTH_TEST, GL_CULL_FACE and GL_BLEND enables (crowd draws
  * depth-tested, without culling or blending) and, in the depth pass, the
- * colour write mask. What it does with them after drawing is the world's
- * crowd_state_policy:
+ * colour write mask. The portable tier changes units 0-5 (4: the
+ * materials, 5: gpu mode's palettes) and the GL_ARRAY_BUFFER binding, and
+ * no storage or draw-indirect binding (its contexts may have none). What
+ * it does with them after drawing is the world's crowd_state_policy:
  *   CROWD_STATE_RESTORE (default) reads each of them before drawing and puts
  *     it back after: the application's state is as it left it. The reads
  *     are glGet calls; a driver that runs GL on a thread of its own (Mesa's
@@ -175,6 +193,16 @@ typedef enum crowd_state_policy {
     CROWD_STATE_RESET,       /* no waiting reads: bindings left at GL's defaults */
 } crowd_state_policy;
 
+/* What the world draws with (see "Tiers" above). */
+typedef enum crowd_gpu_tier {
+    CROWD_TIER_AUTO = 0, /* GL 4.5 on a 4.5 core context, else portable */
+    CROWD_TIER_GL45,     /* storage buffers, compute culling, multi-draw indirect */
+    CROWD_TIER_PORTABLE, /* GL 3.3 core, GLES 3.0, WebGL2: CPU culling, instanced draws */
+} crowd_gpu_tier;
+
+/* "auto", "gl45", "portable"; "?" for anything else. */
+const char *crowd_gpu_tier_name(crowd_gpu_tier tier);
+
 typedef struct crowd_world_desc {
     /* Instances of all archetypes together; 0 = CROWD_WORLD_DEFAULT_MAX_INSTANCES,
      * at most CROWD_WORLD_MAX_INSTANCES. Memory grows with use, not with this. */
@@ -192,10 +220,16 @@ typedef struct crowd_world_desc {
      * so it must outlive the world. Zeroed: malloc and free. GL objects are
      * the driver's. */
     crowd_allocator allocator;
+    /* CROWD_TIER_AUTO (0): the GL 4.5 tier where the context is 4.5 core.
+     * CROWD_TIER_PORTABLE runs on any context that can hold a world (a 4.5
+     * one included: for tests and comparisons); CROWD_TIER_GL45 on a
+     * context below 4.5 fails. */
+    crowd_gpu_tier tier;
 } crowd_world_desc;
 
 /* Makes a world on the current context. desc may be NULL. Errors:
- * CROWD_ERROR_GPU (no current context, or not OpenGL 4.5 core),
+ * CROWD_ERROR_GPU (no current context, a context neither tier runs on, or
+ * CROWD_TIER_GL45 asked of a context below 4.5 core),
  * CROWD_ERROR_INVALID_ARGUMENT (max_instances above the limit, unknown
  * state policy, an allocator with only one of its two functions). */
 crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_world,
@@ -213,13 +247,23 @@ typedef struct crowd_archetype_desc {
     const crowd_asset *asset;
     const crowd_bake *bake;
     crowd_gpu_mode mode; /* initial mode; 0 = static */
-    /* Optional GLSL (4.50 core) defining the game's own shading,
+    /* Optional GLSL defining the game's own shading,
      *     vec4 crowd_shade(crowd_surface s);
      * returning a linear RGBA colour, which replaces crowd's default shading
      * in the colour pass while every mode's vertex work stays crowd's. It
-     * may read the application's own uniform blocks, storage buffers and
-     * textures at binding points 8 and up, bound by the application before
-     * the draw (crowd binds none of those: a shadow map, a fog colour). The inputs:
+     * is compiled after crowd's fragment stage in the world's tier's GLSL:
+     * 4.50 core on the GL 4.5 tier, 3.30 core or ES 3.00 (all highp) on the
+     * portable one. A function meant for both writes the subset the three
+     * share: no storage buffers, no image load/store, no layout(location)
+     * or layout(binding) on uniforms (CROWD_UNIFORM(n) and CROWD_BINDING(n)
+     * expand to them on 4.50 and to nothing elsewhere), no implicit
+     * int-to-float conversions, float literals with a digit after the point
+     * or an exponent; CROWD_TIER_GL45 or CROWD_TIER_PORTABLE (and GL_ES on
+     * ES) is defined for what must differ. On the GL 4.5 tier it may read
+     * the application's own uniform blocks, storage buffers and textures at
+     * binding points 8 and up, bound by the application before the draw
+     * (crowd binds none of those: a shadow map, a fog colour); the portable
+     * tier sets no binding of the application's. The inputs:
      *     struct crowd_surface {
      *         vec3 world_position;  // metres
      *         vec3 normal;          // world space, unit, facing the viewer
@@ -480,6 +524,7 @@ typedef struct crowd_world_stats {
      * (colour, depth), 4 in bat and vat (each also with crossfade code),
      * plus 1 for the culling pass. */
     uint32_t program_count;
+    crowd_gpu_tier tier; /* the tier the world runs: CROWD_TIER_GL45 or _PORTABLE */
 } crowd_world_stats;
 
 void crowd_world_get_stats(const crowd_world *world, crowd_world_stats *out);

@@ -205,8 +205,9 @@ static crowd_result programs_for(gpu_archetype *r, crowd_gpu_mode mode, crowd_er
         return CROWD_OK;
     }
     bool oct = mode == CROWD_GPU_MODE_VAT && r->bake->vat_encoding == CROWD_VAT_UNORM16_OCT;
-    crowd_result result = crowd__gpu_programs_acquire(r->world, mode, oct, r->fragment_source,
-                                                      &r->programs[mode], error);
+    bool uint16 = mode == CROWD_GPU_MODE_VAT && crowd__gpu_baked_vat_uint16(r->world, r->bake);
+    crowd_result result = crowd__gpu_programs_acquire(
+        r->world, mode, oct, uint16, r->fragment_source, &r->programs[mode], error);
     if (result != CROWD_OK && error != NULL && r->fragment_source != NULL &&
         strcmp(error->file, "crowd.frag.glsl") == 0) {
         snprintf(error->file, sizeof error->file, "%s: fragment_source", r->name);
@@ -221,8 +222,8 @@ static void release_mode_resources(gpu_archetype *r) {
 
 static crowd_result enter_mode(gpu_archetype *r, crowd_gpu_mode mode, crowd_error *error) {
     if (mode == CROWD_GPU_MODE_BAT || mode == CROWD_GPU_MODE_VAT) {
-        return crowd__gpu_baked_upload(&r->baked, r->bake, mode, r->world->max_texture_size,
-                                       &r->gpu_memory_bytes, error);
+        return crowd__gpu_baked_upload(&r->baked, r->bake, mode, r->world, &r->gpu_memory_bytes,
+                                       error);
     }
     if (mode == CROWD_GPU_MODE_CPU) {
         return crowd__gpu_pose_prepare_skinning(r, error);

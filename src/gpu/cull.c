@@ -1,8 +1,10 @@
 /* Culling and LOD choice per view (crowd_cull_mode): on the GPU, a compute
  * pass (crowd_cull.comp.glsl) writes per-LOD lists of visible records and
  * the indirect commands that draw them; on the CPU, crowd__gpu_cull_cpu makes the
- * same choices and the lists are uploaded. Either way the draw is one
- * glMultiDrawElementsIndirect per archetype and pass. */
+ * same choices and the lists are uploaded. Either way the GL 4.5 tier's
+ * draw is one glMultiDrawElementsIndirect per archetype and pass. The
+ * portable tier always culls on the CPU and its draw streams the lists
+ * (draw_portable.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,9 @@ crowd_result crowd__gpu_cull_init(gpu_archetype *r, crowd_error *error) {
         } else {
             memcpy(sphere, r->cull.bind_sphere, sizeof r->cull.bind_sphere);
         }
+    }
+    if (r->world->portable) {
+        return CROWD_OK; /* culled on the CPU only */
     }
     return crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
                                     &r->cull.clip_sphere_bytes, 16ull * clips, r->cull.clip_spheres,
@@ -300,8 +305,16 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
         }
         r->cull.cpu_visible_capacity = capacity;
     }
-    uint32_t counts[CROWD_BAKE_MAX_LODS];
+    uint32_t *counts = r->cull.cpu_counts;
     crowd__gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts);
+    if (r->world->portable) {
+        /* The draw streams the lists (draw_portable.c). */
+        for (uint32_t k = 0; k < view->lod_count; k++) {
+            r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->mesh.lod_index_count[k];
+            r->world->stats.visible_instances += counts[k];
+        }
+        return CROWD_OK;
+    }
     for (uint32_t k = 0; k < view->lod_count; k++) {
         if (counts[k] > 0) {
             glNamedBufferSubData(
@@ -324,14 +337,14 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
 crowd_result crowd__gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc,
                                  const float view_proj[16], uint32_t *out_lod_count,
                                  crowd_error *error) {
-    crowd_result result = reserve_lists(r, error);
+    crowd_result result = r->world->portable ? CROWD_OK : reserve_lists(r, error);
     if (result != CROWD_OK) {
         return result;
     }
     gpu_view view;
     crowd__gpu_view_make(r, desc, view_proj, &view);
     *out_lod_count = view.lod_count;
-    if (desc->cull == CROWD_CULL_CPU) {
+    if (desc->cull == CROWD_CULL_CPU || r->world->portable) {
         return cull_on_cpu(r, &view, error);
     }
     cull_on_gpu(r, &view);
@@ -345,7 +358,7 @@ void crowd__gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) 
     glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL, (GLsizei)lod_count,
                                 sizeof(draw_command));
     r->world->stats.draw_calls += lod_count;
-    if (r->world->timing && !counted) {
+    if (r->world->gpu_timing && !counted) {
         crowd__gpu_timing_note_commands(r->world, r->cull.command_buffer, lod_count);
     }
 }

@@ -1,14 +1,36 @@
 /* One archetype's draw in one pass: its mode's program, the frame's
  * uniforms, its mesh and instance records, and one instanced draw (cpu mode:
  * one draw per character, each from its skinned vertices). The world saves
- * and restores the GL state around it (state.c). */
+ * and restores the GL state around it (state.c). Uniforms go through the
+ * program's location table (programs.c), the same on both tiers; the
+ * portable tier's draws themselves are in draw_portable.c. */
 #include "gpu/internal.h"
 
-static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
+/* A texture on a unit: by direct state access on the GL 4.5 tier (the
+ * active unit stays), bound through the active unit on the portable one
+ * (the world's saved state puts both back). No sampler object: crowd's
+ * textures read with their own parameters. */
+static void bind_texture(const crowd_world *w, GLuint unit, GLenum target, GLuint texture) {
+    if (w->portable) {
+        glActiveTexture(GL_TEXTURE0 + unit);
+        glBindTexture(target, texture);
+    } else {
+        glBindTextureUnit(unit, texture);
+    }
+    glBindSampler(unit, 0);
+}
+
+static void set_mode_uniforms(gpu_archetype *r, const gpu_program *program) {
     const crowd_bake *bake = r->bake;
+    const GLint *at = program->uniform;
     switch (r->mode) {
     case CROWD_GPU_MODE_GPU: {
-        glProgramUniform1ui(program, GPU_UNIFORM_JOINT_COUNT, r->source->skeleton.joint_count);
+        glUniform1ui(at[GPU_UNIFORM_JOINT_COUNT], r->source->skeleton.joint_count);
+        if (r->world->portable) {
+            bind_texture(r->world, GPU_TEXTURE_PALETTES, GL_TEXTURE_2D,
+                         r->streams.palette_textures[r->world->stream_section]);
+            break;
+        }
         uint64_t used = 48ull * r->source->skeleton.joint_count * r->instances.count;
         glBindBufferRange(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_PALETTES, r->streams.palette_buffer,
                           (GLintptr)(r->world->stream_section * r->streams.palette_section_bytes),
@@ -16,30 +38,28 @@ static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
         break;
     }
     case CROWD_GPU_MODE_BAT:
-        glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->bat.width);
-        glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH, 1.0f / (float)bake->bat.width);
-        glProgramUniform1ui(program, GPU_UNIFORM_ROWS_PER_FRAME, bake->bat_rows_per_frame);
-        glBindTextureUnit(GPU_TEXTURE_BAT, r->baked.bat_texture);
-        glBindSampler(GPU_TEXTURE_BAT, 0);
+        glUniform1ui(at[GPU_UNIFORM_TEX_WIDTH], bake->bat.width);
+        glUniform1f(at[GPU_UNIFORM_INV_TEX_WIDTH], 1.0f / (float)bake->bat.width);
+        glUniform1ui(at[GPU_UNIFORM_ROWS_PER_FRAME], bake->bat_rows_per_frame);
+        bind_texture(r->world, GPU_TEXTURE_BAT, GL_TEXTURE_2D, r->baked.bat_texture);
         break;
     case CROWD_GPU_MODE_VAT:
-        glProgramUniform1ui(program, GPU_UNIFORM_TEX_WIDTH, bake->vat_position.width);
-        glProgramUniform1f(program, GPU_UNIFORM_INV_TEX_WIDTH,
-                           1.0f / (float)bake->vat_position.width);
-        glProgramUniform1ui(program, GPU_UNIFORM_ROWS_PER_FRAME, bake->vat_rows_per_frame);
+        glUniform1ui(at[GPU_UNIFORM_TEX_WIDTH], bake->vat_position.width);
+        glUniform1f(at[GPU_UNIFORM_INV_TEX_WIDTH], 1.0f / (float)bake->vat_position.width);
+        glUniform1ui(at[GPU_UNIFORM_ROWS_PER_FRAME], bake->vat_rows_per_frame);
         if (bake->vat_encoding == CROWD_VAT_UNORM16_OCT) {
             float extent[3];
             for (int a = 0; a < 3; a++) {
                 extent[a] = bake->bounds_max[a] - bake->bounds_min[a];
             }
-            glProgramUniform3fv(program, GPU_UNIFORM_BOUNDS_MIN, 1, bake->bounds_min);
-            glProgramUniform3fv(program, GPU_UNIFORM_BOUNDS_EXTENT, 1, extent);
+            glUniform3fv(at[GPU_UNIFORM_BOUNDS_MIN], 1, bake->bounds_min);
+            glUniform3fv(at[GPU_UNIFORM_BOUNDS_EXTENT], 1, extent);
         } else {
-            glBindTextureUnit(GPU_TEXTURE_VAT_NORMAL, r->baked.vat_normal_texture);
-            glBindSampler(GPU_TEXTURE_VAT_NORMAL, 0);
+            bind_texture(r->world, GPU_TEXTURE_VAT_NORMAL, GL_TEXTURE_2D,
+                         r->baked.vat_normal_texture);
         }
-        glBindTextureUnit(GPU_TEXTURE_VAT_POSITION, r->baked.vat_position_texture);
-        glBindSampler(GPU_TEXTURE_VAT_POSITION, 0);
+        bind_texture(r->world, GPU_TEXTURE_VAT_POSITION, GL_TEXTURE_2D,
+                     r->baked.vat_position_texture);
         break;
     case CROWD_GPU_MODE_STATIC:
     case CROWD_GPU_MODE_CPU:
@@ -48,22 +68,23 @@ static void set_mode_uniforms(gpu_archetype *r, GLuint program) {
     }
 }
 
-static void set_light(GLuint program, const crowd_draw_desc *desc, uint32_t archetype) {
+static void set_light(const gpu_program *program, const crowd_draw_desc *desc, uint32_t archetype) {
     const crowd_light *l = &desc->light;
-    glProgramUniform3fv(program, GPU_UNIFORM_LIGHT_DIR, 1, l->direction);
-    glProgramUniform3fv(program, GPU_UNIFORM_LIGHT_COLOR, 1, l->color);
-    glProgramUniform3fv(program, GPU_UNIFORM_AMBIENT_SKY, 1, l->ambient_sky);
-    glProgramUniform3fv(program, GPU_UNIFORM_AMBIENT_GROUND, 1, l->ambient_ground);
-    glProgramUniform1ui(program, GPU_UNIFORM_LINEAR_OUTPUT, desc->linear_output ? 1u : 0u);
-    glProgramUniform1ui(program, GPU_UNIFORM_ARCHETYPE, archetype);
-    glProgramUniform1ui(program, GPU_UNIFORM_LOD_TINT, desc->debug_lod_tint ? 1u : 0u);
+    const GLint *at = program->uniform;
+    glUniform3fv(at[GPU_UNIFORM_LIGHT_DIR], 1, l->direction);
+    glUniform3fv(at[GPU_UNIFORM_LIGHT_COLOR], 1, l->color);
+    glUniform3fv(at[GPU_UNIFORM_AMBIENT_SKY], 1, l->ambient_sky);
+    glUniform3fv(at[GPU_UNIFORM_AMBIENT_GROUND], 1, l->ambient_ground);
+    glUniform1ui(at[GPU_UNIFORM_LINEAR_OUTPUT], desc->linear_output ? 1u : 0u);
+    glUniform1ui(at[GPU_UNIFORM_ARCHETYPE], archetype);
+    glUniform1ui(at[GPU_UNIFORM_LOD_TINT], desc->debug_lod_tint ? 1u : 0u);
     /* The eye of view = [R t]: -R^T t (column-major, so R's column k is view[4k..4k+2]). */
     const float *v = desc->view;
     float eye[3];
     for (int k = 0; k < 3; k++) {
         eye[k] = -(v[4 * k] * v[12] + v[4 * k + 1] * v[13] + v[4 * k + 2] * v[14]);
     }
-    glProgramUniform3fv(program, GPU_UNIFORM_CAMERA_POSITION, 1, eye);
+    glUniform3fv(at[GPU_UNIFORM_CAMERA_POSITION], 1, eye);
 }
 
 /* cpu mode: one draw per character from this frame's stream section. */
@@ -97,28 +118,43 @@ crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *
             return result;
         }
     }
+    if (r->world->portable) {
+        crowd_result result = crowd__gpu_streams_upload_portable(r, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
     const gpu_mode_programs *p = crowd__gpu_programs_of(r->programs[r->mode]);
-    bool fading = p->color_fade != 0 && crowd__gpu_crossfade_running(r, now);
+    bool fading = p->color_fade.id != 0 && crowd__gpu_crossfade_running(r, now);
     bool depth = desc->pass == CROWD_PASS_DEPTH;
-    GLuint program =
-        depth ? (fading ? p->depth_fade : p->depth) : (fading ? p->color_fade : p->color);
-    glUseProgram(program);
-    glProgramUniformMatrix4fv(program, GPU_UNIFORM_VIEW_PROJ, 1, GL_FALSE, view_proj);
+    const gpu_program *program =
+        depth ? (fading ? &p->depth_fade : &p->depth) : (fading ? &p->color_fade : &p->color);
+    const GLint *at = program->uniform;
+    glUseProgram(program->id);
+    glUniformMatrix4fv(at[GPU_UNIFORM_VIEW_PROJ], 1, GL_FALSE, view_proj);
     if (!depth) {
         set_light(program, desc, r->handle);
     }
     if (r->mode == CROWD_GPU_MODE_BAT || r->mode == CROWD_GPU_MODE_VAT) {
-        glProgramUniform1f(program, GPU_UNIFORM_TIME, now);
+        glUniform1f(at[GPU_UNIFORM_TIME], now);
     }
     if (!depth) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, r->mesh.material_buffer);
-        glBindTextureUnit(GPU_TEXTURE_MATERIALS, r->mesh.material_textures);
-        glBindSampler(GPU_TEXTURE_MATERIALS, 0);
+        if (r->world->portable) {
+            bind_texture(r->world, GPU_TEXTURE_MATERIAL_RECORDS, GL_TEXTURE_2D,
+                         r->mesh.material_records);
+        } else {
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, r->mesh.material_buffer);
+        }
+        bind_texture(r->world, GPU_TEXTURE_MATERIALS, GL_TEXTURE_2D_ARRAY,
+                     r->mesh.material_textures);
     }
     /* Bound-state calls only: see crowd__gpu_mesh_upload. */
     glBindVertexArray(r->mesh.vao);
-    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instances.buffer, 0, sizeof(gpu_instance_record));
     set_mode_uniforms(r, program);
+    if (r->world->portable) {
+        return crowd__gpu_draw_portable(r, culled, lod_count, error);
+    }
+    glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instances.buffer, 0, sizeof(gpu_instance_record));
     if (culled) {
         crowd__gpu_cull_submit(r, lod_count, desc->cull == CROWD_CULL_CPU);
         return CROWD_OK;
@@ -130,7 +166,11 @@ crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *
                                 (GLsizei)r->instances.count);
         r->world->stats.draw_calls++;
     }
+    crowd__gpu_count_unculled(r);
+    return CROWD_OK;
+}
+
+void crowd__gpu_count_unculled(gpu_archetype *r) {
     r->world->stats.vertices_drawn += (uint64_t)r->mesh.index_count * r->instances.count;
     r->world->stats.visible_instances += r->instances.count;
-    return CROWD_OK;
 }

@@ -56,6 +56,53 @@ crowd_result crowd__gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, ui
     return CROWD_OK;
 }
 
+crowd_result crowd__gpu_buffer_create_bound(uint64_t *memory_bytes, GLuint *buffer,
+                                            uint64_t *size_field, GLenum target,
+                                            uint64_t size_bytes, const void *data, GLenum usage,
+                                            crowd_error *error) {
+    if (size_bytes > (uint64_t)PTRDIFF_MAX) {
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL, "buffer of %llu bytes is too large",
+                               (unsigned long long)size_bytes);
+    }
+    glGenBuffers(1, buffer);
+    glBindBuffer(target, *buffer);
+    glBufferData(target, (GLsizeiptr)size_bytes, data, usage);
+    crowd_result result = crowd__gpu_check(error, "allocating a GPU buffer");
+    if (result != CROWD_OK) {
+        glDeleteBuffers(1, buffer);
+        *buffer = 0;
+        return result;
+    }
+    *size_field = size_bytes;
+    *memory_bytes += size_bytes;
+    return CROWD_OK;
+}
+
+crowd_result crowd__gpu_texture_create_bound(const crowd_world *world, GLuint *texture, GLuint unit,
+                                             GLenum internal_format, uint32_t width,
+                                             uint32_t height, GLenum format, GLenum type,
+                                             const void *pixels, crowd_error *error) {
+    glGenTextures(1, texture);
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_2D, *texture);
+    /* One level, read by texelFetch: a mipmapped minification filter would
+     * leave it incomplete. */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    gpu_unpack_state unpack;
+    crowd__gpu_unpack_begin(&unpack, world->gles);
+    glTexImage2D(GL_TEXTURE_2D, 0, (GLint)internal_format, (GLsizei)width, (GLsizei)height, 0,
+                 format, type, pixels);
+    crowd__gpu_unpack_end(&unpack, world->gles);
+    crowd_result result = crowd__gpu_check(error, "allocating a texture");
+    if (result != CROWD_OK) {
+        glDeleteTextures(1, texture);
+        *texture = 0;
+    }
+    return result;
+}
+
 void crowd__gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field) {
     if (*buffer != 0) {
         glDeleteBuffers(1, buffer);
@@ -85,8 +132,20 @@ static void one_line(char *log) {
     }
 }
 
-static crowd_result compile(GLenum stage, const char *name, const char *defines, const char *tail,
-                            GLuint *out, crowd_error *error) {
+const char *crowd__gpu_glsl_preamble(gpu_glsl glsl) {
+    switch (glsl) {
+    case GPU_GLSL_330:
+        return "#version 330 core\n#define CROWD_TIER_PORTABLE 1\n";
+    case GPU_GLSL_300_ES:
+        return "#version 300 es\n#define CROWD_TIER_PORTABLE 1\n";
+    case GPU_GLSL_450:
+        break;
+    }
+    return "#version 450 core\n#define CROWD_TIER_GL45 1\n";
+}
+
+static crowd_result compile(gpu_glsl glsl, GLenum stage, const char *name, const char *defines,
+                            const char *tail, GLuint *out, crowd_error *error) {
     const char *body = crowd_gpu_shader_source(name);
     if (body == NULL) {
         return crowd_error_set(error, CROWD_ERROR_GPU, name, "shader not embedded in the binary");
@@ -96,8 +155,10 @@ static crowd_result compile(GLenum stage, const char *name, const char *defines,
     const char *contract = crowd_gpu_shader_source("crowd_contract.glsl");
     const char *prelude =
         stage == GL_VERTEX_SHADER ? crowd_gpu_shader_source("crowd_time.glsl") : "";
+    const char *tier = crowd_gpu_shader_source("crowd_tier.glsl");
     /* The tail's own line numbers in the log: source string 1 from line 1. */
-    const char *parts[7] = {"#version 450 core\n",
+    const char *parts[8] = {crowd__gpu_glsl_preamble(glsl),
+                            tier != NULL ? tier : "",
                             defines != NULL ? defines : "",
                             contract != NULL ? contract : "",
                             prelude,
@@ -105,7 +166,7 @@ static crowd_result compile(GLenum stage, const char *name, const char *defines,
                             "\n#line 1 1\n",
                             tail};
     GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, tail != NULL ? 7 : 5, parts, NULL);
+    glShaderSource(shader, tail != NULL ? 8 : 6, parts, NULL);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -145,13 +206,15 @@ static crowd_result link(const GLuint *shaders, int count, const char *name, GLu
     return CROWD_OK;
 }
 
-crowd_result crowd__gpu_program_create(const char *vertex_name, const char *fragment_name,
-                                       const char *defines, const char *fragment_tail,
-                                       GLuint *out_program, crowd_error *error) {
+crowd_result crowd__gpu_program_create(gpu_glsl glsl, const char *vertex_name,
+                                       const char *fragment_name, const char *defines,
+                                       const char *fragment_tail, GLuint *out_program,
+                                       crowd_error *error) {
     GLuint vs = 0, fs = 0;
-    crowd_result result = compile(GL_VERTEX_SHADER, vertex_name, defines, NULL, &vs, error);
+    crowd_result result = compile(glsl, GL_VERTEX_SHADER, vertex_name, defines, NULL, &vs, error);
     if (result == CROWD_OK) {
-        result = compile(GL_FRAGMENT_SHADER, fragment_name, defines, fragment_tail, &fs, error);
+        result =
+            compile(glsl, GL_FRAGMENT_SHADER, fragment_name, defines, fragment_tail, &fs, error);
     }
     if (result != CROWD_OK) {
         if (vs != 0) {
@@ -165,33 +228,39 @@ crowd_result crowd__gpu_program_create(const char *vertex_name, const char *frag
 
 /* Texture uploads read client memory tightly packed: the application's
  * pixel-store settings and a pixel unpack buffer it left bound would change
- * what is read, so they are set aside for the upload and put back. */
-static const GLenum unpack_names[GPU_UNPACK_STATE_COUNT] = {
-    GL_UNPACK_ALIGNMENT,  GL_UNPACK_ROW_LENGTH,  GL_UNPACK_IMAGE_HEIGHT,
-    GL_UNPACK_SKIP_ROWS,  GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_IMAGES,
-    GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,   GL_PIXEL_UNPACK_BUFFER_BINDING};
+ * what is read, so they are set aside for the upload and put back. GLES
+ * has the first six only (no swap-bytes, no LSB-first). */
+static const GLenum unpack_names[GPU_UNPACK_STATE_COUNT - 1] = {
+    GL_UNPACK_ALIGNMENT,   GL_UNPACK_ROW_LENGTH,  GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_ROWS,
+    GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_IMAGES, GL_UNPACK_SWAP_BYTES,   GL_UNPACK_LSB_FIRST};
+#define UNPACK_GLES_COUNT 6
+#define UNPACK_BUFFER (GPU_UNPACK_STATE_COUNT - 1)
 
-void crowd__gpu_unpack_begin(gpu_unpack_state *saved) {
-    for (int i = 0; i < GPU_UNPACK_STATE_COUNT; i++) {
+void crowd__gpu_unpack_begin(gpu_unpack_state *saved, bool gles) {
+    int count = gles ? UNPACK_GLES_COUNT : GPU_UNPACK_STATE_COUNT - 1;
+    for (int i = 0; i < count; i++) {
         glGetIntegerv(unpack_names[i], &saved->values[i]);
     }
+    glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &saved->values[UNPACK_BUFFER]);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    for (int i = 0; i < GPU_UNPACK_STATE_COUNT - 1; i++) {
+    for (int i = 0; i < count; i++) {
         glPixelStorei(unpack_names[i], unpack_names[i] == GL_UNPACK_ALIGNMENT ? 1 : 0);
     }
 }
 
-void crowd__gpu_unpack_end(const gpu_unpack_state *saved) {
-    for (int i = 0; i < GPU_UNPACK_STATE_COUNT - 1; i++) {
+void crowd__gpu_unpack_end(const gpu_unpack_state *saved, bool gles) {
+    int count = gles ? UNPACK_GLES_COUNT : GPU_UNPACK_STATE_COUNT - 1;
+    for (int i = 0; i < count; i++) {
         glPixelStorei(unpack_names[i], saved->values[i]);
     }
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->values[GPU_UNPACK_STATE_COUNT - 1]);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->values[UNPACK_BUFFER]);
 }
 
 crowd_result crowd__gpu_compute_program_create(const char *name, GLuint *out_program,
                                                crowd_error *error) {
     GLuint shader = 0;
-    crowd_result result = compile(GL_COMPUTE_SHADER, name, NULL, NULL, &shader, error);
+    crowd_result result =
+        compile(GPU_GLSL_450, GL_COMPUTE_SHADER, name, NULL, NULL, &shader, error);
     if (result != CROWD_OK) {
         return result;
     }

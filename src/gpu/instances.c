@@ -1,7 +1,9 @@
 /* One archetype's instances: a dense array of records mirrored in one GPU
  * buffer that lives across frames. Every change writes exactly the one
  * record it touches (removal moves the last record into the hole: one
- * write). Handles are the world's (world.c); here an instance is its slot. */
+ * write). Handles are the world's (world.c); here an instance is its slot.
+ * The portable tier keeps the CPU array only: its passes stream the
+ * records they draw (draw_portable.c), as its culling picks them anyway. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +38,17 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
     }
     r->instances.slot_handle = p;
 
+    crowd_result result = CROWD_OK;
+    if (r->world->portable) {
+        /* No GPU copy: each pass streams the records it draws. */
+        r->instances.capacity = capacity;
+        return r->source != NULL ? crowd__gpu_pose_reserve(r, error) : CROWD_OK;
+    }
     GLuint buffer = 0;
     uint64_t bytes = 0;
-    crowd_result result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &buffer, &bytes,
-                                                   (uint64_t)capacity * sizeof(gpu_instance_record),
-                                                   NULL, GL_DYNAMIC_STORAGE_BIT, error);
+    result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &buffer, &bytes,
+                                      (uint64_t)capacity * sizeof(gpu_instance_record), NULL,
+                                      GL_DYNAMIC_STORAGE_BIT, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -92,6 +100,9 @@ void crowd__gpu_instances_release(gpu_archetype *r) {
 }
 
 static void write_record(gpu_archetype *r, uint32_t slot) {
+    if (r->world->portable) {
+        return; /* the CPU copy is what the next pass streams */
+    }
     glNamedBufferSubData(r->instances.buffer, (GLintptr)(slot * sizeof(gpu_instance_record)),
                          sizeof(gpu_instance_record), &r->instances.records[slot]);
     r->world->pending_upload_bytes += sizeof(gpu_instance_record);

@@ -86,6 +86,14 @@ _Static_assert(GPU_RECORD_FLOAT_VEC4S + GPU_RECORD_UINT_VEC4S == GPU_RECORD_VEC4
 _Static_assert(GPU_INSTANCE_ATTR == GPU_ATTR_COUNT && GPU_BINDING_INSTANCES == GPU_ATTR_COUNT &&
                    GPU_INSTANCE_UINT_ATTR == GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S,
                "the record's attributes follow the mesh's");
+_Static_assert(GPU_INSTANCE_FLOAT_ATTR_0 == GPU_INSTANCE_ATTR &&
+                   GPU_INSTANCE_FLOAT_ATTR_4 == GPU_INSTANCE_ATTR + 4 &&
+                   GPU_INSTANCE_UINT_ATTR_0 == GPU_INSTANCE_UINT_ATTR &&
+                   GPU_INSTANCE_UINT_ATTR_1 == GPU_INSTANCE_UINT_ATTR + 1 &&
+                   GPU_RECORD_FLOAT_VEC4S == 5 && GPU_RECORD_UINT_VEC4S == 2,
+               "the portable tier's one-by-one record attributes are the array's locations");
+_Static_assert((1u << GPU_PALETTE_WIDTH_SHIFT) - 1u == GPU_PALETTE_WIDTH_MASK,
+               "the palette texture's width and mask agree");
 _Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds every LOD");
 _Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 
@@ -120,11 +128,23 @@ typedef struct gpu_clip {
     uint32_t source_clip; /* index into the source asset's clips, UINT32_MAX if none */
 } gpu_clip;
 
+/* The GLSL a world compiles: the GL 4.5 tier's, or the portable tier's
+ * on desktop GL 3.3+ core or on GLES 3.0+ / WebGL2. */
+typedef enum gpu_glsl { GPU_GLSL_450, GPU_GLSL_330, GPU_GLSL_300_ES } gpu_glsl;
+
+/* A linked program and its uniforms' locations by GPU_UNIFORM_* number
+ * (looked up by name: the portable tier's GLSL has no layout(location) on
+ * uniforms; on the GL 4.5 tier each is its own number). -1: not in it. */
+typedef struct gpu_program {
+    GLuint id;
+    GLint uniform[GPU_UNIFORM_COUNT];
+} gpu_program;
+
 /* The programs of one mode: colour and depth-only passes, each built
  * without and (bat, vat) with the crossfade code, the latter drawn with only
  * while a fade may be running: before fade_end_s on the clock. */
 typedef struct gpu_mode_programs {
-    GLuint color, color_fade, depth, depth_fade;
+    gpu_program color, color_fade, depth, depth_fade;
 } gpu_mode_programs;
 /* A mode's programs shared by the world's archetypes of one variant
  * (programs.c). */
@@ -149,11 +169,13 @@ typedef struct gpu_mesh {
     uint32_t vertex_total, index_total;
     GLuint material_buffer, material_textures;
     uint64_t material_bytes, material_texture_bytes;
+    GLuint material_records; /* portable: the materials as an RGBA32UI texture */
 } gpu_mesh;
 
 /* instances.c: the CPU shadow of the GPU records, dense in slots
  * [0, count); slot_handle maps a slot to its index in the world's handle
- * table. */
+ * table. The portable tier keeps no GPU copy (buffer 0): each pass streams
+ * the records it draws (gpu_streams.records). */
 typedef struct gpu_instances {
     GLuint buffer;
     uint32_t capacity;
@@ -191,6 +213,18 @@ typedef struct gpu_streams {
     uint64_t palette_bytes, skinned_bytes;
     uint64_t palette_section_bytes, skinned_section_bytes;
     void *palette_mapped, *skinned_mapped;
+    /* The portable tier (no persistent mapping, no storage buffers): the
+     * update writes palette_mapped / skinned_mapped in CPU memory (one
+     * section), the frame's first draw uploads it (uploaded_frame): vertices
+     * into skinned_buffer by orphaning, palettes into the texture of the
+     * frame's stream section (fenced as the sections are). Each pass's
+     * instance records go to `records`, orphaned per pass. */
+    GLuint palette_textures[CROWD_WORLD_STREAM_FRAMES];
+    uint32_t palette_rows; /* of every palette texture */
+    uint64_t palette_texture_bytes;
+    uint64_t uploaded_frame;
+    GLuint records;
+    uint64_t records_bytes; /* the buffer's size now */
 } gpu_streams;
 
 /* cull.c: animated bounding spheres per clip (object space), the bind
@@ -200,11 +234,12 @@ typedef struct gpu_cull_lists {
     float bind_sphere[4];
     GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
     uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
-    uint32_t visible_capacity; /* records per LOD list */
-    float *clip_spheres;       /* 4 per clip, CPU copy */
-    uint8_t *cpu_lod_state;    /* per slot, the CPU path's hysteresis */
-    gpu_instance_record *cpu_visible;
+    uint32_t visible_capacity;        /* records per LOD list */
+    float *clip_spheres;              /* 4 per clip, CPU copy */
+    uint8_t *cpu_lod_state;           /* per slot, the CPU path's hysteresis */
+    gpu_instance_record *cpu_visible; /* per LOD, at LOD x cpu_visible_capacity */
     uint32_t cpu_visible_capacity;
+    uint32_t cpu_counts[CROWD_BAKE_MAX_LODS]; /* the last CPU culling's, per LOD */
 } gpu_cull_lists;
 
 /* One character type (archetype.c): what it was made from, its clips and
@@ -255,10 +290,16 @@ typedef struct gpu_timing {
 } gpu_timing;
 
 struct crowd_world {
+    crowd_gpu_tier tier; /* CROWD_TIER_GL45 or CROWD_TIER_PORTABLE */
+    bool portable;       /* tier == CROWD_TIER_PORTABLE */
+    gpu_glsl glsl;
+    bool gles;
+    bool unorm16_textures; /* GL_RGBA16 can be sampled (desktop, EXT_texture_norm16) */
     crowd_logger logger;
     crowd_allocator allocator; /* every CPU block of the world and its parts */
     uint32_t max_instances;
     bool timing;
+    bool gpu_timing; /* timing with GPU queries (the GL 4.5 tier's) */
     crowd_state_policy state_policy;
     GLint max_texture_size;
     GLint max_texture_layers;
@@ -307,6 +348,21 @@ crowd_result crowd__gpu_buffer_create(uint64_t *memory_bytes, GLuint *buffer, ui
                                       uint64_t size_bytes, const void *data, GLbitfield flags,
                                       crowd_error *error);
 void crowd__gpu_buffer_delete(uint64_t *memory_bytes, GLuint *buffer, uint64_t *size_field);
+/* The portable tier's buffer: made and filled bound to `target`
+ * (GL_ARRAY_BUFFER, or GL_ELEMENT_ARRAY_BUFFER with the archetype's vertex
+ * array bound), with glBufferData's `usage`; the binding is left to the
+ * caller's saved state. */
+crowd_result crowd__gpu_buffer_create_bound(uint64_t *memory_bytes, GLuint *buffer,
+                                            uint64_t *size_field, GLenum target,
+                                            uint64_t size_bytes, const void *data, GLenum usage,
+                                            crowd_error *error);
+/* The portable tier's 2D texture: made bound on unit `unit` (the active
+ * unit is left there: the caller's saved state puts it back), nearest
+ * filtering, one level, `pixels` (may be NULL) read tightly packed. */
+crowd_result crowd__gpu_texture_create_bound(const crowd_world *world, GLuint *texture, GLuint unit,
+                                             GLenum internal_format, uint32_t width,
+                                             uint32_t height, GLenum format, GLenum type,
+                                             const void *pixels, crowd_error *error);
 void crowd__gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t *size_field);
 /* Builds a program from embedded shader files, each prefixed with
  * `#version 450 core` and `defines` (lines of #define); `fragment_tail`
@@ -314,9 +370,13 @@ void crowd__gpu_texture_delete(uint64_t *memory_bytes, GLuint *texture, uint64_t
 /* A compute program from one embedded shader file. */
 crowd_result crowd__gpu_compute_program_create(const char *name, GLuint *out_program,
                                                crowd_error *error);
-crowd_result crowd__gpu_program_create(const char *vertex_name, const char *fragment_name,
-                                       const char *defines, const char *fragment_tail,
-                                       GLuint *out_program, crowd_error *error);
+crowd_result crowd__gpu_program_create(gpu_glsl glsl, const char *vertex_name,
+                                       const char *fragment_name, const char *defines,
+                                       const char *fragment_tail, GLuint *out_program,
+                                       crowd_error *error);
+/* The first lines of every stage in `glsl`: #version, precision statements
+ * and the tier's macro (crowd_tier.glsl follows them). */
+const char *crowd__gpu_glsl_preamble(gpu_glsl glsl);
 /* Embedded shader text by file name (generated at build time), or NULL. */
 const char *crowd_gpu_shader_source(const char *name);
 
@@ -325,16 +385,17 @@ const char *crowd_gpu_shader_source(const char *name);
 typedef struct gpu_unpack_state {
     GLint values[GPU_UNPACK_STATE_COUNT];
 } gpu_unpack_state;
-void crowd__gpu_unpack_begin(gpu_unpack_state *saved);
-void crowd__gpu_unpack_end(const gpu_unpack_state *saved);
+/* `gles`: the pixel-store state GLES has (no swap-bytes, no LSB-first). */
+void crowd__gpu_unpack_begin(gpu_unpack_state *saved, bool gles);
+void crowd__gpu_unpack_end(const gpu_unpack_state *saved, bool gles);
 
 /* programs.c */
 /* The programs of the variant (mode, VAT_OCT decoding, fragment function or
  * NULL for crowd's), compiled the first time any archetype asks, with one
  * more user; CROWD_ERROR_GPU with the compiler's log. */
 crowd_result crowd__gpu_programs_acquire(crowd_world *world, crowd_gpu_mode mode, bool vat_oct,
-                                         const char *fragment_source, gpu_program_set **out,
-                                         crowd_error *error);
+                                         bool vat_uint16, const char *fragment_source,
+                                         gpu_program_set **out, crowd_error *error);
 /* One user fewer; the last one deletes the programs. NULL is a no-op. */
 void crowd__gpu_programs_release(crowd_world *world, gpu_program_set *set);
 const gpu_mode_programs *crowd__gpu_programs_of(const gpu_program_set *set);
@@ -344,10 +405,13 @@ void crowd__gpu_programs_destroy_all(crowd_world *world);
 uint32_t crowd__gpu_programs_count(const crowd_world *world);
 
 /* world.c */
-/* Whether a context can hold a world: desktop OpenGL 4.5 or later with the
- * core profile bit in its GL_CONTEXT_PROFILE_MASK; CROWD_ERROR_GPU saying
- * what it is otherwise. */
+/* The tier a world runs on the context (`requested`: crowd_world_desc.tier):
+ * the GL 4.5 tier on desktop OpenGL 4.5+ core; the portable tier on desktop
+ * OpenGL 3.3+ core or OpenGL ES 3.0+; auto picks GL 4.5 where it can.
+ * CROWD_ERROR_GPU saying what the context is and what the tier needs
+ * otherwise (a compatibility profile is refused by both). */
 crowd_result crowd__gpu_context_check(bool desktop_gl, int version, int profile_mask,
+                                      crowd_gpu_tier requested, crowd_gpu_tier *out_tier,
                                       crowd_error *error);
 /* A copy of `text` from the world's allocator, NULL when out of memory. */
 char *crowd__gpu_copy_string(const crowd_world *world, const char *text);
@@ -363,12 +427,29 @@ void crowd__gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes);
 /* Points the bound vertex array's positions and normals back at the mesh. */
 void crowd__gpu_mesh_bind_pose(const gpu_mesh *mesh);
 
+/* mesh_portable.c: the portable tier's mesh buffers and vertex array (left
+ * bound), its materials as an RGBA32UI texture row, and the records'
+ * attributes pointed at record `first_record` of `buffer` (bound to
+ * GL_ARRAY_BUFFER, left bound). */
+crowd_result crowd__gpu_mesh_arrays_portable(gpu_mesh *mesh, const uint8_t *data, uint64_t total,
+                                             const uint32_t *indices, uint64_t *memory_bytes,
+                                             crowd_error *error);
+crowd_result crowd__gpu_material_records_portable(gpu_mesh *mesh, const crowd_world *world,
+                                                  const gpu_material_record *records,
+                                                  uint32_t count, uint64_t *memory_bytes,
+                                                  crowd_error *error);
+void crowd__gpu_mesh_bind_pose_portable(const gpu_mesh *mesh);
+void crowd__gpu_records_point(GLuint buffer, uint64_t first_record);
+
 /* baked.c */
 /* The textures `mode` (bat or vat) reads from `bake`, each at most
  * max_texture_size a side, counted in *memory_bytes. */
 crowd_result crowd__gpu_baked_upload(gpu_baked *baked, const crowd_bake *bake, crowd_gpu_mode mode,
-                                     GLint max_texture_size, uint64_t *memory_bytes,
+                                     const crowd_world *world, uint64_t *memory_bytes,
                                      crowd_error *error);
+/* Whether the world reads the bake's VAT positions as RGBA16UI (GLES
+ * without EXT_texture_norm16): the programs decode them (VAT_UINT16). */
+bool crowd__gpu_baked_vat_uint16(const crowd_world *world, const crowd_bake *bake);
 void crowd__gpu_baked_release(gpu_baked *baked, uint64_t *memory_bytes);
 
 /* world.c, world_instances.c */
@@ -439,6 +520,21 @@ void crowd__gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *o
 crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now_s, crowd_error *error);
 /* Deletes the per-frame palette and skinned-vertex buffers (gpu, cpu). */
 void crowd__gpu_streams_release(gpu_archetype *r);
+/* Every instance's palette or skinned vertices at `base`, per_instance
+ * bytes apart (timed as cpu_animation_time_s). */
+void crowd__gpu_streams_write(gpu_archetype *r, float now_s, char *base, uint64_t per_instance);
+
+/* streams_portable.c: the portable tier's streams. The update writes CPU
+ * memory; the frame's first draw uploads it (vertices by orphaning,
+ * palettes into the stream section's texture) and the draws read it. */
+crowd_result crowd__gpu_streams_update_portable(gpu_archetype *r, float now_s, crowd_error *error);
+crowd_result crowd__gpu_streams_upload_portable(gpu_archetype *r, crowd_error *error);
+void crowd__gpu_streams_release_portable(gpu_archetype *r);
+/* `count` records into the streamed record buffer (orphaned), from
+ * `lists[i]`, `counts[i]` records each, one after the other. */
+crowd_result crowd__gpu_records_stream(gpu_archetype *r, const gpu_instance_record *const lists[],
+                                       const uint32_t counts[], uint32_t list_count,
+                                       crowd_error *error);
 
 /* cull.c */
 /* Per-clip spheres and the bind pose's, from the bake (or the bind pose
@@ -480,10 +576,21 @@ void crowd__gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *
 crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
                                        const float view_proj[16], float now_s, crowd_error *error);
 
+/* Adds an unculled draw of every instance at LOD0 to the frame's stats. */
+void crowd__gpu_count_unculled(gpu_archetype *r);
+
+/* draw_portable.c: the portable tier's draws of the archetype, its program
+ * and bindings set by crowd__gpu_archetype_draw (culled: the CPU lists of
+ * crowd__gpu_cull_run, lod_count of them). */
+crowd_result crowd__gpu_draw_portable(gpu_archetype *r, bool culled, uint32_t lod_count,
+                                      crowd_error *error);
+
 /* state.c: the GL state crowd_world_draw changes, saved and put back */
 typedef struct gpu_saved_state {
-    GLint program, vertex_array, active_texture;
-    GLint texture_2d[4], texture_2d_array[4], sampler[4];
+    bool portable; /* the portable tier's list: no storage or indirect buffers */
+    GLint program, vertex_array, active_texture, array_buffer;
+    GLint texture_2d[GPU_PORTABLE_TEXTURE_UNITS], texture_2d_array[GPU_PORTABLE_TEXTURE_UNITS],
+        sampler[GPU_PORTABLE_TEXTURE_UNITS];
     GLint storage_buffer, storage_indexed[5];
     GLint64 storage_start[5], storage_size[5];
     GLint draw_indirect_buffer;
@@ -491,7 +598,8 @@ typedef struct gpu_saved_state {
     GLboolean color_mask[4];
     crowd_state_policy policy;
 } gpu_saved_state;
-void crowd__gpu_state_save(gpu_saved_state *saved, crowd_state_policy policy);
+void crowd__gpu_state_save(gpu_saved_state *saved, const crowd_world *world,
+                           crowd_state_policy policy);
 void crowd__gpu_state_restore(const gpu_saved_state *saved);
 
 /* timing.c */

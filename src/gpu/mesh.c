@@ -2,7 +2,9 @@
  * each vertex attribute as its own section, the index buffer, the vertex
  * array (which also reads the instance records, instances.c), and the
  * materials (a storage buffer of base colours plus one
- * texture array holding every base-colour texture at a common size). */
+ * texture array holding every base-colour texture at a common size). The
+ * portable tier's buffers, vertex array and material records are made in
+ * mesh_portable.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +104,54 @@ static uint64_t mip_chain_bytes(uint32_t width, uint32_t height, uint32_t levels
     return total;
 }
 
+/* The base-colour texture array: immutable storage by direct state access
+ * on the GL 4.5 tier; on the portable tier (GL 3.3 has neither) made bound
+ * on unit GPU_TEXTURE_MATERIALS, whose binding the world's saved state puts
+ * back. */
+static void material_array_storage(mesh_upload *u, uint32_t levels, uint32_t size,
+                                   uint32_t layers) {
+    if (!u->world->portable) {
+        glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &u->mesh->material_textures);
+        glTextureStorage3D(u->mesh->material_textures, (GLsizei)levels, GL_SRGB8_ALPHA8,
+                           (GLsizei)size, (GLsizei)size, (GLsizei)layers);
+        return;
+    }
+    glGenTextures(1, &u->mesh->material_textures);
+    glActiveTexture(GL_TEXTURE0 + GPU_TEXTURE_MATERIALS);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, u->mesh->material_textures);
+    glTexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_SRGB8_ALPHA8, (GLsizei)size, (GLsizei)size,
+                 (GLsizei)layers, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+}
+
+static void material_array_layer(mesh_upload *u, uint32_t layer, uint32_t size,
+                                 const uint8_t *rgba) {
+    if (!u->world->portable) {
+        glTextureSubImage3D(u->mesh->material_textures, 0, 0, 0, (GLint)layer, (GLsizei)size,
+                            (GLsizei)size, 1, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    } else {
+        glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 0, 0, 0, (GLint)layer, (GLsizei)size, (GLsizei)size, 1,
+                        GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    }
+}
+
+static void material_array_finish(mesh_upload *u) {
+    const GLenum names[4] = {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER, GL_TEXTURE_WRAP_S,
+                             GL_TEXTURE_WRAP_T};
+    const GLint values[4] = {GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR, GL_REPEAT, GL_REPEAT};
+    if (!u->world->portable) {
+        glGenerateTextureMipmap(u->mesh->material_textures);
+    } else {
+        glGenerateMipmap(GL_TEXTURE_2D_ARRAY);
+    }
+    for (int i = 0; i < 4; i++) {
+        if (!u->world->portable) {
+            glTextureParameteri(u->mesh->material_textures, names[i], values[i]);
+        } else {
+            glTexParameteri(GL_TEXTURE_2D_ARRAY, names[i], values[i]);
+        }
+    }
+}
+
 static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
     const crowd_allocator *allocator = &u->world->allocator;
     const crowd_asset *asset = u->drawn;
@@ -140,9 +190,13 @@ static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
                                "%u textured materials, the GL implementation allows %d", layers,
                                u->world->max_texture_layers);
     }
-    crowd_result result = crowd__gpu_buffer_create(
-        u->memory_bytes, &u->mesh->material_buffer, &u->mesh->material_bytes,
-        (uint64_t)count * sizeof *records, records, 0, error);
+    crowd_result result =
+        u->world->portable
+            ? crowd__gpu_material_records_portable(u->mesh, u->world, records, count,
+                                                   u->memory_bytes, error)
+            : crowd__gpu_buffer_create(u->memory_bytes, &u->mesh->material_buffer,
+                                       &u->mesh->material_bytes, (uint64_t)count * sizeof *records,
+                                       records, 0, error);
     crowd__mem_free(allocator, records);
     if (result != CROWD_OK) {
         return result;
@@ -151,9 +205,7 @@ static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
     /* Always an array, so the sampler is valid: a white texel when nothing is textured. */
     uint32_t layer_count = layers > 0 ? layers : 1;
     uint32_t levels = mip_levels(size, size);
-    glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &u->mesh->material_textures);
-    glTextureStorage3D(u->mesh->material_textures, (GLsizei)levels, GL_SRGB8_ALPHA8, (GLsizei)size,
-                       (GLsizei)size, (GLsizei)layer_count);
+    material_array_storage(u, levels, size, layer_count);
     u->mesh->material_texture_bytes = mip_chain_bytes(size, size, levels, layer_count, 4);
     *u->memory_bytes += u->mesh->material_texture_bytes;
     uint8_t *pixels = crowd__mem_alloc(allocator, (size_t)size * size * 4);
@@ -161,11 +213,10 @@ static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     gpu_unpack_state unpack;
-    crowd__gpu_unpack_begin(&unpack);
+    crowd__gpu_unpack_begin(&unpack, u->world->gles);
     if (layers == 0) {
         memset(pixels, 255, (size_t)size * size * 4);
-        glTextureSubImage3D(u->mesh->material_textures, 0, 0, 0, 0, (GLsizei)size, (GLsizei)size, 1,
-                            GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+        material_array_layer(u, 0, size, pixels);
     }
     for (uint32_t m = 0, layer = 0; m < asset->material_count; m++) {
         const crowd_material *mat = &asset->materials[m];
@@ -178,17 +229,12 @@ static crowd_result upload_materials(mesh_upload *u, crowd_error *error) {
                      size);
             src = pixels;
         }
-        glTextureSubImage3D(u->mesh->material_textures, 0, 0, 0, (GLint)layer, (GLsizei)size,
-                            (GLsizei)size, 1, GL_RGBA, GL_UNSIGNED_BYTE, src);
+        material_array_layer(u, layer, size, src);
         layer++;
     }
-    crowd__gpu_unpack_end(&unpack);
+    crowd__gpu_unpack_end(&unpack, u->world->gles);
     crowd__mem_free(allocator, pixels);
-    glGenerateTextureMipmap(u->mesh->material_textures);
-    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTextureParameteri(u->mesh->material_textures, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    material_array_finish(u);
     return crowd__gpu_check(error, "uploading material textures");
 }
 
@@ -257,6 +303,59 @@ static uint32_t *lod_indices(const mesh_upload *u) {
     return indices;
 }
 
+/* The GL 4.5 tier's buffers (immutable storage) and vertex array (vertex
+ * buffer bindings, formats and a binding divisor). */
+static crowd_result arrays_gl45(gpu_mesh *m, const uint8_t *data, uint64_t total,
+                                const uint32_t *indices, uint64_t *memory_bytes,
+                                crowd_error *error) {
+    crowd_result result = crowd__gpu_buffer_create(memory_bytes, &m->mesh_buffer, &m->mesh_bytes,
+                                                   total > 0 ? total : 4, data, 0, error);
+    if (result == CROWD_OK) {
+        result = crowd__gpu_buffer_create(memory_bytes, &m->index_buffer, &m->index_bytes,
+                                          m->index_total > 0 ? 4ull * m->index_total : 4, indices,
+                                          0, error);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+
+    /* The vertex array is set up bound, not through direct state access:
+     * a driver that runs GL on its own thread (Mesa's glthread) follows
+     * bound-state calls, and a draw from a vertex array whose buffers it
+     * could not follow makes it wait for that thread. The caller's binding
+     * is put back by the world (state.c). */
+    glGenVertexArrays(1, &m->vao);
+    glBindVertexArray(m->vao);
+    const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2, 4};
+    for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
+        glEnableVertexAttribArray(a);
+        glVertexAttribBinding(a, a);
+        glBindVertexBuffer(a, m->mesh_buffer, m->attr_offset[a], (GLsizei)strides[a]);
+    }
+    glVertexAttribFormat(GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribFormat(GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribFormat(GPU_ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribIFormat(GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
+    glVertexAttribFormat(GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribIFormat(GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
+    glVertexAttribIFormat(GPU_ATTR_TEXEL, 2, GL_UNSIGNED_SHORT, 0);
+    /* Instance records, one per instance (the buffer is bound at draw time:
+     * it is replaced when it grows). */
+    for (GLuint k = 0; k < GPU_RECORD_VEC4S; k++) {
+        GLuint location = GPU_INSTANCE_ATTR + k;
+        glEnableVertexAttribArray(location);
+        glVertexAttribBinding(location, GPU_BINDING_INSTANCES);
+        if (k < GPU_RECORD_FLOAT_VEC4S) {
+            glVertexAttribFormat(location, 4, GL_FLOAT, GL_FALSE, 16 * k);
+        } else {
+            glVertexAttribIFormat(location, 4, GL_UNSIGNED_INT, 16 * k);
+        }
+    }
+    glVertexBindingDivisor(GPU_BINDING_INSTANCES, 1);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->index_buffer);
+    return crowd__gpu_check(error, "uploading the mesh");
+}
+
 static crowd_result upload(mesh_upload *u, crowd_error *error) {
     const crowd_allocator *allocator = &u->world->allocator;
     const crowd_mesh *mesh = &u->drawn->mesh;
@@ -307,60 +406,17 @@ static crowd_result upload(mesh_upload *u, crowd_error *error) {
     gather(u, materials, 2, data + u->mesh->attr_offset[GPU_ATTR_MATERIAL]);
     memcpy(data + u->mesh->attr_offset[GPU_ATTR_TEXEL], texels, 4 * v);
     crowd_result result =
-        crowd__gpu_buffer_create(u->memory_bytes, &u->mesh->mesh_buffer, &u->mesh->mesh_bytes,
-                                 total > 0 ? total : 4, data, 0, error);
+        u->world->portable
+            ? crowd__gpu_mesh_arrays_portable(u->mesh, data, total, indices, u->memory_bytes, error)
+            : arrays_gl45(u->mesh, data, total, indices, u->memory_bytes, error);
     crowd__mem_free(allocator, materials);
     crowd__mem_free(allocator, texels);
     crowd__mem_free(allocator, data);
-    if (result == CROWD_OK) {
-        result = crowd__gpu_buffer_create(
-            u->memory_bytes, &u->mesh->index_buffer, &u->mesh->index_bytes,
-            u->mesh->index_total > 0 ? 4ull * u->mesh->index_total : 4, indices, 0, error);
-    }
     crowd__mem_free(allocator, indices);
     if (result != CROWD_OK) {
         return result;
     }
     u->mesh->index_count = mesh->index_count;
-
-    /* The vertex array is set up bound, not through direct state access:
-     * a driver that runs GL on its own thread (Mesa's glthread) follows
-     * bound-state calls, and a draw from a vertex array whose buffers it
-     * could not follow makes it wait for that thread. The caller's binding
-     * is put back by the world (state.c). */
-    glGenVertexArrays(1, &u->mesh->vao);
-    glBindVertexArray(u->mesh->vao);
-    const GLuint strides[GPU_ATTR_COUNT] = {12, 12, 8, 8, 16, 2, 4};
-    for (GLuint a = 0; a < GPU_ATTR_COUNT; a++) {
-        glEnableVertexAttribArray(a);
-        glVertexAttribBinding(a, a);
-        glBindVertexBuffer(a, u->mesh->mesh_buffer, u->mesh->attr_offset[a], (GLsizei)strides[a]);
-    }
-    glVertexAttribFormat(GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0);
-    glVertexAttribFormat(GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0);
-    glVertexAttribFormat(GPU_ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0);
-    glVertexAttribIFormat(GPU_ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0);
-    glVertexAttribFormat(GPU_ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0);
-    glVertexAttribIFormat(GPU_ATTR_MATERIAL, 1, GL_UNSIGNED_SHORT, 0);
-    glVertexAttribIFormat(GPU_ATTR_TEXEL, 2, GL_UNSIGNED_SHORT, 0);
-    /* Instance records, one per instance (the buffer is bound at draw time:
-     * it is replaced when it grows). */
-    for (GLuint k = 0; k < GPU_RECORD_VEC4S; k++) {
-        GLuint location = GPU_INSTANCE_ATTR + k;
-        glEnableVertexAttribArray(location);
-        glVertexAttribBinding(location, GPU_BINDING_INSTANCES);
-        if (k < GPU_RECORD_FLOAT_VEC4S) {
-            glVertexAttribFormat(location, 4, GL_FLOAT, GL_FALSE, 16 * k);
-        } else {
-            glVertexAttribIFormat(location, 4, GL_UNSIGNED_INT, 16 * k);
-        }
-    }
-    glVertexBindingDivisor(GPU_BINDING_INSTANCES, 1);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, u->mesh->index_buffer);
-    result = crowd__gpu_check(error, "uploading the mesh");
-    if (result != CROWD_OK) {
-        return result;
-    }
     return upload_materials(u, error);
 }
 
@@ -373,7 +429,7 @@ crowd_result crowd__gpu_mesh_upload(gpu_mesh *mesh, const crowd_asset *drawn,
 
 /* Points the position and normal attributes of the bound vertex array (the
  * archetype's) back at the bind-pose mesh (cpu mode points them at each
- * character's skinned vertices). */
+ * character's skinned vertices). The portable tier's is in mesh_portable.c. */
 void crowd__gpu_mesh_bind_pose(const gpu_mesh *mesh) {
     glBindVertexBuffer(GPU_ATTR_POSITION, mesh->mesh_buffer, mesh->attr_offset[GPU_ATTR_POSITION],
                        12);
@@ -388,6 +444,12 @@ void crowd__gpu_mesh_release(gpu_mesh *mesh, uint64_t *memory_bytes) {
     crowd__gpu_buffer_delete(memory_bytes, &mesh->mesh_buffer, &mesh->mesh_bytes);
     crowd__gpu_buffer_delete(memory_bytes, &mesh->index_buffer, &mesh->index_bytes);
     crowd__gpu_buffer_delete(memory_bytes, &mesh->material_buffer, &mesh->material_bytes);
+    if (mesh->material_records != 0) {
+        glDeleteTextures(1, &mesh->material_records);
+        mesh->material_records = 0;
+        *memory_bytes -= mesh->material_bytes;
+        mesh->material_bytes = 0;
+    }
     crowd__gpu_texture_delete(memory_bytes, &mesh->material_textures,
                               &mesh->material_texture_bytes);
 }

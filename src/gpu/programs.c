@@ -12,16 +12,79 @@
 struct gpu_program_set {
     crowd_gpu_mode mode;
     bool vat_oct;
+    bool vat_uint16;
     char *fragment_source; /* the caller's crowd_shade; NULL: crowd's default */
     uint32_t users;
     gpu_mode_programs programs;
 };
 
-static void delete_program(GLuint *program) {
-    if (*program != 0) {
-        glDeleteProgram(*program);
-        *program = 0;
+static void delete_program(gpu_program *program) {
+    if (program->id != 0) {
+        glDeleteProgram(program->id);
+        program->id = 0;
     }
+}
+
+/* The draw programs' uniforms by GPU_UNIFORM_* number. */
+static const char *const uniform_names[GPU_UNIFORM_COUNT] = {
+    [GPU_UNIFORM_VIEW_PROJ] = "u_view_proj",
+    [GPU_UNIFORM_TIME] = "u_time",
+    [GPU_UNIFORM_TEX_WIDTH] = "u_tex_width",
+    [GPU_UNIFORM_ROWS_PER_FRAME] = "u_rows_per_frame",
+    [GPU_UNIFORM_JOINT_COUNT] = "u_joint_count",
+    [GPU_UNIFORM_BOUNDS_MIN] = "u_bounds_min",
+    [GPU_UNIFORM_BOUNDS_EXTENT] = "u_bounds_extent",
+    [GPU_UNIFORM_LIGHT_DIR] = "u_light_dir",
+    [GPU_UNIFORM_INV_TEX_WIDTH] = "u_inv_tex_width",
+    [GPU_UNIFORM_LIGHT_COLOR] = "u_light_color",
+    [GPU_UNIFORM_AMBIENT_SKY] = "u_ambient_sky",
+    [GPU_UNIFORM_AMBIENT_GROUND] = "u_ambient_ground",
+    [GPU_UNIFORM_LINEAR_OUTPUT] = "u_linear_output",
+    [GPU_UNIFORM_ARCHETYPE] = "u_archetype",
+    [GPU_UNIFORM_LOD_TINT] = "u_lod_tint",
+    [GPU_UNIFORM_CAMERA_POSITION] = "u_camera_position",
+};
+
+/* Samplers and their units (GPU_TEXTURE_*): the portable tier's GLSL has
+ * no layout(binding), so each unit is set once after linking. */
+static const struct {
+    const char *name;
+    GLint unit;
+} sampler_units[] = {
+    {"u_textures", GPU_TEXTURE_MATERIALS},
+    {"u_bat", GPU_TEXTURE_BAT},
+    {"u_vat_position", GPU_TEXTURE_VAT_POSITION},
+    {"u_vat_normal", GPU_TEXTURE_VAT_NORMAL},
+    {"u_material_records", GPU_TEXTURE_MATERIAL_RECORDS},
+    {"u_palettes", GPU_TEXTURE_PALETTES},
+};
+
+/* Links the program and fills its uniform table; on the portable tier
+ * sets its samplers' units (the current program is put back). */
+static crowd_result build(const crowd_world *w, const char *fragment_name, const char *defines,
+                          const char *tail, gpu_program *out, crowd_error *error) {
+    crowd_result result = crowd__gpu_program_create(w->glsl, "crowd.vert.glsl", fragment_name,
+                                                    defines, tail, &out->id, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    for (int u = 0; u < GPU_UNIFORM_COUNT; u++) {
+        out->uniform[u] =
+            uniform_names[u] != NULL ? glGetUniformLocation(out->id, uniform_names[u]) : -1;
+    }
+    if (w->portable) {
+        GLint current = 0;
+        glGetIntegerv(GL_CURRENT_PROGRAM, &current);
+        glUseProgram(out->id);
+        for (size_t i = 0; i < sizeof sampler_units / sizeof sampler_units[0]; i++) {
+            GLint location = glGetUniformLocation(out->id, sampler_units[i].name);
+            if (location >= 0) {
+                glUniform1i(location, sampler_units[i].unit);
+            }
+        }
+        glUseProgram((GLuint)current);
+    }
+    return crowd__gpu_check(error, "setting up a program");
 }
 
 static void delete_programs(gpu_mode_programs *p) {
@@ -34,8 +97,8 @@ static void delete_programs(gpu_mode_programs *p) {
 /* The colour and depth programs of a mode, and for bat and vat the builds
  * with the crossfade code too (crowd.vert.glsl says why there are two). The
  * colour pass ends with the caller's crowd_shade or crowd's default one. */
-static crowd_result compile_programs(const gpu_program_set *set, gpu_mode_programs *p,
-                                     crowd_error *error) {
+static crowd_result compile_programs(const crowd_world *w, const gpu_program_set *set,
+                                     gpu_mode_programs *p, crowd_error *error) {
     static const char *const defines[CROWD_GPU_MODE_COUNT] = {
         "#define MODE_STATIC 1\n", "#define MODE_CPU 1\n", "#define MODE_GPU 1\n",
         "#define MODE_BAT 1\n", "#define MODE_VAT 1\n"};
@@ -43,23 +106,20 @@ static crowd_result compile_programs(const gpu_program_set *set, gpu_mode_progra
     const char *shade = set->fragment_source != NULL
                             ? set->fragment_source
                             : crowd_gpu_shader_source("crowd_shade_default.glsl");
-    char text[128], fade_text[160];
-    snprintf(text, sizeof text, "%s%s", defines[set->mode],
-             set->vat_oct ? "#define VAT_OCT 1\n" : "");
+    char text[160], fade_text[192];
+    snprintf(text, sizeof text, "%s%s%s", defines[set->mode],
+             set->vat_oct ? "#define VAT_OCT 1\n" : "",
+             set->vat_uint16 ? "#define VAT_UINT16 1\n" : "");
     snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
-    crowd_result result = crowd__gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", text,
-                                                    shade, &p->color, error);
+    crowd_result result = build(w, "crowd.frag.glsl", text, shade, &p->color, error);
     if (result == CROWD_OK) {
-        result = crowd__gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", text, NULL,
-                                           &p->depth, error);
+        result = build(w, "crowd_depth.frag.glsl", text, NULL, &p->depth, error);
     }
     if (result == CROWD_OK && fades) {
-        result = crowd__gpu_program_create("crowd.vert.glsl", "crowd.frag.glsl", fade_text, shade,
-                                           &p->color_fade, error);
+        result = build(w, "crowd.frag.glsl", fade_text, shade, &p->color_fade, error);
     }
     if (result == CROWD_OK && fades) {
-        result = crowd__gpu_program_create("crowd.vert.glsl", "crowd_depth.frag.glsl", fade_text,
-                                           NULL, &p->depth_fade, error);
+        result = build(w, "crowd_depth.frag.glsl", fade_text, NULL, &p->depth_fade, error);
     }
     if (result != CROWD_OK) {
         delete_programs(p);
@@ -68,8 +128,8 @@ static crowd_result compile_programs(const gpu_program_set *set, gpu_mode_progra
 }
 
 static bool same_variant(const gpu_program_set *set, crowd_gpu_mode mode, bool vat_oct,
-                         const char *fragment_source) {
-    if (set->mode != mode || set->vat_oct != vat_oct) {
+                         bool vat_uint16, const char *fragment_source) {
+    if (set->mode != mode || set->vat_oct != vat_oct || set->vat_uint16 != vat_uint16) {
         return false;
     }
     if (set->fragment_source == NULL || fragment_source == NULL) {
@@ -85,7 +145,7 @@ static void set_free(crowd_world *w, gpu_program_set *set) {
 }
 
 /* A new set for the variant, compiled, in the world's list. */
-static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct,
+static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct, bool vat_uint16,
                                const char *fragment_source, gpu_program_set **out,
                                crowd_error *error) {
     if (w->program_set_count == w->program_set_capacity) {
@@ -105,6 +165,7 @@ static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct
     }
     set->mode = mode;
     set->vat_oct = vat_oct;
+    set->vat_uint16 = vat_uint16;
     if (fragment_source != NULL) {
         set->fragment_source = crowd__gpu_copy_string(w, fragment_source);
         if (set->fragment_source == NULL) {
@@ -112,7 +173,7 @@ static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
         }
     }
-    crowd_result result = compile_programs(set, &set->programs, error);
+    crowd_result result = compile_programs(w, set, &set->programs, error);
     if (result != CROWD_OK) {
         set_free(w, set);
         return result;
@@ -123,17 +184,17 @@ static crowd_result set_create(crowd_world *w, crowd_gpu_mode mode, bool vat_oct
 }
 
 crowd_result crowd__gpu_programs_acquire(crowd_world *w, crowd_gpu_mode mode, bool vat_oct,
-                                         const char *fragment_source, gpu_program_set **out,
-                                         crowd_error *error) {
+                                         bool vat_uint16, const char *fragment_source,
+                                         gpu_program_set **out, crowd_error *error) {
     *out = NULL;
     for (uint32_t i = 0; i < w->program_set_count; i++) {
-        if (same_variant(w->program_sets[i], mode, vat_oct, fragment_source)) {
+        if (same_variant(w->program_sets[i], mode, vat_oct, vat_uint16, fragment_source)) {
             *out = w->program_sets[i];
             break;
         }
     }
     if (*out == NULL) {
-        crowd_result result = set_create(w, mode, vat_oct, fragment_source, out, error);
+        crowd_result result = set_create(w, mode, vat_oct, vat_uint16, fragment_source, out, error);
         if (result != CROWD_OK) {
             return result;
         }
@@ -172,7 +233,8 @@ uint32_t crowd__gpu_programs_count(const crowd_world *w) {
     uint32_t count = w->cull_program != 0 ? 1u : 0u;
     for (uint32_t i = 0; i < w->program_set_count; i++) {
         const gpu_mode_programs *p = &w->program_sets[i]->programs;
-        count += (p->color != 0) + (p->color_fade != 0) + (p->depth != 0) + (p->depth_fade != 0);
+        count += (p->color.id != 0) + (p->color_fade.id != 0) + (p->depth.id != 0) +
+                 (p->depth_fade.id != 0);
     }
     return count;
 }

@@ -3,7 +3,8 @@
  * crowd_world_update into one of CROWD_WORLD_STREAM_FRAMES sections of a
  * persistently mapped buffer. The world fences each section after the
  * frame that reads it (world.c), so writing the next section never waits
- * for the frame the GPU is drawing. */
+ * for the frame the GPU is drawing. The portable tier's streams (no
+ * persistent mapping there) are in streams_portable.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
@@ -48,6 +49,10 @@ static crowd_result reserve_stream(gpu_archetype *r, GLuint *buffer, uint64_t *b
 }
 
 void crowd__gpu_streams_release(gpu_archetype *r) {
+    if (r->world->portable) {
+        crowd__gpu_streams_release_portable(r);
+        return;
+    }
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.palette_buffer,
                              &r->streams.palette_bytes);
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->streams.skinned_buffer,
@@ -63,6 +68,9 @@ crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now, crowd_error 
     }
     uint64_t vertices = r->source->mesh.vertex_count;
     uint64_t per_instance = cpu ? 24 * vertices : 48ull * r->source->skeleton.joint_count;
+    if (r->world->portable) {
+        return crowd__gpu_streams_update_portable(r, now, error);
+    }
     crowd_result result =
         cpu ? reserve_stream(r, &r->streams.skinned_buffer, &r->streams.skinned_bytes,
                              &r->streams.skinned_section_bytes, &r->streams.skinned_mapped,
@@ -76,6 +84,13 @@ crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now, crowd_error 
     uint64_t section = cpu ? r->streams.skinned_section_bytes : r->streams.palette_section_bytes;
     char *base = (char *)(cpu ? r->streams.skinned_mapped : r->streams.palette_mapped) +
                  r->world->stream_section * section;
+    crowd__gpu_streams_write(r, now, base, per_instance);
+    r->world->stats.uploaded_bytes += per_instance * r->instances.count;
+    return CROWD_OK;
+}
+
+void crowd__gpu_streams_write(gpu_archetype *r, float now, char *base, uint64_t per_instance) {
+    bool cpu = r->mode == CROWD_GPU_MODE_CPU;
     double start = thread_cpu_s();
     for (uint32_t slot = 0; slot < r->instances.count; slot++) {
         float *out = (float *)(base + slot * per_instance);
@@ -86,6 +101,4 @@ crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now, crowd_error 
         }
     }
     r->world->stats.cpu_animation_time_s += thread_cpu_s() - start;
-    r->world->stats.uploaded_bytes += per_instance * r->instances.count;
-    return CROWD_OK;
 }

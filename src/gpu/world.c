@@ -27,24 +27,53 @@ static double thread_cpu_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-crowd_result crowd__gpu_context_check(bool desktop_gl, int version, int profile_mask,
-                                      crowd_error *error) {
-    if (!desktop_gl || version < 45) {
-        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
-                               "crowd needs a current OpenGL 4.5 core context (found %s %d.%d)",
-                               desktop_gl ? "OpenGL" : "OpenGL ES", version / 10, version % 10);
+const char *crowd_gpu_tier_name(crowd_gpu_tier tier) {
+    switch (tier) {
+    case CROWD_TIER_AUTO:
+        return "auto";
+    case CROWD_TIER_GL45:
+        return "gl45";
+    case CROWD_TIER_PORTABLE:
+        return "portable";
     }
-    if ((profile_mask & GL_CONTEXT_CORE_PROFILE_BIT) == 0) {
+    return "?";
+}
+
+crowd_result crowd__gpu_context_check(bool desktop_gl, int version, int profile_mask,
+                                      crowd_gpu_tier requested, crowd_gpu_tier *out_tier,
+                                      crowd_error *error) {
+    if ((unsigned)requested > CROWD_TIER_PORTABLE) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown tier %d",
+                               (int)requested);
+    }
+    bool core = (profile_mask & GL_CONTEXT_CORE_PROFILE_BIT) != 0;
+    if (desktop_gl && version >= 33 && !core) {
         const char *profile = (profile_mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0
                                   ? "a compatibility profile"
                                   : "of no known profile";
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
-                               "crowd needs an OpenGL 4.5 core context; the current one (%d.%d) is "
+                               "crowd needs an OpenGL core context; the current one (%d.%d) is "
                                "%s: ask for a core profile (GLFW_OPENGL_CORE_PROFILE, "
                                "EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, "
                                "WGL/GLX_CONTEXT_CORE_PROFILE_BIT_ARB)",
                                version / 10, version % 10, profile);
     }
+    bool gl45 = desktop_gl && version >= 45;
+    bool portable = desktop_gl ? version >= 33 : version >= 30;
+    const char *found = desktop_gl ? "OpenGL" : "OpenGL ES";
+    if (requested == CROWD_TIER_GL45 && !gl45) {
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
+                               "the gl45 tier needs an OpenGL 4.5 core context (found %s %d.%d); "
+                               "the portable tier runs on OpenGL 3.3 core and OpenGL ES 3.0",
+                               found, version / 10, version % 10);
+    }
+    if (!portable) {
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
+                               "crowd needs a current OpenGL 4.5 core context (gl45 tier), or "
+                               "OpenGL 3.3 core or OpenGL ES 3.0 (portable tier) (found %s %d.%d)",
+                               found, version / 10, version % 10);
+    }
+    *out_tier = requested == CROWD_TIER_PORTABLE || !gl45 ? CROWD_TIER_PORTABLE : CROWD_TIER_GL45;
     return CROWD_OK;
 }
 
@@ -73,7 +102,9 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
     if (desktop && version >= 32) {
         glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
     }
-    crowd_result usable = crowd__gpu_context_check(desktop, version, profile, error);
+    crowd_gpu_tier tier = CROWD_TIER_GL45;
+    crowd_result usable =
+        crowd__gpu_context_check(desktop, version, profile, desc->tier, &tier, error);
     if (usable != CROWD_OK) {
         return usable;
     }
@@ -88,17 +119,26 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
     }
     w->allocator = desc->allocator;
     w->logger = desc->logger;
+    w->tier = tier;
+    w->portable = tier == CROWD_TIER_PORTABLE;
+    w->gles = !desktop;
+    w->glsl = !w->portable ? GPU_GLSL_450 : (desktop ? GPU_GLSL_330 : GPU_GLSL_300_ES);
+    w->unorm16_textures = desktop || epoxy_has_gl_extension("GL_EXT_texture_norm16");
     w->max_instances =
         desc->max_instances != 0 ? desc->max_instances : CROWD_WORLD_DEFAULT_MAX_INSTANCES;
     w->timing = desc->timing;
+    /* GL_TIME_ELAPSED queries and the command read-back are the GL 4.5
+     * tier's (GLES 3.0 has neither); the portable tier times the CPU only. */
+    w->gpu_timing = desc->timing && !w->portable;
     w->state_policy = desc->state;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &w->max_texture_size);
     glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &w->max_texture_layers);
-    if (w->timing) {
+    if (w->gpu_timing) {
         crowd__gpu_timing_init(w);
     }
-    crowd_log(&w->logger, CROWD_LOG_DEBUG, "crowd world on %s, %s",
-              (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+    crowd_log(&w->logger, CROWD_LOG_DEBUG, "crowd world (%s tier) on %s, %s",
+              crowd_gpu_tier_name(w->tier), (const char *)glGetString(GL_RENDERER),
+              (const char *)glGetString(GL_VERSION));
     *out_world = w;
     return CROWD_OK;
 }
@@ -115,7 +155,7 @@ void crowd_world_destroy(crowd_world *w) {
             glDeleteSync(w->section_fence[s]);
         }
     }
-    if (w->timing) {
+    if (w->gpu_timing) {
         crowd__gpu_timing_release(w);
     }
     crowd__gpu_programs_destroy_all(w);
@@ -170,10 +210,10 @@ crowd_result crowd_world_add_archetype(crowd_world *w, const crowd_archetype_des
                                (unsigned)CROWD_WORLD_MAX_ARCHETYPES);
     }
     gpu_saved_state saved;
-    crowd__gpu_state_save(&saved, CROWD_STATE_RESTORE);
+    crowd__gpu_state_save(&saved, w, CROWD_STATE_RESTORE);
     gpu_archetype *a = NULL;
     crowd_result result = CROWD_OK;
-    if (w->cull_program == 0) {
+    if (w->cull_program == 0 && !w->portable) {
         result = crowd__gpu_compute_program_create("crowd_cull.comp.glsl", &w->cull_program, error);
     }
     if (result == CROWD_OK) {
@@ -223,7 +263,7 @@ crowd_result crowd_archetype_set_mode(crowd_world *w, crowd_archetype handle, cr
         return result;
     }
     gpu_saved_state saved;
-    crowd__gpu_state_save(&saved, CROWD_STATE_RESTORE);
+    crowd__gpu_state_save(&saved, w, CROWD_STATE_RESTORE);
     result = crowd__gpu_archetype_set_mode(a, mode, error);
     crowd__gpu_state_restore(&saved);
     return result;
@@ -346,7 +386,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
     w->readback_valid = false;
     w->stats.uploaded_bytes = w->pending_upload_bytes;
     w->pending_upload_bytes = 0;
-    if (w->timing) {
+    if (w->gpu_timing) {
         crowd__gpu_timing_frame(w);
     }
     crowd_result result = CROWD_OK;
@@ -459,7 +499,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     crowd_result drawn = CROWD_OK;
     if (w->instance_count > 0) {
         gpu_saved_state saved;
-        crowd__gpu_state_save(&saved, w->state_policy);
+        crowd__gpu_state_save(&saved, w, w->state_policy);
         /* Depth-tested against what the application drew, double-sided,
          * opaque; the depth pass writes no colour. */
         glEnable(GL_DEPTH_TEST);
@@ -468,7 +508,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
         if (desc->pass == CROWD_PASS_DEPTH) {
             glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
         }
-        if (w->timing) {
+        if (w->gpu_timing) {
             crowd__gpu_timing_begin(w);
         }
         for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
@@ -479,7 +519,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
                 drawn = drawn == CROWD_OK ? result : drawn;
             }
         }
-        if (w->timing) {
+        if (w->gpu_timing) {
             crowd__gpu_timing_end(w);
         }
         crowd__gpu_state_restore(&saved);
@@ -516,6 +556,7 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
     out->archetype_count = w->archetype_count;
     out->instance_count = w->instance_count;
     out->program_count = crowd__gpu_programs_count(w);
+    out->tier = w->tier;
     out->gpu_memory_bytes = 0;
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         if (w->archetypes[i] != NULL) {

@@ -509,6 +509,16 @@ static int test_lods_and_targets(void) {
         crowd_bake_destroy(bake);
     }
     test_remove_tree(dir);
+    /* --target gles: within 2048, the least a GLES 3.0 device holds */
+    const char *gles[] = {"builtin:", "-o", dir, "--target", "gles", "--max-width", "4096", NULL};
+    run_bake(gles, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    CHECK(strstr(run.err, "--target gles: --max-width 4096 lowered to 2048") != NULL);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->vat_position.width <= 2048 && bake->vat_position.height <= 2048);
+        crowd_bake_destroy(bake);
+    }
+    test_remove_tree(dir);
 
     const char *robot = check_shared_model("robot.glb");
     if (robot == NULL) {
@@ -535,6 +545,12 @@ static int test_lods_and_targets(void) {
     CHECK(strstr(run.err, "9416 rows tall") != NULL);
     CHECK(strstr(run.err, "over the limit of 4096: 1024 frames fit") != NULL);
     CHECK(strstr(run.err, "--fps 51 would fit") != NULL);
+    CHECK(!check_path_exists(dir));
+    too_tall[8] = "gles";
+    run_bake(too_tall, NULL, &run);
+    printf("the same, --target gles: exit %d: %s", run.exit_code, run.err);
+    CHECK(run.exit_code == 2);
+    CHECK(strstr(run.err, "over the limit of 2048") != NULL);
     CHECK(!check_path_exists(dir));
     return 0;
 }
@@ -617,7 +633,8 @@ static int test_bad_inputs(void) {
     const char *lods_text[] = {"builtin:", "-o", dir, "--lods", "many", NULL};
     expect_untouched(dir, lods_text, NULL, 1, "--lods: 'many'");
     const char *target[] = {"builtin:", "-o", dir, "--target", "mobile", NULL};
-    expect_untouched(dir, target, NULL, 1, "--target: 'mobile' is not desktop, web or webgl2");
+    expect_untouched(dir, target, NULL, 1,
+                     "--target: 'mobile' is not desktop, web, webgl2 or gles");
 
     const char *greenman = check_shared_model("greenman.glb");
     const char *sword_path = check_shared_model("greenman_sword.glb");

@@ -21,6 +21,9 @@
 #define GPU_TEST_PIXELS (GPU_TEST_WIDTH * GPU_TEST_HEIGHT)
 
 extern host_context *gpu_test_context;
+/* The tier gpu_scene_create's worlds run (CROWD_TIER_AUTO unless a group
+ * sets it). */
+extern crowd_gpu_tier gpu_test_tier;
 /* The 160x120 colour + depth target every frame is drawn into. */
 extern host_target gpu_test_target;
 /* Linear RGB the target is cleared to before each frame. */
@@ -86,6 +89,10 @@ int test_gpu_models(void);
 int test_gpu_cli(void);
 int test_gpu_world(void);
 int test_gpu_state(void);
+int test_gpu_state_portable(void);
+int test_gpu_portable(void);
+/* Makes its own context of `api` (and a 4.5 one in a child process). */
+int test_gpu_portable_context(host_context_api api);
 int test_gpu_shade(void);
 int test_gpu_cull(void);
 int test_gpu_time(void);

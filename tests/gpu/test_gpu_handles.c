@@ -226,17 +226,46 @@ static void test_allocator(const crowd_asset *bar, const crowd_bake *bake) {
 
 static void test_core_profile(void) {
     crowd_error error;
-    CHECK(crowd__gpu_context_check(true, 45, GL_CONTEXT_CORE_PROFILE_BIT, &error) == CROWD_OK);
-    CHECK(crowd__gpu_context_check(true, 46, GL_CONTEXT_CORE_PROFILE_BIT, &error) == CROWD_OK);
-    CHECK(crowd__gpu_context_check(true, 45, GL_CONTEXT_COMPATIBILITY_PROFILE_BIT, &error) ==
+    const int core = GL_CONTEXT_CORE_PROFILE_BIT;
+    crowd_gpu_tier tier = CROWD_TIER_AUTO;
+    /* auto: GL 4.5 where the context is 4.5 core, else portable */
+    CHECK(crowd__gpu_context_check(true, 45, core, CROWD_TIER_AUTO, &tier, &error) == CROWD_OK &&
+          tier == CROWD_TIER_GL45);
+    CHECK(crowd__gpu_context_check(true, 46, core, CROWD_TIER_AUTO, &tier, &error) == CROWD_OK &&
+          tier == CROWD_TIER_GL45);
+    CHECK(crowd__gpu_context_check(true, 44, core, CROWD_TIER_AUTO, &tier, &error) == CROWD_OK &&
+          tier == CROWD_TIER_PORTABLE);
+    CHECK(crowd__gpu_context_check(true, 33, core, CROWD_TIER_AUTO, &tier, &error) == CROWD_OK &&
+          tier == CROWD_TIER_PORTABLE);
+    CHECK(crowd__gpu_context_check(false, 30, 0, CROWD_TIER_AUTO, &tier, &error) == CROWD_OK &&
+          tier == CROWD_TIER_PORTABLE);
+    CHECK(crowd__gpu_context_check(false, 32, 0, CROWD_TIER_AUTO, &tier, &error) == CROWD_OK &&
+          tier == CROWD_TIER_PORTABLE);
+    /* forced */
+    CHECK(crowd__gpu_context_check(true, 45, core, CROWD_TIER_PORTABLE, &tier, &error) ==
+              CROWD_OK &&
+          tier == CROWD_TIER_PORTABLE);
+    CHECK(crowd__gpu_context_check(true, 45, core, CROWD_TIER_GL45, &tier, &error) == CROWD_OK &&
+          tier == CROWD_TIER_GL45);
+    CHECK(crowd__gpu_context_check(true, 44, core, CROWD_TIER_GL45, &tier, &error) ==
               CROWD_ERROR_GPU &&
-          strstr(error.reason, "compatibility profile") != NULL);
-    CHECK(crowd__gpu_context_check(true, 45, 0, &error) == CROWD_ERROR_GPU);
-    CHECK(crowd__gpu_context_check(true, 44, GL_CONTEXT_CORE_PROFILE_BIT, &error) ==
+          strstr(error.reason, "4.4") != NULL && strstr(error.reason, "gl45") != NULL);
+    CHECK(crowd__gpu_context_check(false, 32, 0, CROWD_TIER_GL45, &tier, &error) ==
               CROWD_ERROR_GPU &&
-          strstr(error.reason, "4.4") != NULL);
-    CHECK(crowd__gpu_context_check(false, 32, 0, &error) == CROWD_ERROR_GPU &&
           strstr(error.reason, "OpenGL ES 3.2") != NULL);
+    CHECK(crowd__gpu_context_check(true, 45, core, (crowd_gpu_tier)7, &tier, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    /* refused by both tiers */
+    CHECK(crowd__gpu_context_check(true, 45, GL_CONTEXT_COMPATIBILITY_PROFILE_BIT, CROWD_TIER_AUTO,
+                                   &tier, &error) == CROWD_ERROR_GPU &&
+          strstr(error.reason, "compatibility profile") != NULL);
+    CHECK(crowd__gpu_context_check(true, 45, 0, CROWD_TIER_AUTO, &tier, &error) == CROWD_ERROR_GPU);
+    CHECK(crowd__gpu_context_check(true, 32, core, CROWD_TIER_AUTO, &tier, &error) ==
+              CROWD_ERROR_GPU &&
+          strstr(error.reason, "3.2") != NULL);
+    CHECK(crowd__gpu_context_check(false, 20, 0, CROWD_TIER_AUTO, &tier, &error) ==
+              CROWD_ERROR_GPU &&
+          strstr(error.reason, "OpenGL ES 2.0") != NULL);
     /* A real compatibility context, where the platform makes one. */
     host_context *compatibility = NULL;
     host_context_desc desc = {.compatibility_profile = true};

@@ -184,7 +184,7 @@ static void test_record_layout(const crowd_asset *bar, const crowd_bake *bake) {
     CHECK_MSG(uints[0] == (GLint)offsetof(gpu_instance_record, clip), "record uints at %d (C: %zu)",
               uints[0], offsetof(gpu_instance_record, clip));
 
-    GLuint draw = crowd__gpu_programs_of(a->programs[CROWD_GPU_MODE_VAT])->color;
+    GLuint draw = crowd__gpu_programs_of(a->programs[CROWD_GPU_MODE_VAT])->color.id;
     const struct {
         const char *name;
         GLint location;

@@ -30,7 +30,10 @@
 #include "gpu_fixtures.h"
 #include "test_gpu.h"
 
-#define MAX_VALUES 160
+#define MAX_VALUES 200
+/* Texture units the application binds: crowd's 0-3 and the portable
+ * tier's 4-5. */
+#define APP_UNITS 6
 
 /* Named values read back from GL. */
 typedef struct gl_snapshot {
@@ -94,7 +97,8 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
     put_ints(s, "program", GL_CURRENT_PROGRAM, 1);
     put_ints(s, "vertex array", GL_VERTEX_ARRAY_BINDING, 1);
     for (size_t i = 0; i < OTHER_BUFFERS; i++) {
-        put_ints(s, "other buffer bindings", other_buffer_bindings[i], 1);
+        /* The portable tier sets attributes through the array buffer. */
+        put_ints(s, i == 0 ? "array buffer" : "other buffer bindings", other_buffer_bindings[i], 1);
     }
     put_ints(s, "draw indirect buffer", GL_DRAW_INDIRECT_BUFFER_BINDING, 1);
     for (GLuint b = 0; b < 8; b++) {
@@ -110,11 +114,13 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
     put_ints(s, "active texture", GL_ACTIVE_TEXTURE, 1);
     GLint active = 0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
-    for (GLenum u = 0; u < 4; u++) {
+    for (GLenum u = 0; u < APP_UNITS; u++) {
         glActiveTexture(GL_TEXTURE0 + u);
-        put_ints(s, "texture 2D of units 0-3", GL_TEXTURE_BINDING_2D, 1);
-        put_ints(s, "texture 2D array of units 0-3", GL_TEXTURE_BINDING_2D_ARRAY, 1);
-        put_ints(s, "sampler of units 0-3", GL_SAMPLER_BINDING, 1);
+        put_ints(s, u < 4 ? "texture 2D of units 0-3" : "texture 2D of units 4-5",
+                 GL_TEXTURE_BINDING_2D, 1);
+        put_ints(s, u < 4 ? "texture 2D array of units 0-3" : "texture 2D array of units 4-5",
+                 GL_TEXTURE_BINDING_2D_ARRAY, 1);
+        put_ints(s, u < 4 ? "sampler of units 0-3" : "sampler of units 4-5", GL_SAMPLER_BINDING, 1);
     }
     glActiveTexture((GLenum)active);
     put_ints(s, "storage buffer", GL_SHADER_STORAGE_BUFFER_BINDING, 1);
@@ -178,7 +184,7 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
 /* The application's objects the state points at. */
 typedef struct app_objects {
     GLuint framebuffer, color, depth_stencil;
-    GLuint textures_2d[4], textures_array[4], samplers[4];
+    GLuint textures_2d[APP_UNITS], textures_array[APP_UNITS], samplers[APP_UNITS];
     GLuint storage[6], other[OTHER_BUFFERS], indirect;
     app_quad quad; /* its program and vertex array are "the application's" */
 } app_objects;
@@ -194,10 +200,10 @@ static bool objects_create(app_objects *o) {
     glNamedFramebufferRenderbuffer(o->framebuffer, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, o->color);
     glNamedFramebufferRenderbuffer(o->framebuffer, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
                                    o->depth_stencil);
-    glCreateTextures(GL_TEXTURE_2D, 4, o->textures_2d);
-    glCreateTextures(GL_TEXTURE_2D_ARRAY, 4, o->textures_array);
-    glCreateSamplers(4, o->samplers);
-    for (int u = 0; u < 4; u++) {
+    glCreateTextures(GL_TEXTURE_2D, APP_UNITS, o->textures_2d);
+    glCreateTextures(GL_TEXTURE_2D_ARRAY, APP_UNITS, o->textures_array);
+    glCreateSamplers(APP_UNITS, o->samplers);
+    for (int u = 0; u < APP_UNITS; u++) {
         glTextureStorage2D(o->textures_2d[u], 1, GL_RGBA8, 4, 4);
         glTextureStorage3D(o->textures_array[u], 1, GL_RGBA8, 4, 4, 2);
     }
@@ -226,9 +232,9 @@ static void objects_destroy(app_objects *o) {
     glDeleteFramebuffers(1, &o->framebuffer);
     glDeleteRenderbuffers(1, &o->color);
     glDeleteRenderbuffers(1, &o->depth_stencil);
-    glDeleteTextures(4, o->textures_2d);
-    glDeleteTextures(4, o->textures_array);
-    glDeleteSamplers(4, o->samplers);
+    glDeleteTextures(APP_UNITS, o->textures_2d);
+    glDeleteTextures(APP_UNITS, o->textures_array);
+    glDeleteSamplers(APP_UNITS, o->samplers);
     glDeleteBuffers(6, o->storage);
     glDeleteBuffers(OTHER_BUFFERS, o->other);
     glDeleteBuffers(1, &o->indirect);
@@ -257,10 +263,10 @@ static void set_application_state(const app_objects *o, bool odd) {
         glBindBuffer(other_buffers[i], odd || i % 2 == 0 ? o->other[i] : 0);
     }
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, o->indirect);
-    for (GLuint u = 0; u < 4; u++) {
+    for (GLuint u = 0; u < APP_UNITS; u++) {
         glActiveTexture(GL_TEXTURE0 + u);
-        glBindTexture(GL_TEXTURE_2D, o->textures_2d[odd ? u : 3 - u]);
-        glBindTexture(GL_TEXTURE_2D_ARRAY, o->textures_array[odd ? 3 - u : u]);
+        glBindTexture(GL_TEXTURE_2D, o->textures_2d[odd ? u : APP_UNITS - 1 - u]);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, o->textures_array[odd ? APP_UNITS - 1 - u : u]);
         glBindSampler(u, odd || u % 2 == 0 ? o->samplers[u] : 0);
     }
     glActiveTexture(odd ? GL_TEXTURE2 : GL_TEXTURE5);
@@ -376,7 +382,8 @@ typedef struct state_run {
 } state_run;
 
 /* What CROWD_STATE_RESET leaves at GL's defaults after a draw (the colour
- * mask all on, every binding 0). */
+ * mask all on, every binding 0): the GL 4.5 tier's list, and the portable
+ * tier's (its units 0-5 and the array buffer, no storage buffers). */
 static const char *const reset_names[] = {"vertex array",
                                           "texture 2D of units 0-3",
                                           "texture 2D array of units 0-3",
@@ -385,14 +392,29 @@ static const char *const reset_names[] = {"vertex array",
                                           "storage buffer 1-5",
                                           "storage buffer 1-5 start",
                                           "storage buffer 1-5 size",
-                                          "colour mask"};
+                                          "colour mask",
+                                          NULL};
+static const char *const portable_reset_names[] = {"vertex array",
+                                                   "texture 2D of units 0-3",
+                                                   "texture 2D array of units 0-3",
+                                                   "sampler of units 0-3",
+                                                   "texture 2D of units 4-5",
+                                                   "texture 2D array of units 4-5",
+                                                   "sampler of units 4-5",
+                                                   "array buffer",
+                                                   "colour mask",
+                                                   NULL};
+
+/* The tier the state runs use (both are checked: test_gpu_state,
+ * test_gpu_state_portable). */
+static crowd_gpu_tier state_tier = CROWD_TIER_GL45;
 
 static double expected_value(const state_run *run, int i, bool drew) {
     const char *name = run->application.names[i];
-    for (size_t k = 0;
-         drew && run->policy == CROWD_STATE_RESET && k < sizeof reset_names / sizeof reset_names[0];
-         k++) {
-        if (strcmp(name, reset_names[k]) == 0) {
+    const char *const *names =
+        state_tier == CROWD_TIER_PORTABLE ? portable_reset_names : reset_names;
+    for (size_t k = 0; drew && run->policy == CROWD_STATE_RESET && names[k] != NULL; k++) {
+        if (strcmp(name, names[k]) == 0) {
             return strcmp(name, "colour mask") == 0 ? 1.0 : 0.0;
         }
     }
@@ -432,7 +454,7 @@ static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const c
                      const crowd_bake *human_bake, state_run *s) {
     crowd_error error;
     crowd_world *world = NULL;
-    crowd_world_desc world_desc = {.timing = true, .state = s->policy};
+    crowd_world_desc world_desc = {.timing = true, .state = s->policy, .tier = state_tier};
     CHECK(crowd_world_create(&world_desc, &world, &error) == CROWD_OK);
     expect_state(s, "crowd_world_create", false);
     REQUIRE_VOID(world != NULL);
@@ -675,7 +697,10 @@ static void test_orthographic(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene_destroy(&s);
 }
 
-int test_gpu_state(void) {
+static int run_state(crowd_gpu_tier tier) {
+    state_tier = tier;
+    gpu_test_tier = tier;
+    printf("state on the %s tier\n", crowd_gpu_tier_name(tier));
     crowd_asset *bar = fixture_bar_create(), *human = NULL;
     crowd_bake *bar_bake = NULL, *human_bake = NULL;
     crowd_error error;
@@ -692,5 +717,14 @@ int test_gpu_state(void) {
     crowd_bake_destroy(human_bake);
     crowd_asset_destroy(bar);
     crowd_asset_destroy(human);
+    gpu_test_tier = CROWD_TIER_AUTO;
     return check_finish();
+}
+
+int test_gpu_state(void) {
+    return run_state(CROWD_TIER_GL45);
+}
+
+int test_gpu_state_portable(void) {
+    return run_state(CROWD_TIER_PORTABLE);
 }

@@ -21,6 +21,22 @@
 
 typedef struct host_context host_context;
 
+/* Which context to make: crowd's GL 4.5 tier's, or one of the portable
+ * tier's. Mesa answers a request for any core version with its highest
+ * (4.5) and for GLES 3.0 with 3.2, so for HOST_CONTEXT_GL33 and
+ * HOST_CONTEXT_GLES3 the host asks Mesa for exactly that version
+ * (MESA_GL_VERSION_OVERRIDE / MESA_GLES_VERSION_OVERRIDE, unless already
+ * set; Mesa reads them once per process, at its first context of the
+ * API); other drivers give what they give, at least the version asked. */
+typedef enum host_context_api {
+    HOST_CONTEXT_GL45 = 0, /* OpenGL 4.5 core */
+    HOST_CONTEXT_GL33,     /* OpenGL 3.3 core */
+    HOST_CONTEXT_GLES3,    /* OpenGL ES 3.0 */
+} host_context_api;
+
+/* "gl45", "gl33", "gles3". */
+const char *host_context_api_name(host_context_api api);
+
 typedef struct host_context_desc {
     bool window;            /* false: headless EGL; true: a GLFW window */
     uint32_t width, height; /* window size; 0 = 1280 x 720 */
@@ -29,12 +45,14 @@ typedef struct host_context_desc {
     /* Headless only: a 4.5 compatibility-profile context instead of core,
      * for testing that crowd refuses one. */
     bool compatibility_profile;
+    host_context_api api;
     crowd_logger logger;
 } host_context_desc;
 
-/* Makes an OpenGL 4.5 core context (or compatibility, as desc says) and
- * makes it current on this thread. desc may be NULL (headless).
- * CROWD_ERROR_GPU with every attempt named. */
+/* Makes the context desc->api names (4.5 core, or compatibility as desc
+ * says; 3.3 core; ES 3.0) and makes it current on this thread. desc may be
+ * NULL (headless 4.5 core). CROWD_ERROR_GPU with every attempt named, or
+ * when the context made is below the version asked. */
 crowd_result host_context_create(const host_context_desc *desc, host_context **out_context,
                                  crowd_error *error);
 void host_context_destroy(host_context *context);
@@ -44,6 +62,7 @@ typedef struct host_context_info {
     const char *vendor;   /* GL_VENDOR */
     const char *renderer; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
     const char *version;  /* GL_VERSION */
+    host_context_api api; /* what was asked for */
     bool software;        /* a CPU rasterizer (llvmpipe, softpipe, swrast) */
     int max_renderbuffer_size;
 } host_context_info;

@@ -1,6 +1,8 @@
-/* OpenGL 4.5 core contexts: headless through EGL (device platform, Mesa's
- * surfaceless platform, default display, in that order) or a GLFW window.
- * Each failed attempt is remembered so the final error says what was tried. */
+/* OpenGL 4.5 core, 3.3 core and ES 3.0 contexts: headless through EGL
+ * (device platform, Mesa's surfaceless platform, default display, in that
+ * order) or a GLFW window. Each failed attempt is remembered so the final
+ * error says what was tried. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@ typedef struct GLFWwindow GLFWwindow;
 struct host_context {
     crowd_logger logger;
     bool compatibility_profile; /* asked for instead of core */
+    host_context_api api;
     EGLDisplay display;
     EGLContext egl_context;
     GLFWwindow *window;
@@ -99,32 +102,40 @@ static bool try_egl_display(host_context *ctx, EGLDisplay display, const char *w
         note_attempt(log, log_size, what, why);
         return false;
     }
-    if (!eglBindAPI(EGL_OPENGL_API)) {
-        note_attempt(log, log_size, what, "desktop OpenGL not offered (eglBindAPI)");
+    bool es = ctx->api == HOST_CONTEXT_GLES3;
+    if (!eglBindAPI(es ? EGL_OPENGL_ES_API : EGL_OPENGL_API)) {
+        note_attempt(log, log_size, what,
+                     es ? "OpenGL ES not offered (eglBindAPI)"
+                        : "desktop OpenGL not offered (eglBindAPI)");
         return false;
     }
     /* A config is only needed where EGL_KHR_no_config_context is missing. */
     EGLConfig config = EGL_NO_CONFIG_KHR;
     if (!epoxy_has_egl_extension(display, "EGL_KHR_no_config_context")) {
-        const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+        const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE,
+                                         es ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_BIT, EGL_NONE};
         EGLint count = 0;
         if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) {
             note_attempt(log, log_size, what, "no OpenGL-renderable config");
             return false;
         }
     }
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                      4,
-                                      EGL_CONTEXT_MINOR_VERSION,
-                                      5,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                      ctx->compatibility_profile
-                                          ? EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
-                                          : EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                      EGL_NONE};
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+    const EGLint gl_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                 ctx->api == HOST_CONTEXT_GL33 ? 3 : 4,
+                                 EGL_CONTEXT_MINOR_VERSION,
+                                 ctx->api == HOST_CONTEXT_GL33 ? 3 : 5,
+                                 EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                 ctx->compatibility_profile
+                                     ? EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
+                                     : EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                 EGL_NONE};
+    const EGLint es_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0,
+                                 EGL_NONE};
+    EGLContext context =
+        eglCreateContext(display, config, EGL_NO_CONTEXT, es ? es_attribs : gl_attribs);
     if (context == EGL_NO_CONTEXT) {
-        snprintf(why, sizeof why, "no OpenGL 4.5 core context (%s)", egl_error_name(eglGetError()));
+        snprintf(why, sizeof why, "no %s context (%s)", host_context_api_name(ctx->api),
+                 egl_error_name(eglGetError()));
         note_attempt(log, log_size, what, why);
         return false;
     }
@@ -215,10 +226,17 @@ static bool try_glfw(host_context *ctx, const host_context_desc *desc, char *log
         note_attempt(log, log_size, what, message != NULL ? message : "glfwInit failed");
         return false;
     }
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    if (desc->api == HOST_CONTEXT_GLES3) {
+        glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+        glfwWindowHint(GLFW_CONTEXT_CREATION_API, GLFW_EGL_CONTEXT_API);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    } else {
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, desc->api == HOST_CONTEXT_GL33 ? 3 : 4);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, desc->api == HOST_CONTEXT_GL33 ? 3 : 5);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    }
     int width = desc->width != 0 ? (int)desc->width : 1280;
     int height = desc->height != 0 ? (int)desc->height : 720;
     /* GLFW makes the new context current while creating the window. */
@@ -247,6 +265,28 @@ static bool try_glfw(host_context *ctx, const host_context_desc *desc, char *log
     return true;
 }
 
+const char *host_context_api_name(host_context_api api) {
+    switch (api) {
+    case HOST_CONTEXT_GL45:
+        return "OpenGL 4.5 core";
+    case HOST_CONTEXT_GL33:
+        return "OpenGL 3.3 core";
+    case HOST_CONTEXT_GLES3:
+        return "OpenGL ES 3.0";
+    }
+    return "?";
+}
+
+/* Mesa's override for exactly the version asked (see host.h), unless the
+ * caller set one. */
+static void ask_mesa_for(host_context_api api) {
+    if (api == HOST_CONTEXT_GL33) {
+        setenv("MESA_GL_VERSION_OVERRIDE", "3.3", 0);
+    } else if (api == HOST_CONTEXT_GLES3) {
+        setenv("MESA_GLES_VERSION_OVERRIDE", "3.0", 0);
+    }
+}
+
 static void copy_gl_string(char *out, size_t size, GLenum name) {
     const GLubyte *text = glGetString(name);
     snprintf(out, size, "%s", text != NULL ? (const char *)text : "?");
@@ -268,20 +308,31 @@ crowd_result host_context_create(const host_context_desc *desc, host_context **o
     }
     ctx->logger = desc->logger;
     ctx->compatibility_profile = desc->compatibility_profile;
+    ctx->api = desc->api;
     ctx->display = EGL_NO_DISPLAY;
     ctx->egl_context = EGL_NO_CONTEXT;
+    if ((unsigned)desc->api > HOST_CONTEXT_GLES3) {
+        free(ctx);
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown context kind %d",
+                               (int)desc->api);
+    }
+    ask_mesa_for(desc->api);
     char log[900] = "";
     bool made = desc->window ? try_glfw(ctx, desc, log, sizeof log) : try_egl(ctx, log, sizeof log);
     if (!made) {
         free(ctx);
-        return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "no OpenGL 4.5 context: %s", log);
+        return crowd_error_set(error, CROWD_ERROR_GPU, NULL, "no %s context: %s",
+                               host_context_api_name(desc->api), log);
     }
-    if (epoxy_gl_version() < 45) {
-        int version = epoxy_gl_version();
+    int version = epoxy_gl_version();
+    bool desktop = epoxy_is_desktop_gl();
+    int wanted = desc->api == HOST_CONTEXT_GL45 ? 45 : (desc->api == HOST_CONTEXT_GL33 ? 33 : 30);
+    if (version < wanted || desktop != (desc->api != HOST_CONTEXT_GLES3)) {
         host_context_destroy(ctx);
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
-                               "the OpenGL context is version %d.%d, crowd needs 4.5", version / 10,
-                               version % 10);
+                               "asked for %s, the context made is %s %d.%d",
+                               host_context_api_name(desc->api), desktop ? "OpenGL" : "OpenGL ES",
+                               version / 10, version % 10);
     }
     copy_gl_string(ctx->vendor, sizeof ctx->vendor, GL_VENDOR);
     copy_gl_string(ctx->renderer, sizeof ctx->renderer, GL_RENDERER);
@@ -325,6 +376,7 @@ void host_context_get_info(const host_context *context, host_context_info *out) 
     out->renderer = context->renderer;
     out->version = context->version;
     out->software = context->software;
+    out->api = context->api;
     out->max_renderbuffer_size = context->max_renderbuffer_size;
 }
 

@@ -38,29 +38,43 @@ crowd_result host_target_resize(host_target *t, uint32_t width, uint32_t height,
         return CROWD_OK;
     }
     host_target_release(t);
+    /* Bound-state calls: the target serves GL 3.3 and GLES 3.0 contexts
+     * too (no direct state access there). */
+    GLint previous_draw = 0, previous_read = 0, previous_renderbuffer = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_draw);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
+    glGetIntegerv(GL_RENDERBUFFER_BINDING, &previous_renderbuffer);
     GLuint framebuffer, color, depth;
-    glCreateFramebuffers(1, &framebuffer);
-    glCreateRenderbuffers(1, &color);
-    glCreateRenderbuffers(1, &depth);
-    glNamedRenderbufferStorage(color, GL_RGBA8, (GLsizei)width, (GLsizei)height);
-    glNamedRenderbufferStorage(depth, GL_DEPTH_COMPONENT32F, (GLsizei)width, (GLsizei)height);
-    glNamedFramebufferRenderbuffer(framebuffer, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-    glNamedFramebufferRenderbuffer(framebuffer, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+    glGenFramebuffers(1, &framebuffer);
+    glGenRenderbuffers(1, &color);
+    glGenRenderbuffers(1, &depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, (GLsizei)width, (GLsizei)height);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, (GLsizei)width, (GLsizei)height);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
     t->framebuffer = framebuffer;
     t->color = color;
     t->depth = depth;
     t->width = width;
     t->height = height;
-    GLenum status = glCheckNamedFramebufferStatus(framebuffer, GL_FRAMEBUFFER);
+    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    /* Pixels read before the first frame are black, not leftovers. */
+    const float black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    if (status == GL_FRAMEBUFFER_COMPLETE) {
+        glClearBufferfv(GL_COLOR, 0, black);
+    }
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)previous_draw);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)previous_read);
+    glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)previous_renderbuffer);
     if (status != GL_FRAMEBUFFER_COMPLETE || glGetError() != GL_NO_ERROR) {
         host_target_release(t);
         return crowd_error_set(error, CROWD_ERROR_GPU, NULL,
                                "the %ux%u render target is incomplete (0x%04x)", (unsigned)width,
                                (unsigned)height, (unsigned)status);
     }
-    /* Pixels read before the first frame are black, not leftovers. */
-    const float black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    glClearNamedFramebufferfv(framebuffer, GL_COLOR, 0, black);
     return CROWD_OK;
 }
 
@@ -70,8 +84,8 @@ void host_target_begin(const host_target *t, const float clear_rgb[3]) {
     const float color[4] = {srgb_encode(clear_rgb[0]), srgb_encode(clear_rgb[1]),
                             srgb_encode(clear_rgb[2]), 1.0f};
     const float depth = 1.0f;
-    glClearNamedFramebufferfv(t->framebuffer, GL_COLOR, 0, color);
-    glClearNamedFramebufferfv(t->framebuffer, GL_DEPTH, 0, &depth);
+    glClearBufferfv(GL_COLOR, 0, color);
+    glClearBufferfv(GL_DEPTH, 0, &depth);
 }
 
 /* GL's rows run bottom up; callers want them top first. */
@@ -127,6 +141,11 @@ crowd_result host_target_read_depth(const host_target *t, float *depth, size_t c
 void host_target_present(const host_target *t, host_context *context) {
     uint32_t width, height;
     host_window_size(context, &width, &height);
-    glBlitNamedFramebuffer(t->framebuffer, 0, 0, 0, (GLint)t->width, (GLint)t->height, 0, 0,
-                           (GLint)width, (GLint)height, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+    GLint previous_read = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, t->framebuffer);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    glBlitFramebuffer(0, 0, (GLint)t->width, (GLint)t->height, 0, 0, (GLint)width, (GLint)height,
+                      GL_COLOR_BUFFER_BIT, GL_LINEAR);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)previous_read);
 }
