@@ -15,6 +15,9 @@ foreach(archive IN LISTS ARCHIVES)
         # "0000000000000000 T name": a defined global; "file.o:" and blank lines are not.
         if(line MATCHES "^[0-9a-fA-F]+ [A-Za-z] ([^ ]+)$")
             set(name "${CMAKE_MATCH_1}")
+            # AddressSanitizer's one-definition-rule indicator of a global
+            # (__odr_asan.NAME) is the compiler's, named after ours.
+            string(REGEX REPLACE "^__odr_asan[.]" "" name "${name}")
             if(name MATCHES "^crowd_")
                 math(EXPR public "${public} + 1")
             else()
