@@ -83,13 +83,10 @@ static void count_buffer(gpu_archetype *r, uint64_t *size_field, uint64_t bytes)
     *size_field = bytes;
 }
 
-/* The ring of palette textures, each `rows` tall (made again when the
- * instance capacity grows). */
-static crowd_result reserve_palette_textures(gpu_archetype *r, uint32_t rows, crowd_error *error) {
+/* The ring's textures gone (the first one counted in the archetype's GPU
+ * memory stands for the ring's size). */
+static void release_palette_textures(gpu_archetype *r) {
     gpu_streams *s = &r->streams;
-    if (s->palette_textures[0] != 0 && s->palette_rows >= rows) {
-        return CROWD_OK;
-    }
     crowd__gpu_texture_delete(&r->gpu_memory_bytes, &s->palette_textures[0],
                               &s->palette_texture_bytes);
     glDeleteTextures(CROWD_WORLD_STREAM_FRAMES - 1, &s->palette_textures[1]);
@@ -97,6 +94,16 @@ static crowd_result reserve_palette_textures(gpu_archetype *r, uint32_t rows, cr
         s->palette_textures[f] = 0;
     }
     s->palette_rows = 0;
+}
+
+/* The ring of palette textures, each `rows` tall (made again when the
+ * instance capacity grows). */
+static crowd_result reserve_palette_textures(gpu_archetype *r, uint32_t rows, crowd_error *error) {
+    gpu_streams *s = &r->streams;
+    if (s->palette_textures[0] != 0 && s->palette_rows >= rows) {
+        return CROWD_OK;
+    }
+    release_palette_textures(r);
     for (uint32_t f = 0; f < CROWD_WORLD_STREAM_FRAMES; f++) {
         crowd_result result = crowd__gpu_texture_create_bound(
             r->world, &s->palette_textures[f], GPU_TEXTURE_PALETTES, GL_RGBA32F, PALETTE_WIDTH,
@@ -186,13 +193,7 @@ void crowd__gpu_streams_release_portable(gpu_archetype *r) {
     gpu_streams *s = &r->streams;
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &s->skinned_buffer, &s->skinned_bytes);
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &s->records, &s->records_bytes);
-    crowd__gpu_texture_delete(&r->gpu_memory_bytes, &s->palette_textures[0],
-                              &s->palette_texture_bytes);
-    glDeleteTextures(CROWD_WORLD_STREAM_FRAMES - 1, &s->palette_textures[1]);
-    for (uint32_t f = 0; f < CROWD_WORLD_STREAM_FRAMES; f++) {
-        s->palette_textures[f] = 0;
-    }
-    s->palette_rows = 0;
+    release_palette_textures(r);
     crowd__mem_free(&r->world->allocator, s->palette_mapped);
     crowd__mem_free(&r->world->allocator, s->skinned_mapped);
     s->palette_mapped = s->skinned_mapped = NULL;
