@@ -422,7 +422,8 @@ typedef struct fx_snapshot {
     bool exists;
 } fx_snapshot;
 
-/* Rewrites the sizes and crc32s of dir/NAME.crowd.json's "files" to what
+/* Rewrites the sizes and crc32s of dir/NAME.crowd.json's "files" (and the
+ * runtime clips' anim.size_bytes) to what
  * the files hold now, so a test that breaks a file on purpose reaches the
  * decoder behind the checksum. A manifest that does not parse is left. */
 static inline void fx_reseal(const char *dir, const char *manifest) {
@@ -452,6 +453,18 @@ static inline void fx_reseal(const char *dir, const char *manifest) {
             cJSON_ReplaceItemInObjectCaseSensitive(item, "crc32", cJSON_CreateNumber(crc));
         }
         free(data);
+    }
+    /* Version 4 states the runtime clips' size again, in "anim". */
+    cJSON *anim = cJSON_GetObjectItemCaseSensitive(json, "anim");
+    const cJSON *anim_file = cJSON_GetObjectItemCaseSensitive(anim, "file");
+    struct stat anim_stat;
+    char anim_path[2048];
+    if (cJSON_IsString(anim_file)) {
+        fx_join(anim_path, sizeof anim_path, dir, anim_file->valuestring);
+        if (stat(anim_path, &anim_stat) == 0 && S_ISREG(anim_stat.st_mode)) {
+            cJSON_ReplaceItemInObjectCaseSensitive(anim, "size_bytes",
+                                                   cJSON_CreateNumber((double)anim_stat.st_size));
+        }
     }
     if (files != NULL) {
         char *printed = cJSON_Print(json);
