@@ -153,8 +153,14 @@ static bool same_name(const char *name, uint32_t length, const char *expected) {
     return strlen(expected) == length && memcmp(name, expected, length) == 0;
 }
 
+/* Equal values (the mesh's reader may turn a -0 into 0). */
 static bool same_floats(const float *a, const float *b, size_t count) {
-    return memcmp(a, b, count * sizeof *a) == 0;
+    for (size_t i = 0; i < count; i++) {
+        if (a[i] != b[i]) {
+            return false;
+        }
+    }
+    return true;
 }
 
 /* ---- skeleton: the mesh's, bit for bit ---------------------------------------- */
