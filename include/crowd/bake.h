@@ -256,7 +256,8 @@ typedef struct crowd_bake_desc {
  * CROWD_ERROR_LIMIT (a texture would be taller than max_texture_size: the
  * reason says how many frames fit and which fps would fit),
  * CROWD_ERROR_OUT_OF_MEMORY. An asset with no clips bakes its rest pose as
- * one one-frame clip named "rest". */
+ * one one-frame clip named "rest". Also encodes the runtime clips and
+ * measures them against the asset's (bake->anim). */
 crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *desc,
                               crowd_bake **out_bake, crowd_error *error);
 
@@ -295,7 +296,8 @@ typedef struct crowd_bake_load_desc {
 /* Loads a bake folder (or a path to its .crowd.json). Validates everything:
  * format and version, required fields, texture files present, readable and of
  * the sizes the manifest states (and from version 3 their CRC-32s), values in
- * range, the mesh. desc may be NULL. Errors name the file: CROWD_ERROR_IO
+ * range, the mesh, and from version 4 the runtime clips (crowd_bake_anim,
+ * every byte checked, docs/manifest.md). desc may be NULL. Errors name the file: CROWD_ERROR_IO
  * (missing, unreadable, no manifest in the folder),
  * CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED, CROWD_ERROR_LIMIT,
  * CROWD_ERROR_OUT_OF_MEMORY, CROWD_ERROR_INVALID_ARGUMENT (no path or output
