@@ -103,7 +103,7 @@ const char *scene_mode_needs(crowd_gpu_mode mode) {
     case CROWD_GPU_MODE_CPU:
     case CROWD_GPU_MODE_GPU:
         return "needs the source asset (a model file or builtin:) or a bake folder with runtime "
-               "clips (baked by crowd 0.1 with manifest version 4)";
+               "clips (manifest version 4)";
     case CROWD_GPU_MODE_BAT:
         return "needs a bake with a bone-matrix texture";
     case CROWD_GPU_MODE_VAT:
