@@ -3,7 +3,9 @@
  * disk.
  *
  * An input is a whole bake folder packed as records: one byte choosing the
- * file (manifest, PNG or EXR VAT, VAT normals, BAT, mesh), a little-endian
+ * file (manifest, PNG or EXR VAT, VAT normals, BAT, mesh, under the names of
+ * bakes before version 3 or of generation 1, and the runtime clips of
+ * version 4), a little-endian
  * uint32 length (clamped to what is left), then that many bytes. A later
  * record for the same file replaces the earlier one. The seeds
  * (fuzz/corpus/bake_load) are real bakes written by crowd_bake_write in
@@ -24,8 +26,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const names[] = {"bake.crowd.json",     "bake.vat.png", "bake.vat.exr",
-                                    "bake.vat_normal.exr", "bake.bat.exr", "bake.mesh.glb"};
+/* Kinds 0-5 are those of the first seeds (versions 1 and 2); later kinds
+ * are appended, so an old seed still packs the same files. */
+static const char *const names[] = {
+    "bake.crowd.json", "bake.vat.png",    "bake.vat.exr",    "bake.vat_normal.exr",
+    "bake.bat.exr",    "bake.mesh.glb",   "bake.1.vat.png",  "bake.1.vat.exr",
+    "bake.1.bat.exr",  "bake.1.mesh.glb", "bake.1.anim.bin", "bake.1.vat_normal.exr"};
 #define FILE_KINDS (sizeof names / sizeof names[0])
 
 /* What a loaded bake promises its users (crowd/bake.h). */
@@ -73,6 +79,23 @@ static void check_loaded(const crowd_bake *bake) {
                 abort();
             }
         }
+    }
+    /* Runtime clips: one per baked clip, each sampled without complaint. */
+    if (bake->anim.present) {
+        const crowd_asset *asset = bake->asset;
+        crowd_transform *pose = malloc(asset->skeleton.joint_count * sizeof *pose);
+        if (asset->clip_count != bake->clip_count || pose == NULL) {
+            abort();
+        }
+        for (uint32_t c = 0; c < asset->clip_count; c++) {
+            const crowd_clip *clip = &asset->clips[c];
+            if (bake->clips[c].source_clip != c ||
+                !crowd_anim_sample(&asset->skeleton, clip, 0.37f * clip->duration_s, NULL, pose) ||
+                !isfinite(pose[asset->skeleton.joint_count - 1].rotation[3])) {
+                abort();
+            }
+        }
+        free(pose);
     }
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         const crowd_bake_clip *clip = &bake->clips[i];

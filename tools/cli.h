@@ -84,6 +84,10 @@ extern bool cli_verbose;
 
 /* Subcommands: each returns the process exit code. argv[0] is the subcommand name. */
 int cmd_info(int argc, char **argv);
+/* `crowd info BAKE` (info_bake.c): whether `path` names a bake folder or a
+ * manifest, and the report of one (text, or JSON with `json`). */
+bool cli_info_is_bake(const char *path);
+int cli_info_bake(const char *path, bool json);
 int cmd_bake(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

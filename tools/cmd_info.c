@@ -2,7 +2,8 @@
  *
  * Prints counts, materials, submeshes, joints (the tree with --joints),
  * clips, sockets, bind-pose bounds and every repair, as text or as JSON
- * (--json). --attach SOCKET=FILE merges props first, as `bake` would;
+ * (--json); of a bake folder, what info_bake.c prints. --attach
+ * SOCKET=FILE merges props first, as `bake` would;
  * --anim FILE adds a file's clips and shows how its joints matched.
  * Library diagnostics are held back until the model loaded, so a failure
  * prints exactly one "crowd: error:" line.
@@ -19,9 +20,11 @@
 #define MAX_ATTACHMENTS 16
 
 static const char usage[] =
-    "usage: crowd info MODEL [--joints] [--json] [--attach SOCKET=FILE]... [--anim FILE]...\n"
+    "usage: crowd info MODEL|BAKE [--joints] [--json] [--attach SOCKET=FILE]... [--anim FILE]...\n"
     "                  [--verbose]\n"
     "  MODEL                a model file assimp reads (glTF, FBX, X, ...) or builtin:\n"
+    "  BAKE                 a bake folder (or its .crowd.json): its clips, textures and\n"
+    "                       runtime clips (--json only applies)\n"
     "  --joints             print the joint hierarchy\n"
     "  --json               print everything as JSON on stdout\n"
     "  --attach SOCKET=FILE merge a prop onto a socket first (repeatable)\n"
@@ -430,6 +433,9 @@ int cmd_info(int argc, char **argv) {
     held_log log = {NULL, 0};
     crowd_asset *asset = NULL;
     int code = parse(argc, argv, &opt);
+    if (code < 0 && cli_info_is_bake(opt.model)) {
+        return cli_info_bake(opt.model, opt.json);
+    }
     if (code < 0) {
         code = load(&opt, &log, &asset);
     }

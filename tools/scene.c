@@ -86,7 +86,8 @@ bool scene_character_has_mode(const scene_character *character, crowd_gpu_mode m
         return character->asset != NULL || character->bake != NULL;
     case CROWD_GPU_MODE_CPU:
     case CROWD_GPU_MODE_GPU:
-        return character->asset != NULL;
+        return character->asset != NULL ||
+               (character->bake != NULL && character->bake->anim.present);
     case CROWD_GPU_MODE_BAT:
         return character->bake != NULL && character->bake->bat.texels != NULL;
     case CROWD_GPU_MODE_VAT:
@@ -101,7 +102,8 @@ const char *scene_mode_needs(crowd_gpu_mode mode) {
     switch (mode) {
     case CROWD_GPU_MODE_CPU:
     case CROWD_GPU_MODE_GPU:
-        return "needs the source asset (a model file or builtin:, not a bake folder)";
+        return "needs the source asset (a model file or builtin:) or a bake folder with runtime "
+               "clips (manifest version 4)";
     case CROWD_GPU_MODE_BAT:
         return "needs a bake with a bone-matrix texture";
     case CROWD_GPU_MODE_VAT:

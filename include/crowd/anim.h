@@ -5,6 +5,21 @@
  * no allocation, no I/O, no GL, safe to call from many threads on distinct
  * outputs. A pose is an array of skeleton.joint_count crowd_transform.
  *
+ * Inputs. Every array is sized by skeleton.joint_count (a pose, the
+ * clip's tracks, 16 floats a model matrix, 12 a skinning matrix) and the
+ * caller owns it; crowd cannot see an array's length, so that is the
+ * caller's part of the contract. What a call can check without touching
+ * keys it does: the jobs that write a pose or matrices return false and
+ * write nothing when a pointer they need is NULL, a clip has no track
+ * array or a track with keys has no times or values or an unknown
+ * interpolation, a pose of a blend is missing, or a root transform has no
+ * inverse; local-to-model returns false (having written every joint, one
+ * whose parent is not before it as a root) when parents are out of order.
+ * The key data itself (times non-decreasing and finite, unit rotations) is
+ * crowd_asset_validate's: run it on any clip from outside crowd's importer
+ * and loader, which do. Queries of the clip-time rule take any number and
+ * return a defined value (below).
+ *
  * Skinning matrices are 3x4, row-major, float[12] per joint: the three rows
  * of (model_from_root^-1 * model[j] * inverse_bind[j]) with the implicit
  * fourth row (0 0 0 1). This is the layout the skinning code, the BAT
@@ -36,8 +51,11 @@ typedef struct crowd_anim_cursor {
     uint32_t key_count;     /* entries in `keys` */
 } crowd_anim_cursor;
 
-/* Number of uint32_t a cursor needs for this skeleton: 3 * joint_count. */
+/* Number of uint32_t a cursor needs for this skeleton: 3 * joint_count (0
+ * for NULL or more than CROWD_MAX_JOINTS joints). A cursor whose key_count
+ * is smaller is not used (the sample searches every key, as without one). */
 uint32_t crowd_anim_cursor_size(const crowd_skeleton *skeleton);
+/* Forgets the hints (NULL: nothing to do). */
 void crowd_anim_cursor_reset(crowd_anim_cursor *cursor);
 
 /* The clip-time rule (docs/time.md), the one definition that the GPU
@@ -53,7 +71,8 @@ void crowd_anim_cursor_reset(crowd_anim_cursor *cursor);
 float crowd_anim_play_time(float clock_s, float start_s, float offset_s, float speed,
                            float duration_s, bool loop);
 
-/* crowd_anim_play_time(time_s, 0, 0, 1, clip->duration_s, clip->loop). */
+/* crowd_anim_play_time(time_s, 0, 0, 1, clip->duration_s, clip->loop); 0
+ * for a NULL clip. */
 float crowd_anim_clip_time(const crowd_clip *clip, float time_s);
 
 /* How a clip's baked frames are spread over its duration d.
@@ -84,7 +103,8 @@ typedef struct crowd_clip_frames {
  * last frame alone; else frames k and k + 1 with weight (f - k) / s, where
  * the step s is 1, or d * fps - k for the last step. WRAP and CLAMP: weight
  * f - k, frames k % frame_count and the next (WRAP: frame 0 after the last;
- * CLAMP: the last frame held). A t below 0 (or not finite) is frame 0. */
+ * CLAMP: the last frame held). A t below 0 (or not finite) is frame 0. A
+ * frame_count of 0 counts as 1; NULL frames give frames 0, 0, weight 0. */
 typedef struct crowd_frame_pair {
     uint32_t frame0, frame1;
     float weight;
@@ -99,39 +119,49 @@ crowd_frame_pair crowd_anim_frame_pair(const crowd_clip_frames *frames, float cl
  * finite or does not fit. */
 uint32_t crowd_anim_frame_count(float duration_s, float fps);
 
-/* The clip time at which frame k (< frames->frame_count) was baked. */
+/* The clip time at which frame k was baked; a k at or past frame_count is
+ * the last frame (0 for NULL frames or an fps that is not positive). */
 float crowd_anim_frame_time(const crowd_clip_frames *frames, uint32_t k);
 
-/* The rest pose (rest TRS of every joint) into out[joint_count]. */
-void crowd_anim_rest_pose(const crowd_skeleton *skeleton, crowd_transform *out);
+/* The rest pose (rest TRS of every joint) into out[joint_count]. false:
+ * skeleton, its rest arrays or out NULL. */
+bool crowd_anim_rest_pose(const crowd_skeleton *skeleton, crowd_transform *out);
 
 /* Samples `clip` at `time_s` (already mapped by crowd_anim_clip_time or not:
  * it is mapped here too) into out[joint_count]. Joints without a track keep
  * their rest value. Step, linear (slerp along the shortest arc for
  * rotations) and glTF cubic-spline keys; cubic rotations are normalized.
- * `cursor` may be NULL (binary search every call). */
-void crowd_anim_sample(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
+ * `cursor` may be NULL (binary search every call). false, nothing written:
+ * skeleton, clip, out, clip->tracks or a rest array NULL, more than
+ * CROWD_MAX_JOINTS joints, or a track with keys and NULL times or values or
+ * an unknown interpolation. */
+bool crowd_anim_sample(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
                        crowd_anim_cursor *cursor, crowd_transform *out);
 
 /* Weighted blend of pose_count poses into out. Translations and scales are
  * weighted sums, rotations a normalized lerp with hemisphere correction
  * against the first pose with weight > 0. Weights are normalized; if they
- * sum to 0 the result is the rest pose. out may alias poses[0]. */
-void crowd_anim_blend(const crowd_skeleton *skeleton, const crowd_transform *const *poses,
+ * sum to 0 (or pose_count is 0) the result is the rest pose. out may alias
+ * poses[0]. false, nothing written: skeleton or out NULL, or pose_count > 0
+ * with poses, weights or one of the poses NULL. */
+bool crowd_anim_blend(const crowd_skeleton *skeleton, const crowd_transform *const *poses,
                       const float *weights, uint32_t pose_count, crowd_transform *out);
 
 /* Model matrices (column-major float[16] each) of every joint from a local
  * pose: model[j] = model[parent] * local[j], roots use skeleton.root_transform.
- * out_models has 16 * joint_count floats. */
-void crowd_anim_local_to_model(const crowd_skeleton *skeleton, const crowd_transform *locals,
+ * out_models has 16 * joint_count floats. false: a pointer NULL (nothing
+ * written), or a parent not before its joint (that joint is placed as a
+ * root, every joint written). */
+bool crowd_anim_local_to_model(const crowd_skeleton *skeleton, const crowd_transform *locals,
                                float *out_models);
 
 /* Skinning matrices (3x4 row-major, 12 floats per joint) from model matrices:
  * inverse(root_world) * model[j] * inverse_bind[j]. `root_world` (column-major
  * 4x4) is the world transform of the character's root node in the file, the
  * space the caller wants vertices in; NULL means identity (keep model space).
- * out_skin has 12 * joint_count floats. */
-void crowd_anim_skin_matrices(const crowd_skeleton *skeleton, const float *models,
+ * out_skin has 12 * joint_count floats. false, nothing written: a pointer
+ * NULL, or root_world singular or not finite. */
+bool crowd_anim_skin_matrices(const crowd_skeleton *skeleton, const float *models,
                               const float *root_world, float *out_skin);
 
 #ifdef __cplusplus

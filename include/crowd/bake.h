@@ -27,8 +27,9 @@
  *
  * Ownership: create/destroy pairs; destroy(NULL) is a no-op. A bake built
  * from an asset borrows it (bake->asset); the caller keeps the asset alive
- * for the bake's lifetime. A loaded bake owns its asset (mesh and materials
- * only; skeleton with joint names and no clips). A loaded bake's blocks come
+ * for the bake's lifetime. A loaded bake owns its asset: mesh, materials and
+ * skeleton, and from version 4 the runtime clips (crowd_bake_anim), so
+ * that it plays every mode alone. A loaded bake's blocks come
  * from the allocator of its crowd_bake_load_desc (bake->allocator) and go
  * back there on destroy; a built bake's from malloc.
  * Threading: a finished bake is immutable and may be read from many threads.
@@ -43,8 +44,8 @@
 extern "C" {
 #endif
 
-/* Manifest version written; the loader reads versions 1 to 3. */
-#define CROWD_BAKE_FORMAT_VERSION 3
+/* Manifest version written; the loader reads versions 1 to 4. */
+#define CROWD_BAKE_FORMAT_VERSION 4
 /* The rate of clips whose keys are not uniformly spaced, before the
  * between-frame budget raises it (crowd_bake_desc.fps). */
 #define CROWD_BAKE_DEFAULT_FPS 30.0f
@@ -98,7 +99,9 @@ typedef struct crowd_bake_clip {
     crowd_frame_layout layout;
     uint32_t first_frame; /* global frame of the clip's frame 0 */
     uint32_t frame_count;
-    uint32_t source_clip; /* index into the source asset's clips (UINT32_MAX when loaded) */
+    /* Index into the source asset's clips; for a loaded bake with runtime
+     * clips its own index (owned_asset's clips), else UINT32_MAX. */
+    uint32_t source_clip;
     /* How fps was chosen: key_rate is the spacing of the source's keys
      * when they are uniform (keys/s; 0 when not, or for a loaded older
      * bake); fps = rate_multiple x the key rate (or 30 fps when the keys are
@@ -136,6 +139,29 @@ typedef struct crowd_bake_lod {
     float error;
     float error_rel; /* error / bounds diagonal */
 } crowd_bake_lod;
+
+/* The skeleton and clips in runtime form (NAME.G.anim.bin from manifest
+ * version 4, docs/manifest.md): what lets a bake loaded alone play the cpu
+ * and gpu modes. One runtime clip per baked clip, in the bake's order, with
+ * the source's keys and interpolation kept as float32; a track whose keys
+ * all hold one value is stored as one key, or left out when that value is
+ * the joint's rest value. */
+typedef struct crowd_bake_anim {
+    /* Built: every baked clip has its source clip in the asset (or is the
+     * "rest" clip of an asset without clips), so the runtime clips are
+     * written. Loaded: the file was read and owned_asset holds the clips
+     * (clip i is baked clip i, source_clip i). false for a loaded bake of
+     * version 3 or older, or one written without them. */
+    bool present;
+    uint32_t track_count; /* tracks stored, all clips */
+    uint32_t key_count;   /* keys stored, all tracks */
+    uint64_t size_bytes;  /* of NAME.G.anim.bin */
+    /* Measured when built: skinned positions with the runtime clips against
+     * the source clips, every vertex at every baked frame's time and at the
+     * middle of every step between two frames, in model units and of the
+     * bounds diagonal (the manifest carries them to a loaded bake). */
+    double error_max, error_max_rel;
+} crowd_bake_anim;
 
 typedef struct crowd_bake {
     char *name;               /* output base name: NAME.crowd.json, ... */
@@ -175,6 +201,8 @@ typedef struct crowd_bake {
      * is that of its LOD0 vertices). NULL when lod_count is 1. */
     uint32_t *lod_indices;
     uint32_t lod_index_total;
+
+    crowd_bake_anim anim; /* the runtime clips */
 
     /* Where every block of the bake, the struct and owned_asset included,
      * came from and goes back to (crowd_bake_load_desc.allocator); zeroed =
@@ -228,7 +256,8 @@ typedef struct crowd_bake_desc {
  * CROWD_ERROR_LIMIT (a texture would be taller than max_texture_size: the
  * reason says how many frames fit and which fps would fit),
  * CROWD_ERROR_OUT_OF_MEMORY. An asset with no clips bakes its rest pose as
- * one one-frame clip named "rest". */
+ * one one-frame clip named "rest". Also encodes the runtime clips and
+ * measures them against the asset's (bake->anim). */
 crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *desc,
                               crowd_bake **out_bake, crowd_error *error);
 
@@ -267,7 +296,8 @@ typedef struct crowd_bake_load_desc {
 /* Loads a bake folder (or a path to its .crowd.json). Validates everything:
  * format and version, required fields, texture files present, readable and of
  * the sizes the manifest states (and from version 3 their CRC-32s), values in
- * range, the mesh. desc may be NULL. Errors name the file: CROWD_ERROR_IO
+ * range, the mesh, and from version 4 the runtime clips (crowd_bake_anim,
+ * every byte checked, docs/manifest.md). desc may be NULL. Errors name the file: CROWD_ERROR_IO
  * (missing, unreadable, no manifest in the folder),
  * CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED, CROWD_ERROR_LIMIT,
  * CROWD_ERROR_OUT_OF_MEMORY, CROWD_ERROR_INVALID_ARGUMENT (no path or output

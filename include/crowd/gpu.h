@@ -45,10 +45,12 @@
  *           bone-matrix texture. 1 draw per pass.
  *   vat     the vertex shader fetches positions and normals from the baked
  *           vertex animation texture. 1 draw per pass.
- * cpu and gpu need the source asset (skeleton and clips); bat and vat need a
- * crowd_bake (built in memory with crowd_bake_build or loaded from a folder
- * with crowd_bake_load). An archetype made from a loaded bake alone plays
- * static, bat and vat.
+ * cpu and gpu need the skeleton and clips: the source asset, or a bake
+ * loaded with its runtime clips (crowd_bake_anim, manifest version 4); bat
+ * and vat need a crowd_bake (built in memory with crowd_bake_build or loaded
+ * from a folder with crowd_bake_load). An archetype made from a loaded bake
+ * alone plays every mode, or static, bat and vat when the bake is older
+ * than version 4.
  *
  * A frame. Once per frame call crowd_world_update(time) (sets the clock;
  * cpu and gpu modes sample and upload here), then crowd_world_draw once per
@@ -241,9 +243,10 @@ void crowd_world_destroy(crowd_world *world);
 
 typedef struct crowd_archetype_desc {
     /* The character. asset alone: static, cpu, gpu. bake alone (a loaded
-     * folder): static, bat, vat on bake->asset's mesh. Both (bake built from
-     * this asset): every mode. Clips are the bake's when a bake is given,
-     * else the asset's. */
+     * folder): every mode on bake->asset's mesh, skeleton and runtime clips
+     * (static, bat, vat for a bake without runtime clips). Both (bake built
+     * from this asset): every mode. Clips are the bake's when a bake is
+     * given, else the asset's. */
     const crowd_asset *asset;
     const crowd_bake *bake;
     crowd_gpu_mode mode; /* initial mode; 0 = static */

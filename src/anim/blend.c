@@ -10,8 +10,16 @@
 
 #include "anim/anim_math.h"
 
-void crowd_anim_blend(const crowd_skeleton *skeleton, const crowd_transform *const *poses,
+bool crowd_anim_blend(const crowd_skeleton *skeleton, const crowd_transform *const *poses,
                       const float *weights, uint32_t pose_count, crowd_transform *out) {
+    if (skeleton == NULL || out == NULL || (pose_count > 0 && (poses == NULL || weights == NULL))) {
+        return false;
+    }
+    for (uint32_t p = 0; p < pose_count; p++) {
+        if (poses[p] == NULL) {
+            return false;
+        }
+    }
     float total = 0.0f;
     uint32_t first = pose_count, contributing = 0;
     for (uint32_t p = 0; p < pose_count; p++) {
@@ -25,8 +33,7 @@ void crowd_anim_blend(const crowd_skeleton *skeleton, const crowd_transform *con
         }
     }
     if (contributing == 0 || !(total > 0.0f) || !isfinite(total)) {
-        crowd_anim_rest_pose(skeleton, out);
-        return;
+        return crowd_anim_rest_pose(skeleton, out);
     }
     /* One contributor is the pose itself, bit for bit (a crossfade at 0 or 1
      * must not perturb it by a renormalization). */
@@ -34,7 +41,7 @@ void crowd_anim_blend(const crowd_skeleton *skeleton, const crowd_transform *con
         if (out != poses[first]) {
             memmove(out, poses[first], skeleton->joint_count * sizeof *out);
         }
-        return;
+        return true;
     }
     float inv_total = 1.0f / total;
     for (uint32_t j = 0; j < skeleton->joint_count; j++) {
@@ -67,4 +74,5 @@ void crowd_anim_blend(const crowd_skeleton *skeleton, const crowd_transform *con
         memcpy(out[j].rotation, q, sizeof q);
         memcpy(out[j].scale, s, sizeof s);
     }
+    return true;
 }

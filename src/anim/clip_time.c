@@ -24,10 +24,16 @@ float crowd_anim_play_time(float clock_s, float start_s, float offset_s, float s
 }
 
 float crowd_anim_clip_time(const crowd_clip *clip, float time_s) {
+    if (clip == NULL) {
+        return 0.0f;
+    }
     return crowd_anim_play_time(time_s, 0.0f, 0.0f, 1.0f, clip->duration_s, clip->loop);
 }
 
 crowd_frame_pair crowd_anim_frame_pair(const crowd_clip_frames *frames, float clip_time_s) {
+    if (frames == NULL) {
+        return (crowd_frame_pair){0, 0, 0.0f};
+    }
     uint32_t last = frames->frame_count > 0 ? frames->frame_count - 1 : 0;
     float f = clip_time_s * frames->fps;
     if (!(f > 0.0f) || !isfinite(f)) {
@@ -85,6 +91,13 @@ uint32_t crowd_anim_frame_count(float duration_s, float fps) {
 }
 
 float crowd_anim_frame_time(const crowd_clip_frames *frames, uint32_t k) {
+    if (frames == NULL || !(frames->fps > 0.0f)) {
+        return 0.0f;
+    }
+    /* Past the last frame: the last frame (a clip has no frame beyond it). */
+    if (frames->frame_count > 0 && k >= frames->frame_count) {
+        k = frames->frame_count - 1;
+    }
     if (frames->layout == CROWD_FRAMES_END && k + 1 >= frames->frame_count) {
         return frames->duration_s;
     }

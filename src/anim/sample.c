@@ -93,8 +93,37 @@ static inline void sample_quat(const crowd_track *track, float t, uint32_t *hint
     anim_quat_normalize(out);
 }
 
-void crowd_anim_sample(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
+/* A track the samplers can read: no keys, or its arrays and a known
+ * interpolation. */
+static bool track_usable(const crowd_track *track) {
+    return track->key_count == 0 || (track->times_s != NULL && track->values != NULL &&
+                                     (unsigned)track->interpolation <= CROWD_INTERP_CUBIC);
+}
+
+/* What crowd_anim_sample reads, checked before it writes: one pass over the
+ * track headers, nothing per key. */
+static bool sample_inputs_usable(const crowd_skeleton *skeleton, const crowd_clip *clip,
+                                 const crowd_transform *out) {
+    if (skeleton == NULL || clip == NULL || out == NULL || clip->tracks == NULL ||
+        skeleton->joint_count > CROWD_MAX_JOINTS || skeleton->rest_translation == NULL ||
+        skeleton->rest_rotation == NULL || skeleton->rest_scale == NULL) {
+        return false;
+    }
+    for (uint32_t j = 0; j < skeleton->joint_count; j++) {
+        const crowd_joint_tracks *tracks = &clip->tracks[j];
+        if (!track_usable(&tracks->translation) || !track_usable(&tracks->rotation) ||
+            !track_usable(&tracks->scale)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool crowd_anim_sample(const crowd_skeleton *skeleton, const crowd_clip *clip, float time_s,
                        crowd_anim_cursor *cursor, crowd_transform *out) {
+    if (!sample_inputs_usable(skeleton, clip, out)) {
+        return false;
+    }
     uint32_t joint_count = skeleton->joint_count;
     float t = crowd_anim_clip_time(clip, time_s);
     uint32_t *hints = NULL;
@@ -136,4 +165,5 @@ void crowd_anim_sample(const crowd_skeleton *skeleton, const crowd_clip *clip, f
             memcpy(out[j].scale, skeleton->rest_scale + 3 * j, 3 * sizeof(float));
         }
     }
+    return true;
 }

@@ -3,6 +3,7 @@
  * disk. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bake/bake_anim.h"
 #include "bake/bake_build.h"
 #include "bake/bake_lod.h"
 
@@ -90,7 +91,8 @@ static crowd_bake *create_bake(const crowd_asset *asset) {
     return bake;
 }
 
-/* What is computed from the encoded textures: clip bounds and LODs. */
+/* What is computed from the encoded textures (clip bounds and LODs), and
+ * the runtime clips with their measured error. */
 static crowd_result finish(crowd_bake *bake, const crowd_bake_desc *desc, uint32_t thread_count,
                            crowd_error *error) {
     bake_played played;
@@ -105,6 +107,9 @@ static crowd_result finish(crowd_bake *bake, const crowd_bake_desc *desc, uint32
         result = crowd__bake_build_lods(bake, lods, &played, thread_count, &desc->logger, error);
     }
     crowd__bake_played_release(&played);
+    if (result == CROWD_OK) {
+        result = crowd__bake_anim_measure(bake, thread_count, &bake->anim, error);
+    }
     return result;
 }
 

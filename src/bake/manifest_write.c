@@ -107,6 +107,22 @@ static void put_bat(bool *failed, cJSON *root, const crowd_bake *bake, const man
     put_range(failed, bat, "range", &info->bat_range);
 }
 
+/* Version 4's runtime clips, or null without them. */
+static void put_anim(bool *failed, cJSON *root, const manifest_info *info) {
+    if (info->files.anim[0] == '\0') {
+        crowd__json_put(failed, root, "anim", cJSON_CreateNull());
+        return;
+    }
+    const crowd_bake_anim *anim = &info->anim;
+    cJSON *object = crowd__json_put(failed, root, "anim", cJSON_CreateObject());
+    crowd__json_put_string(failed, object, "file", info->files.anim);
+    crowd__json_put_number(failed, object, "track_count", anim->track_count);
+    crowd__json_put_number(failed, object, "key_count", anim->key_count);
+    crowd__json_put_number(failed, object, "size_bytes", (double)anim->size_bytes);
+    crowd__json_put_number(failed, object, "error_max", anim->error_max);
+    crowd__json_put_number(failed, object, "error_max_rel", anim->error_max_rel);
+}
+
 static void put_clip_bounds(bool *failed, cJSON *object, const crowd_bake_clip *clip) {
     cJSON *bounds = crowd__json_put(failed, object, "bounds", cJSON_CreateObject());
     crowd__json_put_floats(failed, bounds, "min", clip->bounds_min, 3);
@@ -196,6 +212,7 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
     put_vat(&failed, root, bake, info);
     put_bat(&failed, root, bake, info);
     crowd__json_put_string(&failed, root, "mesh", files->mesh);
+    put_anim(&failed, root, info);
     cJSON *checks = crowd__json_put(&failed, root, "files", cJSON_CreateObject());
     for (uint32_t i = 0; i < info->check_count; i++) {
         cJSON *object =

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bake/atomic_set.h"
+#include "bake/bake_anim.h"
 #include "bake/bake_leftovers.h"
 #include "bake/bake_lod.h"
 #include "load/bake_internal.h"
@@ -21,6 +22,7 @@
 #include "bake/openvat_write.h"
 #include "bake/png_write.h"
 #include "core/core_internal.h"
+#include "load/anim_io.h"
 
 static bool has_texture(const crowd_texture *texture) {
     return texture->texels != NULL && texture->format != CROWD_TEXEL_NONE;
@@ -205,6 +207,7 @@ static crowd_result measure_files(const atomic_set *set, manifest_info *info,
                            files->vat_normal,
                            files->bat,
                            files->mesh,
+                           files->anim,
                            openvat ? openvat->remap_info : "",
                            openvat ? openvat->texture : "",
                            openvat ? openvat->mesh : ""};
@@ -224,10 +227,45 @@ static crowd_result measure_files(const atomic_set *set, manifest_info *info,
     return CROWD_OK;
 }
 
+/* The runtime clips' bytes (NULL when the bake has none to write) with
+ * their counts and error in info->anim and their name in info->files.anim.
+ * A built bake measured them already; a loaded one carries the measurement
+ * from its manifest; a bake made by hand is measured here. */
+static crowd_result prepare_anim(const crowd_bake *bake, uint32_t generation, manifest_info *info,
+                                 uint8_t **out_bytes, size_t *out_size, crowd_error *error) {
+    *out_bytes = NULL;
+    const crowd_clip **sources =
+        calloc(bake->clip_count > 0 ? bake->clip_count : 1, sizeof *sources);
+    if (sources == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, bake->name, "out of memory");
+    }
+    crowd_result result = CROWD_OK;
+    if (crowd__bake_anim_sources(bake, sources)) {
+        crowd_bake_anim measured = bake->anim;
+        if (!measured.present) {
+            result = crowd__bake_anim_measure(bake, 0, &measured, error);
+        }
+        if (result == CROWD_OK) {
+            result =
+                crowd__bake_anim_encode(bake, sources, out_bytes, out_size, &info->anim, error);
+        }
+        info->anim.error_max = measured.error_max;
+        info->anim.error_max_rel = measured.error_max_rel;
+        snprintf(info->files.anim, sizeof info->files.anim, "%s.%u%s", bake->name, generation,
+                 ANIM_FILE_KIND);
+    }
+    free(sources);
+    return result;
+}
+
 static crowd_result write_files(atomic_set *set, const crowd_bake *bake, manifest_info *info,
-                                uint32_t generation, bool openvat, crowd_error *error) {
+                                const uint8_t *anim, size_t anim_size, uint32_t generation,
+                                bool openvat, crowd_error *error) {
     const manifest_files *files = &info->files;
     crowd_result result = CROWD_OK;
+    if (files->anim[0] != '\0') {
+        result = crowd__atomic_set_write(set, files->anim, anim, anim_size, error);
+    }
     if (files->vat_position[0] != '\0') {
         result = write_texture(set, files->vat_position, &bake->vat_position, error);
     }
@@ -336,14 +374,20 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     if (result == CROWD_OK && info.files.bat[0] != '\0') {
         result = texture_range(bake, &bake->bat, "BAT", &info.bat_range, error);
     }
+    uint8_t *anim = NULL;
+    size_t anim_size = 0;
+    if (result == CROWD_OK) {
+        result = prepare_anim(bake, generation, &info, &anim, &anim_size, error);
+    }
     if (result != CROWD_OK) {
+        free(anim);
         return result;
     }
     /* Check the manifest before creating any file or folder (the files'
      * checks stand in until they are written). */
     const char *named[] = {info.files.vat_position, info.files.vat_normal, info.files.bat,
-                           info.files.mesh};
-    for (int i = 0; i < 4; i++) {
+                           info.files.mesh, info.files.anim};
+    for (int i = 0; i < 5; i++) {
         if (named[i][0] != '\0') {
             add_check(&info, named[i], 0, 0);
         }
@@ -351,16 +395,17 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     char *json = NULL;
     result = build_manifest(bake, &info, NULL, &json, error);
     cJSON_free(json);
-    if (result != CROWD_OK) {
-        return result;
-    }
     atomic_set *set = NULL;
-    result = crowd__atomic_set_begin(dir, &set, error);
+    if (result == CROWD_OK) {
+        result = crowd__atomic_set_begin(dir, &set, error);
+    }
     if (result != CROWD_OK) {
+        free(anim);
         return result;
     }
     bool openvat = desc != NULL && desc->openvat;
-    result = write_files(set, bake, &info, generation, openvat, error);
+    result = write_files(set, bake, &info, anim, anim_size, generation, openvat, error);
+    free(anim);
     if (result == CROWD_OK) {
         result = remove_stale(set, dir, &info.files, error);
     }

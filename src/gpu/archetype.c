@@ -56,8 +56,8 @@ static const char *mode_needs(crowd_gpu_mode mode) {
     switch (mode) {
     case CROWD_GPU_MODE_CPU:
     case CROWD_GPU_MODE_GPU:
-        return "the source asset (skeleton and clips); a bake folder alone plays static, bat and "
-               "vat";
+        return "the source asset (skeleton and clips), or a bake with runtime clips (manifest "
+               "version 4); an older bake folder alone plays static, bat and vat";
     case CROWD_GPU_MODE_BAT:
         return "a bake with a BAT texture";
     case CROWD_GPU_MODE_VAT:
@@ -299,10 +299,11 @@ crowd_result crowd__gpu_archetype_create(crowd_world *world, const crowd_archety
     }
     r->world = world;
     r->bake = desc->bake;
-    /* A loaded bake's asset has no clips to sample: it is drawn, not played
-     * on the CPU. */
-    r->source = desc->asset != NULL ? desc->asset
-                                    : (desc->bake->owned_asset == NULL ? desc->bake->asset : NULL);
+    /* A loaded bake's asset plays on the CPU when it holds the runtime clips
+     * (manifest version 4); without them it is drawn, not played. */
+    r->source = desc->asset != NULL                                             ? desc->asset
+                : (desc->bake->owned_asset == NULL || desc->bake->anim.present) ? desc->bake->asset
+                                                                                : NULL;
     r->drawn = desc->bake != NULL ? desc->bake->asset : desc->asset;
     r->name = crowd__gpu_copy_string(world, default_name(desc));
     r->fragment_source =

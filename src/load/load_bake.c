@@ -6,7 +6,9 @@
  * crowd_asset_validate; its LOD meshes must match the manifest's LODs.
  * From version 3 every file's size and CRC-32 are checked against the
  * manifest's before it is decoded, so a set mixed from two bakes or a file
- * changed on disk is refused, naming the file, rather than played. */
+ * changed on disk is refused, naming the file, rather than played. Version
+ * 4's runtime clips are read last, into the asset the mesh made (they
+ * must name its skeleton), so a loaded bake plays every mode. */
 #define _XOPEN_SOURCE 700
 
 #include "load/load_bake.h"
@@ -20,6 +22,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "load/anim_io.h"
 #include "load/bake_internal.h"
 #include "load/exr_read.h"
 #include "load/glb_read.h"
@@ -307,6 +310,36 @@ static crowd_result load_mesh(const load_source *source, const manifest_info *in
     return CROWD_OK;
 }
 
+/* The runtime clips into the mesh's asset; clip c of the bake then plays
+ * the asset's clip c. */
+static crowd_result load_anim(const load_source *source, const manifest_info *info,
+                              crowd_bake *bake, crowd_error *error) {
+    char path[LOAD_PATH_MAX];
+    load_blob blob;
+    crowd_result result =
+        read_checked(source, &bake->allocator, info, info->files.anim, path, &blob, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (blob.size != info->anim.size_bytes) {
+        result = crowd_error_set(error, CROWD_ERROR_INVALID_DATA, path,
+                                 "file is %zu bytes, the manifest's anim.size_bytes says %llu",
+                                 blob.size, (unsigned long long)info->anim.size_bytes);
+    } else {
+        result = crowd__load_anim_read(blob.data, blob.size, path, bake, bake->owned_asset, error);
+    }
+    crowd__mem_free(&bake->allocator, blob.owned);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    bake->anim = info->anim;
+    bake->anim.present = true;
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        bake->clips[c].source_clip = c;
+    }
+    return CROWD_OK;
+}
+
 crowd_result crowd__load_bake_from(const load_source *source, const char *manifest,
                                    const crowd_bake_load_desc *desc, crowd_bake **out_bake,
                                    crowd_error *error) {
@@ -341,13 +374,17 @@ crowd_result crowd__load_bake_from(const load_source *source, const char *manife
     if (result == CROWD_OK) {
         result = load_mesh(source, &info, bake, error);
     }
+    if (result == CROWD_OK && info.files.anim[0] != '\0') {
+        result = load_anim(source, &info, bake, error);
+    }
     if (result != CROWD_OK) {
         crowd_bake_destroy(bake);
         return result;
     }
     crowd_log(&desc->logger, CROWD_LOG_INFO,
-              "loaded bake \"%s\": %u vertices, %u joints, %u clips, %u frames", bake->name,
-              bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count);
+              "loaded bake \"%s\": %u vertices, %u joints, %u clips, %u frames%s", bake->name,
+              bake->vertex_count, bake->joint_count, bake->clip_count, bake->frame_count,
+              bake->anim.present ? ", runtime clips" : "");
     *out_bake = bake;
     return CROWD_OK;
 }

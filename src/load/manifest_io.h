@@ -1,5 +1,5 @@
 /* manifest_io.h - NAME.crowd.json, the manifest of a bake folder
- * (docs/manifest.md is the schema, versions 1 to 3).
+ * (docs/manifest.md is the schema, versions 1 to 4).
  *
  * The manifest names every other file of the folder and states everything a
  * player needs without opening them: counts, clips, texture layouts,
@@ -36,13 +36,15 @@ typedef struct manifest_files {
     char vat_normal[MANIFEST_NAME_MAX + 16];   /* "" unless f16/f32 */
     char bat[MANIFEST_NAME_MAX + 16];          /* "" without a BAT */
     char mesh[MANIFEST_NAME_MAX + 16];
+    char anim[MANIFEST_NAME_MAX + 16]; /* "" without runtime clips (load/anim_io.h) */
 } manifest_files;
 
 /* True for a name the manifest may use: not empty, at most MANIFEST_NAME_MAX
  * bytes, no '/', '\\' or control characters, not starting with '.'. */
 bool crowd__manifest_valid_file_name(const char *name);
 
-/* Room for every file a manifest can name (crowd__manifest_referenced_files). */
+/* Room for every file a manifest can name (crowd__manifest_referenced_files):
+ * VAT position and normal, BAT, mesh, runtime clips, the OpenVAT set's 3. */
 #define MANIFEST_MAX_FILES 8
 typedef char manifest_path[MANIFEST_NAME_MAX + 32];
 
@@ -56,8 +58,12 @@ typedef struct manifest_check {
 
 /* What the manifest says besides the crowd_bake fields. */
 typedef struct manifest_info {
-    uint32_t version; /* 1 to 3 */
+    uint32_t version; /* 1 to 4 */
     manifest_files files;
+    /* Version 4's "anim" (present when it is not null): the runtime clips'
+     * counts, size and measured error; the writer's input, the reader's
+     * output (the loader sets bake->anim from it once the file is read). */
+    crowd_bake_anim anim;
     manifest_range vat_position_range, vat_normal_range, bat_range;
     manifest_check checks[MANIFEST_MAX_FILES]; /* version 3; every file it names */
     uint32_t check_count;                      /* 0 before version 3 */

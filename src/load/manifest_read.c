@@ -4,7 +4,8 @@
  * from them. Unknown members are ignored: readers accept additions.
  * Version 1 has no LODs and no clip bounds; they are filled in as version 2
  * would state them for LOD 0 only and the bake's bounds. Version 3 adds the
- * size and checksum of every file ("files"), which the loader verifies. */
+ * size and checksum of every file ("files"), which the loader verifies;
+ * version 4 the runtime clips ("anim", load/anim_io.h). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
@@ -666,6 +667,48 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
     return result == CROWD_OK ? get_range(r, bat, "bat", "range", &info->bat_range) : result;
 }
 
+/* ---- runtime clips (version 4) -------------------------------------------------- */
+
+static crowd_result get_count(manifest_reader *r, const cJSON *object, const char *key,
+                              uint32_t *out) {
+    return get_uint(r, object, "anim", key, 0, 4294967295.0, out);
+}
+
+/* "anim": null, or the file with its counts, size and measured error. */
+static crowd_result read_anim(manifest_reader *r, const cJSON *root, manifest_info *info) {
+    cJSON *anim = NULL;
+    crowd_result result = member(r, root, "", "anim", &anim);
+    if (result != CROWD_OK || cJSON_IsNull(anim)) {
+        return result;
+    }
+    if (!cJSON_IsObject(anim)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "anim must be an object or null");
+    }
+    crowd_bake_anim *out = &info->anim;
+    uint32_t size = 0;
+    result = get_file_name(r, anim, "anim", "file", info->files.anim, sizeof info->files.anim);
+    if (result == CROWD_OK) {
+        result = get_count(r, anim, "track_count", &out->track_count);
+    }
+    if (result == CROWD_OK) {
+        result = get_count(r, anim, "key_count", &out->key_count);
+    }
+    if (result == CROWD_OK) {
+        result = get_count(r, anim, "size_bytes", &size);
+        out->size_bytes = size;
+    }
+    if (result == CROWD_OK) {
+        result = get_double(r, anim, "anim", "error_max", &out->error_max);
+    }
+    if (result == CROWD_OK) {
+        result = get_double(r, anim, "anim", "error_max_rel", &out->error_max_rel);
+    }
+    if (result == CROWD_OK && !(out->error_max >= 0.0 && out->error_max_rel >= 0.0)) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "anim.error_max and error_max_rel must be >= 0");
+    }
+    return result;
+}
+
 /* ---- file checks (version 3) --------------------------------------------------- */
 
 /* A path of the set: a plain name, or one inside the OpenVAT folder. */
@@ -731,8 +774,8 @@ static crowd_result read_checks(manifest_reader *r, const cJSON *root, manifest_
         info->check_count++;
     }
     const char *named[] = {info->files.vat_position, info->files.vat_normal, info->files.bat,
-                           info->files.mesh};
-    for (int i = 0; i < 4 && result == CROWD_OK; i++) {
+                           info->files.mesh, info->files.anim};
+    for (int i = 0; i < 5 && result == CROWD_OK; i++) {
         if (named[i][0] != '\0' && crowd__manifest_find_check(info, named[i]) == NULL) {
             result = fail(r, CROWD_ERROR_INVALID_DATA,
                           "files has no size and checksum for \"%.100s\", which the manifest uses",
@@ -899,6 +942,9 @@ crowd_result crowd__manifest_read(const char *json, size_t size, const char *fil
     if (result == CROWD_OK) {
         result = get_file_name(&r, root, "", "mesh", info->files.mesh, sizeof info->files.mesh);
     }
+    if (result == CROWD_OK && r.version >= 4) {
+        result = read_anim(&r, root, info);
+    }
     if (result == CROWD_OK && r.version >= 3) {
         result = read_checks(&r, root, info);
     }
@@ -926,6 +972,7 @@ uint32_t crowd__manifest_referenced_files(const char *json, size_t size, manifes
     add_path(vat, "normal", paths, &count);
     add_path(bat, "file", paths, &count);
     add_path(root, "mesh", paths, &count);
+    add_path(cJSON_GetObjectItemCaseSensitive(root, "anim"), "file", paths, &count);
     add_path(openvat, "remap_info", paths, &count);
     add_path(openvat, "texture", paths, &count);
     add_path(openvat, "mesh", paths, &count);

@@ -796,6 +796,115 @@ static void test_frame_rule_edges(void) {
     CHECK(p.frame0 < 26);
 }
 
+/* Every job's error paths (crowd/anim.h, "Inputs"): false and nothing
+ * written, sentinel bytes left as they were; and the queries' defined
+ * values for NULL and out-of-range arguments. */
+static bool untouched(const void *data, size_t size) {
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < size; i++) {
+        if (bytes[i] != 0xA5) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void test_error_paths(void) {
+    test_skeleton k;
+    skeleton_init(&k, 2);
+    float times[2] = {0.0f, 1.0f}, values[6] = {0, 0, 0, 1, 2, 3};
+    crowd_joint_tracks tracks[2];
+    memset(tracks, 0, sizeof tracks);
+    tracks[1].translation = track(CROWD_INTERP_LINEAR, 2, times, values);
+    crowd_clip clip = {.name = "c", .duration_s = 1.0f, .tracks = tracks};
+    crowd_transform pose[2], other[2];
+    float models[32], skin[24];
+
+    memset(pose, 0xA5, sizeof pose);
+    CHECK(!crowd_anim_sample(NULL, &clip, 0.5f, NULL, pose) && untouched(pose, sizeof pose));
+    CHECK(!crowd_anim_sample(&k.s, NULL, 0.5f, NULL, pose) && untouched(pose, sizeof pose));
+    CHECK(!crowd_anim_sample(&k.s, &clip, 0.5f, NULL, NULL));
+    clip.tracks = NULL;
+    CHECK(!crowd_anim_sample(&k.s, &clip, 0.5f, NULL, pose) && untouched(pose, sizeof pose));
+    clip.tracks = tracks;
+    tracks[1].translation.values = NULL; /* keys without values */
+    CHECK(!crowd_anim_sample(&k.s, &clip, 0.5f, NULL, pose) && untouched(pose, sizeof pose));
+    tracks[1].translation.values = values;
+    tracks[1].translation.times_s = NULL;
+    CHECK(!crowd_anim_sample(&k.s, &clip, 0.5f, NULL, pose) && untouched(pose, sizeof pose));
+    tracks[1].translation.times_s = times;
+    tracks[1].translation.interpolation = (crowd_interpolation)9;
+    CHECK(!crowd_anim_sample(&k.s, &clip, 0.5f, NULL, pose) && untouched(pose, sizeof pose));
+    tracks[1].translation.interpolation = CROWD_INTERP_LINEAR;
+    k.s.rest_scale = NULL;
+    CHECK(!crowd_anim_sample(&k.s, &clip, 0.5f, NULL, pose) && untouched(pose, sizeof pose));
+    CHECK(!crowd_anim_rest_pose(&k.s, pose) && untouched(pose, sizeof pose));
+    k.s.rest_scale = k.sc;
+    CHECK(!crowd_anim_rest_pose(NULL, pose) && !crowd_anim_rest_pose(&k.s, NULL));
+    /* a cursor too short for the skeleton is not used: the same pose */
+    uint32_t hints[2] = {0, 0};
+    crowd_anim_cursor short_cursor = {.keys = hints, .key_count = 2};
+    CHECK(crowd_anim_sample(&k.s, &clip, 0.5f, &short_cursor, pose));
+    CHECK(crowd_anim_sample(&k.s, &clip, 0.5f, NULL, other));
+    CHECK(memcmp(pose, other, sizeof pose) == 0 && short_cursor.clip == NULL);
+    CHECK(pose[1].translation[0] == 0.5f && pose[1].translation[2] == 1.5f);
+
+    /* blend: missing poses or weights */
+    const crowd_transform *poses[2] = {pose, NULL};
+    const float weights[2] = {0.5f, 0.5f};
+    memset(other, 0xA5, sizeof other);
+    CHECK(!crowd_anim_blend(&k.s, poses, weights, 2, other) && untouched(other, sizeof other));
+    CHECK(!crowd_anim_blend(&k.s, NULL, weights, 1, other) && untouched(other, sizeof other));
+    CHECK(!crowd_anim_blend(&k.s, poses, NULL, 1, other) && untouched(other, sizeof other));
+    CHECK(!crowd_anim_blend(NULL, poses, weights, 1, other) && untouched(other, sizeof other));
+    CHECK(!crowd_anim_blend(&k.s, poses, weights, 1, NULL));
+    CHECK(crowd_anim_blend(&k.s, NULL, NULL, 0, other) && other[0].rotation[3] == 1.0f);
+
+    /* local to model: a parent after its child is placed as a root, and said */
+    CHECK(crowd_anim_rest_pose(&k.s, pose));
+    memset(models, 0xA5, sizeof models);
+    CHECK(!crowd_anim_local_to_model(NULL, pose, models) && untouched(models, sizeof models));
+    CHECK(!crowd_anim_local_to_model(&k.s, NULL, models) && untouched(models, sizeof models));
+    CHECK(!crowd_anim_local_to_model(&k.s, pose, NULL));
+    k.parents[0] = 1;
+    CHECK(!crowd_anim_local_to_model(&k.s, pose, models) && models[0] == 1.0f);
+    k.parents[0] = -1;
+    k.parents[1] = 5;
+    CHECK(!crowd_anim_local_to_model(&k.s, pose, models));
+    k.parents[1] = 0;
+    CHECK(crowd_anim_local_to_model(&k.s, pose, models));
+
+    /* skinning matrices: NULL arrays, a root without an inverse */
+    memset(skin, 0xA5, sizeof skin);
+    float singular[16] = {0};
+    float nan_root[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    nan_root[12] = NAN;
+    CHECK(!crowd_anim_skin_matrices(&k.s, models, singular, skin) && untouched(skin, sizeof skin));
+    CHECK(!crowd_anim_skin_matrices(&k.s, models, nan_root, skin) && untouched(skin, sizeof skin));
+    CHECK(!crowd_anim_skin_matrices(NULL, models, NULL, skin) && untouched(skin, sizeof skin));
+    CHECK(!crowd_anim_skin_matrices(&k.s, NULL, NULL, skin) && untouched(skin, sizeof skin));
+    CHECK(!crowd_anim_skin_matrices(&k.s, models, NULL, NULL));
+    k.s.inverse_bind = NULL;
+    CHECK(!crowd_anim_skin_matrices(&k.s, models, NULL, skin) && untouched(skin, sizeof skin));
+    k.s.inverse_bind = k.ib;
+    CHECK(crowd_anim_skin_matrices(&k.s, models, NULL, skin) && skin[0] == 1.0f);
+
+    /* queries: defined values */
+    CHECK(crowd_anim_cursor_size(NULL) == 0 && crowd_anim_cursor_size(&k.s) == 6);
+    crowd_anim_cursor_reset(NULL);
+    CHECK(crowd_anim_clip_time(NULL, 3.0f) == 0.0f);
+    crowd_frame_pair pair = crowd_anim_frame_pair(NULL, 1.0f);
+    CHECK(pair.frame0 == 0 && pair.frame1 == 0 && pair.weight == 0.0f);
+    crowd_clip_frames frames = {
+        .fps = 10.0f, .duration_s = 0.25f, .frame_count = 4, .layout = CROWD_FRAMES_END};
+    CHECK(crowd_anim_frame_time(&frames, 2) == 0.2f && crowd_anim_frame_time(&frames, 3) == 0.25f);
+    CHECK(crowd_anim_frame_time(&frames, 99) == 0.25f);
+    frames.layout = CROWD_FRAMES_CLAMP;
+    CHECK(crowd_anim_frame_time(&frames, 99) == 0.3f);
+    frames.fps = 0.0f;
+    CHECK(crowd_anim_frame_time(&frames, 1) == 0.0f && crowd_anim_frame_time(NULL, 1) == 0.0f);
+}
+
 int main(void) {
     check_enter_temp_dir("test_anim");
     test_clip_time_table();
@@ -809,5 +918,6 @@ int main(void) {
     test_blend();
     test_hierarchy_and_skinning();
     test_identity_clip_is_bind_pose();
+    test_error_paths();
     return check_finish();
 }

@@ -4,8 +4,10 @@
  * back with crowd_bake_load (from the files, not from memory) and every
  * vertex of every frame of every clip is compared with float32 CPU skinning
  * (crowd_anim + crowd_skin_reference) of the same model at the frame's time
- * k / fps. Then the options, the height limit (with the fps it advises) and
- * bad inputs, each of which must leave the output folder exactly as it was
+ * k / fps; the loaded runtime clips (NAME.G.anim.bin) pose the mesh as the
+ * source's clips do, within 1e-5 of the diagonal at every baked frame and
+ * mid-step, and the bake reports an error within that. Then the options, the height limit (with the
+ * fps it advises) and bad inputs, each of which must leave the output folder exactly as it was
  * (same file names, sizes and bytes).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -203,6 +205,71 @@ static void compare_with_cpu(const crowd_bake *bake, const crowd_asset *asset,
     free(bat_positions);
 }
 
+/* The loaded bake's runtime clips against the source's, in skinned
+ * positions (crowd_skin_reference) at every baked frame's time and the
+ * middle of every step, independently of the bake's own measurement. */
+static void compare_runtime_clips(const crowd_bake *bake, const crowd_asset *asset,
+                                  const char *label) {
+    const crowd_asset *loaded = bake->asset;
+    CHECK_MSG(bake->anim.present && loaded->clip_count == bake->clip_count, "%s: no runtime clips",
+              label);
+    if (!bake->anim.present || loaded->clip_count != bake->clip_count) {
+        return;
+    }
+    uint32_t joints = asset->skeleton.joint_count, vertices = asset->mesh.vertex_count;
+    crowd_transform *locals = malloc(joints * sizeof *locals);
+    float *models = malloc(16 * sizeof(float) * joints),
+          *skin = malloc(12 * sizeof(float) * joints);
+    float *want = malloc(3 * sizeof(float) * vertices), *got = malloc(3 * sizeof(float) * vertices);
+    double worst = 0.0;
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        int32_t source = crowd_asset_find_clip(asset, bake->clips[c].name);
+        crowd_clip_frames frames = crowd_bake_clip_frames(&bake->clips[c]);
+        for (uint32_t k = 0; k + 1 < 2 * frames.frame_count; k++) {
+            float t0 = crowd_anim_frame_time(&frames, k / 2);
+            float t = k % 2 == 0 ? t0 : 0.5f * (t0 + crowd_anim_frame_time(&frames, k / 2 + 1));
+            const crowd_clip *clips[2] = {source >= 0 ? &asset->clips[source] : NULL,
+                                          &loaded->clips[c]};
+            float *out[2] = {want, got};
+            const crowd_skeleton *skeletons[2] = {&asset->skeleton, &loaded->skeleton};
+            for (int i = 0; i < 2; i++) {
+                if (clips[i] != NULL) {
+                    crowd_anim_sample(skeletons[i], clips[i], t, NULL, locals);
+                } else {
+                    crowd_anim_rest_pose(skeletons[i], locals);
+                }
+                crowd_anim_local_to_model(skeletons[i], locals, models);
+                crowd_anim_skin_matrices(skeletons[i], models, NULL, skin);
+                crowd_skin_reference(&asset->mesh, skin, out[i], NULL, NULL);
+            }
+            for (size_t v = 0; v < 3 * (size_t)vertices; v += 3) {
+                double dx = want[v] - got[v], dy = want[v + 1] - got[v + 1],
+                       dz = want[v + 2] - got[v + 2];
+                double d = sqrt(dx * dx + dy * dy + dz * dz);
+                worst = d > worst ? d : worst;
+            }
+        }
+    }
+    double diagonal = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double e = (double)bake->bounds_max[a] - bake->bounds_min[a];
+        diagonal += e * e;
+    }
+    diagonal = sqrt(diagonal);
+    printf("  %-34s runtime clips: %u tracks, %llu bytes, max %.3g of the diagonal (reported "
+           "%.3g)\n",
+           label, bake->anim.track_count, (unsigned long long)bake->anim.size_bytes,
+           worst / diagonal, bake->anim.error_max_rel);
+    CHECK_MSG(worst / diagonal <= 1e-5 && bake->anim.error_max_rel <= 1e-5,
+              "%s: runtime clips %.3g of the diagonal from the source's (reported %.3g)", label,
+              worst / diagonal, bake->anim.error_max_rel);
+    free(locals);
+    free(models);
+    free(skin);
+    free(want);
+    free(got);
+}
+
 /* ---- the model matrix ------------------------------------------------------ */
 
 typedef struct model_case {
@@ -300,6 +367,10 @@ static void bake_and_compare(const model_case *mc) {
             }
             CHECK(bake->vat_position.texels != NULL && bake->bat.texels != NULL);
             compare_with_cpu(bake, asset, &encodings[e].tol, label);
+            if (e == 0) {
+                CHECK(has_file(dir, bake->name, ".1.anim.bin"));
+                compare_runtime_clips(bake, asset, label);
+            }
         }
         crowd_bake_destroy(bake);
         test_remove_tree(dir);

@@ -80,6 +80,13 @@ static inline void fx_compare_assets(const crowd_asset *a, const crowd_asset *b)
     CHECK(fx_same_floats(s->inverse_bind, t->inverse_bind, 16 * (size_t)j));
     CHECK(fx_same_floats(s->root_transform, t->root_transform, 16));
     CHECK(b->has_skin);
+    /* The runtime clips: the same clips (their tracks may be stored more
+     * compactly than the source's: test_bakeio_anim samples them). */
+    CHECK(a->clip_count == b->clip_count);
+    for (uint32_t c = 0; c < a->clip_count && c < b->clip_count; c++) {
+        CHECK(strcmp(a->clips[c].name, b->clips[c].name) == 0 &&
+              a->clips[c].duration_s == b->clips[c].duration_s);
+    }
 }
 
 static inline void fx_compare_bakes(const crowd_bake *a, const crowd_bake *b) {
@@ -100,7 +107,7 @@ static inline void fx_compare_bakes(const crowd_bake *a, const crowd_bake *b) {
         CHECK(x->rate_multiple == y->rate_multiple && x->within_budget == y->within_budget);
         CHECK(x->between_error_max == y->between_error_max &&
               x->between_error_mean == y->between_error_mean);
-        CHECK(y->source_clip == UINT32_MAX);
+        CHECK(y->source_clip == (b->anim.present ? i : UINT32_MAX));
         CHECK(fx_same_floats(x->bounds_min, y->bounds_min, 3) &&
               fx_same_floats(x->bounds_max, y->bounds_max, 3));
         CHECK(fx_same_floats(x->sphere_center, y->sphere_center, 3) &&
@@ -132,6 +139,12 @@ static inline void fx_compare_bakes(const crowd_bake *a, const crowd_bake *b) {
     fx_compare_textures(&a->vat_position, &b->vat_position, "vat position");
     fx_compare_textures(&a->vat_normal, &b->vat_normal, "vat normal");
     fx_compare_textures(&a->bat, &b->bat, "bat");
+    /* Runtime clips when the first bake has them (built, or loaded), or
+     * its asset has the clips (a bake made by hand: measured when written). */
+    CHECK(b->anim.present == (a->anim.present || a->asset->clip_count > 0));
+    CHECK(!a->anim.present ||
+          (a->anim.track_count == b->anim.track_count && a->anim.key_count == b->anim.key_count &&
+           a->anim.size_bytes == b->anim.size_bytes));
     CHECK(b->asset == b->owned_asset && b->asset != NULL);
     if (b->asset != NULL) {
         fx_compare_assets(a->asset, b->asset);

@@ -330,6 +330,51 @@ static inline crowd_bake *fx_bake_create(const crowd_asset *asset, const fx_bake
     return bake;
 }
 
+static inline void fx_set_track(crowd_track *track, crowd_interpolation interpolation,
+                                uint32_t keys, const float *times, const float *values,
+                                uint32_t floats) {
+    track->key_count = keys;
+    track->interpolation = interpolation;
+    track->times_s = malloc(keys * sizeof(float));
+    track->values = malloc(floats * sizeof(float));
+    memcpy(track->times_s, times, keys * sizeof(float));
+    memcpy(track->values, values, floats * sizeof(float));
+}
+
+/* Clips for the bakes' "walk" (loop) and "wave" (one-shot) of 1/30 s, so a
+ * written bake has runtime clips (NAME.G.anim.bin) of every kind. "walk":
+ * joint 0 translation STEP, joint 1 rotation LINEAR (the same
+ * key times: stored once), joint 2 scale constant at its rest value (left
+ * out). "wave" (one-shot): joint 2 translation CUBIC, joint 0 rotation
+ * constant away from rest (one key), joint 1 scale LINEAR. */
+static inline void fx_add_clips(crowd_asset *asset) {
+    const float d = 1.0f / 30.0f;
+    asset->clip_count = 2;
+    asset->clips = calloc(2, sizeof *asset->clips);
+    const char *names[2] = {"walk", "wave"};
+    for (int c = 0; c < 2; c++) {
+        asset->clips[c].name = fx_strdup(names[c]);
+        asset->clips[c].duration_s = d;
+        asset->clips[c].loop = c == 0;
+        asset->clips[c].tracks = calloc(3, sizeof(crowd_joint_tracks));
+    }
+    const float times3[3] = {0.0f, 0.5f * d, d};
+    crowd_joint_tracks *walk = asset->clips[0].tracks, *wave = asset->clips[1].tracks;
+    const float steps[9] = {0, 0, 0, 0.1f, 0.2f, 0.3f, -0.2f, 0.1f, 0.05f};
+    fx_set_track(&walk[0].translation, CROWD_INTERP_STEP, 3, times3, steps, 9);
+    const float turns[12] = {0, 0.6f, 0, 0.8f, 0, 0.28f, 0, 0.96f, 0.6f, 0, 0, 0.8f};
+    fx_set_track(&walk[1].rotation, CROWD_INTERP_LINEAR, 3, times3, turns, 12);
+    const float rest_scale[6] = {2, 1, 1, 2, 1, 1};
+    fx_set_track(&walk[2].scale, CROWD_INTERP_LINEAR, 2, (const float[]){0.0f, d}, rest_scale, 6);
+    const float cubic[18] = {0, 1, 0, 0.1f, 0.5f, 0,    0, -1, 0, /* key 0: in, value, out */
+                             0, 0, 1, 0.3f, 0.4f, 0.2f, 1, 0,  0};
+    fx_set_track(&wave[2].translation, CROWD_INTERP_CUBIC, 2, (const float[]){0.0f, d}, cubic, 18);
+    const float held[8] = {0, 0, 0.6f, 0.8f, 0, 0, 0.6f, 0.8f};
+    fx_set_track(&wave[0].rotation, CROWD_INTERP_LINEAR, 2, (const float[]){0.0f, d}, held, 8);
+    const float grow[6] = {1, 1, 1, 1.5f, 1.25f, 1};
+    fx_set_track(&wave[1].scale, CROWD_INTERP_LINEAR, 2, (const float[]){0.25f * d, d}, grow, 6);
+}
+
 /* LODs by hand (crowd/bake.h): LOD k keeps every 2^k-th triangle of LOD 0
  * while that still makes fewer triangles, its vertices compacted in first
  * use order; LOD k's error is 0.125 * k. Up to `lod_count` LODs in all. */
@@ -422,7 +467,8 @@ typedef struct fx_snapshot {
     bool exists;
 } fx_snapshot;
 
-/* Rewrites the sizes and crc32s of dir/NAME.crowd.json's "files" to what
+/* Rewrites the sizes and crc32s of dir/NAME.crowd.json's "files" (and the
+ * runtime clips' anim.size_bytes) to what
  * the files hold now, so a test that breaks a file on purpose reaches the
  * decoder behind the checksum. A manifest that does not parse is left. */
 static inline void fx_reseal(const char *dir, const char *manifest) {
@@ -452,6 +498,18 @@ static inline void fx_reseal(const char *dir, const char *manifest) {
             cJSON_ReplaceItemInObjectCaseSensitive(item, "crc32", cJSON_CreateNumber(crc));
         }
         free(data);
+    }
+    /* Version 4 states the runtime clips' size again, in "anim". */
+    cJSON *anim = cJSON_GetObjectItemCaseSensitive(json, "anim");
+    const cJSON *anim_file = cJSON_GetObjectItemCaseSensitive(anim, "file");
+    struct stat anim_stat;
+    char anim_path[2048];
+    if (cJSON_IsString(anim_file)) {
+        fx_join(anim_path, sizeof anim_path, dir, anim_file->valuestring);
+        if (stat(anim_path, &anim_stat) == 0 && S_ISREG(anim_stat.st_mode)) {
+            cJSON_ReplaceItemInObjectCaseSensitive(anim, "size_bytes",
+                                                   cJSON_CreateNumber((double)anim_stat.st_size));
+        }
     }
     if (files != NULL) {
         char *printed = cJSON_Print(json);

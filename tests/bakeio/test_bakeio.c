@@ -132,7 +132,7 @@ static void test_manifest_fields(void) {
     cJSON *json = read_json(path);
     CHECK(json != NULL);
     CHECK(strcmp(string(json, "format"), "crowd-bake") == 0);
-    CHECK(number(json, "version") == 3);
+    CHECK(number(json, "version") == 4);
     CHECK(strcmp(string(json, "producer"), "crowd 0.1.0") == 0);
     CHECK(strcmp(string(json, "source"), "synth.glb") == 0);
     CHECK(strcmp(string(json, "coordinate_system"), "gltf") == 0);

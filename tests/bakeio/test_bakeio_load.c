@@ -97,7 +97,7 @@ static void set_number(cJSON *object, const char *key, double value) {
 }
 
 static void edit_version(cJSON *r) {
-    set_number(r, "version", 4);
+    set_number(r, "version", 5);
 }
 static cJSON *first_clip(cJSON *r) {
     return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "clips"), 0);
@@ -278,7 +278,7 @@ static void test_manifests(void) {
     manifest_case(good_png, edit_unknown_twice, CROWD_ERROR_INVALID_DATA,
                   "duplicate key '?note' in extras", "unknown key twice");
 
-    manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 4", "unknown version");
+    manifest_case(good_png, edit_version, CROWD_ERROR_UNSUPPORTED, "version 5", "unknown version");
     manifest_case(good_png, edit_clip_frames, CROWD_ERROR_INVALID_DATA,
                   "clips[0] has 1 frames, but 0.0333333 s at 30 fps has 2", "END frame count");
     manifest_case(good_png, edit_key_rate, CROWD_ERROR_INVALID_DATA, "clips[0].key_rate -24",

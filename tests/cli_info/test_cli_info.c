@@ -327,6 +327,33 @@ static void check_helper_failures(void) {
 
 #endif
 
+/* A bake folder: its clips and runtime clips, as text and JSON; one whose
+ * runtime clips file is cut short is one error line naming it. */
+static void check_bake(void) {
+    static cli_run baked;
+    const char *bake[] = {"bake", "builtin:", "-o", "info_bake", "--quiet", "--lods", "0", NULL};
+    cli_run_argv(bake, NULL, NULL, &baked);
+    REQUIRE_VOID(baked.exit_code == 0);
+    const cli_run *r = run("info_bake", NULL);
+    CHECK_MSG(r->exit_code == 0, "info BAKE: exit %d: %s", r->exit_code, r->err);
+    CHECK_MSG(strstr(r->out, "clips             5\n") != NULL &&
+                  strstr(r->out, "runtime clips     5 clips, 75 tracks") != NULL &&
+                  strstr(r->out, "error against the source 0 ") != NULL,
+              "%s", r->out);
+    r = run("info_bake/builtin.crowd.json", "--json", NULL);
+    cJSON *json = cJSON_Parse(r->out);
+    const cJSON *runtime = cJSON_GetObjectItem(json, "runtime_clips");
+    CHECK_MSG(json_int(runtime, "clip_count") == 5 && json_int(runtime, "size_bytes") > 0, "%.300s",
+              r->out);
+    cJSON_Delete(json);
+    CHECK(truncate("info_bake/builtin.1.anim.bin", 100) == 0);
+    r = run("info_bake", NULL);
+    CHECK_MSG(r->exit_code == 2 && cli_line_count(r->err) == 1 &&
+                  strncmp(r->err, "crowd: error: info_bake/builtin.1.anim.bin: ", 44) == 0 &&
+                  r->out[0] == '\0',
+              "cut runtime clips: exit %d, stderr: %s", r->exit_code, r->err);
+}
+
 int main(void) {
     check_enter_temp_dir("test_cli_info");
     /* The CLI finds its import helper beside itself, as an installed one does. */
@@ -335,6 +362,7 @@ int main(void) {
     check_good();
     check_repaired_files();
     check_scale();
+    check_bake();
 #ifndef CROWD_IMPORT_IN_PROCESS
     check_helper_failures();
 #endif

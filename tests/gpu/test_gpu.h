@@ -82,6 +82,13 @@ uint32_t gpu_test_live_programs(void);
 void gpu_test_save(const char *stem, const char *suffix, const uint8_t *pixels);
 
 /* Groups: each returns 0 (passed), 1 (failed) or 77 (nothing checked). */
+/* A bake of `asset` written, loaded alone and played in cpu and gpu modes
+ * against the asset with the bake in memory; then as version 3 (no runtime
+ * clips), which refuses them (test_gpu_loaded.c). */
+void gpu_test_loaded_bake(const char *label, const crowd_asset *asset, const crowd_bake *bake);
+/* Rewrites dir/NAME.crowd.json as version 3 without its runtime clips. */
+bool gpu_test_strip_runtime_clips(const char *dir, const char *name);
+
 int test_gpu_bar(void);
 int test_gpu_api(void);
 int test_gpu_builtin(void);

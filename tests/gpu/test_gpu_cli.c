@@ -154,18 +154,19 @@ static void render_shadows(void) {
 }
 
 /* Several inputs: one archetype each, instances taking turns; a mode the
- * bake folder cannot play falls back to the nearest (bat for gpu), said on
- * stderr. */
+ * bake folder cannot play (one without runtime clips) falls back to the
+ * nearest (bat for gpu), said on stderr. */
 static void render_mixed(const char *folder) {
     CHECK(crowd("", "render builtin: %s -o cli_mixed.png --size 160x120 --count 6 --mode gpu",
                 folder) == 0);
     uint32_t w = 0, h = 0;
     CHECK(png_size("cli_mixed.png", &w, &h) && w == 160 && h == 120);
-    CHECK_MSG(strstr(err_text, "crowd: warning: cli_bake: cannot play gpu") != NULL &&
-                  strstr(err_text, "drawn in bat") != NULL,
-              "%s", err_text);
-    CHECK_MSG(strstr(out_text, "6 instances, modes gpu (builtin:), bat (cli_bake)") != NULL &&
-                  strstr(out_text, "archetypes        2") != NULL &&
+    char warning[128], modes[128];
+    snprintf(warning, sizeof warning, "crowd: warning: %s: cannot play gpu", folder);
+    snprintf(modes, sizeof modes, "6 instances, modes gpu (builtin:), bat (%s)", folder);
+    CHECK_MSG(strstr(err_text, warning) != NULL && strstr(err_text, "drawn in bat") != NULL, "%s",
+              err_text);
+    CHECK_MSG(strstr(out_text, modes) != NULL && strstr(out_text, "archetypes        2") != NULL &&
                   strstr(out_text, "draw calls        2 (+1 ground)") != NULL,
               "%s", out_text);
     CHECK(crowd("",
@@ -193,12 +194,17 @@ int test_gpu_cli(void) {
     CHECK(crowd("", "render builtin: -o cli_camera.png --size 160x120 --clip wave "
                     "--camera 0,1.5,4,0,1,0 --time 1") == 0);
 
-    /* A bake folder: static, bat, vat; cpu and gpu are exit 3. */
-    CHECK(system("rm -rf cli_bake cli_bad_manifest cli_no_texture") == 0);
+    /* A bake folder: every mode (its runtime clips play cpu and gpu); one
+     * rewritten as version 3, without them: static, bat, vat, and cpu and
+     * gpu are exit 3. */
+    CHECK(system("rm -rf cli_bake cli_old cli_bad_manifest cli_no_texture") == 0);
     CHECK_MSG(crowd("", "bake builtin: -o cli_bake") == 0, "bake: %s", err_text);
-    render_modes("cli_bake", "cli_folder", "--size 160x120 --count 4 --seed 2", false);
+    render_modes("cli_bake", "cli_folder", "--size 160x120 --count 4 --seed 2", true);
+    CHECK(system("cp -r cli_bake cli_old") == 0 &&
+          gpu_test_strip_runtime_clips("cli_old", "builtin"));
+    render_modes("cli_old", "cli_old", "--size 160x120 --count 4 --seed 2", false);
     CHECK(crowd("", "render cli_bake/builtin.crowd.json -o cli_manifest.png --size 160x120") == 0);
-    render_mixed("cli_bake");
+    render_mixed("cli_old");
     render_shadows();
 
     /* Bad input: each a clear message and its exit code. */
@@ -220,7 +226,7 @@ int test_gpu_cli(void) {
     expect_fail(2, "builtin.crowd.json", "", "render cli_bad_manifest -o x.png --mode vat");
     CHECK(system("cp -r cli_bake cli_no_texture && rm cli_no_texture/builtin.1.vat.png") == 0);
     expect_fail(2, "vat.png", "", "render cli_no_texture -o x.png --mode vat");
-    expect_fail(3, "needs the source asset", "", "render cli_bake -o x.png --mode gpu");
+    expect_fail(3, "needs the source asset", "", "render cli_old -o x.png --mode gpu");
     expect_fail(4, "/nonexistent-dir/x.png", "",
                 "render builtin: -o /nonexistent-dir/x.png --size 16x16");
     /* No EGL vendor at all (glvnd finds none): exit 5 naming the attempts. */
@@ -248,6 +254,6 @@ int test_gpu_cli(void) {
         snprintf(args, sizeof args, "render builtin: '%s' -o x.png --clip moonwalk", robot);
         expect_fail(1, "no clip named 'moonwalk'", "", args);
     }
-    CHECK(system("rm -rf cli_bake cli_bad_manifest cli_no_texture") == 0);
+    CHECK(system("rm -rf cli_bake cli_old cli_bad_manifest cli_no_texture") == 0);
     return check_finish();
 }

@@ -134,6 +134,7 @@ static void test_model(const char *label, const crowd_asset *asset, const char *
     }
     free(palette);
     gpu_scene_destroy(&s);
+    gpu_test_loaded_bake(label, asset, bake);
     crowd_bake_destroy(bake);
 }
 

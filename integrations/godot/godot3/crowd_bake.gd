@@ -37,8 +37,8 @@ func load_bake(path):
 		error = "%s: not JSON" % path
 		return false
 	manifest = parsed.result
-	if manifest.get("format") != "crowd-bake" or not manifest.get("version") in [1.0, 2.0, 3.0]:
-		error = "%s: not a crowd bake of version 1 to 3" % path
+	if manifest.get("format") != "crowd-bake" or not manifest.get("version") in [1.0, 2.0, 3.0, 4.0]:
+		error = "%s: not a crowd bake of version 1 to 4" % path
 		return false
 	var vat = manifest.get("vat")
 	if vat == null or not vat["encoding"] in ["f16", "f32"]:
@@ -101,14 +101,14 @@ func _texture(path, want):
 	return texture
 
 
-# Every clip's fps and frame layout (docs/time.md): version 3 gives each
+# Every clip's fps and frame layout (docs/time.md): version 3 (and 4) gives each
 # clip its own fps and the END layout, whose frame count must be
 # 1 + max(1, ceil(d * fps - 0.001)) (1 when d is 0); versions 1 and 2 have
 # the root fps and WRAP for looping, CLAMP for one-shot clips.
 func _check_clips(path):
 	var version = int(manifest["version"])
 	for c in clips:
-		if version == 3:
+		if version >= 3:
 			var fps = c.get("fps")
 			if typeof(fps) != TYPE_REAL or not fps > 0.0:
 				error = "%s: clip \"%s\" has no fps" % [path, c.get("name")]

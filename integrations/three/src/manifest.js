@@ -57,11 +57,12 @@ export async function loadManifest(url) {
         throw fail(absolute, 'not a crowd bake manifest (format is not "crowd-bake")');
     }
     // Version 2 only adds members (lods, per-clip bounds) to version 1's;
-    // version 3 gives every clip its own fps and the END layout.
-    if (m.version !== 1 && m.version !== 2 && m.version !== 3) {
-        throw fail(absolute, `manifest version ${m.version}; this player reads 1 to 3`);
+    // version 3 gives every clip its own fps and the END layout; version 4
+    // adds the runtime clips (anim), which a VAT player does not need.
+    if (m.version !== 1 && m.version !== 2 && m.version !== 3 && m.version !== 4) {
+        throw fail(absolute, `manifest version ${m.version}; this player reads 1 to 4`);
     }
-    const perClip = m.version === 3;
+    const perClip = m.version >= 3;
     if (!isCount(m.vertex_count, 1, 1 << 30) || !isCount(m.frame_count, 1, 16384) ||
         !(perClip || m.fps > 0) || !Array.isArray(m.clips) || m.clips.length === 0) {
         throw fail(absolute, 'vertex_count, frame_count, fps or clips missing or out of range');

@@ -1,8 +1,9 @@
 /* consumer.c - a program that links crowd::runtime alone, as a game would,
  * and uses only runtime API: loads the bake folder argv[1], checks that its
- * first baked vertex lies inside the bake's bounds, and plays a clip of its
- * own on the loaded skeleton through the anim jobs, then draws it with a
- * crowd world in a context of its own (consumer_draw.c). Prints what it found;
+ * first baked vertex lies inside the bake's bounds, plays a clip of its own
+ * and the bake's first runtime clip on the loaded skeleton through the anim
+ * jobs, then draws it in all five modes with a crowd world in a context of
+ * its own (consumer_draw.c). Prints what it found;
  * exits 0 when everything is consistent, 1 otherwise. */
 #include <math.h>
 #include <stdio.h>
@@ -67,6 +68,15 @@ int main(int argc, char **argv) {
     ok = ok && fabsf(locals[0].rotation[1] - expected) < 1e-4f && isfinite(skin[0]);
     printf("clip sampled at 1.5 s: joint 0 rotation y %.4f (expected %.4f), %u skinning matrices\n",
            locals[0].rotation[1], expected, joints);
+
+    /* The bake's own clips, shipped in runtime form (NAME.G.anim.bin). */
+    ok = ok && bake->anim.present && bake->asset->clip_count == bake->clip_count &&
+         crowd_anim_sample(skeleton, &bake->asset->clips[0], 0.25f, NULL, locals) &&
+         crowd_anim_local_to_model(skeleton, locals, models) &&
+         crowd_anim_skin_matrices(skeleton, models, NULL, skin) && isfinite(skin[0]);
+    printf("runtime clips: %u, %u bytes; '%s' sampled at 0.25 s\n", bake->asset->clip_count,
+           (unsigned)bake->anim.size_bytes,
+           bake->asset->clip_count > 0 ? bake->asset->clips[0].name : "");
 
     /* What a game does with it: draw it into its own frame. */
     ok = ok && consumer_draw(bake) > 100;

@@ -5,7 +5,8 @@
 #include "crowd/bake.h"
 
 /* Draws 9 characters of `bake` into an offscreen target of the consumer's
- * own context; returns the pixels they cover (0 on failure, printed). */
+ * own context in each of the five modes; returns the pixels they cover in
+ * the mode that covers fewest (0 on failure, printed). */
 int consumer_draw(const crowd_bake *bake);
 
 #endif

@@ -1,0 +1,111 @@
+/* info_bake.c - `crowd info BAKE`: what a bake folder holds, as the loader
+ * reads it: counts, clips with their frames and rates, textures, LODs and
+ * the runtime clips (NAME.G.anim.bin: clips, tracks, keys, size and the
+ * error the bake measured), as text or JSON. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "crowd/bake.h"
+
+bool cli_info_is_bake(const char *path) {
+    struct stat st;
+    size_t length = strlen(path), suffix = strlen(".crowd.json");
+    return (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ||
+           (length > suffix && strcmp(path + length - suffix, ".crowd.json") == 0);
+}
+
+static const char *texture_line(const crowd_texture *texture, char *out, size_t size) {
+    if (texture->texels == NULL) {
+        return "none";
+    }
+    snprintf(out, size, "%ux%u", texture->width, texture->height);
+    return out;
+}
+
+static void print_text(const crowd_bake *bake) {
+    printf("bake              %s (from %s)\n", bake->name, bake->source);
+    printf("vertices          %u\njoints            %u\nframes            %u\n", bake->vertex_count,
+           bake->joint_count, bake->frame_count);
+    char vat[48], bat[48];
+    printf("VAT               %s\nBAT               %s\n",
+           texture_line(&bake->vat_position, vat, sizeof vat),
+           texture_line(&bake->bat, bat, sizeof bat));
+    printf("LODs              %u\n", bake->lod_count);
+    printf("clips             %u\n", bake->clip_count);
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        const crowd_bake_clip *clip = &bake->clips[c];
+        printf("  %-24s %6u frames at %g fps, %.3f s%s\n", clip->name, clip->frame_count,
+               (double)clip->fps, (double)clip->duration_s, clip->loop ? ", loop" : "");
+    }
+    const crowd_bake_anim *anim = &bake->anim;
+    if (!anim->present) {
+        printf("runtime clips     none (a bake before manifest version 4: plays static, bat "
+               "and vat)\n");
+        return;
+    }
+    printf("runtime clips     %u clips, %u tracks, %u keys, %llu bytes; error against the "
+           "source %.3g (%.3g of the diagonal)\n",
+           bake->asset->clip_count, anim->track_count, anim->key_count,
+           (unsigned long long)anim->size_bytes, anim->error_max, anim->error_max_rel);
+}
+
+static cJSON *build_json(const crowd_bake *bake) {
+    cJSON *json = cJSON_CreateObject();
+    cJSON_AddStringToObject(json, "bake", bake->name);
+    cJSON_AddStringToObject(json, "source", bake->source);
+    cJSON_AddNumberToObject(json, "vertex_count", bake->vertex_count);
+    cJSON_AddNumberToObject(json, "joint_count", bake->joint_count);
+    cJSON_AddNumberToObject(json, "frame_count", bake->frame_count);
+    cJSON_AddNumberToObject(json, "lod_count", bake->lod_count);
+    cJSON *clips = cJSON_AddArrayToObject(json, "clips");
+    for (uint32_t c = 0; clips != NULL && c < bake->clip_count; c++) {
+        const crowd_bake_clip *clip = &bake->clips[c];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", clip->name);
+        cJSON_AddNumberToObject(item, "frame_count", clip->frame_count);
+        cJSON_AddNumberToObject(item, "fps", clip->fps);
+        cJSON_AddNumberToObject(item, "duration_s", clip->duration_s);
+        cJSON_AddBoolToObject(item, "loop", clip->loop);
+        cJSON_AddItemToArray(clips, item);
+    }
+    const crowd_bake_anim *anim = &bake->anim;
+    if (!anim->present) {
+        cJSON_AddNullToObject(json, "runtime_clips");
+        return json;
+    }
+    cJSON *runtime = cJSON_AddObjectToObject(json, "runtime_clips");
+    cJSON_AddNumberToObject(runtime, "clip_count", bake->asset->clip_count);
+    cJSON_AddNumberToObject(runtime, "track_count", anim->track_count);
+    cJSON_AddNumberToObject(runtime, "key_count", anim->key_count);
+    cJSON_AddNumberToObject(runtime, "size_bytes", (double)anim->size_bytes);
+    cJSON_AddNumberToObject(runtime, "error_max", anim->error_max);
+    cJSON_AddNumberToObject(runtime, "error_max_rel", anim->error_max_rel);
+    return json;
+}
+
+int cli_info_bake(const char *path, bool json) {
+    crowd_bake *bake = NULL;
+    crowd_error error = {0};
+    if (crowd_bake_load(path, NULL, &bake, &error) != CROWD_OK) {
+        return cli_report(&error);
+    }
+    int code = CLI_EXIT_OK;
+    if (json) {
+        cJSON *object = build_json(bake);
+        char *text = object != NULL ? cJSON_Print(object) : NULL;
+        if (text == NULL) {
+            code = cli_fail(CLI_EXIT_OUTPUT, "info: out of memory while writing JSON");
+        } else {
+            puts(text);
+        }
+        cJSON_free(text);
+        cJSON_Delete(object);
+    } else {
+        print_text(bake);
+    }
+    crowd_bake_destroy(bake);
+    return code;
+}
