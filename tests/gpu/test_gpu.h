@@ -88,6 +88,10 @@ void gpu_test_save(const char *stem, const char *suffix, const uint8_t *pixels);
 void gpu_test_loaded_bake(const char *label, const crowd_asset *asset, const crowd_bake *bake);
 /* Rewrites dir/NAME.crowd.json as version 3 without its runtime clips. */
 bool gpu_test_strip_runtime_clips(const char *dir, const char *name);
+/* Rewrites the bake in `dir` as version 3 and checks that it still loads
+ * and plays static, and that cpu and gpu are refused with the message that
+ * names the runtime clips. */
+void gpu_test_old_bake_refuses(const char *dir, const char *name);
 
 int test_gpu_bar(void);
 int test_gpu_api(void);

@@ -662,20 +662,7 @@ static void test_loaded_bake(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene_destroy(&in_memory);
     crowd_bake_destroy(loaded);
     loaded = NULL;
-    CHECK(gpu_test_strip_runtime_clips(dir, bake->name));
-    CHECK_MSG(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK, "%s", error.reason);
-    gpu_scene old = {0};
-    if (loaded != NULL && gpu_scene_create(NULL, loaded, CROWD_GPU_MODE_STATIC, &old)) {
-        CHECK(!crowd_archetype_has_mode(old.world, old.archetype, CROWD_GPU_MODE_CPU));
-        CHECK(!crowd_archetype_has_mode(old.world, old.archetype, CROWD_GPU_MODE_GPU));
-        CHECK(crowd_archetype_set_mode(old.world, old.archetype, CROWD_GPU_MODE_CPU, &error) ==
-              CROWD_ERROR_UNSUPPORTED);
-        CHECK_MSG(strstr(error.reason, "bake folder") != NULL, "%s", error.reason);
-    } else {
-        CHECK(false);
-    }
-    gpu_scene_destroy(&old);
-    crowd_bake_destroy(loaded);
+    gpu_test_old_bake_refuses(dir, bake->name);
     test_remove_tree(dir);
     CHECK(access(dir, F_OK) != 0);
 }

@@ -42,6 +42,30 @@ bool gpu_test_strip_runtime_clips(const char *dir, const char *name) {
 }
 
 /* Both worlds drawn in `mode` at time_s. */
+void gpu_test_old_bake_refuses(const char *dir, const char *name) {
+    CHECK(gpu_test_strip_runtime_clips(dir, name));
+    crowd_bake *loaded = NULL;
+    crowd_error error = {0};
+    CHECK_MSG(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK, "%s", error.reason);
+    gpu_scene old = {0};
+    if (loaded != NULL && gpu_scene_create(NULL, loaded, CROWD_GPU_MODE_STATIC, &old)) {
+        CHECK(!loaded->anim.present);
+        const crowd_gpu_mode refused[] = {CROWD_GPU_MODE_CPU, CROWD_GPU_MODE_GPU};
+        for (int m = 0; m < 2; m++) {
+            CHECK(!crowd_archetype_has_mode(old.world, old.archetype, refused[m]));
+            CHECK(crowd_archetype_set_mode(old.world, old.archetype, refused[m], &error) ==
+                  CROWD_ERROR_UNSUPPORTED);
+            CHECK_MSG(strstr(error.reason, "runtime clips") != NULL &&
+                          strstr(error.reason, "older bake folder") != NULL,
+                      "%s", error.reason);
+        }
+    } else {
+        CHECK(false);
+    }
+    gpu_scene_destroy(&old);
+    crowd_bake_destroy(loaded);
+}
+
 static void compare(gpu_scene *loaded, gpu_scene *imported, crowd_gpu_mode mode, const char *what,
                     double time_s, const crowd_camera *camera) {
     CHECK(crowd_archetype_set_mode(loaded->world, loaded->archetype, mode, NULL) == CROWD_OK);
@@ -133,19 +157,6 @@ void gpu_test_loaded_bake(const char *label, const crowd_asset *asset, const cro
     loaded = NULL;
 
     /* As version 3: no runtime clips, cpu and gpu refused. */
-    CHECK(gpu_test_strip_runtime_clips(dir, bake->name));
-    CHECK_MSG(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK, "%s", error.reason);
-    gpu_scene old = {0};
-    if (loaded != NULL && gpu_scene_create(NULL, loaded, CROWD_GPU_MODE_STATIC, &old)) {
-        CHECK(!loaded->anim.present);
-        CHECK(!crowd_archetype_has_mode(old.world, old.archetype, CROWD_GPU_MODE_CPU));
-        CHECK(crowd_archetype_set_mode(old.world, old.archetype, CROWD_GPU_MODE_GPU, &error) ==
-              CROWD_ERROR_UNSUPPORTED);
-        CHECK_MSG(strstr(error.reason, "runtime clips") != NULL, "%s", error.reason);
-    } else {
-        CHECK(false);
-    }
-    gpu_scene_destroy(&old);
-    crowd_bake_destroy(loaded);
+    gpu_test_old_bake_refuses(dir, bake->name);
     test_remove_tree(dir);
 }
