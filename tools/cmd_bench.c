@@ -4,8 +4,9 @@
  *
  * Exit codes: 1 malformed command line (including a count above the
  * world's limit); 2 the model cannot be read; 3 a requested mode the
- * input cannot play (cpu and gpu need a model, not a bake folder); 4 a report
- * cannot be written; 5 no GL context or a GL failure.
+ * input cannot play (cpu and gpu need a model or a bake folder with runtime
+ * clips, version 4 on); 4 a report cannot be written; 5 no GL context or a
+ * GL failure.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -19,7 +20,7 @@
 
 static const char usage[] =
     "usage: crowd bench [MODEL|DIR] [options]\n"
-    "  MODEL|DIR         builtin: (default), a model file, or a bake folder (static, bat, vat)\n"
+    "  MODEL|DIR         builtin: (default), a model file, or a bake folder\n"
     "  --counts a,b,...  crowd sizes (default 1,100,1000)\n"
     "  --modes a,b,...   of static,cpu,gpu,bat,vat (default every mode the input plays)\n"
     "  --size WxH        image size (default 320x180 on a software renderer, else 1280x720)\n"

@@ -33,7 +33,7 @@
 
 static const char usage[] =
     "usage: crowd play MODEL|DIR... [options]\n"
-    "  MODEL|DIR          a model file, builtin:, or a bake folder (static, bat, vat);\n"
+    "  MODEL|DIR          a model file, builtin:, or a bake folder;\n"
     "                     several make a mixed crowd, one archetype each\n"
     "  --count N          characters at the start (default 100 on a software renderer, else 2000)\n"
     "  --mode M           static, cpu, gpu, bat or vat (default vat)\n"

@@ -5,7 +5,8 @@
  * Each MODEL|DIR is one archetype of the world; instances take turns among
  * them, so several make a mixed crowd (cast.h: each in --mode, or the
  * nearest mode it plays). A model file plays in every mode (bat and vat bake
- * it in memory first); a bake folder plays in static, bat and vat. With
+ * it in memory first); a bake folder plays every mode too when it carries
+ * runtime clips (version 4 on), else static, bat and vat. With
  * --shadows the crowd casts a shadow map onto the ground. Timings are those
  * of a second, identical frame, so shader compilation and first-use costs
  * are left out.

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "bakeio_fixture.h"
+#include "test_json.h"
 #include "bakeio_compare.h"
 #include "bake/openvat_write.h"
 
@@ -100,14 +101,6 @@ static void test_round_trips(void) {
 
 /* ---- the manifest, read as plain JSON ------------------------------------------ */
 
-static cJSON *read_json(const char *path) {
-    size_t size = 0;
-    char *text = test_read_file(path, &size);
-    cJSON *json = text ? cJSON_ParseWithLength(text, size) : NULL;
-    free(text);
-    return json;
-}
-
 static double number(const cJSON *object, const char *key) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
     return cJSON_IsNumber(item) ? item->valuedouble : NAN;
@@ -129,7 +122,7 @@ static void test_manifest_fields(void) {
     folder(dir, sizeof dir, "manifest");
     REQUIRE_VOID(fx_written(bake, dir, NULL));
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
-    cJSON *json = read_json(path);
+    cJSON *json = test_read_json(path);
     CHECK(json != NULL);
     CHECK(strcmp(string(json, "format"), "crowd-bake") == 0);
     CHECK(number(json, "version") == 4);
@@ -339,7 +332,7 @@ static void test_version1(void) {
     folder(dir, sizeof dir, "version1");
     REQUIRE_VOID(fx_written(bake, dir, NULL));
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
-    cJSON *json = read_json(path);
+    cJSON *json = test_read_json(path);
     /* Version 1: the root's fps, no per-clip rates; frame counts within a
      * frame of round(d * fps) (loops) and round(d * fps) + 1 (one-shots). */
     cJSON_ReplaceItemInObjectCaseSensitive(json, "version", cJSON_CreateNumber(1));
@@ -451,7 +444,7 @@ static void test_openvat_set(void) {
     REQUIRE_VOID(fx_written(bake, dir, &desc));
 
     snprintf(path, sizeof path, "%s/openvat/synth.1-remap_info.json", dir);
-    cJSON *json = read_json(path);
+    cJSON *json = test_read_json(path);
     const cJSON *remap = cJSON_GetObjectItemCaseSensitive(json, "os-remap");
     const double max[3] = {0.3, 0.3, 0.4};
     float min_f[3], max_f[3];
@@ -509,7 +502,7 @@ static void test_openvat_set(void) {
 
     /* The crowd manifest points at the set. */
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
-    json = read_json(path);
+    json = test_read_json(path);
     const cJSON *compat = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(json, "compat"), "openvat");
     CHECK(strcmp(string(compat, "texture"), "openvat/synth.1_vat.png") == 0);

@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "bakeio_fixture.h"
+#include "test_json.h"
 #include "crowd/builtin.h"
 #include "load/anim_io.h"
 
@@ -68,11 +69,7 @@ static crowd_bake *load(const char *dir) {
 static cJSON *read_manifest(const char *dir) {
     char path[1100];
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
-    size_t size = 0;
-    char *text = test_read_file(path, &size);
-    cJSON *json = text ? cJSON_ParseWithLength(text, size) : NULL;
-    free(text);
-    return json;
+    return test_read_json(path);
 }
 
 static double member_number(const cJSON *object, const char *key) {

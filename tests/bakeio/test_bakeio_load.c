@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "bakeio_fixture.h"
+#include "test_json.h"
 #include "bake/atomic_set.h"
 #include "bake/exr_io.h"
 
@@ -64,15 +65,11 @@ typedef void (*json_edit)(cJSON *document);
 static void edit_manifest(const char *dir, json_edit edit) {
     char path[1100];
     snprintf(path, sizeof path, "%s/synth.crowd.json", dir);
-    size_t size = 0;
-    char *text = test_read_file(path, &size);
-    cJSON *json = cJSON_ParseWithLength(text, size);
+    cJSON *json = test_read_json(path);
+    REQUIRE_VOID(json != NULL);
     edit(json);
-    char *printed = cJSON_Print(json);
-    test_write_file(path, printed, strlen(printed));
-    cJSON_free(printed);
+    CHECK(test_write_json(path, json));
     cJSON_Delete(json);
-    free(text);
 }
 
 static void manifest_case(const char *good, json_edit edit, crowd_result expected,

@@ -23,7 +23,9 @@
 
 #include "check.h"
 #include "crowd/builtin.h"
+#include "crowd/gpu.h"
 #include "run_cli.h"
+#include "test_json.h"
 
 static cli_run result;
 static bool no_gl;
@@ -81,12 +83,6 @@ static void check_chart(const cli_run *r, const char *path, const char *what) {
     }
     CHECK_MSG(png_size(path, &width, &height) && width > 0 && height > 0, "%s: no chart: %s", what,
               r->err);
-}
-
-static cJSON *load_json(const char *path) {
-    static char text[1 << 18];
-    cli_read_text(path, text, sizeof text);
-    return cJSON_Parse(text);
 }
 
 static double number(const cJSON *object, const char *name) {
@@ -235,7 +231,7 @@ static int check_results(const cJSON *root, const crowd_asset *builtin) {
 }
 
 static int check_json(const char *path, const crowd_asset *builtin, const char *stdout_text) {
-    cJSON *root = load_json(path);
+    cJSON *root = test_read_json(path);
     REQUIRE(root != NULL);
     CHECK(strcmp(string(root, "format"), "crowd-bench") == 0);
     CHECK(number(root, "version") == 1.0);
@@ -315,7 +311,7 @@ static void bench_archetypes(const crowd_asset *builtin) {
                            "--size", "32x32", "--json", "bench_k.json", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bench --archetypes 2: exit %d, stderr: %s", r->exit_code, r->err);
     CHECK_MSG(strstr(r->out, "2 archetypes per world") != NULL, "%s", r->out);
-    cJSON *root = load_json("bench_k.json");
+    cJSON *root = test_read_json("bench_k.json");
     REQUIRE_VOID(root != NULL);
     const cJSON *settings = object(root, "settings");
     CHECK(number(settings, "archetypes") == 2.0 && boolean(settings, "shadows"));
@@ -347,7 +343,7 @@ static void bench_no_wait(void) {
             "--warmup", "1", "--size", "32x32", "--json", "bench_nowait.json", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bench --no-wait: exit %d, stderr: %s", r->exit_code, r->err);
     CHECK_MSG(strstr(r->out, "not waited for") != NULL, "%s", r->out);
-    cJSON *root = load_json("bench_nowait.json");
+    cJSON *root = test_read_json("bench_nowait.json");
     REQUIRE_VOID(root != NULL);
     CHECK(!boolean(object(root, "settings"), "wait"));
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
@@ -376,7 +372,7 @@ static void bench_field(void) {
     check_chart(r, "bench_field.png", "field");
     CHECK_MSG(strstr(r->out, "cull+lod") != NULL && strstr(r->out, "skipped") != NULL, "%s",
               r->out);
-    cJSON *root = load_json("bench_field.json");
+    cJSON *root = test_read_json("bench_field.json");
     REQUIRE_VOID(root != NULL);
     CHECK(strcmp(string(root, "scene"), "field") == 0 && strcmp(string(root, "mode"), "vat") == 0);
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
@@ -457,7 +453,7 @@ static void bench_field_ways(void) {
     CHECK_MSG(strstr(r->out, " brute ") == NULL && strstr(r->out, " cull ") == NULL &&
                   strstr(r->out, " floor ") != NULL && strstr(r->out, " cull+lod ") != NULL,
               "%s", r->out);
-    cJSON *root = load_json("bench_ways.json");
+    cJSON *root = test_read_json("bench_ways.json");
     REQUIRE_VOID(root != NULL);
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
     REQUIRE_VOID(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 4);
@@ -508,6 +504,24 @@ static void bench_field_ways(void) {
                       "--scene field");
 }
 
+/* `crowd bench DIR` with the default modes: `expected` cells at count 3,
+ * bat always among them, cpu only when all five modes play. */
+static void bench_folder_modes(const char *dir, int expected) {
+    remove("bench_folder.json");
+    const cli_run *r = run("bench", dir, "--counts", "3", "--frames", "1", "--warmup", "0",
+                           "--size", "32x32", "--json", "bench_folder.json", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench of %s: exit %d, stderr: %s", dir, r->exit_code, r->err);
+    cJSON *root = test_read_json("bench_folder.json");
+    const cJSON *results = root ? cJSON_GetObjectItemCaseSensitive(root, "results") : NULL;
+    CHECK_MSG(cJSON_IsArray(results) && cJSON_GetArraySize(results) == expected,
+              "%s: %d cells, expected %d", dir, results ? cJSON_GetArraySize(results) : -1,
+              expected);
+    CHECK(results != NULL && find_cell(results, "bat", 3) != NULL);
+    CHECK(results != NULL &&
+          (find_cell(results, "cpu", 3) != NULL) == (expected == CROWD_GPU_MODE_COUNT));
+    cJSON_Delete(root);
+}
+
 static int group_bench(void) {
     bench_usage_errors();
     crowd_asset *builtin = NULL;
@@ -534,23 +548,18 @@ static int group_bench(void) {
     CHECK(stat("bench.json", &report_stat) == 0 && (report_stat.st_mode & 0777) == (0666 & ~mask));
     check_chart(r, "bench.png", "bench");
 
-    /* A bake folder plays static, bat and vat; cpu and gpu need the model. */
+    /* A bake folder plays every mode (its runtime clips play cpu and gpu);
+     * one rewritten as version 3, without them, plays static, bat and vat,
+     * and asking it for cpu is exit 3 naming the mode. */
     r = run("bake", "builtin:", "-o", "bench_bake", "--quiet", NULL);
     CHECK_MSG(r->exit_code == 0, "bake: exit %d, stderr: %s", r->exit_code, r->err);
-    r = run("bench", "bench_bake", "--modes", "static,cpu", "--counts", "1", NULL);
+    bench_folder_modes("bench_bake", CROWD_GPU_MODE_COUNT);
+    REQUIRE(system("rm -rf bench_old && cp -r bench_bake bench_old") == 0 &&
+            test_strip_runtime_clips("bench_old", "builtin"));
+    r = run("bench", "bench_old", "--modes", "static,cpu", "--counts", "1", NULL);
     CHECK_MSG(r->exit_code == 3 && cli_line_count(r->err) == 1 && strstr(r->err, "cpu") != NULL,
-              "bake folder in cpu mode: exit %d, stderr: %s", r->exit_code, r->err);
-    remove("bench_folder.json");
-    r = run("bench", "bench_bake", "--counts", "3", "--frames", "1", "--warmup", "0", "--size",
-            "32x32", "--json", "bench_folder.json", "--quiet", NULL);
-    CHECK_MSG(r->exit_code == 0, "bench of a bake folder: exit %d, stderr: %s", r->exit_code,
-              r->err);
-    cJSON *root = load_json("bench_folder.json");
-    const cJSON *results = root ? cJSON_GetObjectItemCaseSensitive(root, "results") : NULL;
-    CHECK(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 3);
-    CHECK(results != NULL && find_cell(results, "bat", 3) != NULL &&
-          find_cell(results, "cpu", 3) == NULL);
-    cJSON_Delete(root);
+              "version 3 folder in cpu mode: exit %d, stderr: %s", r->exit_code, r->err);
+    bench_folder_modes("bench_old", 3);
 
     bench_archetypes(builtin);
     bench_no_wait();

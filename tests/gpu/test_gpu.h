@@ -86,8 +86,6 @@ void gpu_test_save(const char *stem, const char *suffix, const uint8_t *pixels);
  * against the asset with the bake in memory; then as version 3 (no runtime
  * clips), which refuses them (test_gpu_loaded.c). */
 void gpu_test_loaded_bake(const char *label, const crowd_asset *asset, const crowd_bake *bake);
-/* Rewrites dir/NAME.crowd.json as version 3 without its runtime clips. */
-bool gpu_test_strip_runtime_clips(const char *dir, const char *name);
 /* Rewrites the bake in `dir` as version 3 and checks that it still loads
  * and plays static, and that cpu and gpu are refused with the message that
  * names the runtime clips. */

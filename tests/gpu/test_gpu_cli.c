@@ -17,6 +17,7 @@
 #include "check.h"
 #include "run_cli.h"
 #include "test_gpu.h"
+#include "test_json.h"
 
 static char out_text[8192], err_text[8192];
 
@@ -201,7 +202,7 @@ int test_gpu_cli(void) {
     CHECK_MSG(crowd("", "bake builtin: -o cli_bake") == 0, "bake: %s", err_text);
     render_modes("cli_bake", "cli_folder", "--size 160x120 --count 4 --seed 2", true);
     CHECK(system("cp -r cli_bake cli_old") == 0 &&
-          gpu_test_strip_runtime_clips("cli_old", "builtin"));
+          test_strip_runtime_clips("cli_old", "builtin"));
     render_modes("cli_old", "cli_old", "--size 160x120 --count 4 --seed 2", false);
     CHECK(crowd("", "render cli_bake/builtin.crowd.json -o cli_manifest.png --size 160x120") == 0);
     render_mixed("cli_old");

@@ -15,35 +15,12 @@
 #include "check.h"
 #include "crowd/bake.h"
 #include "test_files.h"
+#include "test_json.h"
 #include "test_gpu.h"
-
-bool gpu_test_strip_runtime_clips(const char *dir, const char *name) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.crowd.json", dir, name);
-    size_t size = 0;
-    char *text = test_read_file(path, &size);
-    cJSON *json = text != NULL ? cJSON_ParseWithLength(text, size) : NULL;
-    free(text);
-    const cJSON *file =
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(json, "anim"), "file");
-    if (!cJSON_IsString(file)) {
-        cJSON_Delete(json);
-        return false;
-    }
-    cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(json, "files"),
-                                            file->valuestring);
-    cJSON_DeleteItemFromObjectCaseSensitive(json, "anim");
-    cJSON_ReplaceItemInObjectCaseSensitive(json, "version", cJSON_CreateNumber(3));
-    char *printed = cJSON_Print(json);
-    bool ok = printed != NULL && test_write_file(path, printed, strlen(printed)) == 0;
-    cJSON_free(printed);
-    cJSON_Delete(json);
-    return ok;
-}
 
 /* Both worlds drawn in `mode` at time_s. */
 void gpu_test_old_bake_refuses(const char *dir, const char *name) {
-    CHECK(gpu_test_strip_runtime_clips(dir, name));
+    CHECK(test_strip_runtime_clips(dir, name));
     crowd_bake *loaded = NULL;
     crowd_error error = {0};
     CHECK_MSG(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK, "%s", error.reason);
