@@ -11,14 +11,18 @@
  * under CROWD_STATE_RESTORE everything reads as the application set it,
  * under CROWD_STATE_RESET the same except that a draw leaves the bindings
  * it resets at GL's defaults.
+ * It runs on both tiers on the GL 4.5 context (groups state and
+ * state_portable) and on the portable tier of real GL 3.3 core and GLES 3.0
+ * contexts (state_gl33, state_gles3), setting and reading only the state
+ * each context has.
  * An archetype added while the application's pixel-unpack state is odd
  * (alignment, row length, skips, a bound unpack buffer) must still upload
  * its textures right: it draws what one added under GL's defaults draws.
  *
  * Projections: a reversed-Z infinite projection (glClipControl zero-to-one,
- * GL_GREATER, depth cleared to 0) draws what the ordinary one draws, and an
- * orthographic projection draws the bar's bind pose as the exact rectangle
- * its size gives, in every mode. */
+ * GL_GREATER, depth cleared to 0; GL 4.5 only) draws what the ordinary one
+ * draws, and an orthographic projection draws the bar's bind pose as the
+ * exact rectangle its size gives, in every mode. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
