@@ -1,7 +1,7 @@
 /* embed.c - crowd inside an application that owns everything else.
  *
- * The application makes its own OpenGL 4.5 context (plain EGL, headless),
- * its own framebuffer, camera and shader; it draws its level (a ground and
+ * The application makes its own OpenGL 4.5 context (plain EGL, headless,
+ * embed_app.c), its own framebuffer, camera and shader; it draws its level (a ground and
  * a wall), lets crowd draw twenty walking characters into the same
  * framebuffer, depth-tested against the level (the wall hides those behind
  * it), then draws a marker quad without binding anything again: crowd puts
@@ -12,113 +12,16 @@
  * Usage: crowd_embed OUT.png
  * Exit: 0 written, 77 no OpenGL 4.5 context, 1 any other failure.
  */
-#include <math.h>
-#include <png.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
-
-/* epoxy first: it declares the Khronos types EGL's headers would too. */
-#include <epoxy/gl.h>
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
 #include "crowd/gpu.h"
+#include "embed_app.h"
 #include "embed_scene.h"
 
-/* ---- the application's context and framebuffer -------------------------- */
-
-typedef struct app_gl {
-    EGLDisplay display;
-    EGLContext context;
-    GLuint framebuffer, color, depth;
-} app_gl;
-
-/* A 4.5 core context on `display`, current without a surface. Displays
- * without configs (Mesa's device platform) take a context without one
- * (EGL_KHR_no_config_context). A display is never terminated: EGL has one
- * per device and process, shared with any other user of that device in
- * the process, and terminating it would pull it from under them. */
-static bool context_on(app_gl *gl, EGLDisplay display) {
-    const EGLint config_wanted[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    const EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION,
-                              4,
-                              EGL_CONTEXT_MINOR_VERSION,
-                              5,
-                              EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                              EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                              EGL_NONE};
-    if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL)) {
-        return false;
-    }
-    if (!eglBindAPI(EGL_OPENGL_API)) {
-        return false;
-    }
-    EGLConfig config;
-    EGLint configs = 0;
-    if (!eglChooseConfig(display, config_wanted, &config, 1, &configs) || configs != 1) {
-        config = EGL_NO_CONFIG_KHR;
-    }
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, version);
-    if (context != EGL_NO_CONTEXT &&
-        !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
-        eglDestroyContext(display, context);
-        context = EGL_NO_CONTEXT;
-    }
-    if (context == EGL_NO_CONTEXT) {
-        return false;
-    }
-    gl->display = display;
-    gl->context = context;
-    return true;
-}
-
-/* The first EGL device that gives a context (a GPU, or Mesa's software
- * rasterizer), else the default display; then an RGBA8 + depth
- * framebuffer object to draw in. */
-static bool app_gl_create(app_gl *gl) {
-    PFNEGLQUERYDEVICESEXTPROC query_devices =
-        (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
-    PFNEGLGETPLATFORMDISPLAYEXTPROC platform_display =
-        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    EGLDeviceEXT devices[8];
-    EGLint count = 0;
-    if (query_devices == NULL || platform_display == NULL || !query_devices(8, devices, &count)) {
-        count = 0;
-    }
-    bool made = false;
-    for (EGLint i = 0; i < count && !made; i++) {
-        made = context_on(gl, platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL));
-    }
-    if (!made && !context_on(gl, eglGetDisplay(EGL_DEFAULT_DISPLAY))) {
-        return false;
-    }
-    glCreateRenderbuffers(1, &gl->color);
-    glCreateRenderbuffers(1, &gl->depth);
-    glNamedRenderbufferStorage(gl->color, GL_RGBA8, EMBED_WIDTH, EMBED_HEIGHT);
-    glNamedRenderbufferStorage(gl->depth, GL_DEPTH_COMPONENT24, EMBED_WIDTH, EMBED_HEIGHT);
-    glCreateFramebuffers(1, &gl->framebuffer);
-    glNamedFramebufferRenderbuffer(gl->framebuffer, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-                                   gl->color);
-    glNamedFramebufferRenderbuffer(gl->framebuffer, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
-                                   gl->depth);
-    return glCheckNamedFramebufferStatus(gl->framebuffer, GL_FRAMEBUFFER) ==
-           GL_FRAMEBUFFER_COMPLETE;
-}
-
-static void app_gl_destroy(app_gl *gl) {
-    if (gl->context != EGL_NO_CONTEXT) {
-        glDeleteFramebuffers(1, &gl->framebuffer);
-        glDeleteRenderbuffers(1, &gl->color);
-        glDeleteRenderbuffers(1, &gl->depth);
-        eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-        eglDestroyContext(gl->display, gl->context);
-    }
-}
-
-/* ---- the application's level: its shader, its geometry, its camera ------- */
+/* ---- the application's level: its shader and its geometry ---------------- */
 
 static const char *level_vertex = "#version 450 core\n"
                                   "layout(location = 0) in vec3 position;\n"
@@ -213,32 +116,6 @@ static void level_destroy(level *lv) {
     glDeleteTextures(1, &lv->white);
 }
 
-/* The application's camera: 1.6 m above the ground at z = 6, looking
- * straight down -Z, 50 degrees of vertical field of view. */
-static void camera(float view[16], float projection[16]) {
-    for (int i = 0; i < 16; i++) {
-        view[i] = i % 5 == 0 ? 1.0f : 0.0f;
-        projection[i] = 0.0f;
-    }
-    view[13] = -1.6f;
-    view[14] = -6.0f;
-    const float near = 0.1f, far = 100.0f, f = 1.0f / tanf(25.0f * 3.14159265f / 180.0f);
-    projection[0] = f * EMBED_HEIGHT / EMBED_WIDTH;
-    projection[5] = f;
-    projection[10] = (far + near) / (near - far);
-    projection[11] = -1.0f;
-    projection[14] = 2.0f * far * near / (near - far);
-}
-
-static void multiply(const float a[16], const float b[16], float out[16]) {
-    for (int i = 0; i < 16; i++) {
-        out[i] = 0.0f;
-        for (int k = 0; k < 4; k++) {
-            out[i] += a[4 * k + i % 4] * b[i / 4 * 4 + k];
-        }
-    }
-}
-
 /* ---- the crowd ------------------------------------------------------------ */
 
 typedef struct crowd_part {
@@ -287,16 +164,12 @@ static void crowd_part_destroy(crowd_part *c) {
 
 /* ---- one frame ------------------------------------------------------------ */
 
-static crowd_result draw_frame(const app_gl *gl, const level *lv, crowd_world *world,
+static crowd_result draw_frame(const embed_app *app, const level *lv, crowd_world *world,
                                crowd_error *e) {
     float view[16], projection[16], view_proj[16];
-    camera(view, projection);
-    multiply(projection, view, view_proj);
-
-    glBindFramebuffer(GL_FRAMEBUFFER, gl->framebuffer);
-    glViewport(0, 0, EMBED_WIDTH, EMBED_HEIGHT);
-    glClearColor(embed_sky[0] / 255.0f, embed_sky[1] / 255.0f, embed_sky[2] / 255.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    embed_app_camera(EMBED_WIDTH, EMBED_HEIGHT, view, projection);
+    embed_app_multiply(projection, view, view_proj);
+    embed_app_begin(app, embed_sky);
 
     /* The level first, writing depth. */
     glEnable(GL_DEPTH_TEST);
@@ -329,17 +202,10 @@ static crowd_result draw_frame(const app_gl *gl, const level *lv, crowd_world *w
     return result;
 }
 
-/* Reads the framebuffer (rows bottom first) and writes it bottom-up. */
-static bool write_png(const app_gl *gl, const char *path) {
+static bool write_png(const embed_app *app, const char *path) {
     static unsigned char pixels[EMBED_WIDTH * EMBED_HEIGHT * 4];
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, gl->framebuffer);
-    glReadPixels(0, 0, EMBED_WIDTH, EMBED_HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-    png_image image = {.version = PNG_IMAGE_VERSION,
-                       .width = EMBED_WIDTH,
-                       .height = EMBED_HEIGHT,
-                       .format = PNG_FORMAT_RGBA};
-    return glGetError() == GL_NO_ERROR &&
-           png_image_write_to_file(&image, path, 0, pixels, -EMBED_WIDTH * 4, NULL) != 0;
+    return embed_app_read(app, pixels) &&
+           embed_app_write_png(path, pixels, EMBED_WIDTH, EMBED_HEIGHT);
 }
 
 int main(int argc, char **argv) {
@@ -347,11 +213,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: crowd_embed OUT.png\n");
         return 1;
     }
-    app_gl gl = {EGL_NO_DISPLAY, EGL_NO_CONTEXT, 0, 0, 0};
-    if (!app_gl_create(&gl)) {
+    embed_app app;
+    if (!embed_app_create(&app, 4, 5, EMBED_WIDTH, EMBED_HEIGHT)) {
         fprintf(stderr, "crowd_embed: no OpenGL 4.5 context (EGL error 0x%x)\n",
                 (unsigned)eglGetError());
-        app_gl_destroy(&gl);
+        embed_app_destroy(&app);
         return 77;
     }
     level lv = {0};
@@ -360,17 +226,17 @@ int main(int argc, char **argv) {
     bool ok = level_create(&lv);
     crowd_result result = crowd_part_create(&crowd, &e);
     if (result == CROWD_OK) {
-        result = draw_frame(&gl, &lv, crowd.world, &e);
+        result = draw_frame(&app, &lv, crowd.world, &e);
     }
     if (result != CROWD_OK) {
         fprintf(stderr, "crowd_embed: error: %s%s%s\n", e.file, e.file[0] ? ": " : "", e.reason);
     }
-    ok = ok && result == CROWD_OK && write_png(&gl, argv[1]);
+    ok = ok && result == CROWD_OK && write_png(&app, argv[1]);
     if (ok) {
         printf("%s: the level, 20 characters behind its wall, a marker\n", argv[1]);
     }
     crowd_part_destroy(&crowd);
     level_destroy(&lv);
-    app_gl_destroy(&gl);
+    embed_app_destroy(&app);
     return ok ? 0 : 1;
 }

@@ -1,6 +1,7 @@
-/* embed_scene.h - what examples/embed.c draws and its test checks: the
- * picture's size, the application's flat colours (8-bit values, written
- * as they are) and the rectangle of the quad it draws after crowd's draw. */
+/* embed_scene.h - what examples/embed.c and embed_gl33.c draw and their
+ * test checks: the picture's size, the application's flat colours (8-bit
+ * values, written as they are), and embed.c's rectangle of the quad it
+ * draws after crowd's draw. */
 #ifndef CROWD_EXAMPLE_EMBED_SCENE_H
 #define CROWD_EXAMPLE_EMBED_SCENE_H
 
@@ -18,5 +19,19 @@ static const unsigned char embed_quad[3] = {255, 0, 255};
 #define EMBED_QUAD_X1 304
 #define EMBED_QUAD_Y0 14
 #define EMBED_QUAD_Y1 46
+
+/* examples/embed_gl33.c: its picture is three frames of GL33_WIDTH x
+ * GL33_HEIGHT side by side (the frame, the level alone, the crowd alone);
+ * the level is a ground and a cube with one colour per face, the cube
+ * standing among the characters (it hides some, some hide it). */
+#define GL33_WIDTH 320
+#define GL33_HEIGHT 180
+#define GL33_PANELS 3
+
+static const unsigned char gl33_sky[3] = {150, 190, 230};
+static const unsigned char gl33_ground[3] = {96, 112, 72};
+/* +x, -x, +y, -y, +z, -z */
+static const unsigned char gl33_faces[6][3] = {{200, 60, 40}, {60, 200, 40},  {230, 200, 40},
+                                               {40, 40, 200}, {200, 40, 200}, {40, 200, 200}};
 
 #endif

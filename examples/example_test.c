@@ -1,13 +1,22 @@
 /* example_test - runs an example as `make test` does: in a temporary folder
  * of its own, writing its picture there, then looks at the picture.
  *
- * Usage: example_test PROGRAM [embed]
+ * Usage: example_test PROGRAM [embed|gl33]
  * Runs `PROGRAM example.png`; its exit code 77 (no OpenGL context) is the
  * test's. With `embed`, the picture must be embed.c's frame
  * (embed_scene.h): the application's wall a solid rectangle of its colour
  * with characters cut off at its sides (they stand behind it, so the wall
  * hides them), characters elsewhere, the ground and the sky, and the quad
  * drawn after crowd's draw exactly on its rectangle in its colour.
+ * With `gl33`, the program runs on an OpenGL 3.3 core context (Mesa is
+ * asked for exactly 3.3 with MESA_GL_VERSION_OVERRIDE, unless the caller
+ * set it; a driver that still gives more skips the test, as nothing of the
+ * portable tier would run) and must say so and that crowd runs the
+ * portable tier; its picture is embed_gl33.c's three frames: wherever the
+ * crowd alone is sky, the frame is the level alone pixel for pixel (crowd's
+ * draw changed nothing of the application's drawing: the cube drawn after
+ * it with the state the level left is the same cube); elsewhere the crowd
+ * shows, the cube hides some of it and it hides some of the cube.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <png.h>
@@ -22,10 +31,14 @@
 #include "check.h"
 #include "embed_scene.h"
 
-static int run(const char *program, const char *picture) {
+/* Runs `program picture`, its standard output into `log` when not NULL. */
+static int run(const char *program, const char *picture, const char *log) {
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
+        if (log != NULL && freopen(log, "w", stdout) == NULL) {
+            _exit(127);
+        }
         execl(program, program, picture, (char *)NULL);
         _exit(127);
     }
@@ -92,30 +105,115 @@ static void check_embed(const uint8_t *rgba) {
     CHECK(ground > (uint32_t)(w * h / 10) && sky > (uint32_t)(w * h / 10));
 }
 
+/* The GL 3.3 example's output: its context and tier. 0 as wanted, 77 when
+ * the driver gave another version, 1 otherwise. */
+static int check_gl33_log(const char *log) {
+    char text[1024] = "";
+    FILE *file = fopen(log, "r");
+    size_t size = file != NULL ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file != NULL) {
+        fclose(file);
+    }
+    text[size] = '\0';
+    fputs(text, stdout);
+    const char *context = strstr(text, "context: OpenGL ");
+    if (context != NULL && strncmp(context, "context: OpenGL 3.3 ", 20) != 0) {
+        printf("SKIP: the driver gave another version than 3.3 for the request: %.40s\n", context);
+        return 77;
+    }
+    CHECK_MSG(context != NULL && strncmp(context, "context: OpenGL 3.3 core ", 25) == 0,
+              "the example does not report an OpenGL 3.3 core context");
+    CHECK_MSG(strstr(text, "crowd tier: portable") != NULL,
+              "the example does not report the portable tier");
+    return 0;
+}
+
+static const uint8_t *panel(const uint8_t *rgba, int p, int x, int y) {
+    return rgba + 4 * ((size_t)y * GL33_WIDTH * GL33_PANELS + (size_t)p * GL33_WIDTH + x);
+}
+
+static bool is_face(const uint8_t *p) {
+    for (int f = 0; f < 6; f++) {
+        if (is(p, gl33_faces[f])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void check_gl33(const uint8_t *rgba) {
+    enum { FRAME, LEVEL, CROWD };
+    uint32_t crowd = 0, outside_changed = 0, shown = 0, cube_over_crowd = 0, crowd_over_cube = 0;
+    uint32_t ground = 0, cube = 0;
+    for (int y = 0; y < GL33_HEIGHT; y++) {
+        for (int x = 0; x < GL33_WIDTH; x++) {
+            const uint8_t *frame = panel(rgba, FRAME, x, y), *level = panel(rgba, LEVEL, x, y);
+            bool in_crowd = !is(panel(rgba, CROWD, x, y), gl33_sky);
+            bool same = memcmp(frame, level, 4) == 0;
+            crowd += in_crowd;
+            outside_changed += !in_crowd && !same;
+            shown += in_crowd && !same;
+            cube_over_crowd += in_crowd && is_face(frame);
+            crowd_over_cube += is_face(level) && !is_face(frame);
+            ground += is(level, gl33_ground);
+            cube += is_face(level);
+        }
+    }
+    printf("crowd alone %u px; frame vs level alone: %u px differ outside the crowd, %u inside; "
+           "the cube hides %u px of the crowd, the crowd %u px of the cube; level: ground %u px, "
+           "cube %u px\n",
+           (unsigned)crowd, (unsigned)outside_changed, (unsigned)shown, (unsigned)cube_over_crowd,
+           (unsigned)crowd_over_cube, (unsigned)ground, (unsigned)cube);
+    const uint32_t area = GL33_WIDTH * GL33_HEIGHT;
+    CHECK_MSG(ground > area / 10 && cube > area / 100, "the level did not draw itself");
+    CHECK_MSG(crowd > area / 20, "too few crowd pixels");
+    CHECK_MSG(outside_changed == 0, "crowd's draw changed the level's pixels where it is not");
+    CHECK_MSG(shown > crowd / 2, "the crowd does not show in the frame");
+    CHECK_MSG(cube_over_crowd > 20 && crowd_over_cube > 20,
+              "the cube and the crowd are not depth-tested against each other");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: example_test PROGRAM [embed]\n");
+        fprintf(stderr, "usage: example_test PROGRAM [embed|gl33]\n");
         return 1;
     }
     check_enter_temp_dir("example");
-    int code = run(argv[1], "example.png");
+    const char *mode = argc > 2 ? argv[2] : "";
+    bool gl33 = strcmp(mode, "gl33") == 0;
+    if (gl33) {
+        /* Mesa answers a 3.3 core request with 4.5 (tools/host/host.h). */
+        setenv("MESA_GL_VERSION_OVERRIDE", "3.3", 0);
+    }
+    int code = run(argv[1], "example.png", gl33 ? "example.txt" : NULL);
     if (code == 77) {
-        printf("SKIP: %s found no OpenGL 4.5 context\n", argv[1]);
+        printf("SKIP: %s found no OpenGL %s context\n", argv[1], gl33 ? "3.3 core" : "4.5");
         return 77;
     }
     CHECK_MSG(code == 0, "%s exited with %d", argv[1], code);
+    if (gl33 && check_gl33_log("example.txt") == 77) {
+        return 77;
+    }
     png_image image = {.version = PNG_IMAGE_VERSION};
     uint8_t *rgba = NULL;
-    if (code == 0 && png_image_begin_read_from_file(&image, "example.png")) {
+    /* Also after a failure: a program that wrote its picture shows what
+     * went wrong in it. */
+    if (png_image_begin_read_from_file(&image, "example.png")) {
         image.format = PNG_FORMAT_RGBA;
         rgba = malloc(PNG_IMAGE_SIZE(image));
         CHECK(rgba != NULL && png_image_finish_read(&image, NULL, rgba, 0, NULL));
     }
     CHECK_MSG(rgba != NULL, "example.png unreadable");
-    if (rgba != NULL && argc > 2 && strcmp(argv[2], "embed") == 0) {
+    if (rgba != NULL && strcmp(mode, "embed") == 0) {
         CHECK(image.width == EMBED_WIDTH && image.height == EMBED_HEIGHT);
         if (image.width == EMBED_WIDTH && image.height == EMBED_HEIGHT) {
             check_embed(rgba);
+        }
+    }
+    if (rgba != NULL && gl33) {
+        CHECK(image.width == GL33_WIDTH * GL33_PANELS && image.height == GL33_HEIGHT);
+        if (image.width == GL33_WIDTH * GL33_PANELS && image.height == GL33_HEIGHT) {
+            check_gl33(rgba);
         }
     }
     free(rgba);

@@ -43,41 +43,61 @@ GLuint app_program(const char *vertex, const char *fragment) {
     return program;
 }
 
-static const char *quad_vertex = "#version 450 core\n"
-                                 "layout(location = 0) in vec3 position;\n"
-                                 "layout(location = 0) uniform mat4 view_proj;\n"
-                                 "void main() { gl_Position = view_proj * vec4(position, 1.0); }\n";
-static const char *quad_fragment = "#version 450 core\n"
-                                   "layout(location = 1) uniform vec4 color;\n"
-                                   "out vec4 frag;\n"
-                                   "void main() { frag = color; }\n";
+/* The quad's shaders compile on every context the tiers run on: GLSL 3.30
+ * core on desktop GL (4.5 included), 3.00 es on GLES; uniforms are found by
+ * name, as 3.30 has no explicit uniform locations. */
+static const char *quad_vertex_body =
+    "layout(location = 0) in vec3 position;\n"
+    "uniform mat4 view_proj;\n"
+    "void main() { gl_Position = view_proj * vec4(position, 1.0); }\n";
+static const char *quad_fragment_body = "uniform vec4 color;\n"
+                                        "out vec4 frag;\n"
+                                        "void main() { frag = color; }\n";
+
+static GLuint quad_program(void) {
+    const char *version =
+        epoxy_is_desktop_gl() ? "#version 330 core\n" : "#version 300 es\nprecision highp float;\n";
+    char vertex[512], fragment[512];
+    snprintf(vertex, sizeof vertex, "%s%s", version, quad_vertex_body);
+    snprintf(fragment, sizeof fragment, "%s%s", version, quad_fragment_body);
+    return app_program(vertex, fragment);
+}
 
 bool app_quad_create(app_quad *q, const float corners[4][3]) {
     memset(q, 0, sizeof *q);
-    q->program = app_program(quad_vertex, quad_fragment);
+    q->program = quad_program();
     if (q->program == 0) {
         return false;
     }
+    q->view_proj_location = glGetUniformLocation(q->program, "view_proj");
+    q->color_location = glGetUniformLocation(q->program, "color");
     /* Two triangles: 0 1 2, 0 2 3. */
     const int order[6] = {0, 1, 2, 0, 2, 3};
     float vertices[18];
     for (int v = 0; v < 6; v++) {
         memcpy(vertices + 3 * v, corners[order[v]], 3 * sizeof(float));
     }
-    glCreateBuffers(1, &q->buffer);
-    glNamedBufferStorage(q->buffer, sizeof vertices, vertices, 0);
-    glCreateVertexArrays(1, &q->vertex_array);
-    glVertexArrayVertexBuffer(q->vertex_array, 0, q->buffer, 0, 3 * sizeof(float));
-    glVertexArrayAttribFormat(q->vertex_array, 0, 3, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribBinding(q->vertex_array, 0, 0);
-    glEnableVertexArrayAttrib(q->vertex_array, 0);
-    return true;
+    /* Bind-to-edit (GL 3.3 has no direct state access); the bindings it
+     * passes through are put back. */
+    GLint array_buffer = 0, vertex_array = 0;
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &array_buffer);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vertex_array);
+    glGenBuffers(1, &q->buffer);
+    glGenVertexArrays(1, &q->vertex_array);
+    glBindVertexArray(q->vertex_array);
+    glBindBuffer(GL_ARRAY_BUFFER, q->buffer);
+    glBufferData(GL_ARRAY_BUFFER, sizeof vertices, vertices, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), NULL);
+    glEnableVertexAttribArray(0);
+    glBindVertexArray((GLuint)vertex_array);
+    glBindBuffer(GL_ARRAY_BUFFER, (GLuint)array_buffer);
+    return q->view_proj_location >= 0 && q->color_location >= 0;
 }
 
 void app_quad_draw(const app_quad *q, const float view_proj[16], const float rgba[4]) {
     glUseProgram(q->program);
-    glProgramUniformMatrix4fv(q->program, 0, 1, GL_FALSE, view_proj);
-    glProgramUniform4fv(q->program, 1, 1, rgba);
+    glUniformMatrix4fv(q->view_proj_location, 1, GL_FALSE, view_proj);
+    glUniform4fv(q->color_location, 1, rgba);
     glBindVertexArray(q->vertex_array);
     glDrawArrays(GL_TRIANGLES, 0, 6);
 }

@@ -15,9 +15,11 @@
  * 0 with the log printed on failure. */
 GLuint app_program(const char *vertex, const char *fragment);
 
-/* A quad with its own program, vertex array and buffer. */
+/* A quad with its own program, vertex array and buffer, made on any
+ * context the tiers run on (GL 4.5 or 3.3 core, GLES 3.0). */
 typedef struct app_quad {
     GLuint program, vertex_array, buffer;
+    GLint view_proj_location, color_location;
 } app_quad;
 
 /* corners: four world-space points in order around the quad. */

@@ -23,9 +23,10 @@
  *                           builtin, models (../shared/models), world (with
  *                           state and shade), state, shade, cull, cli, time,
  *                           programs, handles (with bar), state_portable
- *                           (with world), portable, portable_gl33 and
- *                           portable_gles3 (each on its own context, run
- *                           alone); none = all but the last two
+ *                           (with world), portable, and portable_gl33,
+ *                           portable_gles3, state_gl33 and state_gles3
+ *                           (each on its own context, run alone); none =
+ *                           all but those four
  */
 #include <math.h>
 #include <stdio.h>
@@ -222,6 +223,12 @@ int main(int argc, char **argv) {
     }
     if (which != NULL && strcmp(which, "portable_gles3") == 0) {
         return test_gpu_portable_context(HOST_CONTEXT_GLES3);
+    }
+    if (which != NULL && strcmp(which, "state_gl33") == 0) {
+        return test_gpu_state_context(HOST_CONTEXT_GL33);
+    }
+    if (which != NULL && strcmp(which, "state_gles3") == 0) {
+        return test_gpu_state_context(HOST_CONTEXT_GLES3);
     }
     crowd_error error;
     if (host_context_create(NULL, &gpu_test_context, &error) != CROWD_OK) {

@@ -99,6 +99,9 @@ int test_gpu_cli(void);
 int test_gpu_world(void);
 int test_gpu_state(void);
 int test_gpu_state_portable(void);
+/* The state runs on a context of `api` made by the group (GL 3.3 core or
+ * GLES 3.0: the portable tier, chosen by auto). */
+int test_gpu_state_context(host_context_api api);
 int test_gpu_portable(void);
 /* Makes its own context of `api` (and a 4.5 one in a child process). */
 int test_gpu_portable_context(host_context_api api);

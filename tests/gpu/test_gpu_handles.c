@@ -2,8 +2,8 @@
  * handle that is not live (zero, removed, out of range, or a NULL world)
  * answers by the one rule of include/crowd/gpu.h; the world's memory comes
  * from the caller's allocator and all of it goes back on destroy (also when
- * the allocator fails partway); and only a core-profile 4.5 context holds a
- * world. */
+ * the allocator fails partway), on both tiers; and only a core-profile
+ * context holds a world. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,16 +141,21 @@ static void heap_free(void *block, void *user) {
     free(block);
 }
 
-/* A world using the heap: an archetype for each mode in `modes` (bits
- * 1 << mode), instances past the first growth of every per-instance array,
- * a crossfade and a frame of each culling mode. CROWD_OK or the first
- * failure. */
-static crowd_result busy_world(counting_heap *heap, const crowd_asset *bar, const crowd_bake *bake,
-                               unsigned modes, long *live_during) {
-    crowd_world_desc world_desc = {.allocator = {heap_alloc, heap_free, heap}};
+/* A world of `tier` using the heap: an archetype for each mode in `modes`
+ * (bits 1 << mode), instances past the first growth of every per-instance
+ * array, a crossfade and a frame of each culling mode. CROWD_OK or the
+ * first failure. */
+static crowd_result busy_world(counting_heap *heap, crowd_gpu_tier tier, const crowd_asset *bar,
+                               const crowd_bake *bake, unsigned modes, long *live_during) {
+    crowd_world_desc world_desc = {.allocator = {heap_alloc, heap_free, heap}, .tier = tier};
     crowd_world *world = NULL;
     crowd_error error;
     crowd_result result = crowd_world_create(&world_desc, &world, &error);
+    if (result == CROWD_OK) {
+        crowd_world_stats stats;
+        crowd_world_get_stats(world, &stats);
+        CHECK(stats.tier == tier);
+    }
     for (int m = 0; result == CROWD_OK && m < CROWD_GPU_MODE_COUNT; m++) {
         if ((modes & 1u << m) == 0) {
             continue;
@@ -185,36 +190,42 @@ static crowd_result busy_world(counting_heap *heap, const crowd_asset *bar, cons
     return result;
 }
 
-static void test_allocator(const crowd_asset *bar, const crowd_bake *bake) {
+static void test_allocator(const crowd_asset *bar, const crowd_bake *bake, crowd_gpu_tier tier) {
+    const char *name = crowd_gpu_tier_name(tier);
     counting_heap heap = {0};
     long during = 0;
-    CHECK(busy_world(&heap, bar, bake, (1u << CROWD_GPU_MODE_COUNT) - 1, &during) == CROWD_OK);
-    printf("  allocator: %lu allocations, %ld blocks live before destroy, %ld after\n",
-           heap.allocations, during, heap.live_blocks);
+    CHECK(busy_world(&heap, tier, bar, bake, (1u << CROWD_GPU_MODE_COUNT) - 1, &during) ==
+          CROWD_OK);
+    printf("  allocator, %s tier: %lu allocations, %ld blocks live before destroy, %ld after\n",
+           name, heap.allocations, during, heap.live_blocks);
     CHECK(heap.allocations > 0 && during > 0);
     CHECK(heap.live_blocks == 0);
     /* An allocator that fails at each allocation in turn: the failure is
      * reported, and everything taken is given back. cpu mode holds the most
      * kinds of memory (skinning layout, cursors, scratch poses); static
-     * adds the CPU culling lists. */
-    const unsigned modes = 1u << CROWD_GPU_MODE_CPU | 1u << CROWD_GPU_MODE_STATIC;
+     * adds the CPU culling lists; on the portable tier gpu mode adds the
+     * palettes staged in CPU memory (cpu mode's vertices are staged too). */
+    unsigned modes = 1u << CROWD_GPU_MODE_CPU | 1u << CROWD_GPU_MODE_STATIC;
+    if (tier == CROWD_TIER_PORTABLE) {
+        modes |= 1u << CROWD_GPU_MODE_GPU;
+    }
     counting_heap count = {0};
-    CHECK(busy_world(&count, bar, bake, modes, &during) == CROWD_OK);
+    CHECK(busy_world(&count, tier, bar, bake, modes, &during) == CROWD_OK);
     unsigned long total = count.allocations, failed = 0, leaked = 0;
     uint32_t programs = gpu_test_live_programs();
     for (unsigned long k = 1; k <= total; k++) {
         counting_heap failing = {.fail_at = k};
-        crowd_result result = busy_world(&failing, bar, bake, modes, &during);
+        crowd_result result = busy_world(&failing, tier, bar, bake, modes, &during);
         failed += result == CROWD_ERROR_OUT_OF_MEMORY;
         leaked += failing.live_blocks != 0 || gpu_test_live_programs() != programs;
         CHECK_MSG(result == CROWD_ERROR_OUT_OF_MEMORY && failing.live_blocks == 0,
-                  "allocation %lu failing: %s, %ld blocks left", k, crowd_result_str(result),
-                  failing.live_blocks);
+                  "%s tier, allocation %lu failing: %s, %ld blocks left", name, k,
+                  crowd_result_str(result), failing.live_blocks);
     }
     CHECK(gpu_test_live_programs() == programs);
-    printf("  each of the %lu allocations failing: %lu reported out of memory, %lu leaked "
-           "(memory or GL programs)\n",
-           total, failed, leaked);
+    printf("  %s tier, each of the %lu allocations failing: %lu reported out of memory, %lu "
+           "leaked (memory or GL programs)\n",
+           name, total, failed, leaked);
     crowd_world *world = (crowd_world *)1;
     crowd_error error;
     crowd_world_desc half = {.allocator = {heap_alloc, NULL, &heap}};
@@ -300,7 +311,8 @@ int test_gpu_handles(void) {
     crowd_error error;
     REQUIRE(bar != NULL && crowd_bake_build(bar, NULL, &bake, &error) == CROWD_OK);
     test_bad_handles(bar, bake);
-    test_allocator(bar, bake);
+    test_allocator(bar, bake, CROWD_TIER_GL45);
+    test_allocator(bar, bake, CROWD_TIER_PORTABLE);
     test_core_profile();
     crowd_bake_destroy(bake);
     crowd_asset_destroy(bar);
