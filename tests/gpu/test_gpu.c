@@ -22,7 +22,8 @@
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
  *                           state and shade), state, shade, cull, cli, time,
- *                           programs, handles (with bar), state_portable
+ *                           programs, handles (with bar), query (joint
+ *                           and socket queries), state_portable
  *                           (with world), portable, portable_gl33 and
  *                           portable_gles3 (each on its own context, run
  *                           alone); none = all but the last two
@@ -278,6 +279,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "cull", NULL)) {
         result = combine(result, test_gpu_cull());
+    }
+    if (run_group(which, "query", NULL)) {
+        result = combine(result, test_gpu_query());
     }
     host_target_release(&gpu_test_target);
     host_context_destroy(gpu_test_context);
