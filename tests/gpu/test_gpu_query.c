@@ -5,7 +5,8 @@
  * instance's position, heading and scale), for every clip at 10 times (past
  * each clip's end too: the wrap and the hold), within 1e-5 of the bounds
  * diagonal; during a crossfade; in static, gpu and bat modes; for builtin:
- * and greenman.glb's socket_hand_R imported, and for their bakes loaded
+ * (and builtin: without clips: its rest pose) and greenman.glb's
+ * socket_hand_R imported, and for their bakes loaded
  * alone (sockets from NAME.G.anim.bin). The batch form gives the single
  * form's bytes; a query changes nothing the gpu mode draws; a bake without
  * runtime clips, a bad handle, an unknown joint or socket, a NULL out, an
@@ -515,6 +516,12 @@ int test_gpu_query(void) {
     if (builtin != NULL) {
         CHECK(builtin->socket_count > 0);
         check_asset(builtin, "builtin");
+        /* Without clips: the rest pose, as cpu and gpu draw it (the bake's
+         * one "rest" clip too). A shallow copy, borrowed. */
+        crowd_asset rest = *builtin;
+        rest.clip_count = 0;
+        rest.clips = NULL;
+        check_asset(&rest, "builtin_rest");
     }
     crowd_asset_destroy(builtin);
     const char *path = check_shared_model("greenman.glb");
