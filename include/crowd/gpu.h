@@ -418,11 +418,12 @@ bool crowd_world_instance_bounds(const crowd_world *world, float min[3], float m
  * vat draw baked frames interpolated linearly, and blend a crossfade in
  * model space: what they draw differs from the sampled pose by the bake's
  * between-frame error (crowd_bake_clip.between_error_max) and, during a
- * crossfade, the chord (see "Crossfade" above); static mode draws the bind pose and the
- * query still answers the pose the instance's clip is at. An archetype
- * without clips (an asset without any) answers its rest pose, as cpu and
- * gpu draw it. An archetype made from a bake without runtime clips (manifest
- * version 3 or older) cannot answer: CROWD_ERROR_UNSUPPORTED.
+ * crossfade, by the chord (see "Crossfade" above); static mode draws the
+ * bind pose and the query still answers the pose the instance's clip is
+ * at. An archetype without clips (an asset without any) answers its rest
+ * pose, as cpu and gpu draw it. An archetype made from a bake without
+ * runtime clips (manifest version 3 or older) alone cannot answer:
+ * CROWD_ERROR_UNSUPPORTED, whatever the index.
  *
  * A query samples the instance's clips without the cursors the cpu and gpu
  * modes keep (a binary search per track, which finds the same keys), into

@@ -4,7 +4,6 @@
  * instance's record at the world's clock; only the cursors differ (none
  * here: a stateless sample finds the same keys), and the scratch is the
  * query's own, so nothing a mode draws from is touched. No GL call. */
-#include <math.h>
 #include <string.h>
 
 #include "core/core_internal.h"
@@ -44,8 +43,8 @@ static crowd_result reserve_scratch(gpu_archetype *r, crowd_error *error) {
     return CROWD_OK;
 }
 
-/* Everything a query can refuse before it samples: the space, the output,
- * the index, whether there is a pose to sample; then the scratch. */
+/* Everything a query can refuse before it samples: the output, the space,
+ * whether there is a pose to sample, the index; then the scratch. */
 static crowd_result check_query(gpu_archetype *r, query_kind kind, uint32_t index,
                                 crowd_space space, const float *out, crowd_error *error) {
     if (out == NULL) {
@@ -56,6 +55,11 @@ static crowd_result check_query(gpu_archetype *r, query_kind kind, uint32_t inde
                                "unknown space %d (CROWD_SPACE_MODEL or CROWD_SPACE_WORLD)",
                                (int)space);
     }
+    if (r->source == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name,
+                               "no clips to sample: joint and socket queries need the source "
+                               "asset, or a bake with runtime clips (manifest version 4)");
+    }
     const crowd_asset *asset = posed_asset(r);
     uint32_t count = kind == QUERY_JOINT ? asset->skeleton.joint_count : asset->socket_count;
     if (index >= count) {
@@ -63,11 +67,6 @@ static crowd_result check_query(gpu_archetype *r, query_kind kind, uint32_t inde
                                "%s %u out of range (%u %s)",
                                kind == QUERY_JOINT ? "joint" : "socket", (unsigned)index,
                                (unsigned)count, kind == QUERY_JOINT ? "joints" : "sockets");
-    }
-    if (r->source == NULL) {
-        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name,
-                               "no clips to sample: joint and socket queries need the source "
-                               "asset, or a bake with runtime clips (manifest version 4)");
     }
     return reserve_scratch(r, error);
 }

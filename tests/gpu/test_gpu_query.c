@@ -489,6 +489,10 @@ static void check_loaded(const crowd_asset *asset, const char *label) {
             crowd_instance_joint_transform(s.world, id, 0, CROWD_SPACE_WORLD, out, &error);
         expect_refused(r, CROWD_ERROR_UNSUPPORTED, &error, "runtime clips", out, 16,
                        "version 3 bake");
+        r = crowd_archetype_socket_transforms(s.world, s.archetype, &id, 1, 0, CROWD_SPACE_MODEL,
+                                              out, &error);
+        expect_refused(r, CROWD_ERROR_UNSUPPORTED, &error, "runtime clips", out, 16,
+                       "version 3 bake: socket");
         uint32_t joint = UINT32_MAX;
         CHECK(crowd_archetype_socket_count(s.world, s.archetype) == 0 &&
               crowd_archetype_find_joint(s.world, s.archetype, asset->skeleton.names[0], &joint) &&
