@@ -9,7 +9,9 @@
  * uint32 length (clamped to what is left), then that many bytes. A later
  * record for the same file replaces the earlier one. The seeds
  * (fuzz/corpus/bake_load) are real bakes written by crowd_bake_write in
- * every encoding, packed this way, so mutations reach every reader with
+ * every encoding (anim_v4: runtime clips of version 1, anim_sockets:
+ * version 2 with greenman's three sockets), packed this way, so mutations
+ * reach every reader with
  * the other files intact. Anything may fail; nothing may crash, leak or be
  * reported by the sanitizers, and a bake that loads must be self-consistent.
  * The load runs on a checking allocator: every block it takes, kept or
@@ -79,6 +81,11 @@ static void check_loaded(const crowd_bake *bake) {
                 abort();
             }
         }
+    }
+    /* Sockets come with the runtime clips alone (crowd_asset_validate above
+     * held their joints and offsets). */
+    if (!bake->anim.present && bake->asset->socket_count != 0) {
+        abort();
     }
     /* Runtime clips: one per baked clip, each sampled without complaint. */
     if (bake->anim.present) {

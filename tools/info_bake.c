@@ -1,7 +1,7 @@
 /* info_bake.c - `crowd info BAKE`: what a bake folder holds, as the loader
  * reads it: counts, clips with their frames and rates, textures, LODs and
  * the runtime clips (NAME.G.anim.bin: clips, tracks, keys, size and the
- * error the bake measured), as text or JSON. */
+ * error the bake measured) with the sockets they carry, as text or JSON. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,12 +44,32 @@ static void print_text(const crowd_bake *bake) {
     if (!anim->present) {
         printf("runtime clips     none (a bake before manifest version 4: plays static, bat "
                "and vat)\n");
-        return;
+    } else {
+        printf("runtime clips     %u clips, %u tracks, %u keys, %llu bytes; error against the "
+               "source %.3g (%.3g of the diagonal)\n",
+               bake->asset->clip_count, anim->track_count, anim->key_count,
+               (unsigned long long)anim->size_bytes, anim->error_max, anim->error_max_rel);
     }
-    printf("runtime clips     %u clips, %u tracks, %u keys, %llu bytes; error against the "
-           "source %.3g (%.3g of the diagonal)\n",
-           bake->asset->clip_count, anim->track_count, anim->key_count,
-           (unsigned long long)anim->size_bytes, anim->error_max, anim->error_max_rel);
+    const crowd_asset *asset = bake->asset;
+    printf("sockets           %u\n", asset->socket_count);
+    for (uint32_t s = 0; s < asset->socket_count; s++) {
+        const crowd_socket *socket = &asset->sockets[s];
+        printf("  '%s' on joint %u '%s'\n", socket->name, socket->joint,
+               asset->skeleton.names[socket->joint]);
+    }
+}
+
+/* The sockets the runtime clips carry (none before manifest version 4). */
+static void add_sockets(cJSON *json, const crowd_asset *asset) {
+    cJSON *sockets = cJSON_AddArrayToObject(json, "sockets");
+    for (uint32_t s = 0; sockets != NULL && s < asset->socket_count; s++) {
+        const crowd_socket *socket = &asset->sockets[s];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", socket->name);
+        cJSON_AddNumberToObject(item, "joint", socket->joint);
+        cJSON_AddStringToObject(item, "joint_name", asset->skeleton.names[socket->joint]);
+        cJSON_AddItemToArray(sockets, item);
+    }
 }
 
 static cJSON *build_json(const crowd_bake *bake) {
@@ -71,6 +91,7 @@ static cJSON *build_json(const crowd_bake *bake) {
         cJSON_AddBoolToObject(item, "loop", clip->loop);
         cJSON_AddItemToArray(clips, item);
     }
+    add_sockets(json, bake->asset);
     const crowd_bake_anim *anim = &bake->anim;
     if (!anim->present) {
         cJSON_AddNullToObject(json, "runtime_clips");

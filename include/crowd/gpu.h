@@ -402,6 +402,101 @@ uint32_t crowd_world_instance_count(const crowd_world *world);
  * there are no instances. */
 bool crowd_world_instance_bounds(const crowd_world *world, float min[3], float max[3]);
 
+/* ---- joints and sockets --------------------------------------------------- */
+
+/* Where a joint or socket of an instance is now, for hit boxes, effects,
+ * IK targets and colliders: computed on the CPU from the archetype's
+ * skeleton and clips (the source asset, or a loaded bake's runtime clips
+ * and sockets), with no GL call and no GPU readback: on the world's thread,
+ * before or after crowd_world_update, with or without its context current.
+ *
+ * The pose is the one the cpu and gpu modes draw: each clip of the
+ * instance sampled at its clip time on the world's clock (crowd_world_time:
+ * the time of the last update or set_time; so a query right after
+ * crowd_world_update(t) gives the pose drawn at t), crossfades blended as
+ * local poses (crowd_anim_blend), whatever the archetype's mode. bat and
+ * vat draw baked frames interpolated linearly, and blend a crossfade in
+ * model space: what they draw differs from the sampled pose by the bake's
+ * between-frame error (crowd_bake_clip.between_error_max) and, during a
+ * crossfade, by the chord (see "Crossfade" above); static mode draws the
+ * bind pose and the query still answers the pose the instance's clip is
+ * at. An archetype without clips (an asset without any) answers its rest
+ * pose, as cpu and gpu draw it. An archetype made from a bake without
+ * runtime clips (manifest version 3 or older) alone cannot answer:
+ * CROWD_ERROR_UNSUPPORTED, whatever the index.
+ *
+ * A query samples the instance's clips without the cursors the cpu and gpu
+ * modes keep (a binary search per track, which finds the same keys), into
+ * scratch memory of its own made at the archetype's first query: it
+ * changes nothing those modes draw. Matrices are column-major 4x4 like the
+ * rest of the API. */
+typedef enum crowd_space {
+    /* The character's model space: the space its vertices are skinned in,
+     * before the instance transform (a joint's model matrix,
+     * crowd_anim_local_to_model). */
+    CROWD_SPACE_MODEL = 0,
+    /* World space: the instance's transform (translation by position,
+     * rotation by heading_rad about +Y, uniform scale) times model space,
+     * as the shaders place vertices. */
+    CROWD_SPACE_WORLD,
+} crowd_space;
+
+/* Joints of the archetype's skeleton (0 for a bad handle). */
+uint32_t crowd_archetype_joint_count(const crowd_world *world, crowd_archetype archetype);
+/* The joint's name ("" when joint >= joint_count), owned by the asset. */
+const char *crowd_archetype_joint_name(const crowd_world *world, crowd_archetype archetype,
+                                       uint32_t joint);
+/* The index of the joint named `name` into *out_joint; false also when no
+ * joint has that name (or name is NULL). */
+bool crowd_archetype_find_joint(const crowd_world *world, crowd_archetype archetype,
+                                const char *name, uint32_t *out_joint);
+
+/* Sockets of the archetype: the asset's (crowd_asset.sockets), or a loaded
+ * bake's (from its runtime clips file; none before version 4). */
+typedef struct crowd_socket_info {
+    const char *name; /* owned by the asset, valid while the archetype lives */
+    uint32_t joint;   /* the joint it follows */
+    float offset[16]; /* socket relative to that joint: model = joint's model x offset */
+} crowd_socket_info;
+uint32_t crowd_archetype_socket_count(const crowd_world *world, crowd_archetype archetype);
+/* False also when socket >= socket_count. */
+bool crowd_archetype_get_socket(const crowd_world *world, crowd_archetype archetype,
+                                uint32_t socket, crowd_socket_info *out);
+/* The index of the socket named `name` into *out_socket; false also when no
+ * socket has that name (or name is NULL). */
+bool crowd_archetype_find_socket(const crowd_world *world, crowd_archetype archetype,
+                                 const char *name, uint32_t *out_socket);
+
+/* The joint's transform (model matrix of the joint, in `space`) of the
+ * instance now into out[16]. Errors, with out untouched:
+ * CROWD_ERROR_INVALID_ARGUMENT (a NULL world or out, an instance that is
+ * not live, joint >= the archetype's joint count, an unknown space),
+ * CROWD_ERROR_UNSUPPORTED (no skeleton clips to sample: see above),
+ * CROWD_ERROR_OUT_OF_MEMORY (the first query's scratch). */
+crowd_result crowd_instance_joint_transform(crowd_world *world, crowd_instance instance,
+                                            uint32_t joint, crowd_space space, float out[16],
+                                            crowd_error *error);
+/* The socket's transform (its joint's model matrix times its offset, in
+ * `space`): errors as above, socket >= socket_count among them. */
+crowd_result crowd_instance_socket_transform(crowd_world *world, crowd_instance instance,
+                                             uint32_t socket, crowd_space space, float out[16],
+                                             crowd_error *error);
+/* The same for `count` instances of `archetype` at once, 16 floats each
+ * into out[16 * count] in the order given (an instance may appear more than
+ * once), each instance sampled once. Every handle is checked before
+ * anything is written: one that is not live or of another archetype is
+ * CROWD_ERROR_INVALID_ARGUMENT naming its position, with out untouched.
+ * count 0 checks the archetype and the index and writes nothing
+ * (instances and out may then be NULL). */
+crowd_result crowd_archetype_joint_transforms(crowd_world *world, crowd_archetype archetype,
+                                              const crowd_instance *instances, uint32_t count,
+                                              uint32_t joint, crowd_space space, float *out,
+                                              crowd_error *error);
+crowd_result crowd_archetype_socket_transforms(crowd_world *world, crowd_archetype archetype,
+                                               const crowd_instance *instances, uint32_t count,
+                                               uint32_t socket, crowd_space space, float *out,
+                                               crowd_error *error);
+
 /* ---- frames ------------------------------------------------------------- */
 
 /* The world's clock, in seconds: see "Time" above. A time that is not

@@ -188,12 +188,25 @@ static void put_joint(encoder *e, const crowd_skeleton *s, uint32_t j, uint8_t *
     put_floats(record + 52, s->inverse_bind + 16 * j, 16);
 }
 
+/* The asset's sockets: name, joint, offset; names after the clips'. */
+static uint8_t *put_sockets(encoder *e, const crowd_asset *asset) {
+    uint8_t *records = calloc(asset->socket_count > 0 ? asset->socket_count : 1, ANIM_SOCKET_BYTES);
+    for (uint32_t s = 0; records != NULL && s < asset->socket_count; s++) {
+        const crowd_socket *socket = &asset->sockets[s];
+        uint8_t *record = records + (size_t)s * ANIM_SOCKET_BYTES;
+        put_name(e, record, socket->name);
+        put32(record + 8, socket->joint);
+        put_floats(record + 12, socket->offset, 16);
+    }
+    return records;
+}
+
 static void put_header(uint8_t *out, const anim_header *h) {
     memcpy(out, ANIM_MAGIC, 8);
-    const uint32_t words[] = {h->version,         h->joint_count,  h->clip_count,
-                              h->track_count,     h->string_bytes, h->data_floats,
-                              h->skeleton_offset, h->clips_offset, h->tracks_offset,
-                              h->strings_offset,  h->data_offset,  h->file_bytes};
+    const uint32_t words[] = {
+        h->version,     h->joint_count,     h->clip_count,   h->track_count,   h->string_bytes,
+        h->data_floats, h->skeleton_offset, h->clips_offset, h->tracks_offset, h->strings_offset,
+        h->data_offset, h->file_bytes,      h->socket_count, h->sockets_offset};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
         put32(out + 8 + 4 * i, words[i]);
     }
@@ -225,6 +238,7 @@ crowd_result crowd__bake_anim_encode(const crowd_bake *bake, const crowd_clip *c
         put32(record + 20, count);
         track_count += count;
     }
+    uint8_t *sockets = put_sockets(&e, bake->asset);
     anim_header h = {
         .version = ANIM_VERSION,
         .joint_count = skeleton->joint_count,
@@ -232,10 +246,12 @@ crowd_result crowd__bake_anim_encode(const crowd_bake *bake, const crowd_clip *c
         .track_count = track_count,
         .string_bytes = (uint32_t)e.strings.size,
         .data_floats = data_floats(&e),
+        .socket_count = bake->asset->socket_count,
     };
     bool fits = e.strings.size <= UINT32_MAX && e.data.size / 4 <= UINT32_MAX && anim_layout(&h);
     uint8_t *file = NULL;
-    if (fits && !e.tracks.failed && !e.strings.failed && !e.data.failed && joints && clips) {
+    if (fits && !e.tracks.failed && !e.strings.failed && !e.data.failed && joints && clips &&
+        sockets) {
         file = calloc(1, h.file_bytes);
     }
     if (file != NULL) {
@@ -244,6 +260,7 @@ crowd_result crowd__bake_anim_encode(const crowd_bake *bake, const crowd_clip *c
         memcpy(file + h.skeleton_offset + ANIM_ROOT_BYTES, joints,
                (size_t)h.joint_count * ANIM_JOINT_BYTES);
         memcpy(file + h.clips_offset, clips, (size_t)h.clip_count * ANIM_CLIP_BYTES);
+        memcpy(file + h.sockets_offset, sockets, (size_t)h.socket_count * ANIM_SOCKET_BYTES);
         if (e.tracks.size > 0) {
             memcpy(file + h.tracks_offset, e.tracks.bytes, e.tracks.size);
         }
@@ -254,6 +271,7 @@ crowd_result crowd__bake_anim_encode(const crowd_bake *bake, const crowd_clip *c
     }
     free(joints);
     free(clips);
+    free(sockets);
     free(e.tracks.bytes);
     free(e.strings.bytes);
     free(e.data.bytes);
@@ -417,6 +435,8 @@ crowd_result crowd__bake_anim_measure(const crowd_bake *bake, uint32_t thread_co
     crowd_asset stored = *bake->asset;
     stored.clips = NULL;
     stored.clip_count = 0;
+    stored.sockets = NULL;
+    stored.socket_count = 0;
     stored.allocator = (crowd_allocator){0};
     crowd_error reason = {0};
     if (result == CROWD_OK &&

@@ -369,6 +369,7 @@ void crowd__gpu_archetype_destroy(gpu_archetype *r) {
         crowd__gpu_programs_release(r->world, r->programs[m]);
     }
     crowd__gpu_pose_release(r);
+    crowd__gpu_query_release(r);
     for (uint32_t c = 0; r->clips != NULL && c < r->clip_count; c++) {
         crowd__mem_free(&r->world->allocator, r->clips[c].name);
     }

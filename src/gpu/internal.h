@@ -205,6 +205,14 @@ typedef struct gpu_playback {
     crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
 } gpu_playback;
 
+/* query.c: the joint and socket queries' own scratch (a pose, the fade
+ * source's and the model matrices), made at the first query, so a query
+ * touches nothing the cpu and gpu modes draw from. */
+typedef struct gpu_query {
+    crowd_transform *pose, *from_pose;
+    float *models;
+} gpu_query;
+
 /* streams.c: per-frame streams, CROWD_WORLD_STREAM_FRAMES sections of
  * section_bytes, mapped for as long as they live; this frame's is the
  * world's stream_section. */
@@ -266,6 +274,7 @@ struct gpu_archetype {
     gpu_instances instances;
     gpu_baked baked;
     gpu_playback playback;
+    gpu_query query;
     gpu_streams streams;
     gpu_cull_lists cull;
 
@@ -458,6 +467,11 @@ gpu_archetype *crowd__gpu_world_archetype(const crowd_world *world, crowd_archet
 /* Same, as a result with the error message. */
 crowd_result crowd__gpu_world_find_archetype(const crowd_world *world, crowd_archetype handle,
                                              gpu_archetype **out, crowd_error *error);
+/* The archetype and slot of a live instance handle;
+ * CROWD_ERROR_INVALID_ARGUMENT for a NULL world or a handle that is not live. */
+crowd_result crowd__gpu_world_find_instance(const crowd_world *world, crowd_instance instance,
+                                            gpu_archetype **out_archetype, uint32_t *out_slot,
+                                            crowd_error *error);
 /* Frees the handles of every instance of `archetype` and empties it. */
 void crowd__gpu_world_release_handles(crowd_world *world, gpu_archetype *archetype);
 
@@ -505,6 +519,15 @@ void crowd__gpu_pose_release(gpu_archetype *r);
 void crowd__gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which);
 void crowd__gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t from_which,
                                  uint32_t to_slot, uint32_t to_which);
+/* The pose of `record` at global time now_s as model matrices (16 floats
+ * per joint into out_models): each clip sampled at its clip time, the two
+ * crossfade-blended (crowd_anim_blend), local to model. The one path of the
+ * cpu and gpu modes and the joint queries. `cursors`: the slot's two (clip,
+ * fade source), or NULL for a stateless sample (a binary search per track,
+ * which finds the same keys). pose and from_pose: joint_count scratch. */
+void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_record *record, float now_s,
+                            crowd_anim_cursor *cursors, crowd_transform *pose,
+                            crowd_transform *from_pose, float *out_models);
 /* Skinning matrices (12 floats per joint) of the instance in `slot` at
  * global time now_s, crossfade included. */
 void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette);
@@ -513,6 +536,10 @@ crowd_result crowd__gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *err
 /* Skins the instance in `slot` into out (positions, then normals: 6 floats
  * per vertex). */
 void crowd__gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out);
+
+/* query.c */
+/* Frees the queries' scratch (the archetype's destroy). */
+void crowd__gpu_query_release(gpu_archetype *r);
 
 /* streams.c: the cpu and gpu modes' per-frame data */
 /* Samples and writes this frame's palettes (gpu) or skinned vertices (cpu)

@@ -103,8 +103,9 @@ void crowd__gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t 
 
 /* Samples the source clip behind renderer clip `clip` at playback time, or
  * the rest pose when there is none. */
-static void sample(gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float now_s, float start_s,
-                   float offset_s, float speed, crowd_anim_cursor *cursor, crowd_transform *out) {
+static void sample(const gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float now_s,
+                   float start_s, float offset_s, float speed, crowd_anim_cursor *cursor,
+                   crowd_transform *out) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
     if (clip >= r->clip_count || r->clips[clip].source_clip >= r->source->clip_count) {
         crowd_anim_rest_pose(skeleton, out);
@@ -116,22 +117,28 @@ static void sample(gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float no
     crowd_anim_sample(skeleton, source, t, cursor, out);
 }
 
-void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette) {
+void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_record *rec, float now_s,
+                            crowd_anim_cursor *cursors, crowd_transform *pose,
+                            crowd_transform *from_pose, float *out_models) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
-    const gpu_instance_record *rec = &r->instances.records[slot];
     sample(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, now_s, rec->start_s, rec->offset_s,
-           rec->speed, &r->playback.cursors[2 * slot], r->playback.pose);
+           rec->speed, cursors != NULL ? &cursors[0] : NULL, pose);
     float w = crowd__gpu_fade_weight(rec, now_s);
     if (w < 1.0f) {
         sample(r, rec->from_clip, (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK,
                now_s, rec->from_start_s, rec->from_offset_s, rec->from_speed,
-               &r->playback.cursors[2 * slot + 1], r->playback.from_pose);
-        const crowd_transform *poses[2] = {r->playback.pose, r->playback.from_pose};
+               cursors != NULL ? &cursors[1] : NULL, from_pose);
+        const crowd_transform *poses[2] = {pose, from_pose};
         const float weights[2] = {w, 1.0f - w};
-        crowd_anim_blend(skeleton, poses, weights, 2, r->playback.pose);
+        crowd_anim_blend(skeleton, poses, weights, 2, pose);
     }
-    crowd_anim_local_to_model(skeleton, r->playback.pose, r->playback.models);
-    crowd_anim_skin_matrices(skeleton, r->playback.models, NULL, out_palette);
+    crowd_anim_local_to_model(skeleton, pose, out_models);
+}
+
+void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette) {
+    crowd__gpu_pose_models(r, &r->instances.records[slot], now_s, &r->playback.cursors[2 * slot],
+                           r->playback.pose, r->playback.from_pose, r->playback.models);
+    crowd_anim_skin_matrices(&r->source->skeleton, r->playback.models, NULL, out_palette);
 }
 
 crowd_result crowd__gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *error) {

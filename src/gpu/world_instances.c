@@ -47,9 +47,9 @@ static crowd_result reserve_handles(crowd_world *w, uint32_t capacity, crowd_err
     return CROWD_OK;
 }
 
-/* The archetype and slot of a live handle. */
-static crowd_result find(const crowd_world *w, crowd_instance instance, gpu_archetype **archetype,
-                         uint32_t *slot, crowd_error *error) {
+crowd_result crowd__gpu_world_find_instance(const crowd_world *w, crowd_instance instance,
+                                            gpu_archetype **archetype, uint32_t *slot,
+                                            crowd_error *error) {
     if (w == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "world is NULL");
     }
@@ -131,7 +131,7 @@ crowd_result crowd_instance_update(crowd_world *w, crowd_instance instance,
                                    const crowd_instance_desc *desc, crowd_error *error) {
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
-    crowd_result result = find(w, instance, &a, &slot, error);
+    crowd_result result = crowd__gpu_world_find_instance(w, instance, &a, &slot, error);
     return result != CROWD_OK ? result : crowd__gpu_instance_update(a, slot, desc, error);
 }
 
@@ -140,7 +140,7 @@ crowd_result crowd_instance_set_transform(crowd_world *w, crowd_instance instanc
                                           crowd_error *error) {
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
-    crowd_result result = find(w, instance, &a, &slot, error);
+    crowd_result result = crowd__gpu_world_find_instance(w, instance, &a, &slot, error);
     return result != CROWD_OK
                ? result
                : crowd__gpu_instance_set_transform(a, slot, position, heading_rad, scale, error);
@@ -150,7 +150,7 @@ crowd_result crowd_instance_set_speed(crowd_world *w, crowd_instance instance, f
                                       crowd_error *error) {
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
-    crowd_result result = find(w, instance, &a, &slot, error);
+    crowd_result result = crowd__gpu_world_find_instance(w, instance, &a, &slot, error);
     return result != CROWD_OK ? result : crowd__gpu_instance_set_speed(a, slot, speed, error);
 }
 
@@ -158,7 +158,7 @@ crowd_result crowd_instance_play(crowd_world *w, crowd_instance instance, uint32
                                  float crossfade_s, crowd_error *error) {
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
-    crowd_result result = find(w, instance, &a, &slot, error);
+    crowd_result result = crowd__gpu_world_find_instance(w, instance, &a, &slot, error);
     return result != CROWD_OK ? result
                               : crowd__gpu_instance_play(a, slot, clip, crossfade_s, error);
 }
@@ -167,7 +167,7 @@ crowd_result crowd_world_remove_instance(crowd_world *w, crowd_instance instance
                                          crowd_error *error) {
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
-    crowd_result result = find(w, instance, &a, &slot, error);
+    crowd_result result = crowd__gpu_world_find_instance(w, instance, &a, &slot, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -183,7 +183,9 @@ crowd_archetype crowd_instance_archetype(const crowd_world *w, crowd_instance in
     gpu_archetype *a = NULL;
     uint32_t slot = 0;
     crowd_archetype none = {0};
-    return find(w, instance, &a, &slot, NULL) == CROWD_OK ? (crowd_archetype){a->handle} : none;
+    return crowd__gpu_world_find_instance(w, instance, &a, &slot, NULL) == CROWD_OK
+               ? (crowd_archetype){a->handle}
+               : none;
 }
 
 void crowd_world_clear_instances(crowd_world *w) {

@@ -16,6 +16,8 @@
  *                                 its run of tracks
  *   tracks    T * 20              joint, channel, interpolation, encoding,
  *                                 keys, where its times and values start
+ *   sockets   K * 76              name, joint, offset (4x4 relative to the
+ *                                 joint); version 2 on, none in version 1
  *   strings   S bytes (+ padding) names, not NUL-terminated
  *   data      F * 4               float32 key times and values
  *
@@ -32,12 +34,16 @@
 #include "crowd/bake.h"
 
 #define ANIM_MAGIC "CRWDANIM"
-#define ANIM_VERSION 1u
+/* Version 2 added the sockets (header words 12 and 13, zeros in version
+ * 1, which is still read: a bake of it has no sockets). */
+#define ANIM_VERSION 2u
+#define ANIM_VERSION_NO_SOCKETS 1u
 #define ANIM_HEADER_BYTES 64u
 #define ANIM_ROOT_BYTES 64u
 #define ANIM_JOINT_BYTES 116u
 #define ANIM_CLIP_BYTES 24u
 #define ANIM_TRACK_BYTES 20u
+#define ANIM_SOCKET_BYTES 76u
 /* Clip flags. */
 #define ANIM_CLIP_LOOP 1u
 /* Track channels (components 3, 4, 3). */
@@ -57,6 +63,7 @@ typedef struct anim_header {
     uint32_t data_floats;
     uint32_t skeleton_offset, clips_offset, tracks_offset, strings_offset, data_offset;
     uint32_t file_bytes;
+    uint32_t socket_count, sockets_offset; /* version 2 */
 } anim_header;
 
 /* Where each section starts for these counts (skeleton_offset ...
@@ -69,6 +76,8 @@ static inline bool anim_layout(anim_header *h) {
     at += (uint64_t)h->clip_count * ANIM_CLIP_BYTES;
     h->tracks_offset = (uint32_t)at;
     at += (uint64_t)h->track_count * ANIM_TRACK_BYTES;
+    h->sockets_offset = (uint32_t)at;
+    at += (uint64_t)h->socket_count * ANIM_SOCKET_BYTES;
     h->strings_offset = (uint32_t)at;
     at += ((uint64_t)h->string_bytes + 3u) & ~(uint64_t)3u;
     h->data_offset = (uint32_t)at;
@@ -78,20 +87,22 @@ static inline bool anim_layout(anim_header *h) {
 }
 
 /* Fills the loaded bake's owned asset's clips (one per baked clip, in the
- * bake's order, through bake->allocator) from the file's bytes, after
+ * bake's order, through bake->allocator) and sockets from the file's bytes, after
  * checking every byte: magic, version, counts and section offsets against
  * the file size, the skeleton against the mesh's (names, parents, rest pose
  * and inverse binds bit for bit), the clips against the manifest's (names,
  * durations), each track's joint, channel, interpolation, key
  * range inside the data, its times finite, >= 0 and non-decreasing and its
- * values finite, then crowd_asset_validate. `path` names the file in
- * errors. On failure the asset's clips are released and it has none.
+ * values finite, each socket's name, joint (< J) and offset (finite), then
+ * crowd_asset_validate. `path` names the file in errors. On failure the
+ * asset's clips and sockets are released and it has none.
  * Errors: CROWD_ERROR_INVALID_DATA, CROWD_ERROR_UNSUPPORTED (another
  * version or encoding), CROWD_ERROR_OUT_OF_MEMORY. */
 crowd_result crowd__load_anim_read(const uint8_t *data, size_t size, const char *path,
                                    const crowd_bake *bake, crowd_asset *asset, crowd_error *error);
 
-/* Releases the asset's clips (blocks of asset->allocator); it has none after. */
+/* Releases the asset's clips and sockets (blocks of asset->allocator); it
+ * has none after. */
 void crowd__load_anim_release(crowd_asset *asset);
 
 #endif

@@ -2,7 +2,7 @@
  * is untrusted: every count, offset and index is checked before it is used
  * to reach into the bytes, and every float before it is copied, so a file
  * that is cut short, patched or made up gives one clear error and leaves
- * the asset without clips. */
+ * the asset without clips and sockets. */
 #include "load/anim_io.h"
 
 #include <math.h>
@@ -69,20 +69,23 @@ static crowd_result read_header(anim_reader *r, uint32_t joint_count, uint32_t c
     const uint8_t *w = r->data + 8;
     anim_header *h = &r->header;
     h->version = le32(w);
-    if (h->version != ANIM_VERSION) {
+    if (h->version != ANIM_VERSION && h->version != ANIM_VERSION_NO_SOCKETS) {
         return crowd_error_set(r->error, CROWD_ERROR_UNSUPPORTED, r->path,
-                               "runtime clips version %u; this crowd reads version %u", h->version,
-                               ANIM_VERSION);
+                               "runtime clips version %u; this crowd reads versions %u and %u",
+                               h->version, ANIM_VERSION_NO_SOCKETS, ANIM_VERSION);
     }
     anim_header stored = {0};
-    uint32_t *fields[] = {&h->joint_count,      &h->clip_count,        &h->track_count,
-                          &h->string_bytes,     &h->data_floats,       &stored.skeleton_offset,
-                          &stored.clips_offset, &stored.tracks_offset, &stored.strings_offset,
-                          &stored.data_offset,  &stored.file_bytes};
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+    uint32_t *fields[] = {&h->joint_count,       &h->clip_count,        &h->track_count,
+                          &h->string_bytes,      &h->data_floats,       &stored.skeleton_offset,
+                          &stored.clips_offset,  &stored.tracks_offset, &stored.strings_offset,
+                          &stored.data_offset,   &stored.file_bytes,    &h->socket_count,
+                          &stored.sockets_offset};
+    /* Version 1 has no sockets: its last two words are reserved. */
+    size_t field_count = sizeof fields / sizeof *fields - (h->version == ANIM_VERSION ? 0 : 2);
+    for (size_t i = 0; i < field_count; i++) {
         *fields[i] = le32(w + 4 * (i + 1));
     }
-    for (size_t at = 8 + 4 * (sizeof fields / sizeof *fields + 1); at < ANIM_HEADER_BYTES; at++) {
+    for (size_t at = 8 + 4 * (field_count + 1); at < ANIM_HEADER_BYTES; at++) {
         if (r->data[at] != 0) {
             return invalid(r, "header byte %zu is %u; the reserved bytes must be 0", at,
                            r->data[at]);
@@ -111,12 +114,12 @@ static crowd_result read_header(anim_reader *r, uint32_t joint_count, uint32_t c
         return invalid(r, "file is %zu bytes, its header says %u (cut short, or not one file)",
                        r->size, h->file_bytes);
     }
-    const char *names[] = {"skeleton", "clips", "tracks", "strings", "data"};
+    const char *names[] = {"skeleton", "clips", "tracks", "strings", "data", "sockets"};
     const uint32_t expected[] = {h->skeleton_offset, h->clips_offset, h->tracks_offset,
-                                 h->strings_offset, h->data_offset};
+                                 h->strings_offset,  h->data_offset,  h->sockets_offset};
     const uint32_t found[] = {stored.skeleton_offset, stored.clips_offset, stored.tracks_offset,
-                              stored.strings_offset, stored.data_offset};
-    for (int i = 0; i < 5; i++) {
+                              stored.strings_offset,  stored.data_offset,  stored.sockets_offset};
+    for (int i = 0; i < (h->version == ANIM_VERSION ? 6 : 5); i++) {
         if (found[i] != expected[i]) {
             return invalid(r, "the %s section is at byte %u; the counts put it at %u", names[i],
                            found[i], expected[i]);
@@ -336,7 +339,57 @@ static crowd_result read_clip(anim_reader *r, const crowd_allocator *allocator, 
     return CROWD_OK;
 }
 
+/* ---- sockets ------------------------------------------------------------------ */
+
+static crowd_result read_sockets(anim_reader *r, crowd_asset *asset) {
+    uint32_t count = r->header.socket_count;
+    if (count == 0) {
+        return CROWD_OK;
+    }
+    const crowd_allocator *allocator = &asset->allocator;
+    asset->sockets = crowd__mem_alloc_zeroed(allocator, count, sizeof *asset->sockets);
+    if (asset->sockets == NULL) {
+        return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->path, "out of memory");
+    }
+    asset->socket_count = count;
+    const uint8_t *at = r->data + r->header.sockets_offset;
+    for (uint32_t s = 0; s < count; s++, at += ANIM_SOCKET_BYTES) {
+        const char *name = NULL;
+        uint32_t length = 0;
+        crowd_result result = read_name(r, at, "socket", s, &name, &length);
+        if (result != CROWD_OK) {
+            return result;
+        }
+        crowd_socket *socket = &asset->sockets[s];
+        socket->joint = le32(at + 8);
+        if (socket->joint >= r->header.joint_count) {
+            return invalid(r, "socket %u follows joint %u of %u", s, socket->joint,
+                           r->header.joint_count);
+        }
+        if (!read_finite(at + 12, 16, socket->offset)) {
+            return invalid(r, "socket %u's offset holds a value that is not finite", s);
+        }
+        socket->name = crowd__mem_alloc(allocator, (size_t)length + 1);
+        if (socket->name == NULL) {
+            return crowd_error_set(r->error, CROWD_ERROR_OUT_OF_MEMORY, r->path, "out of memory");
+        }
+        memcpy(socket->name, name, length);
+        socket->name[length] = '\0';
+    }
+    return CROWD_OK;
+}
+
+static void release_sockets(crowd_asset *asset) {
+    for (uint32_t s = 0; s < asset->socket_count && asset->sockets != NULL; s++) {
+        crowd__mem_free(&asset->allocator, asset->sockets[s].name);
+    }
+    crowd__mem_free(&asset->allocator, asset->sockets);
+    asset->sockets = NULL;
+    asset->socket_count = 0;
+}
+
 void crowd__load_anim_release(crowd_asset *asset) {
+    release_sockets(asset);
     const crowd_allocator *allocator = &asset->allocator;
     for (uint32_t c = 0; c < asset->clip_count && asset->clips != NULL; c++) {
         crowd_clip *clip = &asset->clips[c];
@@ -380,6 +433,9 @@ crowd_result crowd__load_anim_read(const uint8_t *data, size_t size, const char 
     if (result == CROWD_OK && next_track != r.header.track_count) {
         result = invalid(&r, "the clips use %u tracks, the header says %u", next_track,
                          r.header.track_count);
+    }
+    if (result == CROWD_OK) {
+        result = read_sockets(&r, asset);
     }
     crowd_error reason = {0};
     if (result == CROWD_OK && crowd_asset_validate(asset, &reason) != CROWD_OK) {

@@ -7,11 +7,15 @@
  * bit like the source's, the constant tracks are one key or none, and the
  * manifest reports the counts, size and a measured error of 0. builtin: is
  * baked the same way and its measured error is within 1e-5 of the bounds
- * diagonal. Then the file is broken: cut at every section boundary, its
- * offsets, indices, names, floats (NaN, times going back), a parent after
- * its child, another version or encoding, and the manifest's "anim"; each
- * must fail with the file named and a reason saying what is wrong, and no
- * bake. A version-3 manifest without "anim" still loads, without clips.
+ * diagonal. The character's sockets travel in the file (version 2) and
+ * come back bit for bit; a version-1 file (no sockets section) still
+ * loads, without sockets. Then the file is broken: cut at every section
+ * boundary, its offsets, indices, names, floats (NaN, times going back), a
+ * parent after its child, a socket on a joint that is not there or with an
+ * offset that is not finite, another version or encoding, and the
+ * manifest's "anim"; each must fail with the file named and a reason saying
+ * what is wrong, and no bake. A version-3 manifest without "anim" still
+ * loads, without clips.
  */
 #define _XOPEN_SOURCE 700
 
@@ -50,9 +54,47 @@ static void check_same_clips(const crowd_asset *source, const crowd_asset *loade
     free(b);
 }
 
+/* Two sockets: on the head, moved and turned, and on the root. */
+static void add_sockets(crowd_asset *asset) {
+    asset->socket_count = 2;
+    asset->sockets = calloc(2, sizeof *asset->sockets);
+    const char *names[2] = {"socket_hat", "socket_belt"};
+    const uint32_t joints[2] = {2, 0};
+    for (int i = 0; i < 2; i++) {
+        crowd_socket *socket = &asset->sockets[i];
+        socket->name = fx_strdup(names[i]);
+        socket->joint = joints[i];
+        for (int d = 0; d < 4; d++) {
+            socket->offset[5 * d] = 1.0f;
+        }
+        socket->offset[12] = 0.1f * (float)(i + 1);
+        socket->offset[13] = 0.25f;
+    }
+    /* the hat's turned 90 degrees about +Y */
+    float *m = asset->sockets[0].offset;
+    m[0] = 0.0f;
+    m[2] = -1.0f;
+    m[8] = 1.0f;
+    m[10] = 0.0f;
+}
+
+/* The loaded asset's sockets are the source's, bit for bit. */
+static void check_same_sockets(const crowd_asset *source, const crowd_asset *loaded,
+                               const char *what) {
+    bool same = loaded->socket_count == source->socket_count;
+    for (uint32_t i = 0; same && i < source->socket_count; i++) {
+        const crowd_socket *a = &source->sockets[i], *b = &loaded->sockets[i];
+        same = strcmp(a->name, b->name) == 0 && a->joint == b->joint &&
+               memcmp(a->offset, b->offset, sizeof a->offset) == 0;
+    }
+    CHECK_MSG(same, "%s: the loaded sockets are not the source's (%u of %u)", what,
+              loaded->socket_count, source->socket_count);
+}
+
 static crowd_asset *make_asset(void) {
     crowd_asset *asset = fx_asset_create(24);
     fx_add_clips(asset);
+    add_sockets(asset);
     crowd_error error = {0};
     CHECK_MSG(crowd_asset_validate(asset, &error) == CROWD_OK, "fixture: %s", error.reason);
     return asset;
@@ -120,6 +162,7 @@ static void test_round_trip(const crowd_asset *asset) {
         CHECK(loaded->asset->clips[0].tracks[2].scale.key_count == 0);
         CHECK(loaded->asset->clips[0].tracks[0].translation.interpolation == CROWD_INTERP_STEP);
         check_same_clips(asset, loaded->asset, "from disk");
+        check_same_sockets(asset, loaded->asset, "from disk");
         /* and written again from the loaded bake: the same bytes */
         char again[1100];
         snprintf(again, sizeof again, "%s/again", root);
@@ -158,6 +201,7 @@ static void test_memory(const crowd_asset *asset) {
     if (bake != NULL) {
         CHECK(bake->anim.present);
         check_same_clips(asset, bake->asset, "from memory");
+        check_same_sockets(asset, bake->asset, "from memory");
     }
     crowd_bake_destroy(bake);
     bake = NULL;
@@ -189,6 +233,7 @@ static void test_builtin(void) {
     if (loaded != NULL) {
         CHECK(loaded->anim.present && loaded->anim.error_max == bake->anim.error_max);
         check_same_clips(asset, loaded->asset, "builtin:");
+        check_same_sockets(asset, loaded->asset, "builtin:");
     }
     crowd_bake_destroy(loaded);
     crowd_bake_destroy(bake);
@@ -201,6 +246,7 @@ typedef struct anim_file {
     uint8_t *bytes;
     size_t size;
     uint32_t offsets[6]; /* skeleton, clips, tracks, strings, data, file end */
+    uint32_t sockets;    /* where the sockets section starts */
 } anim_file;
 
 static uint32_t le32(const uint8_t *p) {
@@ -222,6 +268,7 @@ static anim_file read_good(void) {
     for (int i = 0; f.bytes != NULL && i < 6; i++) {
         f.offsets[i] = le32(f.bytes + 32 + 4 * i);
     }
+    f.sockets = f.bytes != NULL ? le32(f.bytes + 60) : 0;
     return f;
 }
 
@@ -276,6 +323,8 @@ static void test_truncated(const anim_file *f) {
                            f->offsets[0] + ANIM_ROOT_BYTES,
                            f->offsets[1],
                            f->offsets[2],
+                           f->sockets,
+                           f->sockets + ANIM_SOCKET_BYTES,
                            f->offsets[3],
                            f->offsets[4],
                            f->size - 4,
@@ -298,7 +347,8 @@ static void test_bad_words(const anim_file *f) {
     const uint32_t skeleton = f->offsets[0], clips = f->offsets[1], tracks = f->offsets[2];
     const uint32_t data = f->offsets[4];
     byte_case(f, 0, 'X', CROWD_ERROR_INVALID_DATA, "magic", "magic");
-    word_case(f, 8, 2, CROWD_ERROR_UNSUPPORTED, "version 2", "version");
+    word_case(f, 8, 3, CROWD_ERROR_UNSUPPORTED, "version 3", "version");
+    word_case(f, 8, 0, CROWD_ERROR_UNSUPPORTED, "version 0", "version 0");
     word_case(f, 12, 4, CROWD_ERROR_INVALID_DATA, "4 joints", "joint count");
     word_case(f, 16, 3, CROWD_ERROR_INVALID_DATA, "3 clips", "clip count");
     word_case(f, 20, 4, CROWD_ERROR_INVALID_DATA, "header says the file is", "track count");
@@ -306,7 +356,24 @@ static void test_bad_words(const anim_file *f) {
               "clips offset");
     word_case(f, 44, 0xFFFFFF00u, CROWD_ERROR_INVALID_DATA, "strings section", "strings offset");
     word_case(f, 52, 0, CROWD_ERROR_INVALID_DATA, "header says the file is", "file size");
-    byte_case(f, 60, 1, CROWD_ERROR_INVALID_DATA, "reserved", "reserved byte");
+    word_case(f, 56, 3, CROWD_ERROR_INVALID_DATA, "header says the file is", "socket count");
+    word_case(f, 60, f->sockets + 4, CROWD_ERROR_INVALID_DATA, "sockets section is at byte",
+              "sockets offset");
+    /* sockets: socket_hat on joint 2; a joint past the last, a NaN offset,
+     * a name outside the strings or holding a NUL */
+    word_case(f, f->sockets + 8, 3, CROWD_ERROR_INVALID_DATA, "socket 0 follows joint 3 of 3",
+              "socket joint");
+    word_case(f, f->sockets + ANIM_SOCKET_BYTES + 8, 0xFFFFFFFFu, CROWD_ERROR_INVALID_DATA,
+              "socket 1 follows joint", "socket joint -1");
+    word_case(f, f->sockets + 12 + 4 * 13, 0x7FC00000u, CROWD_ERROR_INVALID_DATA,
+              "socket 0's offset holds a value that is not finite", "socket offset NaN");
+    word_case(f, f->sockets + ANIM_SOCKET_BYTES + 12, 0xFF800000u, CROWD_ERROR_INVALID_DATA,
+              "socket 1's offset", "socket offset -inf");
+    word_case(f, f->sockets, 1000, CROWD_ERROR_INVALID_DATA, "socket 0's name", "socket name");
+    word_case(f, f->sockets + 4, 0xFFFFFFF0u, CROWD_ERROR_INVALID_DATA, "outside the",
+              "socket name length");
+    byte_case(f, f->offsets[3] + le32(f->bytes + f->sockets) + 3, 0, CROWD_ERROR_INVALID_DATA,
+              "socket 0's name holds a NUL", "NUL in a socket name");
     /* skeleton: joint 0's parent is joint 2, after it; joint 1's parent itself */
     const size_t joint0 = skeleton + ANIM_ROOT_BYTES;
     word_case(f, joint0 + 8, 2, CROWD_ERROR_INVALID_DATA, "parents come before their children",
@@ -352,6 +419,45 @@ static void test_bad_words(const anim_file *f) {
     /* a rotation key that is not a unit quaternion: crowd_asset_validate */
     word_case(f, data + 4 * 12, 0x40000000u, CROWD_ERROR_INVALID_DATA, "unit quaternion",
               "rotation not unit");
+}
+
+/* The good file as version 1: its sockets section taken out (their names
+ * stay in the strings, unused), the later offsets moved back. */
+static uint8_t *as_version_1(const anim_file *f, size_t *out_size) {
+    uint32_t cut = le32(f->bytes + 56) * ANIM_SOCKET_BYTES;
+    uint8_t *v1 = malloc(f->size - cut);
+    memcpy(v1, f->bytes, f->sockets);
+    memcpy(v1 + f->sockets, f->bytes + f->sockets + cut, f->size - f->sockets - cut);
+    put32(v1 + 8, 1);
+    for (size_t at = 44; at <= 52; at += 4) { /* strings, data, file size */
+        put32(v1 + at, le32(v1 + at) - cut);
+    }
+    put32(v1 + 56, 0);
+    put32(v1 + 60, 0);
+    *out_size = f->size - cut;
+    return v1;
+}
+
+/* Version 1 (before sockets) still loads: the clips, no sockets; its last
+ * header words stay reserved. */
+static void test_version_1(const anim_file *f, const crowd_asset *asset) {
+    size_t size = 0;
+    uint8_t *v1 = as_version_1(f, &size);
+    char dir[1100], path[1200];
+    snprintf(dir, sizeof dir, "%s/anim_v1", root);
+    fx_copy_folder(good, dir);
+    snprintf(path, sizeof path, "%s/synth.1.anim.bin", dir);
+    test_write_file(path, v1, size);
+    fx_reseal(dir, "synth.crowd.json");
+    crowd_bake *bake = load(dir);
+    if (bake != NULL) {
+        CHECK(bake->anim.present && bake->asset->socket_count == 0 && bake->asset->sockets == NULL);
+        check_same_clips(asset, bake->asset, "version 1");
+    }
+    crowd_bake_destroy(bake);
+    v1[60] = 1;
+    expect_anim(v1, size, CROWD_ERROR_INVALID_DATA, "reserved", "version 1 reserved byte");
+    free(v1);
 }
 
 /* ---- the manifest's "anim" ------------------------------------------------ */
@@ -437,6 +543,7 @@ int main(void) {
     if (f.bytes != NULL) {
         test_truncated(&f);
         test_bad_words(&f);
+        test_version_1(&f, asset);
     }
     free(f.bytes);
     manifest_case(edit_no_anim, CROWD_ERROR_INVALID_DATA, "anim is missing", "no anim");

@@ -327,7 +327,7 @@ static void check_helper_failures(void) {
 
 #endif
 
-/* A bake folder: its clips and runtime clips, as text and JSON; one whose
+/* A bake folder: its clips, runtime clips and sockets, as text and JSON; one whose
  * runtime clips file is cut short is one error line naming it. */
 static void check_bake(void) {
     static cli_run baked;
@@ -338,13 +338,23 @@ static void check_bake(void) {
     CHECK_MSG(r->exit_code == 0, "info BAKE: exit %d: %s", r->exit_code, r->err);
     CHECK_MSG(strstr(r->out, "clips             5\n") != NULL &&
                   strstr(r->out, "runtime clips     5 clips, 75 tracks") != NULL &&
-                  strstr(r->out, "error against the source 0 ") != NULL,
+                  strstr(r->out, "error against the source 0 ") != NULL &&
+                  strstr(r->out, "sockets           2\n  'socket_hand_R' on joint ") != NULL &&
+                  strstr(r->out, "'socket_head' on joint ") != NULL,
               "%s", r->out);
     r = run("info_bake/builtin.crowd.json", "--json", NULL);
     cJSON *json = cJSON_Parse(r->out);
     const cJSON *runtime = cJSON_GetObjectItem(json, "runtime_clips");
     CHECK_MSG(json_int(runtime, "clip_count") == 5 && json_int(runtime, "size_bytes") > 0, "%.300s",
               r->out);
+    const cJSON *sockets = cJSON_GetObjectItem(json, "sockets");
+    const cJSON *hand = cJSON_GetArrayItem(sockets, 0);
+    const cJSON *hand_name = cJSON_GetObjectItem(hand, "name");
+    CHECK_MSG(cJSON_GetArraySize(sockets) == 2 && cJSON_IsString(hand_name) &&
+                  strcmp(hand_name->valuestring, "socket_hand_R") == 0 &&
+                  json_int(hand, "joint") > 0 &&
+                  cJSON_IsString(cJSON_GetObjectItem(hand, "joint_name")),
+              "sockets: %.300s", r->out);
     cJSON_Delete(json);
     CHECK(truncate("info_bake/builtin.1.anim.bin", 100) == 0);
     r = run("info_bake", NULL);

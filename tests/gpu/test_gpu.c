@@ -22,8 +22,9 @@
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
  *                           state and shade), state, shade, cull, cli, time,
- *                           programs, handles (with bar), state_portable
- *                           (with world), portable, and portable_gl33,
+ *                           programs, handles (with bar), query (joint
+ *                           and socket queries), state_portable (with
+ *                           world), portable, and portable_gl33,
  *                           portable_gles3, state_gl33 and state_gles3
  *                           (each on its own context, run alone); none =
  *                           all but those four
@@ -285,6 +286,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "cull", NULL)) {
         result = combine(result, test_gpu_cull());
+    }
+    if (run_group(which, "query", NULL)) {
+        result = combine(result, test_gpu_query());
     }
     host_target_release(&gpu_test_target);
     host_context_destroy(gpu_test_context);
