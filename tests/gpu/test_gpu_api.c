@@ -514,9 +514,9 @@ static void test_timing(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_world_destroy(world);
     /* The portable tier culls on the CPU whatever the desc asks (here on a
      * 4.5 context, forced). */
-    REQUIRE_VOID(crowd_world_create(&(crowd_world_desc){.timing = true,
-                                                        .tier = CROWD_TIER_PORTABLE},
-                                    &world, &error) == CROWD_OK);
+    REQUIRE_VOID(
+        crowd_world_create(&(crowd_world_desc){.timing = true, .tier = CROWD_TIER_PORTABLE}, &world,
+                           &error) == CROWD_OK);
     CHECK(crowd_world_add_archetype(
               world,
               &(crowd_archetype_desc){.asset = bar, .bake = bake, .mode = CROWD_GPU_MODE_VAT}, &r,
