@@ -31,6 +31,15 @@
  * query result early) would show it there as the GPU gets slower, e.g. at
  * large sizes and counts. Summaries are the median with the 10th and 90th
  * percentiles.
+ *
+ * With several tiers (bench_config.tiers, `--tiers gl45,portable`) every
+ * (size, mode) pair gets one world per tier, all on the one context: a
+ * round then draws the pairs in shuffled order and each pair's tiers back
+ * to back, in an order drawn afresh for every pair and round. The two
+ * frames compared are thus moments apart (a throttled CPU slows both), and
+ * neither tier always goes first (the first frame follows another pair's,
+ * the second its twin's). Each cell is also divided by its GL 4.5 twin,
+ * as a ratio of medians and as the median of the per-round ratios.
  */
 #ifndef CROWD_TOOLS_BENCH_H
 #define CROWD_TOOLS_BENCH_H
@@ -44,6 +53,7 @@
 #include "scene.h"
 
 #define BENCH_MAX_COUNTS 32u
+#define BENCH_MAX_TIERS 2u
 
 typedef struct bench_config {
     const char *model; /* as given, for the reports */
@@ -61,8 +71,12 @@ typedef struct bench_config {
     uint32_t frames, warmup;
     double frame_step_s; /* global time advance per round */
     uint64_t seed;
-    bool quiet;               /* no progress on stderr */
-    crowd_gpu_tier tier;      /* the worlds' crowd_world_desc.tier */
+    bool quiet;          /* no progress on stderr */
+    crowd_gpu_tier tier; /* the worlds' crowd_world_desc.tier (one tier) */
+    /* Several tiers side by side (gl45, portable: never auto); tier_count 0
+     * means one, `tier`. */
+    crowd_gpu_tier tiers[BENCH_MAX_TIERS];
+    uint32_t tier_count;
     host_context_api context; /* the context asked for */
 } bench_config;
 
@@ -73,7 +87,9 @@ typedef struct bench_summary {
 typedef struct bench_cell {
     crowd_gpu_mode mode;
     uint32_t count;
+    crowd_gpu_tier tier;          /* the tier its world ran (crowd_world_stats.tier) */
     bench_summary cpu_ms;         /* application CPU time per frame */
+    bench_summary cull_ms;        /* crowd's CPU culling inside it (cpu_cull_time_s) */
     bench_summary frame_ms;       /* wall time until the GPU finished (no_wait: of the submit) */
     bench_summary animation_ms;   /* crowd's own animation work (cpu_animation_time_s) */
     bench_summary process_cpu_ms; /* CPU time of every thread of the process over the frame */
@@ -86,6 +102,10 @@ typedef struct bench_cell {
     uint64_t vertices;            /* crowd vertices submitted per frame */
     uint64_t uploaded_bytes;      /* median bytes uploaded per frame */
     uint64_t gpu_memory_bytes;
+    /* cpu_ms over the GL 4.5 twin's (same size and mode) round by round;
+     * valid when several tiers ran, gl45 among them. */
+    bench_summary cpu_vs_gl45_paired;
+    bool has_gl45_twin;
 } bench_cell;
 
 typedef struct bench_machine {
@@ -100,9 +120,9 @@ typedef struct bench_results {
     bench_config config;
     bench_machine machine;
     uint32_t vertex_count, joint_count, clip_count;
-    bench_cell *cells;   /* [count index][mode index] */
+    bench_cell *cells;   /* [count index][mode index][tier index] */
     double seconds;      /* wall time of the measurement */
-    crowd_gpu_tier tier; /* the tier the worlds ran (crowd_world_stats.tier) */
+    crowd_gpu_tier tier; /* the tier the (first tier's) worlds ran */
 } bench_results;
 
 /* Measures every (count, mode) of config on `character` in `context` (the
@@ -112,12 +132,22 @@ crowd_result bench_run(host_context *context, const scene_character *character,
                        const bench_config *config, bench_results *out, crowd_error *error);
 void bench_results_release(bench_results *results);
 
+/* The cell of the first tier, and of tier index tier_index. */
 const bench_cell *bench_cell_at(const bench_results *results, uint32_t count_index,
                                 uint32_t mode_index);
-/* value / static's value at the same count; NAN without static or when
- * static's value is 0. field: 0 cpu_ms, 1 frame_ms, 2 draw calls, 3 GPU memory. */
+const bench_cell *bench_tier_cell_at(const bench_results *results, uint32_t count_index,
+                                     uint32_t mode_index, uint32_t tier_index);
+/* value / static's value at the same count (and tier); NAN without static
+ * or when static's value is 0. field: 0 cpu_ms, 1 frame_ms, 2 draw calls,
+ * 3 GPU memory. bench_ratio is the first tier's. */
 double bench_ratio(const bench_results *results, uint32_t count_index, uint32_t mode_index,
                    int field);
+double bench_tier_ratio(const bench_results *results, uint32_t count_index, uint32_t mode_index,
+                        uint32_t tier_index, int field);
+/* value / the GL 4.5 tier's at the same count and mode (fields as above);
+ * NAN with a single tier, without gl45 among the tiers, or a 0 base. */
+double bench_ratio_to_gl45(const bench_results *results, uint32_t count_index, uint32_t mode_index,
+                           uint32_t tier_index, int field);
 
 /* "1.23x", "45.6x", "789x", or "-" for NAN (no static to compare with). */
 void bench_format_ratio(char *out, size_t size, double ratio);
@@ -140,7 +170,7 @@ struct cJSON *bench_summary_json(const bench_summary *s);
 bool bench_write_text(const char *path, const char *text);
 /* A chart: frame and application CPU time against crowd size, one line
  * per mode or way of drawing, each point a median with its percentiles. */
-#define BENCH_CHART_MAX_LINES 8
+#define BENCH_CHART_MAX_LINES 10 /* five modes x two tiers */
 typedef struct bench_chart_line {
     const char *title, *colour; /* colour as '#rrggbb' */
     uint32_t point_count;

@@ -106,15 +106,27 @@ int bench_write_chart(const char *path, const bench_results *r) {
         cli_fail(CLI_EXIT_OUTPUT, "%s: out of memory", path);
         return -1;
     }
+    /* With two tiers, the second's lines in a lighter shade of the mode's. */
+    static const char *const second_tier_colours[CROWD_GPU_MODE_COUNT] = {
+        "#a0a0a0", "#f09a9b", "#ffbf87", "#8fbbd9", "#96d096"};
+    char titles[BENCH_CHART_MAX_LINES][32];
     chart->model = r->config.model;
     chart->machine = &r->machine;
     for (uint32_t mi = 0; mi < r->config.mode_count; mi++) {
-        crowd_gpu_mode mode = r->config.modes[mi];
-        bench_chart_line *line =
-            bench_chart_add_line(chart, crowd_gpu_mode_name(mode), colours[mode]);
-        for (uint32_t ci = 0; line != NULL && ci < r->config.count_count; ci++) {
-            const bench_cell *cell = bench_cell_at(r, ci, mi);
-            bench_chart_add_point(line, cell->count, &cell->frame_ms, &cell->cpu_ms);
+        for (uint32_t ti = 0; ti < r->config.tier_count; ti++) {
+            crowd_gpu_mode mode = r->config.modes[mi];
+            uint32_t at = chart->line_count < BENCH_CHART_MAX_LINES ? chart->line_count : 0;
+            snprintf(titles[at], sizeof titles[at], "%s", crowd_gpu_mode_name(mode));
+            if (r->config.tier_count > 1) {
+                snprintf(titles[at], sizeof titles[at], "%s, %s", crowd_gpu_mode_name(mode),
+                         crowd_gpu_tier_name(bench_tier_cell_at(r, 0, mi, ti)->tier));
+            }
+            bench_chart_line *line = bench_chart_add_line(
+                chart, titles[at], ti == 0 ? colours[mode] : second_tier_colours[mode]);
+            for (uint32_t ci = 0; line != NULL && ci < r->config.count_count; ci++) {
+                const bench_cell *cell = bench_tier_cell_at(r, ci, mi, ti);
+                bench_chart_add_point(line, cell->count, &cell->frame_ms, &cell->cpu_ms);
+            }
         }
     }
     int result = bench_chart_write(path, chart);

@@ -1,5 +1,5 @@
 /* bench_run.c - the measurement loop of bench.h: one world per (size,
- * mode), the same crowd in each, drawn interleaved round by round. */
+ * mode, tier), the same crowd in each, drawn interleaved round by round. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -92,47 +92,80 @@ bench_summary bench_summarize(double *values, uint32_t n) {
     };
 }
 
-const bench_cell *bench_cell_at(const bench_results *results, uint32_t count_index,
-                                uint32_t mode_index) {
-    return &results->cells[count_index * results->config.mode_count + mode_index];
+const bench_cell *bench_tier_cell_at(const bench_results *results, uint32_t count_index,
+                                     uint32_t mode_index, uint32_t tier_index) {
+    const bench_config *c = &results->config;
+    return &results->cells[(count_index * c->mode_count + mode_index) * c->tier_count + tier_index];
 }
 
-double bench_ratio(const bench_results *results, uint32_t count_index, uint32_t mode_index,
-                   int field) {
+const bench_cell *bench_cell_at(const bench_results *results, uint32_t count_index,
+                                uint32_t mode_index) {
+    return bench_tier_cell_at(results, count_index, mode_index, 0);
+}
+
+/* Field of bench_ratio: 0 cpu_ms, 1 frame_ms, 2 draw calls, 3 GPU memory. */
+static double cell_value(const bench_cell *cell, int field) {
+    switch (field) {
+    case 0:
+        return cell->cpu_ms.median;
+    case 1:
+        return cell->frame_ms.median;
+    case 2:
+        return cell->draw_calls;
+    default:
+        return (double)cell->gpu_memory_bytes;
+    }
+}
+
+static double value_ratio(const bench_cell *cell, const bench_cell *base, int field) {
+    double b = cell_value(base, field);
+    return b > 0.0 ? cell_value(cell, field) / b : NAN;
+}
+
+double bench_tier_ratio(const bench_results *results, uint32_t count_index, uint32_t mode_index,
+                        uint32_t tier_index, int field) {
     for (uint32_t m = 0; m < results->config.mode_count; m++) {
-        if (results->config.modes[m] != CROWD_GPU_MODE_STATIC) {
-            continue;
+        if (results->config.modes[m] == CROWD_GPU_MODE_STATIC) {
+            return value_ratio(bench_tier_cell_at(results, count_index, mode_index, tier_index),
+                               bench_tier_cell_at(results, count_index, m, tier_index), field);
         }
-        const bench_cell *base = bench_cell_at(results, count_index, m);
-        const bench_cell *cell = bench_cell_at(results, count_index, mode_index);
-        double a, b;
-        switch (field) {
-        case 0:
-            a = cell->cpu_ms.median, b = base->cpu_ms.median;
-            break;
-        case 1:
-            a = cell->frame_ms.median, b = base->frame_ms.median;
-            break;
-        case 2:
-            a = cell->draw_calls, b = base->draw_calls;
-            break;
-        default:
-            a = (double)cell->gpu_memory_bytes, b = (double)base->gpu_memory_bytes;
-            break;
-        }
-        return b > 0.0 ? a / b : NAN;
     }
     return NAN;
 }
 
-/* One (count, mode) pair: its own world holding the crowd, so that every
- * pair can be drawn in any order, and the frames measured for it. */
+double bench_ratio(const bench_results *results, uint32_t count_index, uint32_t mode_index,
+                   int field) {
+    return bench_tier_ratio(results, count_index, mode_index, 0, field);
+}
+
+/* The tier index of gl45 when several tiers ran, else -1. */
+static int gl45_tier_index(const bench_config *c) {
+    for (uint32_t t = 0; c->tier_count > 1 && t < c->tier_count; t++) {
+        if (c->tiers[t] == CROWD_TIER_GL45) {
+            return (int)t;
+        }
+    }
+    return -1;
+}
+
+double bench_ratio_to_gl45(const bench_results *results, uint32_t count_index, uint32_t mode_index,
+                           uint32_t tier_index, int field) {
+    int base = gl45_tier_index(&results->config);
+    if (base < 0) {
+        return NAN;
+    }
+    return value_ratio(bench_tier_cell_at(results, count_index, mode_index, tier_index),
+                       bench_tier_cell_at(results, count_index, mode_index, (uint32_t)base), field);
+}
+
+/* One (count, mode, tier) cell: its own world holding the crowd, so that
+ * every cell can be drawn in any order, and the frames measured for it. */
 typedef struct cell_state {
     crowd_world *world;
     crowd_archetype *archetypes;
     crowd_instance *ids;
     crowd_camera camera;
-    double *cpu_ms, *frame_ms, *animation_ms, *process_cpu_ms, *gpu_ms, *uploaded;
+    double *cpu_ms, *frame_ms, *animation_ms, *cull_ms, *process_cpu_ms, *gpu_ms, *uploaded;
     uint32_t gpu_samples;
     GLsync in_flight[IN_FLIGHT]; /* no_wait: fences of the last frames */
     uint32_t frame_index;
@@ -152,6 +185,7 @@ static void cells_release(cell_state *cells, uint32_t n) {
         free(cells[i].cpu_ms);
         free(cells[i].frame_ms);
         free(cells[i].animation_ms);
+        free(cells[i].cull_ms);
         free(cells[i].process_cpu_ms);
         free(cells[i].gpu_ms);
         free(cells[i].uploaded);
@@ -160,12 +194,13 @@ static void cells_release(cell_state *cells, uint32_t n) {
 }
 
 static crowd_result cell_init(cell_state *cell, const scene_character *character,
-                              const bench_config *c, crowd_gpu_mode mode, uint32_t count,
-                              crowd_error *error) {
+                              const bench_config *c, const bench_cell *what, crowd_error *error) {
+    crowd_gpu_mode mode = what->mode;
+    uint32_t count = what->count;
     cell->archetypes = calloc(c->archetypes, sizeof *cell->archetypes);
     cell->ids = calloc(count, sizeof *cell->ids);
-    double **series[] = {&cell->cpu_ms,         &cell->frame_ms, &cell->animation_ms,
-                         &cell->process_cpu_ms, &cell->gpu_ms,   &cell->uploaded};
+    double **series[] = {&cell->cpu_ms, &cell->frame_ms, &cell->animation_ms,  &cell->cull_ms,
+                         &cell->gpu_ms, &cell->uploaded, &cell->process_cpu_ms};
     bool allocated = cell->archetypes != NULL && cell->ids != NULL;
     for (size_t k = 0; k < sizeof series / sizeof series[0]; k++) {
         *series[k] = calloc(c->frames, sizeof(double));
@@ -176,7 +211,7 @@ static crowd_result cell_init(cell_state *cell, const scene_character *character
     }
     crowd_world_desc desc = stage_world_desc(count, (crowd_logger){0});
     desc.state = c->restore_state ? CROWD_STATE_RESTORE : CROWD_STATE_RESET;
-    desc.tier = c->tier;
+    desc.tier = what->tier;
     crowd_result result = crowd_world_create(&desc, &cell->world, error);
     for (uint32_t a = 0; result == CROWD_OK && a < c->archetypes; a++) {
         result =
@@ -221,6 +256,7 @@ static void cell_record(cell_state *cell, const stage_timing *timing, int f) {
     cell->cpu_ms[f] = timing->cpu_s * 1e3;
     cell->frame_ms[f] = timing->wall_s * 1e3;
     cell->animation_ms[f] = cell->last.cpu_animation_time_s * 1e3;
+    cell->cull_ms[f] = cell->last.cpu_cull_time_s * 1e3;
     cell->process_cpu_ms[f] = timing->process_cpu_s * 1e3;
     cell->uploaded[f] = (double)cell->last.uploaded_bytes;
     if (cell->last.gpu_time_frames_ago > 0) {
@@ -228,45 +264,88 @@ static void cell_record(cell_state *cell, const stage_timing *timing, int f) {
     }
 }
 
-/* Draws every cell once, in a fresh random order, at global time time_s;
- * records the frame as number `f` unless f < 0 (warm-up). The order is
- * shuffled so that no cell always follows the same other one: on a CPU
- * rasterizer the calling thread's next burst of work costs more after a long
- * frame (its caches and the core's state went cold while it waited), and a
- * fixed order would charge that to the cells after the long frames. */
-static crowd_result round_draw(cell_state *cells, uint32_t n, uint32_t *order, uint64_t *random,
+static void shuffle(uint32_t *values, uint32_t n, uint64_t *random) {
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = (uint32_t)(scene_random_u64(random) % i), t = values[i - 1];
+        values[i - 1] = values[j];
+        values[j] = t;
+    }
+}
+
+static crowd_result cell_draw(cell_state *cell, stage *st, const host_target *target,
+                              const bench_config *c, double time_s, int f, crowd_error *error) {
+    if (c->no_wait) {
+        cell_throttle(cell);
+    }
+    stage_timing timing;
+    crowd_result result =
+        stage_frame(st, cell->world, target, &cell->camera, time_s, !c->no_wait, &timing, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (c->no_wait) {
+        cell->in_flight[cell->frame_index % IN_FLIGHT] =
+            glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    }
+    cell->frame_index++;
+    cell_record(cell, &timing, f);
+    return CROWD_OK;
+}
+
+/* Draws every cell once at global time time_s, the (count, mode) pairs in
+ * a fresh random order and each pair's tiers one after the other, also in
+ * a fresh order; records the frame as number `f` unless f < 0 (warm-up).
+ * The order is shuffled so that no cell always follows the same other one:
+ * on a CPU rasterizer the calling thread's next burst of work costs more
+ * after a long frame (its caches and the core's state went cold while it
+ * waited), and a fixed order would charge that to the cells after the long
+ * frames. A pair's tiers are drawn together so that what slows the machine
+ * for a while (throttling, another process) slows both alike. */
+static crowd_result round_draw(cell_state *cells, uint32_t pairs, uint32_t *order, uint64_t *random,
                                stage *st, const host_target *target, const bench_config *c,
                                double time_s, int f, crowd_error *error) {
-    for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = (uint32_t)(scene_random_u64(random) % i), t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        cell_state *cell = &cells[order[k]];
-        if (c->no_wait) {
-            cell_throttle(cell);
+    shuffle(order, pairs, random);
+    for (uint32_t k = 0; k < pairs; k++) {
+        uint32_t tiers[BENCH_MAX_TIERS] = {0, 1};
+        shuffle(tiers, c->tier_count, random);
+        for (uint32_t t = 0; t < c->tier_count; t++) {
+            crowd_result result = cell_draw(&cells[order[k] * c->tier_count + tiers[t]], st, target,
+                                            c, time_s, f, error);
+            if (result != CROWD_OK) {
+                return result;
+            }
         }
-        stage_timing timing;
-        crowd_result result = stage_frame(st, cell->world, target, &cell->camera, time_s,
-                                          !c->no_wait, &timing, error);
-        if (result != CROWD_OK) {
-            return result;
-        }
-        if (c->no_wait) {
-            cell->in_flight[cell->frame_index % IN_FLIGHT] =
-                glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-        }
-        cell->frame_index++;
-        cell_record(cell, &timing, f);
     }
     return CROWD_OK;
+}
+
+/* Each cell's app CPU time over its GL 4.5 twin's, frame by frame (before
+ * the series are sorted by their summaries). */
+static void pair_with_gl45(cell_state *cells, const bench_config *c, bench_cell *out) {
+    int base = gl45_tier_index(c);
+    uint32_t n = c->count_count * c->mode_count * c->tier_count;
+    double *ratios = base >= 0 ? calloc(c->frames, sizeof *ratios) : NULL;
+    for (uint32_t i = 0; ratios != NULL && i < n; i++) {
+        const cell_state *twin = &cells[i - i % c->tier_count + (uint32_t)base];
+        uint32_t kept = 0;
+        for (uint32_t f = 0; f < c->frames; f++) {
+            if (twin->cpu_ms[f] > 0.0) {
+                ratios[kept++] = cells[i].cpu_ms[f] / twin->cpu_ms[f];
+            }
+        }
+        out[i].has_gl45_twin = kept > 0;
+        if (kept > 0) {
+            out[i].cpu_vs_gl45_paired = bench_summarize(ratios, kept);
+        }
+    }
+    free(ratios);
 }
 
 static void cell_summarize(cell_state *cell, const bench_config *c, bench_cell *out) {
     out->cpu_ms = bench_summarize(cell->cpu_ms, c->frames);
     out->frame_ms = bench_summarize(cell->frame_ms, c->frames);
     out->animation_ms = bench_summarize(cell->animation_ms, c->frames);
+    out->cull_ms = bench_summarize(cell->cull_ms, c->frames);
     out->process_cpu_ms = bench_summarize(cell->process_cpu_ms, c->frames);
     out->gpu_samples = cell->gpu_samples;
     if (cell->gpu_samples > 0) {
@@ -283,9 +362,9 @@ static void cell_summarize(cell_state *cell, const bench_config *c, bench_cell *
 static crowd_result measure(host_context *context, const scene_character *character,
                             bench_results *out, crowd_error *error) {
     const bench_config *c = &out->config;
-    uint32_t n = c->count_count * c->mode_count;
+    uint32_t pairs = c->count_count * c->mode_count, n = pairs * c->tier_count;
     cell_state *cells = calloc(n, sizeof *cells);
-    uint32_t *order = calloc(n, sizeof *order);
+    uint32_t *order = calloc(pairs, sizeof *order);
     host_target target = {0};
     stage st = {0};
     crowd_result result = CROWD_OK;
@@ -299,23 +378,31 @@ static crowd_result measure(host_context *context, const scene_character *charac
         result = stage_create(context, false, c->shadows, &st, error);
     }
     for (uint32_t i = 0; result == CROWD_OK && i < n; i++) {
-        order[i] = i;
-        out->cells[i].count = c->counts[i / c->mode_count];
-        out->cells[i].mode = c->modes[i % c->mode_count];
-        result = cell_init(&cells[i], character, c, out->cells[i].mode, out->cells[i].count, error);
+        uint32_t pair = i / c->tier_count;
+        order[pair] = pair;
+        out->cells[i].count = c->counts[pair / c->mode_count];
+        out->cells[i].mode = c->modes[pair % c->mode_count];
+        out->cells[i].tier = c->tiers[i % c->tier_count];
+        result = cell_init(&cells[i], character, c, &out->cells[i], error);
+        if (result == CROWD_OK) {
+            crowd_world_stats stats;
+            crowd_world_get_stats(cells[i].world, &stats);
+            out->cells[i].tier = stats.tier;
+        }
     }
     if (result == CROWD_OK) {
         out->clip_count = crowd_archetype_clip_count(cells[0].world, cells[0].archetypes[0]);
-        crowd_world_stats stats;
-        crowd_world_get_stats(cells[0].world, &stats);
-        out->tier = stats.tier;
+        out->tier = out->cells[0].tier;
     }
     uint64_t random = c->seed;
     for (uint32_t round = 0; result == CROWD_OK && round < c->warmup + c->frames; round++) {
         progress(c, round);
         int f = round < c->warmup ? -1 : (int)(round - c->warmup);
-        result = round_draw(cells, n, order, &random, &st, &target, c, c->frame_step_s * round, f,
-                            error);
+        result = round_draw(cells, pairs, order, &random, &st, &target, c, c->frame_step_s * round,
+                            f, error);
+    }
+    if (result == CROWD_OK) {
+        pair_with_gl45(cells, c, out->cells);
     }
     for (uint32_t i = 0; result == CROWD_OK && i < n; i++) {
         cell_summarize(&cells[i], c, &out->cells[i]);
@@ -334,15 +421,24 @@ crowd_result bench_run(host_context *context, const scene_character *character,
     if (out->config.archetypes == 0) {
         out->config.archetypes = 1;
     }
+    if (out->config.tier_count == 0) {
+        out->config.tier_count = 1;
+        out->config.tiers[0] = config->tier;
+    }
     bench_machine_describe(context, &out->machine);
     const crowd_asset *drawn = character->asset != NULL ? character->asset : character->bake->asset;
     out->vertex_count = drawn->mesh.vertex_count;
     out->joint_count = drawn->skeleton.joint_count;
+    if (out->config.tier_count > BENCH_MAX_TIERS) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "at most %u tiers side by side", BENCH_MAX_TIERS);
+    }
     if (config->mode_count == 0 || config->count_count == 0 || config->frames == 0) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "nothing to measure (no mode, count or frame)");
     }
-    out->cells = calloc((size_t)config->count_count * config->mode_count, sizeof *out->cells);
+    out->cells = calloc((size_t)config->count_count * config->mode_count * out->config.tier_count,
+                        sizeof *out->cells);
     if (out->cells == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }

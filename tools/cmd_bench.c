@@ -46,6 +46,8 @@ static const char usage[] =
     "  --ways a,b,...    field: of floor,brute,cull,cull+lod (default all four); the\n"
     "                    others are not drawn, so a profiler sees these alone\n"
     "  --tier T          auto (default), gl45 or portable (crowd_world_desc.tier)\n"
+    "  --tiers a,b       both tiers side by side in one run (gl45,portable), each\n"
+    "                    size and mode drawn by both back to back; ratios to gl45\n"
     "  --context C       gl45 (default), gl33 or gles3: the OpenGL context to run on\n"
     "  --no-gl-thread    leave Mesa's GL driver thread off (see docs/bench.md)\n"
     "  --quiet           no progress line\n"
@@ -55,7 +57,7 @@ typedef struct options {
     const char *model;
     uint32_t model_count;
     const char *json, *csv, *chart;
-    bool modes_given, gl_thread, counts_given, field;
+    bool modes_given, gl_thread, counts_given, field, tier_given;
     long brute_limit;
     uint32_t ways;          /* --ways as bits; 0: not given, all four */
     uint32_t width, height; /* 0: chosen for the renderer */
@@ -131,6 +133,43 @@ static bool parse_modes(const char *text, bench_config *c) {
     return ok;
 }
 
+/* Parses "gl45,portable": two different tiers, named (auto would be one
+ * of the two on a GL 4.5 context, and nothing on the others). */
+static bool parse_tiers(const char *text, bench_config *c) {
+    char *copy = strdup(text);
+    if (copy == NULL) {
+        return false;
+    }
+    bool ok = true;
+    c->tier_count = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); ok && item != NULL;
+         item = strtok_r(NULL, ",", &save)) {
+        crowd_gpu_tier tier;
+        if (!scene_parse_tier("--tiers", item, &tier)) {
+            ok = false;
+        } else if (tier == CROWD_TIER_AUTO) {
+            cli_fail(CLI_EXIT_USAGE, "--tiers: name the tiers (gl45, portable), not auto");
+            ok = false;
+        } else if (c->tier_count == BENCH_MAX_TIERS) {
+            cli_fail(CLI_EXIT_USAGE, "--tiers: at most %u tiers", BENCH_MAX_TIERS);
+            ok = false;
+        } else if (c->tier_count == 1 && c->tiers[0] == tier) {
+            cli_fail(CLI_EXIT_USAGE, "--tiers: '%s' given twice", item);
+            ok = false;
+        } else {
+            c->tiers[c->tier_count++] = tier;
+        }
+    }
+    if (ok && c->tier_count < 2) {
+        cli_fail(CLI_EXIT_USAGE, "--tiers: two tiers to compare, e.g. gl45,portable (not '%s')",
+                 text);
+        ok = false;
+    }
+    free(copy);
+    return ok;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
@@ -139,7 +178,7 @@ static int parse(int argc, char **argv, options *o) {
         static const char *const with_value[] = {
             "--counts",      "--modes", "--size",  "--frames",     "--warmup", "--seed",
             "--json",        "--csv",   "--chart", "--archetypes", "--state",  "--scene",
-            "--brute-limit", "--ways",  "--tier",  "--context",    NULL};
+            "--brute-limit", "--ways",  "--tier",  "--context",    "--tiers",  NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -199,6 +238,11 @@ static int parse(int argc, char **argv, options *o) {
             o->config.restore_state = strcmp(value, "restore") == 0;
         } else if (strcmp(arg, "--tier") == 0) {
             if (!scene_parse_tier(arg, value, &o->config.tier)) {
+                return CLI_EXIT_USAGE;
+            }
+            o->tier_given = true;
+        } else if (strcmp(arg, "--tiers") == 0) {
+            if (!parse_tiers(value, &o->config)) {
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(arg, "--context") == 0) {
@@ -383,6 +427,12 @@ int cmd_bench(int argc, char **argv) {
         return cli_fail(CLI_EXIT_USAGE,
                         "--scene field: mode '%s' is not culled; use static, bat or vat",
                         crowd_gpu_mode_name(first));
+    }
+    if (o.config.tier_count > 0 && o.tier_given) {
+        return cli_fail(CLI_EXIT_USAGE, "--tier and --tiers: one tier, or two side by side");
+    }
+    if (o.config.tier_count > 0 && o.field) {
+        return cli_fail(CLI_EXIT_USAGE, "--scene field runs one tier: --tier, not --tiers");
     }
     if (!o.field && o.ways != 0) {
         return cli_fail(CLI_EXIT_USAGE, "--ways is an option of --scene field");

@@ -611,6 +611,11 @@ typedef struct crowd_world_stats {
      * blending, skinning matrices and cpu mode's skinning); 0 in static, bat
      * and vat. Means the same on every driver. */
     double cpu_animation_time_s;
+    /* The part of it spent choosing the visible instances and their LODs on
+     * the CPU (the portable tier's culling, or CROWD_CULL_CPU), every pass:
+     * it grows with the instance count. 0 when the GPU culls or nothing is
+     * culled (cull off; cpu and gpu modes). */
+    double cpu_cull_time_s;
     /* GPU time of the draws of the newest frame whose timer results have
      * arrived, and how many frames ago that was (0 = none yet). */
     double gpu_time_s;

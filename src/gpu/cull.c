@@ -306,7 +306,11 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
         r->cull.cpu_visible_capacity = capacity;
     }
     uint32_t *counts = r->cull.cpu_counts;
+    double start = r->world->timing ? crowd__gpu_thread_cpu_s() : 0.0;
     crowd__gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts);
+    if (r->world->timing) {
+        r->world->stats.cpu_cull_time_s += crowd__gpu_thread_cpu_s() - start;
+    }
     if (r->world->portable) {
         /* The draw streams the lists (draw_portable.c). */
         for (uint32_t k = 0; k < view->lod_count; k++) {

@@ -424,6 +424,9 @@ crowd_result crowd__gpu_context_check(bool desktop_gl, int version, int profile_
                                       crowd_error *error);
 /* A copy of `text` from the world's allocator, NULL when out of memory. */
 char *crowd__gpu_copy_string(const crowd_world *world, const char *text);
+/* The calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), seconds: what the
+ * stats' CPU times are read from. */
+double crowd__gpu_thread_cpu_s(void);
 
 /* mesh.c */
 /* The mesh of `drawn` (with the LODs and VAT texels of `bake`, which may

@@ -21,7 +21,7 @@ char *crowd__gpu_copy_string(const crowd_world *w, const char *text) {
     return copy;
 }
 
-static double thread_cpu_s(void) {
+double crowd__gpu_thread_cpu_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -378,7 +378,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "frame time must be finite");
     }
-    double cpu_start = w->timing ? thread_cpu_s() : 0.0;
+    double cpu_start = w->timing ? crowd__gpu_thread_cpu_s() : 0.0;
     w->clock_s = time_s;
     w->frame++;
     memset(&w->stats, 0, sizeof w->stats);
@@ -402,7 +402,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
     }
     if (w->timing) {
         w->frame_cpu_start_s = cpu_start;
-        w->stats.cpu_time_s = thread_cpu_s() - cpu_start;
+        w->stats.cpu_time_s = crowd__gpu_thread_cpu_s() - cpu_start;
     }
     return result;
 }
@@ -489,7 +489,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     if (checked != CROWD_OK) {
         return checked;
     }
-    double cpu_start = w->timing ? thread_cpu_s() : 0.0;
+    double cpu_start = w->timing ? crowd__gpu_thread_cpu_s() : 0.0;
     float view_proj[16];
     multiply(desc->projection, desc->view, view_proj);
     float now = (float)w->clock_s;
@@ -525,7 +525,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
         crowd__gpu_state_restore(&saved);
     }
     if (w->timing) {
-        w->stats.cpu_time_s += thread_cpu_s() - cpu_start;
+        w->stats.cpu_time_s += crowd__gpu_thread_cpu_s() - cpu_start;
     }
     if (drawn != CROWD_OK) {
         return drawn;

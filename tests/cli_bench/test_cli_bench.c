@@ -5,7 +5,10 @@
  * calls per mode, vertices = index count x crowd size, bytes uploaded per
  * frame by cpu and gpu modes, ratios = value / static's value, percentiles
  * in order, CPU time within the frame's wall time; with --archetypes K and
- * --shadows, K draws per pass in two passes; with --no-wait, submit times.
+ * --shadows, K draws per pass in two passes; with --no-wait, submit times;
+ * with --tiers gl45,portable, both tiers' cells side by side, the portable
+ * tier's CPU culling time and its records streamed every frame, ratios to
+ * the GL 4.5 twin.
  *
  * Groups (argv[1]): "bench", "demo", "play" (play needs a display: CMake
  * runs it under xvfb-run when that is installed). A group that finds no GL
@@ -126,10 +129,10 @@ static double summary_median(const cJSON *cell, const char *name) {
 }
 
 typedef struct cell_view {
-    const char *mode;
-    double count, cpu_ms, frame_ms, animation_ms, draw_calls, extra_draw_calls, vertices,
-        uploaded_bytes, gpu_memory_bytes, archetypes, passes;
-    const cJSON *ratio;
+    const char *mode, *tier;
+    double count, cpu_ms, frame_ms, animation_ms, cull_ms, cull_ms_max, draw_calls,
+        extra_draw_calls, vertices, uploaded_bytes, gpu_memory_bytes, archetypes, passes;
+    const cJSON *ratio, *ratio_to_gl45;
 } cell_view;
 
 static cell_view read_cell(const cJSON *cell) {
@@ -138,7 +141,9 @@ static cell_view read_cell(const cJSON *cell) {
         .count = number(cell, "count"),
         .cpu_ms = summary_median(cell, "cpu_ms"),
         .frame_ms = summary_median(cell, "frame_ms"),
+        .tier = string(cell, "tier"),
         .animation_ms = summary_median(cell, "animation_ms"),
+        .cull_ms = summary_median(cell, "cull_ms"),
         .draw_calls = number(cell, "draw_calls"),
         .extra_draw_calls = number(cell, "extra_draw_calls"),
         .vertices = number(cell, "vertices"),
@@ -147,7 +152,16 @@ static cell_view read_cell(const cJSON *cell) {
         .archetypes = number(cell, "archetypes"),
         .passes = number(cell, "passes"),
         .ratio = object(cell, "ratio_to_static"),
+        .ratio_to_gl45 = cJSON_GetObjectItemCaseSensitive(cell, "ratio_to_gl45"),
     };
+    CHECK_MSG(strcmp(v.tier, "gl45") == 0 || strcmp(v.tier, "portable") == 0, "tier '%s'", v.tier);
+    CHECK_MSG(cJSON_IsNull(v.ratio_to_gl45) || cJSON_IsObject(v.ratio_to_gl45),
+              "%s: ratio_to_gl45 missing or neither null nor an object", v.mode);
+    /* The culling is inside the app CPU time (of the same frame, so its
+     * median need not be below cpu_ms's, its maximum below cpu_ms's maximum). */
+    v.cull_ms_max = number(object(cell, "cull_ms"), "max");
+    CHECK_MSG(v.cull_ms_max <= number(object(cell, "cpu_ms"), "max"), "%s: cull %g ms > CPU",
+              v.mode, v.cull_ms_max);
     summary_median(cell, "process_cpu_ms");
     /* GPU time: a summary over the frames whose timer results arrived, or
      * null when none did. */
@@ -221,6 +235,10 @@ static int check_results(const cJSON *root, const crowd_asset *builtin) {
             CHECK_MSG(v.animation_ms <= v.cpu_ms && ((cpu || gpu) || v.animation_ms == 0.0),
                       "%s: animation %g ms, CPU %g ms", v.mode, v.animation_ms, v.cpu_ms);
             CHECK(v.gpu_memory_bytes > 0.0);
+            /* One tier (auto: gl45 on this context), which culls on the GPU. */
+            CHECK_MSG(strcmp(v.tier, "gl45") == 0 && v.cull_ms_max == 0.0 &&
+                          cJSON_IsNull(v.ratio_to_gl45),
+                      "%s at %g: tier %s, cull %g ms", v.mode, v.count, v.tier, v.cull_ms_max);
             check_ratio(&v, "cpu_ms", v.cpu_ms, base.cpu_ms);
             check_ratio(&v, "frame_ms", v.frame_ms, base.frame_ms);
             check_ratio(&v, "draw_calls", v.draw_calls, base.draw_calls);
@@ -264,6 +282,15 @@ static int check_json(const char *path, const crowd_asset *builtin, const char *
     const cJSON *counts = cJSON_GetObjectItemCaseSensitive(settings, "counts");
     CHECK(cJSON_IsArray(modes) && cJSON_GetArraySize(modes) == 5);
     CHECK(cJSON_IsArray(counts) && cJSON_GetArraySize(counts) == 2);
+    /* One tier: asked auto, ran gl45, listed once in each list. */
+    CHECK(strcmp(string(settings, "tier_asked"), "auto") == 0 &&
+          strcmp(string(root, "tier"), "gl45") == 0);
+    const cJSON *asked = cJSON_GetObjectItemCaseSensitive(settings, "tiers_asked");
+    const cJSON *tiers = cJSON_GetObjectItemCaseSensitive(root, "tiers");
+    CHECK(cJSON_IsArray(asked) && cJSON_GetArraySize(asked) == 1 &&
+          strcmp(cJSON_GetArrayItem(asked, 0)->valuestring, "auto") == 0);
+    CHECK(cJSON_IsArray(tiers) && cJSON_GetArraySize(tiers) == 1 &&
+          strcmp(cJSON_GetArrayItem(tiers, 0)->valuestring, "gl45") == 0);
     check_results(root, builtin);
     cJSON_Delete(root);
     return 0;
@@ -278,8 +305,9 @@ static void check_csv(const char *path) {
     for (const char *c = text; *c != '\0' && *c != '\n'; c++) {
         header_fields += *c == ',';
     }
-    CHECK(header_fields == 19);
+    CHECK(header_fields == 24);
     CHECK(strstr(text, "\nvat,2,") != NULL && strstr(text, "\nstatic,1,") != NULL);
+    CHECK(strstr(text, ",gl45,0,,,\n") != NULL); /* one tier: no culling on the CPU, no ratio */
 }
 
 static void bench_usage_errors(void) {
@@ -355,6 +383,99 @@ static void bench_no_wait(void) {
                   v.mode, v.count, v.cpu_ms, v.frame_ms);
     }
     cJSON_Delete(root);
+}
+
+/* A portable cell against its GL 4.5 twin (the cell before it). Draws
+ * follow from the scene: the bench draws at LOD0 (no LOD choice), so the
+ * portable tier's one instanced draw per (archetype, LOD in use) is one
+ * draw, as gl45's one multi-draw command; cpu mode draws each character.
+ * The camera frames the whole crowd, so the portable tier's CPU culling
+ * keeps every character: as many vertices as gl45's count. It streams the
+ * records it draws every frame (112 bytes each) on top of what gl45
+ * uploads, and culls on the CPU in static and vat only. */
+static void check_tier_pair(const cell_view *gl45, const cell_view *portable,
+                            double paired_median) {
+    CHECK_MSG(strcmp(gl45->tier, "gl45") == 0 && strcmp(portable->tier, "portable") == 0 &&
+                  strcmp(gl45->mode, portable->mode) == 0 && gl45->count == portable->count,
+              "cells out of order: %s %s %g, %s %s %g", gl45->tier, gl45->mode, gl45->count,
+              portable->tier, portable->mode, portable->count);
+    bool culled = strcmp(portable->mode, "cpu") != 0 && strcmp(portable->mode, "gpu") != 0;
+    double draws = strcmp(portable->mode, "cpu") == 0 ? portable->count : 1.0;
+    CHECK_MSG(gl45->draw_calls == draws && portable->draw_calls == draws &&
+                  portable->vertices == gl45->vertices,
+              "%s at %g: draws %g and %g, vertices %g and %g", portable->mode, portable->count,
+              gl45->draw_calls, portable->draw_calls, gl45->vertices, portable->vertices);
+    CHECK_MSG(portable->uploaded_bytes == gl45->uploaded_bytes + 112.0 * portable->count,
+              "%s at %g: portable uploads %g bytes, gl45 %g", portable->mode, portable->count,
+              portable->uploaded_bytes, gl45->uploaded_bytes);
+    CHECK_MSG(gl45->cull_ms_max == 0.0 &&
+                  (culled ? portable->cull_ms > 0.0 : portable->cull_ms_max == 0.0),
+              "%s at %g: cull %g ms (gl45 %g)", portable->mode, portable->count, portable->cull_ms,
+              gl45->cull_ms_max);
+    /* gl45 over itself is 1; the portable cell's ratios are its values over
+     * the twin's (times of the rounded medians), and with one measured
+     * frame the per-round ratio is that frame's, the ratio of the medians. */
+    const cJSON *self = gl45->ratio_to_gl45, *ratio = portable->ratio_to_gl45;
+    REQUIRE_VOID(cJSON_IsObject(self) && cJSON_IsObject(ratio));
+    CHECK(number(self, "cpu_ms") == 1.0 && number(self, "frame_ms") == 1.0 &&
+          number(self, "draw_calls") == 1.0 && number(self, "gpu_memory_bytes") == 1.0);
+    CHECK(number(object(self, "cpu_ms_paired"), "median") == 1.0);
+    CHECK_NEAR(number(ratio, "cpu_ms"), portable->cpu_ms / gl45->cpu_ms, 1e-9);
+    CHECK_NEAR(number(ratio, "frame_ms"), portable->frame_ms / gl45->frame_ms, 1e-9);
+    CHECK(number(ratio, "draw_calls") == 1.0);
+    CHECK_NEAR(number(ratio, "gpu_memory_bytes"),
+               portable->gpu_memory_bytes / gl45->gpu_memory_bytes, 1e-12);
+    CHECK_NEAR(paired_median, portable->cpu_ms / gl45->cpu_ms,
+               2e-4 * (portable->cpu_ms / gl45->cpu_ms));
+}
+
+/* --tiers gl45,portable: every (count, mode) measured by both tiers on the
+ * one GL 4.5 context, cells [count][mode][tier]; the usage errors. */
+static void bench_tiers(void) {
+    check_usage_error(run("bench", "--tiers", "gl45", NULL), "--tiers gl45", "two tiers");
+    check_usage_error(run("bench", "--tiers", "gl45,gl45", NULL), "--tiers gl45,gl45", "twice");
+    check_usage_error(run("bench", "--tiers", "auto,portable", NULL), "--tiers auto", "not auto");
+    check_usage_error(run("bench", "--tiers", "gl45,fast", NULL), "--tiers gl45,fast", "'fast'");
+    check_usage_error(run("bench", "--tier", "gl45", "--tiers", "gl45,portable", NULL),
+                      "--tier and --tiers", "--tiers");
+    check_usage_error(run("bench", "--scene", "field", "--tiers", "gl45,portable", NULL),
+                      "field --tiers", "--scene field");
+    remove("bench_tiers.json");
+    remove("bench_tiers.csv");
+    const cli_run *r = run("bench", "builtin:", "--tiers", "portable,gl45", "--counts", "1,3",
+                           "--modes", "static,cpu,gpu,vat", "--frames", "1", "--warmup", "1",
+                           "--size", "32x32", "--json", "bench_tiers.json", "--csv",
+                           "bench_tiers.csv", "--chart", "bench_tiers.png", "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench --tiers: exit %d, stderr: %s", r->exit_code, r->err);
+    check_chart(r, "bench_tiers.png", "--tiers");
+    CHECK_MSG(strstr(r->out, "tiers: portable and gl45 side by side") != NULL &&
+                  strstr(r->out, "/gl45") != NULL && strstr(r->out, " portable ") != NULL,
+              "%s", r->out);
+    cJSON *root = test_read_json("bench_tiers.json");
+    REQUIRE_VOID(root != NULL);
+    const cJSON *tiers = cJSON_GetObjectItemCaseSensitive(root, "tiers");
+    const cJSON *asked = cJSON_GetObjectItemCaseSensitive(object(root, "settings"), "tiers_asked");
+    REQUIRE_VOID(cJSON_IsArray(tiers) && cJSON_GetArraySize(tiers) == 2 && cJSON_IsArray(asked) &&
+                 cJSON_GetArraySize(asked) == 2);
+    CHECK(strcmp(cJSON_GetArrayItem(tiers, 0)->valuestring, "portable") == 0 &&
+          strcmp(cJSON_GetArrayItem(tiers, 1)->valuestring, "gl45") == 0 &&
+          strcmp(cJSON_GetArrayItem(asked, 0)->valuestring, "portable") == 0 &&
+          strcmp(string(root, "tier"), "portable") == 0);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    REQUIRE_VOID(cJSON_IsArray(results) && cJSON_GetArraySize(results) == 16);
+    for (int i = 0; i < 16; i += 2) {
+        /* Tiers in the order asked: portable, then its gl45 twin. */
+        cell_view portable = read_cell(cJSON_GetArrayItem(results, i));
+        cell_view gl45 = read_cell(cJSON_GetArrayItem(results, i + 1));
+        const cJSON *paired = object(portable.ratio_to_gl45, "cpu_ms_paired");
+        check_tier_pair(&gl45, &portable, number(paired, "median"));
+    }
+    cJSON_Delete(root);
+    static char text[1 << 16];
+    cli_read_text("bench_tiers.csv", text, sizeof text);
+    CHECK_MSG(cli_line_count(text) == 17 && strstr(text, ",portable,") != NULL &&
+                  strstr(text, ",gl45,0,1,1,1\n") != NULL,
+              "bench_tiers.csv: %s", text);
 }
 
 /* --scene field: the four ways of every count, in order; brute force and
@@ -563,6 +684,7 @@ static int group_bench(void) {
 
     bench_archetypes(builtin);
     bench_no_wait();
+    bench_tiers();
     bench_field();
     bench_field_ways();
 

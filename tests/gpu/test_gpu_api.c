@@ -454,6 +454,23 @@ static void test_camera(void) {
     CHECK(fabsf(clip[2] / clip[3]) < 1.0f);
 }
 
+/* CPU culling is timed apart (cpu_cull_time_s, inside cpu_time_s) in
+ * every pass that culls on the CPU; culling off costs none. The world
+ * holds one bat character and gpu-culls by default. */
+static void test_cull_timing(crowd_world *world, const crowd_draw_desc *draw) {
+    crowd_draw_desc on_cpu = *draw, off = *draw;
+    on_cpu.cull = CROWD_CULL_CPU;
+    off.cull = CROWD_CULL_OFF;
+    crowd_world_stats stats;
+    CHECK(gpu_test_frame(world, 1.1, &on_cpu));
+    crowd_world_get_stats(world, &stats);
+    CHECK_MSG(stats.cpu_cull_time_s > 0.0 && stats.cpu_cull_time_s <= stats.cpu_time_s,
+              "CROWD_CULL_CPU: cull %g s of %g s", stats.cpu_cull_time_s, stats.cpu_time_s);
+    CHECK(gpu_test_frame(world, 1.2, &off));
+    crowd_world_get_stats(world, &stats);
+    CHECK(stats.cpu_time_s > 0.0 && stats.cpu_cull_time_s == 0.0);
+}
+
 /* Times are gathered only when asked for: thread CPU time from the first
  * frame, GPU time from timer queries some frames later, never by waiting
  * (the test waits, as an application that reads pixels does). */
@@ -485,11 +502,31 @@ static void test_timing(const crowd_asset *bar, const crowd_bake *bake) {
            1e3 * stats.cpu_time_s, 1e3 * stats.cpu_animation_time_s, 1e3 * stats.gpu_time_s,
            (unsigned)stats.gpu_time_frames_ago);
     CHECK(stats.gpu_time_frames_ago > 0 && stats.gpu_time_s > 0.0);
-    /* bat does no CPU animation. */
+    /* gpu mode is never culled: no culling time. */
+    CHECK(stats.cpu_cull_time_s == 0.0);
+    /* bat does no CPU animation; the GPU culls it unless asked otherwise. */
     CHECK(crowd_archetype_set_mode(world, r, CROWD_GPU_MODE_BAT, &error) == CROWD_OK);
     CHECK(gpu_test_frame(world, 1.0, &draw));
     crowd_world_get_stats(world, &stats);
-    CHECK(stats.cpu_time_s > 0.0 && stats.cpu_animation_time_s == 0.0);
+    CHECK(stats.cpu_time_s > 0.0 && stats.cpu_animation_time_s == 0.0 &&
+          stats.cpu_cull_time_s == 0.0);
+    test_cull_timing(world, &draw);
+    crowd_world_destroy(world);
+    /* The portable tier culls on the CPU whatever the desc asks (here on a
+     * 4.5 context, forced). */
+    REQUIRE_VOID(
+        crowd_world_create(&(crowd_world_desc){.timing = true, .tier = CROWD_TIER_PORTABLE}, &world,
+                           &error) == CROWD_OK);
+    CHECK(crowd_world_add_archetype(
+              world,
+              &(crowd_archetype_desc){.asset = bar, .bake = bake, .mode = CROWD_GPU_MODE_VAT}, &r,
+              &error) == CROWD_OK);
+    CHECK(crowd_world_add_instance(world, r, &(crowd_instance_desc){0}, &id, &error) == CROWD_OK);
+    CHECK(gpu_test_frame(world, 0.0, &draw));
+    crowd_world_get_stats(world, &stats);
+    CHECK_MSG(stats.tier == CROWD_TIER_PORTABLE && stats.cpu_cull_time_s > 0.0 &&
+                  stats.cpu_cull_time_s <= stats.cpu_time_s,
+              "portable: cull %g s of %g s", stats.cpu_cull_time_s, stats.cpu_time_s);
     crowd_world_destroy(world);
 }
 
