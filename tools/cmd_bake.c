@@ -274,10 +274,9 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
 
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
-        "-o",         "--output",       "--fps",           "--max-width", "--threads",
-        "--clips",    "--loop",         "--once",          "--attach",    "--what",
-        "--encoding", "--bat-encoding", "--compat",        "--lods",      "--target",
-        "--scale",    "--anim",         "--between-error", "--event",     NULL};
+        "-o",       "--output", "--fps",  "--max-width",     "--threads",      "--clips",  "--loop",
+        "--once",   "--attach", "--what", "--encoding",      "--bat-encoding", "--compat", "--lods",
+        "--target", "--scale",  "--anim", "--between-error", "--event",        NULL};
     return cli_arg_in(arg, with_value);
 }
 

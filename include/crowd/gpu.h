@@ -462,8 +462,8 @@ typedef struct crowd_event {
     /* The event's name (a string of the archetype's bake); "" for
      * CROWD_EVENT_END, a name no bake event has. */
     const char *name;
-    float time_s;   /* the event's clip time; for CROWD_EVENT_END the end reached */
-    uint32_t count; /* times passed: 1, or the whole loops of a long update */
+    float time_s;    /* the event's clip time; for CROWD_EVENT_END the end reached */
+    uint32_t count;  /* times passed: 1, or the whole loops of a long update */
     bool fading_out; /* fired by the clip a crossfade is leaving */
 } crowd_event;
 

@@ -43,8 +43,8 @@ crowd_result crowd__gpu_events_init(gpu_archetype *r, crowd_error *error) {
         }
         next += count;
         most = count > most ? count : most;
-        crowd_clip_markers markers = {r->events.times + clip->marker_first, count,
-                                      clip->duration_s, clip->loop};
+        crowd_clip_markers markers = {r->events.times + clip->marker_first, count, clip->duration_s,
+                                      clip->loop};
         bool named = true;
         for (uint32_t e = 0; e < count; e++) {
             named = named && r->events.names[clip->marker_first + e][0] != '\0';
@@ -52,8 +52,8 @@ crowd_result crowd__gpu_events_init(gpu_archetype *r, crowd_error *error) {
         /* A bake is untrusted here as everywhere in gpu: a marker outside
          * its clip, out of order or unnamed would fire wrongly. A clip of
          * duration 0 fires nothing, so its markers (at 0) are left alone. */
-        if (count > 0 && (!named || (clip->duration_s != 0.0f &&
-                                     !crowd_anim_markers_valid(&markers)))) {
+        if (count > 0 &&
+            (!named || (clip->duration_s != 0.0f && !crowd_anim_markers_valid(&markers)))) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
                                    "clip %u: events out of order, unnamed or outside its %g s",
                                    (unsigned)c, (double)clip->duration_s);
@@ -117,7 +117,8 @@ static bool slot_fires(const gpu_archetype *r, uint32_t slot) {
     const gpu_instance_record *rec = &r->instances.records[slot];
     const gpu_event_clock *clock = &r->events.clocks[slot];
     return clip_fires(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK) ||
-           ((clock->flags & GPU_EVENTS_FROM_LIVE) && clip_fires(r, rec->from_clip, from_loop_mode(rec)));
+           ((clock->flags & GPU_EVENTS_FROM_LIVE) &&
+            clip_fires(r, rec->from_clip, from_loop_mode(rec)));
 }
 
 static void unlist(gpu_archetype *r, uint32_t slot) {
@@ -186,8 +187,8 @@ static void fire(gpu_archetype *r, uint32_t slot, uint32_t clip, uint32_t loop_m
         event->clip = clip;
         event->kind = end ? CROWD_EVENT_END : CROWD_EVENT_MARKER;
         event->name = end ? "" : r->events.names[c->marker_first + hit->marker];
-        event->time_s = end ? crowd_anim_play_position(to_t, c->duration_s, false).time_s
-                            : times[hit->marker];
+        event->time_s =
+            end ? crowd_anim_play_position(to_t, c->duration_s, false).time_s : times[hit->marker];
         event->count = hit->count;
         event->fading_out = fading_out;
     }
@@ -195,8 +196,8 @@ static void fire(gpu_archetype *r, uint32_t slot, uint32_t clip, uint32_t loop_m
 
 /* Reads the slot's clocks at clock_s into `list`: its clip's events, then
  * those of the clip its fade leaves, up to the fade's end. */
-static crowd_result read_slot(gpu_archetype *r, uint32_t slot, float clock_s,
-                              gpu_event_list *list, crowd_error *error) {
+static crowd_result read_slot(gpu_archetype *r, uint32_t slot, float clock_s, gpu_event_list *list,
+                              crowd_error *error) {
     const gpu_instance_record *rec = &r->instances.records[slot];
     gpu_event_clock *clock = &r->events.clocks[slot];
     bool from_live = (clock->flags & GPU_EVENTS_FROM_LIVE) != 0;

@@ -362,9 +362,9 @@ static crowd_result read_clip_events(manifest_reader *r, const cJSON *object, ui
         snprintf(where, sizeof where, "clips[%u].events[%d]", clip, i++);
         const char *name = NULL;
         float time_s = 0.0f;
-        crowd_result result = cJSON_IsObject(event)
-                                  ? get_string(r, event, where, "name", &name)
-                                  : fail(r, CROWD_ERROR_INVALID_DATA, "%s must be an object", where);
+        crowd_result result = cJSON_IsObject(event) ? get_string(r, event, where, "name", &name)
+                                                    : fail(r, CROWD_ERROR_INVALID_DATA,
+                                                           "%s must be an object", where);
         if (result == CROWD_OK) {
             result = get_float(r, event, where, "time_s", &time_s);
         }

@@ -22,7 +22,7 @@
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
  *                           state and shade), state, shade, cull, cli, time,
- *                           programs, handles (with bar), state_portable
+ *                           programs, handles, events (with bar), state_portable
  *                           (with world), portable, portable_gl33 and
  *                           portable_gles3 (each on its own context, run
  *                           alone); none = all but the last two
@@ -254,6 +254,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "handles", "bar")) {
         result = combine(result, test_gpu_handles());
+    }
+    if (run_group(which, "events", "bar")) {
+        result = combine(result, test_gpu_events());
     }
     if (run_group(which, "builtin", "bar")) {
         result = combine(result, test_gpu_builtin());
