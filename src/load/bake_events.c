@@ -20,7 +20,8 @@ static crowd_result check_name(const char *name, crowd_error *error) {
         unsigned char c = (unsigned char)name[i];
         if (c < 0x20 || c == 0x7f) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
-                                   "event name \"%.80s\" holds a control character", name);
+                                   "event name \"%.*s...\" holds a control character (byte %u)",
+                                   (int)(i < 80 ? i : 80), name, (unsigned)i);
         }
     }
     return CROWD_OK;

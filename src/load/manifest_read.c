@@ -354,7 +354,7 @@ static crowd_result read_clip_events(manifest_reader *r, const cJSON *object, ui
     if (!cJSON_IsArray(events)) {
         return fail(r, CROWD_ERROR_INVALID_DATA, "clips[%u].events must be an array", clip);
     }
-    float previous = 0.0f;
+    float previous = -INFINITY;
     int i = 0;
     const cJSON *event;
     cJSON_ArrayForEach(event, events) {
