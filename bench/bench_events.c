@@ -94,8 +94,7 @@ static void report(scene *s, uint32_t rounds) {
     qsort(s->times, rounds, sizeof *s->times, compare);
     printf("%-14s %6u %6u %10.2f %10.2f %10.2f %12.1f %12.2f\n", s->name, s->plain, s->evented,
            1e6 * s->times[rounds / 2], 1e6 * s->times[rounds / 10],
-           1e6 * s->times[(rounds * 9) / 10], (double)s->read / rounds,
-           (double)s->events / rounds);
+           1e6 * s->times[(rounds * 9) / 10], (double)s->read / rounds, (double)s->events / rounds);
 }
 
 int main(int argc, char **argv) {

@@ -201,8 +201,7 @@ int test_gpu_cli(void) {
     CHECK(system("rm -rf cli_bake cli_old cli_bad_manifest cli_no_texture") == 0);
     CHECK_MSG(crowd("", "bake builtin: -o cli_bake") == 0, "bake: %s", err_text);
     render_modes("cli_bake", "cli_folder", "--size 160x120 --count 4 --seed 2", true);
-    CHECK(system("cp -r cli_bake cli_old") == 0 &&
-          test_strip_runtime_clips("cli_old", "builtin"));
+    CHECK(system("cp -r cli_bake cli_old") == 0 && test_strip_runtime_clips("cli_old", "builtin"));
     render_modes("cli_old", "cli_old", "--size 160x120 --count 4 --seed 2", false);
     CHECK(crowd("", "render cli_bake/builtin.crowd.json -o cli_manifest.png --size 160x120") == 0);
     render_mixed("cli_old");
