@@ -10,8 +10,8 @@
  * record for the same file replaces the earlier one. The seeds
  * (fuzz/corpus/bake_load) are real bakes written by crowd_bake_write in
  * every encoding (anim_v4: runtime clips of version 1, anim_sockets:
- * version 2 with greenman's three sockets), packed this way, so mutations
- * reach every reader with
+ * version 2 with greenman's three sockets, events_v4: anim_v4 with events
+ * in its manifest), packed this way, so mutations reach every reader with
  * the other files intact. Anything may fail; nothing may crash, leak or be
  * reported by the sanitizers, and a bake that loads must be self-consistent.
  * The load runs on a checking allocator: every block it takes, kept or
@@ -103,6 +103,17 @@ static void check_loaded(const crowd_bake *bake) {
             }
         }
         free(pose);
+    }
+    /* Events: sorted by clip and time, inside their clips, named. */
+    for (uint32_t i = 0; i < bake->event_count; i++) {
+        const crowd_bake_event *e = &bake->events[i];
+        const crowd_bake_event *before = i > 0 ? &bake->events[i - 1] : NULL;
+        if (e->clip >= bake->clip_count || e->name == NULL || e->name[0] == '\0' ||
+            !(e->time_s >= 0.0f && e->time_s <= bake->clips[e->clip].duration_s) ||
+            (before != NULL &&
+             (before->clip > e->clip || (before->clip == e->clip && before->time_s > e->time_s)))) {
+            abort();
+        }
     }
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         const crowd_bake_clip *clip = &bake->clips[i];

@@ -2,8 +2,10 @@
  * and BAT textures, write the bake folder, and print how far the stored data
  * is from float32 CPU skinning (crowd_bake_measure) with sizes and times.
  *
- * Exit codes: 1 for a malformed command line; 2 for values the model or the
- * limits reject (fps out of range, unknown clip or socket, texture too tall);
+ * Exit codes: 1 for a malformed command line (an --event that is not
+ * CLIP:TIME=NAME); 2 for values the model or the limits reject (fps out of
+ * range, unknown clip or socket, texture too tall, an event outside its
+ * clip), before anything is written;
  * 3 unsupported input; 4 when the folder cannot be written (which then holds
  * what it held before: crowd_bake_write is all-or-nothing).
  */
@@ -43,6 +45,8 @@ static const char usage[] =
     "  --target T             desktop (default), web (webgl2): every texture within\n"
     "                         4096x4096, the size every WebGL2 device holds, or gles:\n"
     "                         within 2048x2048, the least an OpenGL ES 3.0 device holds\n"
+    "  --event CLIP:TIME=NAME an event NAME at TIME seconds of CLIP, within its duration\n"
+    "                         (repeatable; CLIP may hold ':', NAME may not)\n"
     "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
     "  --anim FILE            add the clips of an animation file (glTF, BVH, FBX, ...;\n"
     "                         repeatable): joints matched by name, keys retargeted\n"
@@ -53,6 +57,13 @@ static const char usage[] =
     "  --quiet                print errors and warnings only\n"
     "  --verbose              print debug messages too\n";
 
+/* One --event CLIP:TIME=NAME, pointing into its argument (text keeps it). */
+typedef struct cli_event {
+    char text[512];
+    const char *clip, *name;
+    float time_s;
+} cli_event;
+
 typedef struct options {
     const char *model;
     uint32_t model_count;
@@ -62,6 +73,8 @@ typedef struct options {
     double scale; /* 0: each file's unit */
     const char **clips, **loops, **onces, **attach, **anims;
     uint32_t clip_count, loop_count, once_count, attach_count, anim_count;
+    cli_event *events; /* --event, parsed */
+    uint32_t event_count;
     char *clip_list;
     crowd_bake_what what;
     long max_width;
@@ -83,6 +96,7 @@ static void free_options(options *opt) {
     free(opt->onces);
     free(opt->attach);
     free(opt->anims);
+    free(opt->events);
     free(opt->clip_list);
 }
 
@@ -125,6 +139,33 @@ static int split_clips(const char *value, options *opt) {
         }
         name = comma + 1;
     }
+}
+
+/* "CLIP:TIME=NAME": the last ':' ends the clip's name (which may hold
+ * colons), the first '=' after it the time. */
+static int parse_event(const char *value, cli_event *event) {
+    if (strlen(value) >= sizeof event->text) {
+        return cli_fail(CLI_EXIT_USAGE, "--event: '%.40s...' is too long", value);
+    }
+    strcpy(event->text, value);
+    char *colon = strrchr(event->text, ':');
+    char *equals = colon != NULL ? strchr(colon, '=') : NULL;
+    if (colon == NULL || equals == NULL || colon == event->text || equals[1] == '\0') {
+        return cli_fail(CLI_EXIT_USAGE, "--event: '%s' is not CLIP:TIME=NAME", value);
+    }
+    *colon = '\0';
+    *equals = '\0';
+    char *end = NULL;
+    errno = 0;
+    double time_s = strtod(colon + 1, &end);
+    if (end == colon + 1 || *end != '\0' || errno == ERANGE || !isfinite(time_s)) {
+        return cli_fail(CLI_EXIT_USAGE, "--event: '%s' has no time in seconds after the ':'",
+                        value);
+    }
+    event->clip = event->text;
+    event->name = equals + 1;
+    event->time_s = (float)time_s;
+    return -1;
 }
 
 /* A number for an option: text that is not a number is a usage error (1),
@@ -186,6 +227,8 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
         opt->attach[opt->attach_count++] = value;
     } else if (strcmp(arg, "--anim") == 0) {
         opt->anims[opt->anim_count++] = value;
+    } else if (strcmp(arg, "--event") == 0) {
+        code = parse_event(value, &opt->events[opt->event_count++]);
     } else if (strcmp(arg, "--what") == 0) {
         static const char *const what[] = {"both", "vat", "bat"};
         if (!pick(value, what, 3, 0, &choice)) {
@@ -231,10 +274,9 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
 
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
-        "-o",         "--output",       "--fps",           "--max-width", "--threads",
-        "--clips",    "--loop",         "--once",          "--attach",    "--what",
-        "--encoding", "--bat-encoding", "--compat",        "--lods",      "--target",
-        "--scale",    "--anim",         "--between-error", NULL};
+        "-o",       "--output", "--fps",  "--max-width",     "--threads",      "--clips",  "--loop",
+        "--once",   "--attach", "--what", "--encoding",      "--bat-encoding", "--compat", "--lods",
+        "--target", "--scale",  "--anim", "--between-error", "--event",        NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -245,7 +287,8 @@ static int parse(int argc, char **argv, options *opt) {
     opt->onces = calloc(slots, sizeof(char *));
     opt->attach = calloc(slots, sizeof(char *));
     opt->anims = calloc(slots, sizeof(char *));
-    if (!opt->loops || !opt->onces || !opt->attach || !opt->anims) {
+    opt->events = calloc(slots, sizeof *opt->events);
+    if (!opt->loops || !opt->onces || !opt->attach || !opt->anims || !opt->events) {
         return cli_fail(CLI_EXIT_INPUT, "out of memory");
     }
     for (int i = 1; i < argc; i++) {
@@ -543,6 +586,18 @@ static int report_others(const crowd_asset *asset, const crowd_bake_desc *chosen
     return CLI_EXIT_OK;
 }
 
+static void print_events(const crowd_bake *bake) {
+    if (bake->event_count == 0) {
+        return;
+    }
+    printf("events: %u\n", bake->event_count);
+    for (uint32_t e = 0; e < bake->event_count; e++) {
+        const crowd_bake_event *event = &bake->events[e];
+        printf("  %-24s %-20s at %g s\n", bake->clips[event->clip].name, event->name,
+               (double)event->time_s);
+    }
+}
+
 /* ---- the command ---------------------------------------------------------- */
 
 /* For bake, INVALID_ARGUMENT always means a value the model or the limits
@@ -627,6 +682,12 @@ static int run(const options *opt) {
     double start = cli_wall_s();
     crowd_result result = crowd_bake_build(asset, &desc, &bake, &error);
     clear_status(&status);
+    /* Before the write, so an event the bake refuses leaves the folder as
+     * it was. */
+    for (uint32_t e = 0; e < opt->event_count && result == CROWD_OK; e++) {
+        const cli_event *event = &opt->events[e];
+        result = crowd_bake_add_event(bake, event->clip, event->time_s, event->name, &error);
+    }
     double build_s = cli_wall_s() - start;
     if (result == CROWD_OK) {
         crowd_bake_write_desc write = {.openvat = opt->openvat, .logger = logger};
@@ -667,6 +728,7 @@ static int run(const options *opt) {
             print_fits(bake);
             print_lods(bake);
             print_anim(bake);
+            print_events(bake);
             printf("files in %s:\n", opt->output);
             print_files(opt->output, bake->name);
             if (opt->openvat) {

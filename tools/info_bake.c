@@ -1,7 +1,8 @@
 /* info_bake.c - `crowd info BAKE`: what a bake folder holds, as the loader
  * reads it: counts, clips with their frames and rates, textures, LODs and
  * the runtime clips (NAME.G.anim.bin: clips, tracks, keys, size and the
- * error the bake measured) with the sockets they carry, as text or JSON. */
+ * error the bake measured) with the sockets they carry, and each clip's
+ * events, as text or JSON. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,13 @@ static void print_text(const crowd_bake *bake) {
         const crowd_bake_clip *clip = &bake->clips[c];
         printf("  %-24s %6u frames at %g fps, %.3f s%s\n", clip->name, clip->frame_count,
                (double)clip->fps, (double)clip->duration_s, clip->loop ? ", loop" : "");
+        uint32_t count = 0;
+        const crowd_bake_event *events = crowd_bake_clip_events(bake, c, &count);
+        for (uint32_t e = 0; e < count; e++) {
+            printf("    event %-18s at %g s\n", events[e].name, (double)events[e].time_s);
+        }
     }
+    printf("events            %u\n", bake->event_count);
     const crowd_bake_anim *anim = &bake->anim;
     if (!anim->present) {
         printf("runtime clips     none (a bake before manifest version 4: plays static, bat "
@@ -89,6 +96,15 @@ static cJSON *build_json(const crowd_bake *bake) {
         cJSON_AddNumberToObject(item, "fps", clip->fps);
         cJSON_AddNumberToObject(item, "duration_s", clip->duration_s);
         cJSON_AddBoolToObject(item, "loop", clip->loop);
+        cJSON *list = cJSON_AddArrayToObject(item, "events");
+        uint32_t count = 0;
+        const crowd_bake_event *events = crowd_bake_clip_events(bake, c, &count);
+        for (uint32_t e = 0; list != NULL && e < count; e++) {
+            cJSON *event = cJSON_CreateObject();
+            cJSON_AddStringToObject(event, "name", events[e].name);
+            cJSON_AddNumberToObject(event, "time_s", events[e].time_s);
+            cJSON_AddItemToArray(list, event);
+        }
         cJSON_AddItemToArray(clips, item);
     }
     add_sockets(json, bake->asset);

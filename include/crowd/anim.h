@@ -75,6 +75,76 @@ float crowd_anim_play_time(float clock_s, float start_s, float offset_s, float s
  * for a NULL clip. */
 float crowd_anim_clip_time(const crowd_clip *clip, float time_s);
 
+/* crowd_anim_play_time in its two steps, for code that needs to know how
+ * far a clock went rather than where it is (events: crowd_anim_markers_passed).
+ * The play time before wrapping or clamping, t = (clock_s - start_s) *
+ * speed + offset_s in float32 in that order; crowd_anim_play_time is
+ * crowd_anim_play_position(crowd_anim_play_unwrapped(...), d, loop).time_s. */
+float crowd_anim_play_unwrapped(float clock_s, float start_s, float offset_s, float speed);
+
+/* Where play time t lies: time_s is the clip time crowd_anim_play_time
+ * gives, loop the whole loops before it, floor(t / d), counting a t that
+ * rounds onto the seam as the next loop's start (so positions grow with t).
+ * One-shot clips, durations that are not positive and times that are not
+ * finite are loop 0. */
+typedef struct crowd_play_position {
+    double loop;
+    float time_s;
+} crowd_play_position;
+
+crowd_play_position crowd_anim_play_position(float t, float duration_s, bool loop);
+
+/* Events: named markers at clip times (crowd_bake_event). A clip's markers
+ * for crowd_anim_markers_passed: times_s ascending, each in [0, duration_s]
+ * (crowd_anim_markers_valid), played looping (wrap) or once (clamp). */
+typedef struct crowd_clip_markers {
+    const float *times_s;
+    uint32_t count;
+    float duration_s;
+    bool loop;
+} crowd_clip_markers;
+
+/* crowd_marker_hit.marker of a one-shot clip's end. */
+#define CROWD_MARKER_END UINT32_MAX
+/* Hits an interval can give at most: the rest of the loop it starts in, the
+ * whole loops it crosses folded into one pass, the start of the loop it ends
+ * in, and the end of a one-shot clip. */
+#define CROWD_MARKER_HITS_MAX(marker_count) (3u * (uint32_t)(marker_count) + 1u)
+
+typedef struct crowd_marker_hit {
+    uint32_t marker; /* index into times_s, or CROWD_MARKER_END */
+    /* Times the interval passed it in this pass: 1, or the whole loops
+     * crossed (saturated at UINT32_MAX) in the folded pass. */
+    uint32_t count;
+} crowd_marker_hit;
+
+/* True when markers is not NULL, times_s is not NULL (or count is 0), the
+ * duration is positive and finite, and every time is finite, in [0,
+ * duration_s] and not below the one before. */
+bool crowd_anim_markers_valid(const crowd_clip_markers *markers);
+
+/* The markers that play time passes going from from_t to to_t (unwrapped
+ * play times, crowd_anim_play_unwrapped), in the order it passes them. The
+ * positions (crowd_anim_play_position) decide: moving forward, a marker at
+ * clip time e of loop n fires when (n, e) lies in (from, to]; moving
+ * backwards (negative speed, or a clock that went back), in [to, from): a
+ * marker fires when the clip time reaches it, not when it leaves it.
+ * from_included closes the interval at from as well: a clip that has just
+ * started fires its markers at its starting time. Equal positions (speed 0,
+ * a one-shot clip held at its end) pass nothing. A one-shot clip's end,
+ * CROWD_MARKER_END, fires when its clip time reaches the end it is held at:
+ * the duration going forward, 0 going backwards. Across several loops the
+ * whole loops are folded into one pass of every marker with count = the
+ * loops, so the hits are bounded by CROWD_MARKER_HITS_MAX(count) however
+ * far the clock went. Writes at most capacity hits into out (which may be
+ * NULL when capacity is 0) and returns how many the interval has. It
+ * checks in O(1) what it can (0 for NULL markers, NULL times with a count,
+ * a duration that is not positive and finite); that the times are sorted
+ * and inside the clip (crowd_anim_markers_valid, O(count)) is the caller's
+ * part, so the call costs O(log count + hits). */
+uint32_t crowd_anim_markers_passed(const crowd_clip_markers *markers, float from_t, float to_t,
+                                   bool from_included, crowd_marker_hit *out, uint32_t capacity);
+
 /* How a clip's baked frames are spread over its duration d.
  * CROWD_FRAMES_END (bakes of manifest version 3): frame k is the pose at
  * k / fps for k < frame_count - 1, and the last frame is the pose at d, so a

@@ -163,6 +163,21 @@ typedef struct crowd_bake_anim {
     double error_max, error_max_rel;
 } crowd_bake_anim;
 
+/* Events: a named marker at a time of a baked clip (a footstep, a hit),
+ * given at bake time (crowd_bake_add_event, `crowd bake --event`), stored in
+ * the manifest (clips[i].events) and fired by a world's instances as their
+ * clocks pass it (crowd_world_events, crowd/gpu.h). glTF has no standard
+ * for events and assimp exposes none of any format's, so none are read
+ * from the source. */
+#define CROWD_BAKE_EVENT_NAME_MAX 64 /* bytes */
+#define CROWD_BAKE_MAX_EVENTS 65536  /* per bake */
+
+typedef struct crowd_bake_event {
+    char *name;    /* 1..CROWD_BAKE_EVENT_NAME_MAX bytes, no control characters */
+    uint32_t clip; /* index of its baked clip */
+    float time_s;  /* clip time, in [0, the clip's duration_s] */
+} crowd_bake_event;
+
 typedef struct crowd_bake {
     char *name;               /* output base name: NAME.crowd.json, ... */
     char *source;             /* source file name as given to the baker */
@@ -203,6 +218,11 @@ typedef struct crowd_bake {
     uint32_t lod_index_total;
 
     crowd_bake_anim anim; /* the runtime clips */
+
+    /* Sorted by clip, then time; events of one clip and time in the order
+     * they were added. NULL when event_count is 0. */
+    uint32_t event_count;
+    crowd_bake_event *events;
 
     /* Where every block of the bake, the struct and owned_asset included,
      * came from and goes back to (crowd_bake_load_desc.allocator); zeroed =
@@ -331,6 +351,24 @@ crowd_result crowd_bake_load_memory(const crowd_bake_file *files, uint32_t file_
                                     crowd_error *error);
 
 void crowd_bake_destroy(crowd_bake *bake);
+
+/* Adds the event `name` at time_s of the baked clip named `clip`, to a
+ * built or a loaded bake, before crowd_bake_write writes it. Errors, with
+ * the bake unchanged: CROWD_ERROR_INVALID_ARGUMENT (a NULL bake, clip or
+ * name; no clip of that name; a time that is not finite or lies outside
+ * [0, the clip's duration_s]; a name that is empty, longer than
+ * CROWD_BAKE_EVENT_NAME_MAX bytes or holds a control character),
+ * CROWD_ERROR_LIMIT (more than CROWD_BAKE_MAX_EVENTS),
+ * CROWD_ERROR_OUT_OF_MEMORY. Its blocks come from bake->allocator; events
+ * are only added through this call (it keeps the array's capacity). */
+crowd_result crowd_bake_add_event(crowd_bake *bake, const char *clip, float time_s,
+                                  const char *name, crowd_error *error);
+
+/* The events of baked clip `clip`: *out_count of them from the returned
+ * pointer, in time order (NULL and 0 when it has none or clip is out of
+ * range). O(log events). */
+const crowd_bake_event *crowd_bake_clip_events(const crowd_bake *bake, uint32_t clip,
+                                               uint32_t *out_count);
 
 /* Decoded VAT position and unit normal of `vertex` at global frame `frame`
  * (both in range; normal may be NULL). */

@@ -508,9 +508,66 @@ double crowd_world_time(const crowd_world *world);
 /* Starts a frame at global time time_s (also the world's clock): cpu and
  * gpu archetypes sample, blend and skin (or build palettes) for every
  * instance and write them into this frame's stream section. Call once per
- * frame, before the frame's draws. CROWD_ERROR_INVALID_ARGUMENT for a
- * non-finite time, CROWD_ERROR_GPU when a stream cannot be made. */
+ * frame, before the frame's draws; then crowd_world_events says which
+ * events fired since the update before. CROWD_ERROR_INVALID_ARGUMENT for a
+ * non-finite time, CROWD_ERROR_GPU when a stream cannot be made,
+ * CROWD_ERROR_OUT_OF_MEMORY when the events do not fit (the instances not
+ * read then report theirs at the next update). */
 crowd_result crowd_world_update(crowd_world *world, double time_s, crowd_error *error);
+
+/* ---- events ------------------------------------------------------------- */
+
+/* Events. A bake's events (crowd_bake_event: a name at a clip time) fire as
+ * an instance's clip time passes them, worked out on the CPU from the
+ * instances' clocks, the same ones the GPU plays (no readback), by
+ * crowd_anim_markers_passed (crowd/anim.h) over the clip-time rule:
+ *   - forward, a marker fires in the update whose clip time reaches it
+ *     (previous, now]; backwards (a negative speed, or a clock set back),
+ *     in [now, previous); at speed 0 nothing fires. A clip just started
+ *     (crowd_world_add_instance, crowd_instance_update, crowd_instance_play)
+ *     also fires the markers at its starting time.
+ *   - a one-shot clip (its own flag, or CROWD_LOOP_OFF) reports its end,
+ *     CROWD_EVENT_END, when its clip time reaches the end it is held at (the
+ *     duration forward, 0 backwards); a clip of duration 0 fires nothing.
+ *   - an update that spans several loops reports the rest of the loop, then
+ *     the whole loops folded into one pass of the clip's markers whose
+ *     entries have count = the loops, then the start of the loop it ends in:
+ *     at most 3 x markers + 1 entries per clip and instance, however long.
+ *   - crossfades: both clips fire while the fade runs. The clip faded out
+ *     keeps its own clock up to and including the fade's end (entries with
+ *     fading_out set); the new clip fires from its start.
+ *   - set_speed, play and update first take the events that the old state
+ *     passed up to the world's clock (none, unless crowd_world_set_time
+ *     moved it since the last update); the next update reports them, first.
+ *     Removing an instance drops what it passed since the last update.
+ * Cost: each archetype indexes its instances whose clip (or fading-out clip)
+ * has markers or plays once, kept on add, remove, play and update; an update
+ * reads those alone: O(those instances + entries reported), nothing for the
+ * instances that play clips without events. */
+typedef enum crowd_event_kind {
+    CROWD_EVENT_MARKER = 0, /* a bake's event */
+    CROWD_EVENT_END,        /* a one-shot clip reached its end */
+} crowd_event_kind;
+
+typedef struct crowd_event {
+    crowd_instance instance; /* may be removed since */
+    crowd_archetype archetype;
+    uint32_t clip;
+    crowd_event_kind kind;
+    /* The event's name (a string of the archetype's bake); "" for
+     * CROWD_EVENT_END, a name no bake event has. */
+    const char *name;
+    float time_s;    /* the event's clip time; for CROWD_EVENT_END the end reached */
+    uint32_t count;  /* times passed: 1, or the whole loops of a long update */
+    bool fading_out; /* fired by the clip a crossfade is leaving */
+} crowd_event;
+
+/* The events of the last crowd_world_update, in the order they were
+ * passed for each clip of each instance (those from state changes first):
+ * *out_count of them (NULL and 0 when none, or for a NULL world). Valid
+ * until the next crowd_world_update, until their archetype is removed, or
+ * until the world is destroyed. */
+const crowd_event *crowd_world_events(const crowd_world *world, uint32_t *out_count);
 
 typedef enum crowd_pass {
     CROWD_PASS_COLOR = 0, /* shaded colour + depth */
@@ -602,6 +659,11 @@ typedef struct crowd_world_stats {
     /* Bytes sent to GPU buffers: instance records written by add, update and
      * remove since the update before, plus this frame's palettes or vertices. */
     uint64_t uploaded_bytes;
+    /* Events of the update (crowd_world_events), and the instances whose
+     * clocks it read for them: those of clips with events or that play once
+     * (crowd_event). */
+    uint32_t events;
+    uint32_t event_instances;
     /* Thread CPU time (CLOCK_THREAD_CPUTIME_ID) of crowd's calls since the
      * last update began (the update and every draw): animation work, uploads
      * and GL submission. A software rasterizer without a GL thread shades

@@ -6,21 +6,39 @@
 
 #include <math.h>
 
-float crowd_anim_play_time(float clock_s, float start_s, float offset_s, float speed,
-                           float duration_s, bool loop) {
-    float t = (clock_s - start_s) * speed + offset_s;
+float crowd_anim_play_unwrapped(float clock_s, float start_s, float offset_s, float speed) {
+    return (clock_s - start_s) * speed + offset_s;
+}
+
+crowd_play_position crowd_anim_play_position(float t, float duration_s, bool loop) {
+    crowd_play_position at = {0.0, 0.0f};
     /* NaN and infinite times have no place on the clip; the start is the
      * least surprising pose to show. */
     if (!(duration_s > 0.0f) || !isfinite(t)) {
-        return 0.0f;
+        return at;
     }
-    if (loop) {
-        t -= duration_s * floorf(t / duration_s);
-        /* t / d can round up to a whole number just below it, or a tiny
-         * negative t plus d round to d: both are the seam, whose pose is 0's. */
-        return t >= duration_s || t < 0.0f ? 0.0f : t;
+    if (!loop) {
+        at.time_s = t < 0.0f ? 0.0f : (t > duration_s ? duration_s : t);
+        return at;
     }
-    return t < 0.0f ? 0.0f : (t > duration_s ? duration_s : t);
+    float loops = floorf(t / duration_s);
+    float wrapped = t - duration_s * loops;
+    at.loop = loops;
+    at.time_s = wrapped;
+    /* t / d can round up to a whole number just below it (wrapped < 0: the
+     * loop already counts the next one), or a tiny negative t plus d round to
+     * d (the next loop): both are the seam, whose pose is 0's. */
+    if (wrapped >= duration_s || wrapped < 0.0f) {
+        at.loop += wrapped >= duration_s ? 1.0 : 0.0;
+        at.time_s = 0.0f;
+    }
+    return at;
+}
+
+float crowd_anim_play_time(float clock_s, float start_s, float offset_s, float speed,
+                           float duration_s, bool loop) {
+    float t = crowd_anim_play_unwrapped(clock_s, start_s, offset_s, speed);
+    return crowd_anim_play_position(t, duration_s, loop).time_s;
 }
 
 float crowd_anim_clip_time(const crowd_clip *clip, float time_s) {

@@ -163,6 +163,23 @@ static void put_clip_rate(bool *failed, cJSON *object, const crowd_bake_clip *cl
     crowd__json_put_bool(failed, between, "within_budget", clip->within_budget);
 }
 
+/* The clip's events, when it has any ("events": [{"name", "time_s"}] in
+ * time order): an optional member, so bakes without events read as before
+ * and readers that predate events play the rest of the bake. */
+static void put_clip_events(bool *failed, cJSON *object, const crowd_bake *bake, uint32_t clip) {
+    uint32_t count = 0;
+    const crowd_bake_event *events = crowd_bake_clip_events(bake, clip, &count);
+    if (count == 0) {
+        return;
+    }
+    cJSON *list = crowd__json_put(failed, object, "events", cJSON_CreateArray());
+    for (uint32_t i = 0; i < count; i++) {
+        cJSON *event = crowd__json_put(failed, list, NULL, cJSON_CreateObject());
+        crowd__json_put_string(failed, event, "name", events[i].name);
+        crowd__json_put_number(failed, event, "time_s", events[i].time_s);
+    }
+}
+
 crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *info,
                                    const manifest_openvat *openvat, char **out_json,
                                    crowd_error *error) {
@@ -207,6 +224,7 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
         crowd__json_put_number(&failed, object, "frame_count", clip->frame_count);
         put_clip_rate(&failed, object, clip, diagonal);
         put_clip_bounds(&failed, object, clip);
+        put_clip_events(&failed, object, bake, i);
     }
     put_lods(&failed, root, bake);
     put_vat(&failed, root, bake, info);

@@ -327,6 +327,9 @@ crowd_result crowd__gpu_archetype_create(crowd_world *world, const crowd_archety
         result = make_clips(r, error);
     }
     if (result == CROWD_OK) {
+        result = crowd__gpu_events_init(r, error);
+    }
+    if (result == CROWD_OK) {
         result = crowd__gpu_mesh_upload(&r->mesh, r->drawn, r->bake, r->world, &r->gpu_memory_bytes,
                                         error);
     }

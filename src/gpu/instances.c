@@ -37,8 +37,11 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
         return oom(error);
     }
     r->instances.slot_handle = p;
+    crowd_result result = crowd__gpu_events_reserve(r, capacity, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
 
-    crowd_result result = CROWD_OK;
     if (r->world->portable) {
         /* No GPU copy: each pass streams the records it draws. */
         r->instances.capacity = capacity;
@@ -94,6 +97,7 @@ void crowd__gpu_instances_release(gpu_archetype *r) {
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &bytes);
     crowd__mem_free(&r->world->allocator, r->instances.records);
     crowd__mem_free(&r->world->allocator, r->instances.slot_handle);
+    crowd__gpu_events_release(r);
     r->instances.records = NULL;
     r->instances.slot_handle = NULL;
     r->instances.capacity = r->instances.count = 0;
@@ -208,6 +212,8 @@ crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc
         crowd__gpu_pose_reset_cursor(r, slot, 0);
         crowd__gpu_pose_reset_cursor(r, slot, 1);
     }
+    r->events.clocks[slot].listed = UINT32_MAX;
+    crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
     write_record(r, slot);
     *out_slot = slot;
     return CROWD_OK;
@@ -217,6 +223,9 @@ crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
                                         const crowd_instance_desc *desc, crowd_error *error) {
     gpu_instance_record record;
     crowd_result result = record_from_desc(r, desc, &record, error);
+    if (result == CROWD_OK) {
+        result = crowd__gpu_events_settle(r, slot, error);
+    }
     if (result != CROWD_OK) {
         return result;
     }
@@ -225,6 +234,7 @@ crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
     }
     record.handle = r->instances.records[slot].handle;
     r->instances.records[slot] = record;
+    crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
     write_record(r, slot);
     return CROWD_OK;
 }
@@ -262,6 +272,10 @@ crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, floa
     if (!isfinite(speed)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "speed must be finite");
     }
+    crowd_result result = crowd__gpu_events_settle(r, slot, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
     gpu_instance_record *rec = &r->instances.records[slot];
     float now = (float)r->world->clock_s;
     rec->offset_s = current_time(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, rec->start_s,
@@ -275,6 +289,7 @@ crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, floa
         rec->from_start_s = now;
         rec->from_speed = speed;
     }
+    crowd__gpu_events_start(r, slot, GPU_EVENT_START_CONTINUE);
     write_record(r, slot);
     return CROWD_OK;
 }
@@ -286,6 +301,9 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
                                "crossfade %g s must be finite and >= 0", (double)crossfade_s);
     }
     crowd_result result = check_clip(r, clip, error);
+    if (result == CROWD_OK) {
+        result = crowd__gpu_events_settle(r, slot, error);
+    }
     if (result != CROWD_OK) {
         return result;
     }
@@ -322,6 +340,8 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
     if (r->source != NULL) {
         crowd__gpu_pose_reset_cursor(r, slot, 0);
     }
+    crowd__gpu_events_start(r, slot,
+                            crossfade_s > 0.0f ? GPU_EVENT_START_FADE : GPU_EVENT_START_CLIP);
     write_record(r, slot);
     return CROWD_OK;
 }
@@ -329,6 +349,7 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
 uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     uint32_t last = r->instances.count - 1;
     uint32_t moved = UINT32_MAX;
+    crowd__gpu_events_remove(r, slot, last);
     if (slot != last) {
         r->instances.records[slot] = r->instances.records[last];
         r->instances.slot_handle[slot] = r->instances.slot_handle[last];
@@ -348,6 +369,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
 
 void crowd__gpu_instances_clear(gpu_archetype *r) {
     r->instances.count = 0;
+    crowd__gpu_events_clear(r);
     r->instances.fade_end_s = -INFINITY;
 }
 

@@ -126,6 +126,9 @@ typedef struct gpu_clip {
     float fps;
     crowd_frame_layout layout;
     uint32_t source_clip; /* index into the source asset's clips, UINT32_MAX if none */
+    /* Its markers (the bake's events): gpu_events.times and names from
+     * marker_first, in time order. */
+    uint32_t marker_first, marker_count;
 } gpu_clip;
 
 /* The GLSL a world compiles: the GL 4.5 tier's, or the portable tier's
@@ -250,6 +253,38 @@ typedef struct gpu_cull_lists {
     uint32_t cpu_counts[CROWD_BAKE_MAX_LODS]; /* the last CPU culling's, per LOD */
 } gpu_cull_lists;
 
+/* events.c: each slot's event clocks, the index of the slots that can fire
+ * and every clip's markers. */
+#define GPU_EVENTS_FRESH 1u      /* the clip has just started: its start fires too */
+#define GPU_EVENTS_FROM_FRESH 2u /* the same, for the clip a crossfade leaves */
+#define GPU_EVENTS_FROM_LIVE 4u  /* that clip's fade has not ended */
+typedef struct gpu_event_clock {
+    float t;         /* the clip's unwrapped play time when it was last read */
+    float from_t;    /* the fading-out clip's, while GPU_EVENTS_FROM_LIVE */
+    uint32_t listed; /* index in gpu_events.listed, UINT32_MAX when not there */
+    uint32_t flags;  /* GPU_EVENTS_* */
+} gpu_event_clock;
+
+typedef struct gpu_events {
+    float *times;       /* every clip's marker times, clip after clip */
+    const char **names; /* the bake's names (it outlives the archetype) */
+    uint32_t total;
+    crowd_marker_hit *hits; /* scratch: CROWD_MARKER_HITS_MAX(the most a clip has) */
+    uint32_t hit_capacity;
+    gpu_event_clock *clocks; /* per slot */
+    /* The slots whose clip has markers or plays once, or whose fading-out
+     * clip does while its fade runs: what an update reads, so instances of
+     * clips without events cost nothing. */
+    uint32_t *listed;
+    uint32_t listed_count;
+} gpu_events;
+
+/* A growing list of events (world.c's reported and pending ones). */
+typedef struct gpu_event_list {
+    crowd_event *items;
+    uint32_t count, capacity;
+} gpu_event_list;
+
 /* One character type (archetype.c): what it was made from, its clips and
  * mode, the programs it draws with, and its parts. */
 struct gpu_archetype {
@@ -277,6 +312,7 @@ struct gpu_archetype {
     gpu_query query;
     gpu_streams streams;
     gpu_cull_lists cull;
+    gpu_events events;
 
     uint64_t gpu_memory_bytes;
 };
@@ -342,6 +378,10 @@ struct crowd_world {
     uint64_t culled_upper_vertices, culled_upper_instances;
     uint64_t readback_vertices, readback_instances;
     bool readback_valid;
+
+    /* Events: those the last update reported, and those state changes took
+     * since (crowd__gpu_events_settle), which the next update reports. */
+    gpu_event_list events, pending_events;
 
     gpu_timing timing_queries;
     double frame_cpu_start_s; /* thread CPU clock when the frame's update began */
@@ -512,7 +552,35 @@ void crowd__gpu_instances_clear(gpu_archetype *r);
 /* Grows [min, max] by every instance's bind-pose box in world space. */
 void crowd__gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]);
 
+/* events.c */
+/* The markers of every clip of the bake (r->clips made), checked. */
+crowd_result crowd__gpu_events_init(gpu_archetype *r, crowd_error *error);
+void crowd__gpu_events_release(gpu_archetype *r);
+/* Per-slot clocks for r->instances.capacity slots. */
+crowd_result crowd__gpu_events_reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error);
+/* Before a change to the playback of `slot`: the events its clocks passed
+ * up to the world's clock, into the pending list. Nothing changes on
+ * CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result crowd__gpu_events_settle(gpu_archetype *r, uint32_t slot, crowd_error *error);
+/* After it: how the new state starts. */
+typedef enum gpu_event_start {
+    GPU_EVENT_START_CLIP,     /* a new clip from its start (add, update, a cut) */
+    GPU_EVENT_START_FADE,     /* play with a crossfade: the old clip fades out */
+    GPU_EVENT_START_CONTINUE, /* the same clips on from here (set_speed) */
+} gpu_event_start;
+void crowd__gpu_events_start(gpu_archetype *r, uint32_t slot, gpu_event_start how);
+/* Removal: slot leaves the index; the last slot's clock moves into it. */
+void crowd__gpu_events_remove(gpu_archetype *r, uint32_t slot, uint32_t last);
+void crowd__gpu_events_clear(gpu_archetype *r);
+/* The update's events at now_s: the pending ones, then each listed slot's. */
+crowd_result crowd__gpu_events_update(crowd_world *w, float now_s, crowd_error *error);
+/* Drops the events of an archetype about to go (their names are its bake's). */
+void crowd__gpu_events_forget(crowd_world *w, const gpu_archetype *r);
+void crowd__gpu_events_free_lists(crowd_world *w);
+
 /* playback.c */
+/* Whether `clip` wraps when played in loop_mode (crowd_loop_mode). */
+bool crowd__gpu_clip_loops(const gpu_clip *clip, uint32_t loop_mode);
 /* crowd_anim_play_time of `clip` played in loop_mode (crowd_loop_mode). */
 float crowd__gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                            float offset_s, float speed);

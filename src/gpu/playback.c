@@ -11,10 +11,14 @@
 #include "gpu/internal.h"
 #include "skin/prepared.h"
 
+bool crowd__gpu_clip_loops(const gpu_clip *clip, uint32_t loop_mode) {
+    return loop_mode == CROWD_LOOP_CLIP ? clip->loop : loop_mode == CROWD_LOOP_ON;
+}
+
 float crowd__gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                            float offset_s, float speed) {
-    bool loop = loop_mode == CROWD_LOOP_CLIP ? clip->loop : loop_mode == CROWD_LOOP_ON;
-    return crowd_anim_play_time(now_s, start_s, offset_s, speed, clip->duration_s, loop);
+    return crowd_anim_play_time(now_s, start_s, offset_s, speed, clip->duration_s,
+                                crowd__gpu_clip_loops(clip, loop_mode));
 }
 
 /* As fade_weight in crowd.vert.glsl: exactly 1 from the fade's end on. */

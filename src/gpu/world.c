@@ -159,6 +159,7 @@ void crowd_world_destroy(crowd_world *w) {
         crowd__gpu_timing_release(w);
     }
     crowd__gpu_programs_destroy_all(w);
+    crowd__gpu_events_free_lists(w);
     if (w->cull_program != 0) {
         glDeleteProgram(w->cull_program);
     }
@@ -240,6 +241,7 @@ crowd_result crowd_world_remove_archetype(crowd_world *w, crowd_archetype handle
         return result;
     }
     crowd__gpu_world_release_handles(w, a);
+    crowd__gpu_events_forget(w, a);
     w->archetypes[(handle.id & ARCHETYPE_INDEX_MASK) - 1u] = NULL;
     w->archetype_count--;
     crowd__gpu_archetype_destroy(a);
@@ -389,6 +391,9 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
     if (w->gpu_timing) {
         crowd__gpu_timing_frame(w);
     }
+    /* Events first: they read the clocks alone, whatever the modes draw. */
+    crowd_error events_error = {0};
+    crowd_result events = crowd__gpu_events_update(w, (float)time_s, &events_error);
     crowd_result result = CROWD_OK;
     if (streams_used(w)) {
         advance_stream_section(w);
@@ -404,7 +409,10 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
         w->frame_cpu_start_s = cpu_start;
         w->stats.cpu_time_s = crowd__gpu_thread_cpu_s() - cpu_start;
     }
-    return result;
+    if (result == CROWD_OK && events != CROWD_OK && error != NULL) {
+        *error = events_error;
+    }
+    return result != CROWD_OK ? result : events;
 }
 
 void crowd_light_default(crowd_light *out) {

@@ -15,6 +15,10 @@ void crowd_bake_destroy(crowd_bake *bake) {
         crowd__mem_free(&allocator, bake->clips[i].name);
     }
     crowd__mem_free(&allocator, bake->clips);
+    for (uint32_t i = 0; i < bake->event_count && bake->events != NULL; i++) {
+        crowd__mem_free(&allocator, bake->events[i].name);
+    }
+    crowd__mem_free(&allocator, bake->events);
     crowd__mem_free(&allocator, bake->vat_position.texels);
     crowd__mem_free(&allocator, bake->vat_normal.texels);
     crowd__mem_free(&allocator, bake->bat.texels);

@@ -342,6 +342,52 @@ static crowd_result read_clip_rate(manifest_reader *r, const cJSON *object, cons
     return result;
 }
 
+/* The clip's optional "events": [{"name", "time_s"}], in time order (as
+ * written), each added by crowd_bake_add_event so a loaded bake holds to
+ * the rules a built one does; read once every clip's name is known. */
+static crowd_result read_clip_events(manifest_reader *r, const cJSON *object, uint32_t clip,
+                                     crowd_bake *bake) {
+    const cJSON *events = cJSON_GetObjectItemCaseSensitive(object, "events");
+    if (events == NULL) {
+        return CROWD_OK;
+    }
+    if (!cJSON_IsArray(events)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "clips[%u].events must be an array", clip);
+    }
+    float previous = -INFINITY;
+    int i = 0;
+    const cJSON *event;
+    cJSON_ArrayForEach(event, events) {
+        char where[48];
+        snprintf(where, sizeof where, "clips[%u].events[%d]", clip, i++);
+        const char *name = NULL;
+        float time_s = 0.0f;
+        crowd_result result = cJSON_IsObject(event) ? get_string(r, event, where, "name", &name)
+                                                    : fail(r, CROWD_ERROR_INVALID_DATA,
+                                                           "%s must be an object", where);
+        if (result == CROWD_OK) {
+            result = get_float(r, event, where, "time_s", &time_s);
+        }
+        if (result == CROWD_OK && time_s < previous) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.time_s %g is before the event before it",
+                          where, (double)time_s);
+        }
+        crowd_error added = {0};
+        if (result == CROWD_OK &&
+            crowd_bake_add_event(bake, bake->clips[clip].name, time_s, name, &added) != CROWD_OK) {
+            result = fail(r,
+                          added.result == CROWD_ERROR_INVALID_ARGUMENT ? CROWD_ERROR_INVALID_DATA
+                                                                       : added.result,
+                          "%s: %s", where, added.reason);
+        }
+        if (result != CROWD_OK) {
+            return result;
+        }
+        previous = time_s;
+    }
+    return CROWD_OK;
+}
+
 static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
     cJSON *clips;
     crowd_result result = member(r, root, "", "clips", &clips);
@@ -418,7 +464,13 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
             fail(r, CROWD_ERROR_INVALID_DATA, "the clips hold %llu frames, frame_count says %u",
                  (unsigned long long)next_frame, bake->frame_count);
     }
-    return result == CROWD_OK ? check_unique_names(r, bake) : result;
+    if (result == CROWD_OK) {
+        result = check_unique_names(r, bake);
+    }
+    for (int i = 0; i < count && result == CROWD_OK; i++) {
+        result = read_clip_events(r, cJSON_GetArrayItem(clips, i), (uint32_t)i, bake);
+    }
+    return result;
 }
 
 /* ---- LODs ----------------------------------------------------------------- */

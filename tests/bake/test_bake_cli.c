@@ -506,6 +506,32 @@ static int test_options(void) {
     }
     test_remove_tree(dir);
 
+    /* --event: in the manifest, in time order; a clip name may hold ':'. */
+    const char *events[] = {"builtin:",     "-o",         dir,
+                            "--clips",      "walk",       "--event",
+                            "walk:0.5=mid", "--event",    "walk:0.25=step_l",
+                            "--event",      "walk:0=a=b", NULL};
+    run_bake(events, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    CHECK(strstr(run.out, "events: 3") != NULL);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->event_count == 3);
+        if (bake->event_count == 3) {
+            CHECK(strcmp(bake->events[0].name, "a=b") == 0 && bake->events[0].time_s == 0.0f);
+            CHECK(strcmp(bake->events[1].name, "step_l") == 0 && bake->events[1].time_s == 0.25f);
+            CHECK(strcmp(bake->events[2].name, "mid") == 0 && bake->events[2].clip == 0);
+        }
+        crowd_bake_destroy(bake);
+    } else {
+        CHECK_MSG(false, "events load: %s", error.reason);
+    }
+    const char *info[] = {"info", dir, NULL};
+    cli_run_argv(info, NULL, root, &run);
+    CHECK_MSG(run.exit_code == 0 && strstr(run.out, "event step_l") != NULL &&
+                  strstr(run.out, "at 0.25 s") != NULL && strstr(run.out, "events            3"),
+              "crowd info: exit %d: %s", run.exit_code, run.out);
+    test_remove_tree(dir);
+
     /* The report: one row per encoding, the unchosen ones not written. */
     const char *report[] = {"builtin:", "-o", dir, "--report-all", NULL};
     run_bake(report, NULL, &run);
@@ -742,6 +768,18 @@ static int test_bad_inputs(void) {
     const char *target[] = {"builtin:", "-o", dir, "--target", "mobile", NULL};
     expect_untouched(dir, target, NULL, 1,
                      "--target: 'mobile' is not desktop, web, webgl2 or gles");
+    const char *event_syntax[] = {"builtin:", "-o", dir, "--event", "walk=step", NULL};
+    expect_untouched(dir, event_syntax, NULL, 1, "--event: 'walk=step' is not CLIP:TIME=NAME");
+    const char *event_time[] = {"builtin:", "-o", dir, "--event", "walk:soon=step", NULL};
+    expect_untouched(dir, event_time, NULL, 1, "has no time in seconds");
+    const char *event_name[] = {"builtin:", "-o", dir, "--event", "walk:0.1=", NULL};
+    expect_untouched(dir, event_name, NULL, 1, "is not CLIP:TIME=NAME");
+    const char *event_clip[] = {"builtin:", "-o", dir, "--event", "moonwalk:0.1=step", NULL};
+    expect_untouched(dir, event_clip, NULL, 2, "the bake has no clip \"moonwalk\"");
+    const char *event_outside[] = {"builtin:", "-o", dir, "--event", "walk:99=step", NULL};
+    expect_untouched(dir, event_outside, NULL, 2, "lies outside clip \"walk\"");
+    const char *event_negative[] = {"builtin:", "-o", dir, "--event", "walk:-0.5=step", NULL};
+    expect_untouched(dir, event_negative, NULL, 2, "lies outside clip");
 
     const char *greenman = check_shared_model("greenman.glb");
     const char *sword_path = check_shared_model("greenman_sword.glb");

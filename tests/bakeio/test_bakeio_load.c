@@ -323,6 +323,127 @@ static void test_manifests(void) {
                   "outside the bounds", "range");
 }
 
+/* ---- events ------------------------------------------------------------------------ */
+
+static cJSON *events_of(cJSON *r) {
+    return cJSON_GetObjectItemCaseSensitive(first_clip(r), "events");
+}
+static cJSON *first_event(cJSON *r) {
+    return cJSON_GetArrayItem(events_of(r), 0);
+}
+static void edit_events_object(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(first_clip(r), "events", cJSON_CreateObject());
+}
+static void edit_event_number(cJSON *r) {
+    cJSON_ReplaceItemInArray(events_of(r), 0, cJSON_CreateNumber(1));
+}
+static void edit_event_no_name(cJSON *r) {
+    cJSON_DeleteItemFromObjectCaseSensitive(first_event(r), "name");
+}
+static void edit_event_time_string(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(first_event(r), "time_s", cJSON_CreateString("0"));
+}
+static void edit_event_outside(cJSON *r) {
+    set_number(cJSON_GetArrayItem(events_of(r), 1), "time_s", 0.5);
+}
+static void edit_event_negative(cJSON *r) {
+    set_number(first_event(r), "time_s", -0.25);
+}
+static void edit_event_empty_name(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(first_event(r), "name", cJSON_CreateString(""));
+}
+static void edit_event_control(cJSON *r) {
+    cJSON_ReplaceItemInObjectCaseSensitive(first_event(r), "name", cJSON_CreateString("a\tb"));
+}
+static void edit_event_order(cJSON *r) {
+    set_number(first_event(r), "time_s", 0.03);
+}
+
+/* crowd_bake_add_event refuses what breaks a rule and changes nothing. */
+static void expect_refused(crowd_bake *bake, const char *clip, float time_s, const char *name,
+                           crowd_result expected, const char *reason) {
+    uint32_t before = bake != NULL ? bake->event_count : 0;
+    crowd_error error = {0};
+    crowd_result result = crowd_bake_add_event(bake, clip, time_s, name, &error);
+    CHECK_MSG(result == expected && strstr(error.reason, reason) != NULL &&
+                  (bake == NULL || bake->event_count == before),
+              "event %s at %g: %s \"%s\"", name != NULL ? name : "NULL", (double)time_s,
+              crowd_result_str(result), error.reason);
+}
+
+/* Events go through the manifest unchanged (clips[i].events, time order),
+ * and a manifest whose events break a rule is refused by name. */
+static void test_events(const crowd_asset *asset) {
+    fx_bake_options options = {24, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 41};
+    crowd_bake *bake = fx_bake_create(asset, &options);
+    REQUIRE_VOID(bake != NULL);
+    const float d = 1.0f / 30.0f;
+    CHECK(crowd_bake_add_event(bake, "walk", 0.02f, "step_r", NULL) == CROWD_OK);
+    CHECK(crowd_bake_add_event(bake, "wave", d, "release", NULL) == CROWD_OK);
+    CHECK(crowd_bake_add_event(bake, "walk", 0.0f, "step_l", NULL) == CROWD_OK);
+    CHECK(crowd_bake_add_event(bake, "walk", 0.02f, "dust", NULL) == CROWD_OK);
+    expect_refused(bake, "run", 0.0f, "x", CROWD_ERROR_INVALID_ARGUMENT, "no clip \"run\"");
+    expect_refused(bake, "walk", 0.05f, "x", CROWD_ERROR_INVALID_ARGUMENT, "lies outside clip");
+    expect_refused(bake, "walk", -0.01f, "x", CROWD_ERROR_INVALID_ARGUMENT, "lies outside clip");
+    expect_refused(bake, "walk", NAN, "x", CROWD_ERROR_INVALID_ARGUMENT, "lies outside clip");
+    expect_refused(bake, "walk", 0.0f, "", CROWD_ERROR_INVALID_ARGUMENT, "1 to 64 bytes");
+    expect_refused(bake, "walk", 0.0f, "a\nb", CROWD_ERROR_INVALID_ARGUMENT, "control");
+    char long_name[80];
+    memset(long_name, 'n', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    expect_refused(bake, "walk", 0.0f, long_name, CROWD_ERROR_INVALID_ARGUMENT, "1 to 64 bytes");
+    expect_refused(bake, "walk", 0.0f, NULL, CROWD_ERROR_INVALID_ARGUMENT, "NULL");
+    expect_refused(NULL, "walk", 0.0f, "x", CROWD_ERROR_INVALID_ARGUMENT, "NULL");
+    /* Sorted by clip and time, equal times in the order added. */
+    const char *order[] = {"step_l", "step_r", "dust", "release"};
+    REQUIRE_VOID(bake->event_count == 4);
+    for (int i = 0; i < 4; i++) {
+        CHECK_MSG(strcmp(bake->events[i].name, order[i]) == 0, "event %d is %s", i,
+                  bake->events[i].name);
+    }
+    uint32_t count = 0;
+    const crowd_bake_event *wave = crowd_bake_clip_events(bake, 1, &count);
+    CHECK(count == 1 && wave == &bake->events[3] && wave->time_s == d);
+    CHECK(crowd_bake_clip_events(bake, 2, &count) == NULL && count == 0);
+
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/good_events", root);
+    REQUIRE_VOID(fx_written(bake, dir, NULL));
+    crowd_bake *loaded = NULL;
+    crowd_error error = {0};
+    CHECK(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK);
+    if (loaded != NULL) {
+        CHECK(loaded->event_count == 4);
+        for (uint32_t i = 0; i < loaded->event_count && i < 4; i++) {
+            CHECK(strcmp(loaded->events[i].name, bake->events[i].name) == 0 &&
+                  loaded->events[i].time_s == bake->events[i].time_s &&
+                  loaded->events[i].clip == bake->events[i].clip);
+        }
+    }
+    crowd_bake_destroy(loaded);
+    crowd_bake_destroy(bake);
+
+    manifest_case(dir, edit_events_object, CROWD_ERROR_INVALID_DATA,
+                  "clips[0].events must be an array", "events not an array");
+    manifest_case(dir, edit_event_number, CROWD_ERROR_INVALID_DATA,
+                  "clips[0].events[0] must be an object", "event not an object");
+    manifest_case(dir, edit_event_no_name, CROWD_ERROR_INVALID_DATA,
+                  "clips[0].events[0].name is missing", "event without a name");
+    manifest_case(dir, edit_event_time_string, CROWD_ERROR_INVALID_DATA,
+                  "clips[0].events[0].time_s must be a finite number", "event time type");
+    manifest_case(dir, edit_event_outside, CROWD_ERROR_INVALID_DATA,
+                  "clips[0].events[1]: event \"step_r\" at 0.5 s lies outside clip \"walk\"",
+                  "event outside its clip");
+    manifest_case(dir, edit_event_negative, CROWD_ERROR_INVALID_DATA, "lies outside clip",
+                  "event before its clip");
+    manifest_case(dir, edit_event_empty_name, CROWD_ERROR_INVALID_DATA, "1 to 64 bytes",
+                  "event name empty");
+    manifest_case(dir, edit_event_control, CROWD_ERROR_INVALID_DATA, "control character",
+                  "event name control");
+    manifest_case(dir, edit_event_order, CROWD_ERROR_INVALID_DATA,
+                  "clips[0].events[1].time_s 0.02 is before the event before it", "event order");
+}
+
 /* ---- textures ---------------------------------------------------------------------- */
 
 static void truncate_file(const char *path, double fraction) {
@@ -1111,6 +1232,7 @@ int main(void) {
         CHECK(crowd_bake_load(good_png, NULL, &bake, &error) == CROWD_OK);
         crowd_bake_destroy(bake);
         test_manifests();
+        test_events(asset);
         test_textures(png_bake);
         test_exr_headers();
         test_mesh();

@@ -22,9 +22,9 @@
  * Usage: test_gpu [group]   groups: bar (with api and builtin), api,
  *                           builtin, models (../shared/models), world (with
  *                           state and shade), state, shade, cull, cli, time,
- *                           programs, handles (with bar), query (joint
- *                           and socket queries), state_portable (with
- *                           world), portable, and portable_gl33,
+ *                           programs, handles, events (with bar), query
+ *                           (joint and socket queries), state_portable
+ *                           (with world), portable, and portable_gl33,
  *                           portable_gles3, state_gl33 and state_gles3
  *                           (each on its own context, run alone); none =
  *                           all but those four
@@ -262,6 +262,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "handles", "bar")) {
         result = combine(result, test_gpu_handles());
+    }
+    if (run_group(which, "events", "bar")) {
+        result = combine(result, test_gpu_events());
     }
     if (run_group(which, "builtin", "bar")) {
         result = combine(result, test_gpu_builtin());

@@ -111,5 +111,6 @@ int test_gpu_time(void);
 int test_gpu_programs(void);
 int test_gpu_handles(void);
 int test_gpu_query(void);
+int test_gpu_events(void);
 
 #endif
