@@ -3,7 +3,9 @@
  * OpenGL 3.3 core is what raylib's default build, sokol_gfx's GL backend and
  * many engines ask for. The application makes its own 3.3 core context
  * (plain EGL, headless, embed_app.c), its own framebuffer, camera, shader,
- * vertex array and texture, all with GL 3.3 calls. crowd_world_create with
+ * vertex array and texture, all with GL 3.3 calls (its level is
+ * level_gl33.c, its crowd builtin_crowd.c, both shared with the GLFW game
+ * game_glfw33.c). crowd_world_create with
  * the default tier (auto) runs the portable tier there; a driver that
  * answers the 3.3 request with a 4.5 context (Mesa does, unless
  * MESA_GL_VERSION_OVERRIDE=3.3, which the example's test sets) gets the

@@ -13,8 +13,10 @@
  * built-in ones in vat and gpu modes (builtin_crowd.c), walking or idling,
  * and every second a third of them crossfade to the other clip. Each frame:
  * the level, then crowd's colour pass depth-tested against it, then
- * glfwSwapBuffers. The level of the next frame is drawn with the state the
- * game set, after crowd's draw: it looks right only if crowd put it back.
+ * glfwSwapBuffers. The game binds its level's objects every frame (as
+ * most renderers do) but sets depth writes, the colour mask and blending
+ * never: the next frame's clear and level come out right only if crowd's
+ * draw left them as they were (embed_gl33.c compares every value).
  *
  * Usage: crowd_game_glfw33 [--frames N] [--screenshot OUT.png]
  *                          [--characters N] [--crowd-only]
@@ -119,7 +121,8 @@ static GLFWwindow *open_window(void) {
     if (!glfwInit()) {
         return NULL;
     }
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    /* The hints docs/embedding.md shows, as they are. */
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3); /* 4, 5: OpenGL 4.5 core, the GL 4.5 tier */
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE); /* macOS needs it */
