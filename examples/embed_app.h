@@ -1,9 +1,9 @@
 /* embed_app.h - what the embedding examples' applications own and crowd
  * never does: a headless OpenGL context made with plain EGL, a framebuffer
  * object to draw in, and the picture read back (the camera and the PNG
- * writer are app_common.h's). embed.c asks for OpenGL 4.5 core, embed_gl33.c for 3.3 core; both
- * are engines' code, not crowd's (crowd draws into whatever context is
- * current, crowd/gpu.h).
+ * writer are app_common.h's). embed.c asks for OpenGL 4.5 core,
+ * embed_gl33.c for 3.3 core; both are engines' code, not crowd's (crowd
+ * draws into whatever context is current, crowd/gpu.h).
  */
 #ifndef CROWD_EXAMPLE_EMBED_APP_H
 #define CROWD_EXAMPLE_EMBED_APP_H
