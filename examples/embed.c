@@ -18,6 +18,7 @@
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
 #include "crowd/gpu.h"
+#include "app_common.h"
 #include "embed_app.h"
 #include "embed_scene.h"
 
@@ -167,8 +168,8 @@ static void crowd_part_destroy(crowd_part *c) {
 static crowd_result draw_frame(const embed_app *app, const level *lv, crowd_world *world,
                                crowd_error *e) {
     float view[16], projection[16], view_proj[16];
-    embed_app_camera(EMBED_WIDTH, EMBED_HEIGHT, view, projection);
-    embed_app_multiply(projection, view, view_proj);
+    app_camera(EMBED_WIDTH, EMBED_HEIGHT, view, projection);
+    app_multiply(projection, view, view_proj);
     embed_app_begin(app, embed_sky);
 
     /* The level first, writing depth. */
@@ -204,8 +205,7 @@ static crowd_result draw_frame(const embed_app *app, const level *lv, crowd_worl
 
 static bool write_png(const embed_app *app, const char *path) {
     static unsigned char pixels[EMBED_WIDTH * EMBED_HEIGHT * 4];
-    return embed_app_read(app, pixels) &&
-           embed_app_write_png(path, pixels, EMBED_WIDTH, EMBED_HEIGHT);
+    return embed_app_read(app, pixels) && app_write_png(path, pixels, EMBED_WIDTH, EMBED_HEIGHT);
 }
 
 int main(int argc, char **argv) {

@@ -1,9 +1,5 @@
-/* embed_app.c - the examples' context, framebuffer, camera and PNG
- * (embed_app.h). */
+/* embed_app.c - the EGL examples' context and framebuffer (embed_app.h). */
 #include "embed_app.h"
-
-#include <math.h>
-#include <png.h>
 
 #include <EGL/eglext.h>
 
@@ -103,37 +99,4 @@ bool embed_app_read(const embed_app *app, unsigned char *rgba) {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, app->framebuffer);
     glReadPixels(0, 0, app->width, app->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     return glGetError() == GL_NO_ERROR;
-}
-
-bool embed_app_write_png(const char *path, const unsigned char *rgba, int width, int height) {
-    png_image image = {.version = PNG_IMAGE_VERSION,
-                       .width = (png_uint_32)width,
-                       .height = (png_uint_32)height,
-                       .format = PNG_FORMAT_RGBA};
-    /* A negative row stride: the last row stored is the picture's top. */
-    return png_image_write_to_file(&image, path, 0, rgba, -width * 4, NULL) != 0;
-}
-
-void embed_app_camera(int width, int height, float view[16], float projection[16]) {
-    for (int i = 0; i < 16; i++) {
-        view[i] = i % 5 == 0 ? 1.0f : 0.0f;
-        projection[i] = 0.0f;
-    }
-    view[13] = -1.6f;
-    view[14] = -6.0f;
-    const float near = 0.1f, far = 100.0f, f = 1.0f / tanf(25.0f * 3.14159265f / 180.0f);
-    projection[0] = f * (float)height / (float)width;
-    projection[5] = f;
-    projection[10] = (far + near) / (near - far);
-    projection[11] = -1.0f;
-    projection[14] = 2.0f * far * near / (near - far);
-}
-
-void embed_app_multiply(const float a[16], const float b[16], float out[16]) {
-    for (int i = 0; i < 16; i++) {
-        out[i] = 0.0f;
-        for (int k = 0; k < 4; k++) {
-            out[i] += a[4 * k + i % 4] * b[i / 4 * 4 + k];
-        }
-    }
 }

@@ -1,9 +1,9 @@
 /* embed_app.h - what the embedding examples' applications own and crowd
  * never does: a headless OpenGL context made with plain EGL, a framebuffer
- * object to draw in, a camera, and the picture read back and written as a
- * PNG. embed.c asks for OpenGL 4.5 core, embed_gl33.c for 3.3 core; both
- * are engines' code, not crowd's (crowd draws into whatever context is
- * current, crowd/gpu.h).
+ * object to draw in, and the picture read back (the camera and the PNG
+ * writer are app_common.h's). embed.c asks for OpenGL 4.5 core,
+ * embed_gl33.c for 3.3 core; both are engines' code, not crowd's (crowd
+ * draws into whatever context is current, crowd/gpu.h).
  */
 #ifndef CROWD_EXAMPLE_EMBED_APP_H
 #define CROWD_EXAMPLE_EMBED_APP_H
@@ -36,15 +36,5 @@ void embed_app_begin(const embed_app *app, const unsigned char sky[3]);
 /* The framebuffer's RGBA8 pixels, rows bottom first as GL stores them,
  * width * height * 4 bytes; false on a GL error. */
 bool embed_app_read(const embed_app *app, unsigned char *rgba);
-
-/* Writes RGBA8 rows stored bottom first as a PNG, top row first. */
-bool embed_app_write_png(const char *path, const unsigned char *rgba, int width, int height);
-
-/* The application's camera: 1.6 m above the ground at z = 6, looking
- * straight down -Z, 50 degrees of vertical field of view; column-major. */
-void embed_app_camera(int width, int height, float view[16], float projection[16]);
-
-/* out = a x b, column-major 4x4. */
-void embed_app_multiply(const float a[16], const float b[16], float out[16]);
 
 #endif

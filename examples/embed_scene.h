@@ -20,10 +20,12 @@ static const unsigned char embed_quad[3] = {255, 0, 255};
 #define EMBED_QUAD_Y0 14
 #define EMBED_QUAD_Y1 46
 
-/* examples/embed_gl33.c: its picture is three frames of GL33_WIDTH x
- * GL33_HEIGHT side by side (the frame, the level alone, the crowd alone);
- * the level is a ground and a cube with one colour per face, the cube
- * standing among the characters (it hides some, some hide it). */
+/* examples/embed_gl33.c and game_glfw33.c draw a ground and boxes with
+ * one colour per face (level_gl33.c) in these colours, the boxes standing
+ * among the characters (they hide some, some hide them). embed_gl33.c's
+ * picture is three frames of GL33_WIDTH x GL33_HEIGHT side by side (the
+ * frame, the level alone, the crowd alone), its level a ground and a
+ * cube; game_glfw33.c takes the three as three screenshots. */
 #define GL33_WIDTH 320
 #define GL33_HEIGHT 180
 #define GL33_PANELS 3
@@ -33,5 +35,9 @@ static const unsigned char gl33_ground[3] = {96, 112, 72};
 /* +x, -x, +y, -y, +z, -z */
 static const unsigned char gl33_faces[6][3] = {{200, 60, 40}, {60, 200, 40},  {230, 200, 40},
                                                {40, 40, 200}, {200, 40, 200}, {40, 200, 200}};
+
+/* game_glfw33.c's window, and so its screenshots. */
+#define GAME_WIDTH 640
+#define GAME_HEIGHT 360
 
 #endif

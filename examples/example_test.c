@@ -1,8 +1,8 @@
 /* example_test - runs an example as `make test` does: in a temporary folder
  * of its own, writing its picture there, then looks at the picture.
  *
- * Usage: example_test PROGRAM [embed|gl33]
- * Runs `PROGRAM example.png`; its exit code 77 (no OpenGL context) is the
+ * Usage: example_test PROGRAM [embed|gl33|game]
+ * Runs `PROGRAM example.png` (game: see below); its exit code 77 (no OpenGL context) is the
  * test's. With `embed`, the picture must be embed.c's frame
  * (embed_scene.h): the application's wall a solid rectangle of its colour
  * with characters cut off at its sides (they stand behind it, so the wall
@@ -17,6 +17,13 @@
  * draw changed nothing of the application's drawing: the cube drawn after
  * it with the state the level left is the same cube); elsewhere the crowd
  * shows, the cube hides some of it and it hides some of the cube.
+ * With `game`, PROGRAM is game_glfw33.c, a GLFW window (the test runs
+ * under xvfb-run): three runs of its first 75 frames on the same 3.3
+ * override, each with a screenshot of the last frame: the game, the level
+ * alone (--characters 0), the crowd alone (--crowd-only); each must report
+ * a 3.3 core context and the portable tier, and the three screenshots
+ * pass the gl33 checks above. There the level of every frame is drawn
+ * after the previous frame's crowd, with the state the game set once.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <png.h>
@@ -31,15 +38,17 @@
 #include "check.h"
 #include "embed_scene.h"
 
-/* Runs `program picture`, its standard output into `log` when not NULL. */
-static int run(const char *program, const char *picture, const char *log) {
+/* Runs args[0] with args (NULL-terminated), its standard output into
+ * `log` when not NULL; its exit code, 128 + the signal that ended it, or
+ * -1 when it could not be waited for. */
+static int run(char *const args[], const char *log) {
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
         if (log != NULL && freopen(log, "w", stdout) == NULL) {
             _exit(127);
         }
-        execl(program, program, picture, (char *)NULL);
+        execv(args[0], args);
         _exit(127);
     }
     int status = 0;
@@ -128,8 +137,16 @@ static int check_gl33_log(const char *log) {
     return 0;
 }
 
-static const uint8_t *panel(const uint8_t *rgba, int p, int x, int y) {
-    return rgba + 4 * ((size_t)y * GL33_WIDTH * GL33_PANELS + (size_t)p * GL33_WIDTH + x);
+/* The three frames embed_gl33.c and game_glfw33.c give: the frame, the
+ * level alone, the crowd alone, each width x height, pixel (x, y) of
+ * frame p at frames[p] + 4 * (y * stride + x). */
+typedef struct gl33_frames {
+    const uint8_t *frames[3];
+    int width, height, stride;
+} gl33_frames;
+
+static const uint8_t *pixel(const gl33_frames *f, int p, int x, int y) {
+    return f->frames[p] + 4 * ((size_t)y * (size_t)f->stride + (size_t)x);
 }
 
 static bool is_face(const uint8_t *p) {
@@ -141,14 +158,14 @@ static bool is_face(const uint8_t *p) {
     return false;
 }
 
-static void check_gl33(const uint8_t *rgba) {
+static void check_gl33(const gl33_frames *f) {
     enum { FRAME, LEVEL, CROWD };
     uint32_t crowd = 0, outside_changed = 0, shown = 0, cube_over_crowd = 0, crowd_over_cube = 0;
     uint32_t ground = 0, cube = 0;
-    for (int y = 0; y < GL33_HEIGHT; y++) {
-        for (int x = 0; x < GL33_WIDTH; x++) {
-            const uint8_t *frame = panel(rgba, FRAME, x, y), *level = panel(rgba, LEVEL, x, y);
-            bool in_crowd = !is(panel(rgba, CROWD, x, y), gl33_sky);
+    for (int y = 0; y < f->height; y++) {
+        for (int x = 0; x < f->width; x++) {
+            const uint8_t *frame = pixel(f, FRAME, x, y), *level = pixel(f, LEVEL, x, y);
+            bool in_crowd = !is(pixel(f, CROWD, x, y), gl33_sky);
             bool same = memcmp(frame, level, 4) == 0;
             crowd += in_crowd;
             outside_changed += !in_crowd && !same;
@@ -160,32 +177,125 @@ static void check_gl33(const uint8_t *rgba) {
         }
     }
     printf("crowd alone %u px; frame vs level alone: %u px differ outside the crowd, %u inside; "
-           "the cube hides %u px of the crowd, the crowd %u px of the cube; level: ground %u px, "
-           "cube %u px\n",
+           "the boxes hide %u px of the crowd, the crowd %u px of the boxes; level: ground %u px, "
+           "boxes %u px\n",
            (unsigned)crowd, (unsigned)outside_changed, (unsigned)shown, (unsigned)cube_over_crowd,
            (unsigned)crowd_over_cube, (unsigned)ground, (unsigned)cube);
-    const uint32_t area = GL33_WIDTH * GL33_HEIGHT;
+    const uint32_t area = (uint32_t)(f->width * f->height);
     CHECK_MSG(ground > area / 10 && cube > area / 100, "the level did not draw itself");
     CHECK_MSG(crowd > area / 20, "too few crowd pixels");
     CHECK_MSG(outside_changed == 0, "crowd's draw changed the level's pixels where it is not");
     CHECK_MSG(shown > crowd / 2, "the crowd does not show in the frame");
     CHECK_MSG(cube_over_crowd > 20 && crowd_over_cube > 20,
-              "the cube and the crowd are not depth-tested against each other");
+              "the boxes and the crowd are not depth-tested against each other");
+}
+
+/* A PNG's RGBA8 pixels (malloc'd, top row first) and size; NULL when it
+ * cannot be read. */
+static uint8_t *read_png(const char *path, int *width, int *height) {
+    png_image image = {.version = PNG_IMAGE_VERSION};
+    uint8_t *rgba = NULL;
+    if (png_image_begin_read_from_file(&image, path)) {
+        image.format = PNG_FORMAT_RGBA;
+        rgba = malloc(PNG_IMAGE_SIZE(image));
+        if (rgba == NULL || !png_image_finish_read(&image, NULL, rgba, 0, NULL)) {
+            free(rgba);
+            rgba = NULL;
+        }
+    }
+    *width = (int)image.width;
+    *height = (int)image.height;
+    return rgba;
+}
+
+static void check_embed_picture(const uint8_t *rgba, int width, int height) {
+    CHECK(width == EMBED_WIDTH && height == EMBED_HEIGHT);
+    if (width == EMBED_WIDTH && height == EMBED_HEIGHT) {
+        check_embed(rgba);
+    }
+}
+
+static void check_gl33_picture(const uint8_t *rgba, int width, int height) {
+    CHECK(width == GL33_WIDTH * GL33_PANELS && height == GL33_HEIGHT);
+    if (width == GL33_WIDTH * GL33_PANELS && height == GL33_HEIGHT) {
+        gl33_frames f = {{rgba, rgba + 4 * GL33_WIDTH, rgba + 8 * GL33_WIDTH},
+                         GL33_WIDTH,
+                         GL33_HEIGHT,
+                         GL33_WIDTH * GL33_PANELS};
+        check_gl33(&f);
+    }
+}
+
+/* 75 frames: the last at 74/60 s, the third of the crowd that switched
+ * clips at 1 s half-way through its 0.4 s crossfade. */
+#define GAME_FRAMES "75"
+
+/* game_glfw33.c, three runs of the same frames: the game, the level alone
+ * (no characters), the crowd alone (no level); 77 when the first skips or
+ * gets another context than 3.3, 1 on a failure, else 0. The picture of a
+ * run that failed is still checked: it shows what went wrong. */
+static int check_game(const char *program) {
+    static const char *const extra[3][3] = {{NULL}, {"--characters", "0", NULL}, {"--crowd-only"}};
+    static const char *const pictures[3] = {"game.png", "level.png", "crowd.png"};
+    static const char *const what[3] = {"the game", "the level alone", "the crowd alone"};
+    uint8_t *rgba[3] = {NULL, NULL, NULL};
+    int width[3] = {0, 0, 0}, height[3] = {0, 0, 0};
+    for (int r = 0; r < 3; r++) {
+        char *args[8] = {(char *)program, "--frames", GAME_FRAMES, "--screenshot",
+                         (char *)pictures[r]};
+        int n = 5;
+        for (int k = 0; extra[r][k] != NULL; k++) {
+            args[n++] = (char *)extra[r][k];
+        }
+        args[n] = NULL;
+        char log[32];
+        snprintf(log, sizeof log, "game%d.txt", r);
+        int code = run(args, log);
+        if (code == 77 && r == 0) {
+            printf("SKIP: %s found no window with an OpenGL 3.3 core context\n", program);
+            return 77;
+        }
+        CHECK_MSG(code == 0, "%s (%s) exited with %d", program, what[r], code);
+        if (check_gl33_log(log) == 77) {
+            return 77;
+        }
+        rgba[r] = read_png(pictures[r], &width[r], &height[r]);
+        CHECK_MSG(rgba[r] != NULL, "%s unreadable", pictures[r]);
+        CHECK_MSG(rgba[r] == NULL || (width[r] == GAME_WIDTH && height[r] == GAME_HEIGHT),
+                  "%s is %dx%d, not %dx%d", pictures[r], width[r], height[r], GAME_WIDTH,
+                  GAME_HEIGHT);
+    }
+    bool sized = true;
+    for (int r = 0; r < 3; r++) {
+        sized = sized && rgba[r] != NULL && width[r] == GAME_WIDTH && height[r] == GAME_HEIGHT;
+    }
+    if (sized) {
+        gl33_frames f = {{rgba[0], rgba[1], rgba[2]}, GAME_WIDTH, GAME_HEIGHT, GAME_WIDTH};
+        check_gl33(&f);
+    }
+    for (int r = 0; r < 3; r++) {
+        free(rgba[r]);
+    }
+    return check_finish();
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: example_test PROGRAM [embed|gl33]\n");
+        fprintf(stderr, "usage: example_test PROGRAM [embed|gl33|game]\n");
         return 1;
     }
     check_enter_temp_dir("example");
     const char *mode = argc > 2 ? argv[2] : "";
-    bool gl33 = strcmp(mode, "gl33") == 0;
-    if (gl33) {
+    bool gl33 = strcmp(mode, "gl33") == 0, game = strcmp(mode, "game") == 0;
+    if (gl33 || game) {
         /* Mesa answers a 3.3 core request with 4.5 (tools/host/host.h). */
         setenv("MESA_GL_VERSION_OVERRIDE", "3.3", 0);
     }
-    int code = run(argv[1], "example.png", gl33 ? "example.txt" : NULL);
+    if (game) {
+        return check_game(argv[1]);
+    }
+    char *args[3] = {argv[1], "example.png", NULL};
+    int code = run(args, gl33 ? "example.txt" : NULL);
     if (code == 77) {
         printf("SKIP: %s found no OpenGL %s context\n", argv[1], gl33 ? "3.3 core" : "4.5");
         return 77;
@@ -194,27 +304,16 @@ int main(int argc, char **argv) {
     if (gl33 && check_gl33_log("example.txt") == 77) {
         return 77;
     }
-    png_image image = {.version = PNG_IMAGE_VERSION};
-    uint8_t *rgba = NULL;
     /* Also after a failure: a program that wrote its picture shows what
      * went wrong in it. */
-    if (png_image_begin_read_from_file(&image, "example.png")) {
-        image.format = PNG_FORMAT_RGBA;
-        rgba = malloc(PNG_IMAGE_SIZE(image));
-        CHECK(rgba != NULL && png_image_finish_read(&image, NULL, rgba, 0, NULL));
-    }
+    int width = 0, height = 0;
+    uint8_t *rgba = read_png("example.png", &width, &height);
     CHECK_MSG(rgba != NULL, "example.png unreadable");
     if (rgba != NULL && strcmp(mode, "embed") == 0) {
-        CHECK(image.width == EMBED_WIDTH && image.height == EMBED_HEIGHT);
-        if (image.width == EMBED_WIDTH && image.height == EMBED_HEIGHT) {
-            check_embed(rgba);
-        }
+        check_embed_picture(rgba, width, height);
     }
     if (rgba != NULL && gl33) {
-        CHECK(image.width == GL33_WIDTH * GL33_PANELS && image.height == GL33_HEIGHT);
-        if (image.width == GL33_WIDTH * GL33_PANELS && image.height == GL33_HEIGHT) {
-            check_gl33(rgba);
-        }
+        check_gl33_picture(rgba, width, height);
     }
     free(rgba);
     return check_finish();
