@@ -42,23 +42,19 @@ function(crowd_add_test name)
         CROWD_ASSIMP_MODELS_DIR="${CROWD_ASSIMP_MODELS_DIR}"
         CROWD_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
         CROWD_CLI="$<TARGET_FILE:crowd_cli>")
-    add_test(NAME ${name} COMMAND ${name} ${T_ARGS} WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${CROWD_TEST_TIMEOUT})
-    if(TARGET crowd_import_helper)
-        # Imports run assimp in the helper (crowd/import.h), found through this.
-        set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT
-                     "CROWD_IMPORT_HELPER=$<TARGET_FILE:crowd_import_helper>")
-    endif()
+    crowd_add_test_group(${name} ${name} ${T_ARGS})
 endfunction()
 
-# crowd_add_test_group(TEST TARGET ARGS...): one more CTest test running the
-# executable TARGET (made by crowd_add_test) with ARGS, with the same
+# crowd_add_test_group(TEST TARGET ARGS...): a CTest test running the
+# executable TARGET (made by crowd_add_test, which adds its own test this
+# way) with ARGS, with the same
 # working folder, skip code, time limit and environment: a test executable
 # with groups runs each as a test of its own, so ctest -j spreads them.
 function(crowd_add_test_group name target)
     add_test(NAME ${name} COMMAND ${target} ${ARGN} WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
     set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${CROWD_TEST_TIMEOUT})
     if(TARGET crowd_import_helper)
+        # Imports run assimp in the helper (crowd/import.h), found through this.
         set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT
                      "CROWD_IMPORT_HELPER=$<TARGET_FILE:crowd_import_helper>")
     endif()
