@@ -5,16 +5,7 @@
  * frame that reads it (world.c), so writing the next section never waits
  * for the frame the GPU is drawing. The portable tier's streams (no
  * persistent mapping there) are in streams_portable.c. */
-#define _POSIX_C_SOURCE 200809L
-#include <time.h>
-
 #include "gpu/internal.h"
-
-static double thread_cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Makes sure a stream holds a section of bytes_per_instance x the instance
  * capacity per frame, mapped once for good (persistent, coherent): mapping
@@ -91,7 +82,7 @@ crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now, crowd_error 
 
 void crowd__gpu_streams_write(gpu_archetype *r, float now, char *base, uint64_t per_instance) {
     bool cpu = r->mode == CROWD_GPU_MODE_CPU;
-    double start = thread_cpu_s();
+    double start = crowd__gpu_thread_cpu_s();
     for (uint32_t slot = 0; slot < r->instances.count; slot++) {
         float *out = (float *)(base + slot * per_instance);
         if (cpu) {
@@ -100,5 +91,5 @@ void crowd__gpu_streams_write(gpu_archetype *r, float now, char *base, uint64_t 
             crowd__gpu_pose_palette(r, slot, now, out);
         }
     }
-    r->world->stats.cpu_animation_time_s += thread_cpu_s() - start;
+    r->world->stats.cpu_animation_time_s += crowd__gpu_thread_cpu_s() - start;
 }

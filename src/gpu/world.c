@@ -21,9 +21,16 @@ char *crowd__gpu_copy_string(const crowd_world *w, const char *text) {
     return copy;
 }
 
-static double thread_cpu_s(void) {
+double crowd__gpu_thread_cpu_s(void) {
     struct timespec ts;
+#ifdef __EMSCRIPTEN__
+    /* A browser has no CPU clocks (emscripten's clock_gettime refuses
+     * them); a page's main thread runs nothing else between two readings,
+     * so its wall time is its CPU time there. */
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+#endif
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -94,10 +101,11 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
                                "max_instances %u is above the limit of %u",
                                (unsigned)desc->max_instances, (unsigned)CROWD_WORLD_MAX_INSTANCES);
     }
-    /* epoxy answers from whatever context is current; without one it has
-     * no version to give, and then nothing may be asked of GL. */
-    bool desktop = epoxy_is_desktop_gl();
-    int version = epoxy_gl_version();
+    /* epoxy (emscripten on the web) answers from whatever context is
+     * current; without one it has no version to give, and then nothing may
+     * be asked of GL. */
+    bool desktop = crowd__gpu_gl_is_desktop();
+    int version = crowd__gpu_gl_version();
     GLint profile = 0;
     if (desktop && version >= 32) {
         glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
@@ -123,7 +131,7 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
     w->portable = tier == CROWD_TIER_PORTABLE;
     w->gles = !desktop;
     w->glsl = !w->portable ? GPU_GLSL_450 : (desktop ? GPU_GLSL_330 : GPU_GLSL_300_ES);
-    w->unorm16_textures = desktop || epoxy_has_gl_extension("GL_EXT_texture_norm16");
+    w->unorm16_textures = desktop || crowd__gpu_gl_has_extension("GL_EXT_texture_norm16");
     w->max_instances =
         desc->max_instances != 0 ? desc->max_instances : CROWD_WORLD_DEFAULT_MAX_INSTANCES;
     w->timing = desc->timing;
@@ -364,7 +372,7 @@ static void advance_stream_section(crowd_world *w) {
     w->stream_section = (w->stream_section + 1u) % CROWD_WORLD_STREAM_FRAMES;
     GLsync *next = &w->section_fence[w->stream_section];
     if (*next != NULL) {
-        glClientWaitSync(*next, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
+        glClientWaitSync(*next, GL_SYNC_FLUSH_COMMANDS_BIT, GPU_CLIENT_WAIT_TIMEOUT_NS);
         glDeleteSync(*next);
         *next = NULL;
     }
@@ -378,7 +386,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "frame time must be finite");
     }
-    double cpu_start = w->timing ? thread_cpu_s() : 0.0;
+    double cpu_start = w->timing ? crowd__gpu_thread_cpu_s() : 0.0;
     w->clock_s = time_s;
     w->frame++;
     memset(&w->stats, 0, sizeof w->stats);
@@ -402,7 +410,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
     }
     if (w->timing) {
         w->frame_cpu_start_s = cpu_start;
-        w->stats.cpu_time_s = thread_cpu_s() - cpu_start;
+        w->stats.cpu_time_s = crowd__gpu_thread_cpu_s() - cpu_start;
     }
     return result;
 }
@@ -489,7 +497,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
     if (checked != CROWD_OK) {
         return checked;
     }
-    double cpu_start = w->timing ? thread_cpu_s() : 0.0;
+    double cpu_start = w->timing ? crowd__gpu_thread_cpu_s() : 0.0;
     float view_proj[16];
     multiply(desc->projection, desc->view, view_proj);
     float now = (float)w->clock_s;
@@ -525,7 +533,7 @@ crowd_result crowd_world_draw(crowd_world *w, const crowd_draw_desc *desc, crowd
         crowd__gpu_state_restore(&saved);
     }
     if (w->timing) {
-        w->stats.cpu_time_s += thread_cpu_s() - cpu_start;
+        w->stats.cpu_time_s += crowd__gpu_thread_cpu_s() - cpu_start;
     }
     if (drawn != CROWD_OK) {
         return drawn;
