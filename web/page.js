@@ -6,6 +6,7 @@
 // [--seed S] [--clip C] --time T --camera ... --size WxH --no-ground`):
 //   bake=URL          the bake's NAME.crowd.json (its `files` are fetched beside it)
 //   mode=vat|bat|static   (default vat)
+//   tier=auto|gl45|portable   (default auto: portable, all WebGL2 runs; gl45 is refused)
 //   count=N           characters (default 1), laid out as crowd render does
 //   seed=S            random clips (unless clip=), phases, speeds, headings
 //   clip=NAME         the clip every character plays
@@ -66,7 +67,8 @@
             throw new Error(`crowd: error: fade: '${q.get('fade')}' is not CLIP,AT,SECONDS`);
         }
         return {
-            bake: q.get('bake'), mode: q.get('mode') ?? 'vat', count: Number(q.get('count') ?? 1),
+            bake: q.get('bake'), mode: q.get('mode') ?? 'vat', tier: q.get('tier') ?? 'auto',
+            count: Number(q.get('count') ?? 1),
             seed: q.has('seed') ? Number(q.get('seed')) : null, clip: q.get('clip') ?? '',
             time: Number(q.get('time') ?? 0), paused: q.get('paused') === '1',
             camera: q.has('camera') && q.get('camera') !== 'auto' ? numbers(q.get('camera'), 6, 'camera') : null,
@@ -109,7 +111,8 @@
     }
 
     function setUpScene(module, scene, bakePath) {
-        call(module, 'player_open', ['string', 'string', 'string'], ['#crowd-canvas', bakePath, scene.mode]);
+        call(module, 'player_open', ['string', 'string', 'string', 'string'],
+             ['#crowd-canvas', bakePath, scene.mode, scene.tier]);
         state.maxTextureSize = module._player_stat(5);
         call(module, 'player_populate', ['number', 'number', 'number', 'string'],
              [scene.count, scene.seed === null ? 0 : 1, scene.seed ?? 0, scene.clip]);
@@ -232,8 +235,13 @@
             state.maxTextureSize = module._player_stat(5);
             state.tier = module.ccall('player_tier', 'string', [], []);
         }
-        const camera = [0, 1, 2, 3, 4, 5].map((i) => module._player_camera_value(i));
-        state.camera = { eye: camera.slice(0, 3), target: camera.slice(3) };
+        const camera = () => {
+            const values = [0, 1, 2, 3, 4, 5].map((i) => module._player_camera_value(i));
+            return { eye: values.slice(0, 3), target: values.slice(3) };
+        };
+        state.camera = camera();
+        state.cameraNow = camera;
+        state.clipOf = (i) => module.ccall('player_clip_of', 'string', ['number'], [i]);
         state.characters = module._player_stat(4);
         state.ready = true;
         bindMouse(module);

@@ -98,10 +98,22 @@ EMSCRIPTEN_KEEPALIVE const char *player_error(void) {
     return the_player.error;
 }
 
-/* A WebGL2 context on the canvas of CSS selector `canvas`, then the bake
- * at `manifest` (a path in emscripten's file system) as one archetype in
- * `mode` (vat or bat). */
-EMSCRIPTEN_KEEPALIVE int player_open(const char *canvas, const char *manifest, const char *mode) {
+static bool parse_tier(const char *name, crowd_gpu_tier *out) {
+    for (int t = CROWD_TIER_AUTO; t <= CROWD_TIER_PORTABLE; t++) {
+        if (strcmp(name, crowd_gpu_tier_name((crowd_gpu_tier)t)) == 0) {
+            *out = (crowd_gpu_tier)t;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A WebGL2 context on the canvas of CSS selector `canvas`, then a world of
+ * `tier` (auto, gl45 or portable: WebGL2 runs the portable one, a forced
+ * gl45 is refused) and the bake at `manifest` (a path in emscripten's file
+ * system) as one archetype in `mode` (vat, bat or static). */
+EMSCRIPTEN_KEEPALIVE int player_open(const char *canvas, const char *manifest, const char *mode,
+                                     const char *tier) {
     player *p = &the_player;
     EmscriptenWebGLContextAttributes attributes;
     emscripten_webgl_init_context_attributes(&attributes);
@@ -117,13 +129,18 @@ EMSCRIPTEN_KEEPALIVE int player_open(const char *canvas, const char *manifest, c
     emscripten_webgl_get_drawing_buffer_size(p->context, &p->width, &p->height);
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &p->max_texture_size);
     crowd_gpu_mode gpu_mode;
+    crowd_gpu_tier gpu_tier;
     if (!crowd_gpu_mode_parse(mode, &gpu_mode)) {
         return fail_text("mode is not static, bat or vat");
+    }
+    if (!parse_tier(tier, &gpu_tier)) {
+        return fail_text("tier is not auto, gl45 or portable");
     }
     crowd_logger logger = {.fn = log_to_console};
     crowd_bake_load_desc load = {.logger = logger};
     crowd_error error;
-    crowd_world_desc world = {.timing = true, .state = CROWD_STATE_RESET, .logger = logger};
+    crowd_world_desc world = {
+        .timing = true, .state = CROWD_STATE_RESET, .logger = logger, .tier = gpu_tier};
     crowd_archetype_desc archetype = {.mode = gpu_mode};
     if (crowd_bake_load(manifest, &load, &p->bake, &error) != CROWD_OK ||
         crowd_world_create(&world, &p->world, &error) != CROWD_OK) {
@@ -334,6 +351,11 @@ EMSCRIPTEN_KEEPALIVE const char *player_clip_name(uint32_t clip) {
     crowd_clip_info info = {0};
     return crowd_archetype_get_clip(the_player.world, the_player.archetype, clip, &info) ? info.name
                                                                                          : "";
+}
+
+/* The clip instance `index` plays now (after the clicks' crossfades). */
+EMSCRIPTEN_KEEPALIVE const char *player_clip_of(uint32_t index) {
+    return index < the_player.count ? player_clip_name(the_player.clips[index]) : "";
 }
 
 int main(void) {

@@ -15,6 +15,7 @@
 //
 //   node test_web_player.mjs --crowd CLI --fade-render EXE --models DIR
 //                            --node-modules DIR --web DIR   (build/web/player)
+//                            [--only REGEX]   (the models whose names match)
 //                            [--bench 1]   (also print frame times at 1, 100, 1000)
 //
 // Exit 0 all passed; 77 all passed but robot.glb is not in --models (a
@@ -168,6 +169,58 @@ async function checkTooLarge(browser, server, tools, tmp, maxTextureSize) {
     return 1;
 }
 
+// WebGL2 is an OpenGL ES 3.0 context to crowd: a forced gl45 tier is
+// refused with the world's message (the web's version query works), a
+// forced portable one plays.
+async function checkTiers(browser, server, bake) {
+    let failures = 0;
+    for (const [tier, expected] of [['gl45', 'the gl45 tier needs an OpenGL 4.5 core context (found OpenGL ES 3.0)'],
+                                    ['portable', null]]) {
+        const url = `${pageUrl(server, bake.url, { count: 1, time: 0, size: SINGLE })}&tier=${tier}`;
+        const { page, player } = await openPage(browser, url, SINGLE, 3);
+        await page.close();
+        const ok = expected === null ? player.error === null && player.tier === 'portable'
+                                     : player.error?.includes(expected) && player.frames === 0;
+        console.log(`tier=${tier}: ${player.error ?? `plays the ${player.tier} tier`}${ok ? '' : '  FAIL'}`);
+        failures += ok ? 0 : 1;
+    }
+    return failures;
+}
+
+// The mouse: a drag orbits the camera about its target (the eye moves, the
+// distance stays), a click crossfades every character to its next clip.
+async function checkMouse(browser, server, bake) {
+    const clips = bake.manifest.clips.map((c) => c.name);
+    const from = clips.indexOf(bake.model.loop), next = clips[(from + 1) % clips.length];
+    const scene = { count: 4, clip: bake.model.loop, time: 0, size: SINGLE };
+    const url = pageUrl(server, bake.url, scene).replace('paused=1', 'paused=0');
+    const { page, player } = await openPage(browser, url, SINGLE, 2);
+    const frames = () => page.evaluate(() => window.crowdPlayer.frames);
+    const afterFrames = async (n) => {
+        const start = await frames();
+        await page.waitForFunction((f) => window.crowdPlayer.frames >= f, { timeout: HANG_GUARD_MS }, start + n);
+    };
+    await page.mouse.click(160, 120);
+    await afterFrames(2);
+    const played = await page.evaluate(() => [0, 1, 2, 3].map((i) => window.crowdPlayer.clipOf(i)));
+    await page.mouse.move(160, 120);
+    await page.mouse.down();
+    await page.mouse.move(220, 100, { steps: 4 });
+    await page.mouse.up();
+    await afterFrames(2);
+    const camera = await page.evaluate(() => window.crowdPlayer.cameraNow());
+    await page.close();
+    const distance = (c) => Math.hypot(...c.eye.map((e, a) => e - c.target[a]));
+    const moved = Math.hypot(...camera.eye.map((e, a) => e - player.camera.eye[a]));
+    const ok = played.every((c) => c === next) && moved > 0.05 * distance(player.camera) &&
+               Math.abs(distance(camera) - distance(player.camera)) < 1e-3 * distance(player.camera) &&
+               camera.target.every((t, a) => t === player.camera.target[a]);
+    console.log(`mouse: a click plays ${played.join(', ')} (want ${next}); a drag moves the eye ` +
+                `${moved.toFixed(3)} m at ${distance(camera).toFixed(3)} m (was ` +
+                `${distance(player.camera).toFixed(3)} m)${ok ? '' : '  FAIL'}`);
+    return ok ? 0 : 1;
+}
+
 // Frame times of builtin: crowds (the record of docs/architecture.md; not
 // a pass/fail check): 120 frames each, the last 60 measured.
 async function bench(browser, server, bake) {
@@ -195,10 +248,10 @@ function checkBuilt(web) {
     return true;
 }
 
-function bakeModels(crowd, models, tmp) {
+function bakeModels(crowd, models, only, tmp) {
     const bakes = [];
     let skipped = false;
-    for (const model of MODELS) {
+    for (const model of MODELS.filter((m) => only.test(m.name))) {
         const source = model.file ? path.join(models, model.file) : model.source;
         if (model.file && !fs.existsSync(source)) {
             console.log(`SKIP: ${source} not found (../shared/models absent), ${model.name} not tested`);
@@ -227,7 +280,7 @@ async function main() {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crowd-web-player-'));
     const tools = { crowd: args.crowd, fade: args['fade-render'] };
     const started = Date.now();
-    const { bakes, skipped } = bakeModels(args.crowd, args.models, tmp);
+    const { bakes, skipped } = bakeModels(args.crowd, args.models, new RegExp(args.only ?? ''), tmp);
     const server = await serve([['/player/', args.web], ['/bake/', tmp]]);
     let failures = 0;
     let browser = null;
@@ -247,6 +300,8 @@ async function main() {
                                          SINGLE, 1);
             await probe.page.close();
             failures += await checkTooLarge(browser, server.url, tools, tmp, probe.player.maxTextureSize);
+            failures += await checkTiers(browser, server.url, bakes[0]);
+            failures += await checkMouse(browser, server.url, bakes[0]);
             if (args.bench) {
                 await bench(browser, server.url, bakes[0]);
             }
