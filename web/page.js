@@ -23,7 +23,10 @@
 // mean of the last 60), cpuMs (update + GL submission on the main thread,
 // mean of the last 60), gpuWaitMs (bench: the read-back wait, mean of the
 // last 60), drawCalls, characters, tier, maxTextureSize, firstFrameMs
-// (navigation start to the first frame drawn), camera {eye, target}, error
+// (navigation start to the first frame drawn), loadMs {start (navigation to
+// page.js running), wasm (instantiating player.wasm), fetch (the bake's
+// files), setUp (loading the bake, the world, the instances)}, camera
+// {eye, target}, error
 // (the refusal's text, or null), samples (bench: per frame
 // {frameMs, cpuMs, gpuWaitMs}, the last 1000)}.
 'use strict';
@@ -225,11 +228,16 @@
         if (!scene.bake) {
             throw new Error('crowd: error: no bake: open this page with ?bake=URL/NAME.crowd.json');
         }
+        const started = performance.now();
         const module = await createCrowdPlayer({ canvas });
+        const instantiated = performance.now();
         const bake = await fetchBake(module, scene.bake);
+        const fetched = performance.now();
         try {
             setUpScene(module, scene, bake.path);
         } finally {
+            state.loadMs = { start: started, wasm: instantiated - started, fetch: fetched - instantiated,
+                             setUp: performance.now() - fetched };
             // The loaded bake holds its own copy; the fetched files go.
             bake.names.forEach((name) => module.FS.unlink(`/bake/${name}`));
             state.maxTextureSize = module._player_stat(5);
