@@ -1,13 +1,13 @@
 // test_web_player.mjs - crowd's WebGL2 player (web/, crowd_runtime compiled
 // to WebAssembly by make web) in headless chromium against `crowd render`.
-// For builtin: and robot.glb (when ../shared/models has it): bake (vat),
+// For builtin: and robot.glb (when ../shared/models has it): bake (vat, bat),
 // open the page on the bake with a scene in its URL, wait for its frames,
 // read its numbers (window.crowdPlayer) and compare a screenshot of its
 // canvas with crowd render's picture of the same scene (crowd render's
 // layout and automatic camera, same time and size, mode vat, no ground; the
 // crossfade through fade_render at the page's own camera): a looping clip, a
 // one-shot clip past its end, a crossfade at its midpoint, 100 characters
-// in mixed clips. Silhouettes must overlap (intersection over union of the
+// in mixed clips, and those 100 once more in mode bat. Silhouettes must overlap (intersection over union of the
 // pixels that are not sky) by at least 0.99; the page must say it runs the
 // portable tier with crowd render's draw calls and the scene's characters.
 // Also: a bake whose texture is taller than the page's MAX_TEXTURE_SIZE is
@@ -46,11 +46,12 @@ function scenes(model, manifest) {
         { name: 'once_end', ...still(model.once, once.duration_s + 0.5) },
         { name: 'crossfade_mid', ...still(model.loop, 0.65), fade: [model.fadeTo, 0.4, 0.5] },
         { name: 'crowd100', count: 100, seed: 7, time: 0.8, size: CROWD },
+        { name: 'crowd100_bat', mode: 'bat', count: 100, seed: 7, time: 0.8, size: CROWD },
     ];
 }
 
 function pageUrl(server, bakeUrl, scene) {
-    const q = new URLSearchParams({ bake: bakeUrl, mode: 'vat', count: String(scene.count),
+    const q = new URLSearchParams({ bake: bakeUrl, mode: scene.mode ?? 'vat', count: String(scene.count),
                                     time: String(scene.time), paused: '1', size: scene.size.join('x') });
     if (scene.clip) {
         q.set('clip', scene.clip);
@@ -95,7 +96,7 @@ function reference(tools, dir, scene, camera, file) {
                          scene.fade[0], String(scene.fade[1]), String(scene.fade[2]), String(scene.time)]);
         return { image: readPng(fs.readFileSync(file)), drawCalls: 1 };
     }
-    const args = ['render', dir, '-o', file, '--mode', 'vat', '--size', size, '--time', String(scene.time),
+    const args = ['render', dir, '-o', file, '--mode', scene.mode ?? 'vat', '--size', size, '--time', String(scene.time),
                   '--no-ground', '--count', String(scene.count)];
     if (scene.clip) {
         args.push('--clip', scene.clip);
@@ -264,7 +265,7 @@ function bakeModels(crowd, models, only, tmp) {
             continue;
         }
         const dir = path.join(tmp, model.name);
-        run(crowd, ['bake', source, '-o', dir, '--quiet', '--what', 'vat']);
+        run(crowd, ['bake', source, '-o', dir, '--quiet', '--what', 'both']);
         const file = fs.readdirSync(dir).find((f) => f.endsWith('.crowd.json'));
         bakes.push({ model, dir, url: `/bake/${model.name}/${file}`,
                      manifest: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) });
