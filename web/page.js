@@ -5,7 +5,7 @@
 // URL parameters (the scene of `crowd render DIR --mode M --count N
 // [--seed S] [--clip C] --time T --camera ... --size WxH --no-ground`):
 //   bake=URL          the bake's NAME.crowd.json (its `files` are fetched beside it)
-//   mode=vat|bat|static   (default vat)
+//   mode=vat|bat|gpu|cpu|static   (default vat; gpu and cpu play the bake's runtime clips)
 //   tier=auto|gl45|portable   (default auto: portable, all WebGL2 runs; gl45 is refused)
 //   count=N           characters (default 1), laid out as crowd render does
 //   seed=S            random clips (unless clip=), phases, speeds, headings

@@ -111,7 +111,7 @@ static bool parse_tier(const char *name, crowd_gpu_tier *out) {
 /* A WebGL2 context on the canvas of CSS selector `canvas`, then a world of
  * `tier` (auto, gl45 or portable: WebGL2 runs the portable one, a forced
  * gl45 is refused) and the bake at `manifest` (a path in emscripten's file
- * system) as one archetype in `mode` (vat, bat or static). */
+ * system) as one archetype in `mode` (any the bake plays). */
 EMSCRIPTEN_KEEPALIVE int player_open(const char *canvas, const char *manifest, const char *mode,
                                      const char *tier) {
     player *p = &the_player;
@@ -131,7 +131,7 @@ EMSCRIPTEN_KEEPALIVE int player_open(const char *canvas, const char *manifest, c
     crowd_gpu_mode gpu_mode;
     crowd_gpu_tier gpu_tier;
     if (!crowd_gpu_mode_parse(mode, &gpu_mode)) {
-        return fail_text("mode is not static, bat or vat");
+        return fail_text("mode is not static, cpu, gpu, bat or vat");
     }
     if (!parse_tier(tier, &gpu_tier)) {
         return fail_text("tier is not auto, gl45 or portable");

@@ -23,10 +23,11 @@
 #include <GLES3/gl3.h>
 #include <emscripten/html5.h>
 
-/* WebGL2 waits for no fence: gl.clientWaitSync takes no timeout above
- * MAX_CLIENT_WAIT_TIMEOUT_WEBGL (0 in browsers), and needs none here, as the
- * portable tier's uploads are copies the browser orders itself. */
-#define GPU_CLIENT_WAIT_TIMEOUT_NS 0u
+/* No fences around the stream sections on WebGL2: gl.clientWaitSync takes
+ * no timeout above MAX_CLIENT_WAIT_TIMEOUT_WEBGL (0 in browsers), so it
+ * could only poll, and nothing needs its answer, as the portable tier's
+ * uploads are copies the browser orders itself. */
+#define GPU_STREAM_FENCES 0
 
 /* The GL 4.5 tier's enums, absent from GLES 3.0 (values of the GL registry;
  * GL_RGBA16 is EXT_texture_norm16's GL_RGBA16_EXT too). */
@@ -88,9 +89,9 @@ static inline bool crowd__gpu_gl_has_extension(const char *name) {
 
 #include <epoxy/gl.h>
 
-/* On desktop the wait is a real one, and comes only when the GPU is
- * CROWD_WORLD_STREAM_FRAMES frames behind. */
-#define GPU_CLIENT_WAIT_TIMEOUT_NS UINT64_MAX
+/* On desktop a stream section is written again only once the GPU is done
+ * with the frame that last read it (world.c). */
+#define GPU_STREAM_FENCES 1
 
 static inline bool crowd__gpu_gl_is_desktop(void) {
     return epoxy_is_desktop_gl();

@@ -364,6 +364,10 @@ static bool streams_used(const crowd_world *w) {
  * once the GPU is done with the frame that last read it (a wait only when
  * the GPU is CROWD_WORLD_STREAM_FRAMES frames behind). */
 static void advance_stream_section(crowd_world *w) {
+    if (!GPU_STREAM_FENCES) {
+        w->stream_section = (w->stream_section + 1u) % CROWD_WORLD_STREAM_FRAMES;
+        return;
+    }
     GLsync *used = &w->section_fence[w->stream_section];
     if (*used != NULL) {
         glDeleteSync(*used);
@@ -372,7 +376,7 @@ static void advance_stream_section(crowd_world *w) {
     w->stream_section = (w->stream_section + 1u) % CROWD_WORLD_STREAM_FRAMES;
     GLsync *next = &w->section_fence[w->stream_section];
     if (*next != NULL) {
-        glClientWaitSync(*next, GL_SYNC_FLUSH_COMMANDS_BIT, GPU_CLIENT_WAIT_TIMEOUT_NS);
+        glClientWaitSync(*next, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
         glDeleteSync(*next);
         *next = NULL;
     }
