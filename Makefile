@@ -6,8 +6,9 @@
 #   make check  the developer's inner loop: the release build's tests without
 #               the labels of SLOW_LABELS (browser, Godot, install, web, slow ones)
 #   make web    install missing Debian packages (the web set), build the
-#               runtime's libraries and crowd_runtime (core, anim, skin, load)
-#               for WebAssembly with emscripten into build/web
+#               runtime's libraries and crowd_runtime (its gpu module on
+#               WebGL2) for WebAssembly with emscripten into build/web, and
+#               the player page (web/) into build/web/player
 JOBS ?= $(shell nproc)
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
@@ -58,9 +59,11 @@ fuzz: build-fuzz
 
 # WebAssembly: the libraries from Debian's source packages into
 # build/web/sysroot (scripts/web-deps.sh; built once, then skipped), then
-# crowd_runtime without its gpu module and tests/web's checker program
-# (CROWD_WEB, cmake/crowd_web.cmake). Debian's emscripten runs its
-# JavaScript tools with Debian's node modules.
+# crowd_runtime (the gpu module's portable tier on WebGL2), tests/web's
+# checker program and the player page, player.html + page.js + player.js +
+# player.wasm, in build/web/player (CROWD_WEB, cmake/crowd_web.cmake,
+# web/). Debian's emscripten runs its JavaScript tools with Debian's node
+# modules.
 web: deps-web
 	@JOBS=$(JOBS) scripts/web-deps.sh build
 	@export NODE_PATH=$${NODE_PATH:-/usr/share/nodejs}; \
@@ -80,7 +83,8 @@ run_ctest = cd $(1) && { ctest --output-on-failure --output-junit Testing/Tempor
 check: build
 	@$(call run_ctest,$(BUILD),-LE '$(SLOW_LABELS)')
 
-# web: test_web_load compares the WebAssembly build with the native one.
+# web: test_web_load compares the WebAssembly build with the native one,
+# test_web_player plays the player page in chromium against crowd render.
 test-release: build web
 	@$(call run_ctest,$(BUILD),)
 

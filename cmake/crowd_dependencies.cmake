@@ -10,7 +10,7 @@
 # that exist in either place. The crowd_ prefixes and the function scope
 # leave a project that finds crowd its own names (PNG_LIBRARIES,
 # PkgConfig::PNG, ...). NO_GPU leaves out libepoxy (the WebAssembly build,
-# CROWD_WEB, has no gpu module yet). Sets <missing-var> to what was not
+# CROWD_WEB, whose gpu module takes emscripten's GL, src/gpu/gl.h). Sets <missing-var> to what was not
 # found, empty when everything was.
 function(crowd_find_dependencies missing_var)
     cmake_parse_arguments(ARG "OFFLINE;NO_GPU" "" "" ${ARGN})

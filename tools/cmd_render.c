@@ -28,6 +28,7 @@
 #include "crowd/gpu.h"
 #include "cast.h"
 #include "host.h"
+#include "render_layout.h"
 #include "scene.h"
 #include "stage.h"
 
@@ -250,56 +251,22 @@ static int choose_clips(const options *opt, const render_job *s, uint32_t *clips
     return CLI_EXIT_USAGE;
 }
 
-/* Grid spacing: the tallest character's height (a bind pose's arms, a
- * T-pose, make its footprint a poor guide). */
-static float grid_spacing(const render_job *s) {
-    float spacing = 0.0f;
-    for (uint32_t r = 0; r < s->cast.count; r++) {
-        float min[3], max[3];
-        crowd_archetype_bind_bounds(s->world, s->cast.archetypes[r], min, max);
-        float height = max[1] - min[1];
-        float footprint = fminf(max[0] - min[0], max[2] - min[2]);
-        spacing = fmaxf(spacing, height > 0.0f ? 0.8f * height : 1.5f * footprint);
-    }
-    return spacing > 0.0f ? spacing : 1.0f;
-}
-
-/* Instances on a square grid, taking turns among the archetypes. */
+/* Instances on a square grid, taking turns among the archetypes
+ * (render_layout.c, which the web player compiles too). */
 static int add_instances(const options *opt, render_job *s) {
     uint32_t clips[CAST_MAX_CHARACTERS];
     int code = choose_clips(opt, s, clips);
     if (code >= 0) {
         return code;
     }
-    float spacing = grid_spacing(s);
-    uint32_t columns = (uint32_t)ceil(sqrt((double)opt->count));
-    uint32_t rows = (opt->count + columns - 1) / columns;
-    uint64_t random = opt->seed;
-    for (uint32_t i = 0; i < opt->count; i++) {
-        uint32_t r = i % s->cast.count;
-        crowd_archetype archetype = s->cast.archetypes[r];
-        crowd_instance_desc desc = {0};
-        desc.position[0] = ((float)(i % columns) - 0.5f * (float)(columns - 1)) * spacing;
-        desc.position[2] = ((float)(i / columns) - 0.5f * (float)(rows - 1)) * spacing;
-        desc.clip = clips[r];
-        uint32_t clip_count = crowd_archetype_clip_count(s->world, archetype);
-        if (opt->seeded) {
-            if (opt->clip == NULL && clip_count > 0) {
-                desc.clip = (uint32_t)(scene_random_u64(&random) % clip_count);
-            }
-            crowd_clip_info info = {0};
-            crowd_archetype_get_clip(s->world, archetype, desc.clip, &info);
-            desc.time_offset_s = scene_random_unit(&random) * info.duration_s;
-            desc.speed = 0.8f + 0.4f * scene_random_unit(&random);
-            desc.heading_rad = (scene_random_unit(&random) - 0.5f) * 1.2f;
-            desc.position[0] += (scene_random_unit(&random) - 0.5f) * 0.3f * spacing;
-            desc.position[2] += (scene_random_unit(&random) - 0.5f) * 0.3f * spacing;
-        }
-        crowd_instance instance;
-        crowd_error error;
-        if (crowd_world_add_instance(s->world, archetype, &desc, &instance, &error) != CROWD_OK) {
-            return cli_report(&error);
-        }
+    const render_layout layout = {.count = opt->count,
+                                  .seeded = opt->seeded,
+                                  .seed = opt->seed,
+                                  .random_clips = opt->seeded && opt->clip == NULL};
+    crowd_error error;
+    if (render_layout_add(s->world, s->cast.archetypes, s->cast.count, clips, &layout, &error) !=
+        CROWD_OK) {
+        return cli_report(&error);
     }
     return -1;
 }

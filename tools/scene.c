@@ -160,17 +160,6 @@ crowd_result scene_archetype_add(crowd_world *world, const scene_character *char
     return crowd_world_add_archetype(world, &desc, out, error);
 }
 
-uint64_t scene_random_u64(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-float scene_random_unit(uint64_t *state) {
-    return (float)(scene_random_u64(state) >> 40) * (1.0f / 16777216.0f);
-}
-
 static float lerp(float a, float b, float t) {
     return a + (b - a) * t;
 }

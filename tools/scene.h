@@ -26,6 +26,7 @@
 
 #include "crowd/gpu.h"
 #include "host.h"
+#include "scene_random.h"
 
 typedef struct scene_character {
     const char *spec;      /* as given on the command line */
@@ -83,12 +84,6 @@ void scene_instance_desc(const crowd_world *world, const crowd_archetype *archet
 crowd_result scene_populate(crowd_world *world, const crowd_archetype *archetypes,
                             uint32_t archetype_count, uint64_t seed, uint32_t count,
                             crowd_instance *ids, crowd_error *error);
-
-/* splitmix64: a well-mixed stream from any seed, the same on every
- * machine, so (seed, index) pairs that differ in one bit still give
- * unrelated instances. scene_random_unit is uniform in [0, 1) with 24 bits. */
-uint64_t scene_random_u64(uint64_t *state);
-float scene_random_unit(uint64_t *state);
 
 /* A clip of `archetype` drawn from generator state `*state`: a looping one
  * (one-shots only when nothing loops), other than `current` where there is

@@ -23,6 +23,16 @@ static const char *gl_error_name(GLenum code) {
     }
 }
 
+#ifdef __EMSCRIPTEN__
+_Noreturn void crowd__gpu_gl45_absent(const char *name) {
+    fprintf(stderr,
+            "crowd: internal error: %s is an OpenGL 4.5 entry point, absent from WebGL2, and "
+            "only the gl45 tier calls it; the world runs the portable tier on WebGL2\n",
+            name);
+    abort();
+}
+#endif
+
 crowd_result crowd__gpu_check(crowd_error *error, const char *what) {
     GLenum code = glGetError();
     if (code == GL_NO_ERROR) {

@@ -6,13 +6,13 @@
 #ifndef CROWD_GPU_INTERNAL_H
 #define CROWD_GPU_INTERNAL_H
 
-#include <epoxy/gl.h>
 #include <stddef.h>
 
 #include "../../shaders/crowd_contract.glsl"
 #include "crowd/anim.h"
 #include "crowd/gpu.h"
 #include "crowd/skin.h"
+#include "gpu/gl.h"
 
 typedef struct gpu_archetype gpu_archetype;
 
@@ -462,6 +462,8 @@ uint32_t crowd__gpu_programs_count(const crowd_world *world);
 crowd_result crowd__gpu_context_check(bool desktop_gl, int version, int profile_mask,
                                       crowd_gpu_tier requested, crowd_gpu_tier *out_tier,
                                       crowd_error *error);
+/* The calling thread's CPU time in seconds (the stats' CPU times). */
+double crowd__gpu_thread_cpu_s(void);
 /* A copy of `text` from the world's allocator, NULL when out of memory. */
 char *crowd__gpu_copy_string(const crowd_world *world, const char *text);
 /* The calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), seconds: what the

@@ -23,7 +23,14 @@ char *crowd__gpu_copy_string(const crowd_world *w, const char *text) {
 
 double crowd__gpu_thread_cpu_s(void) {
     struct timespec ts;
+#ifdef __EMSCRIPTEN__
+    /* A browser has no CPU clocks (emscripten's clock_gettime refuses
+     * them); a page's main thread runs nothing else between two readings,
+     * so its wall time is its CPU time there. */
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+#endif
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -94,10 +101,11 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
                                "max_instances %u is above the limit of %u",
                                (unsigned)desc->max_instances, (unsigned)CROWD_WORLD_MAX_INSTANCES);
     }
-    /* epoxy answers from whatever context is current; without one it has
-     * no version to give, and then nothing may be asked of GL. */
-    bool desktop = epoxy_is_desktop_gl();
-    int version = epoxy_gl_version();
+    /* epoxy (emscripten on the web) answers from whatever context is
+     * current; without one it has no version to give, and then nothing may
+     * be asked of GL. */
+    bool desktop = crowd__gpu_gl_is_desktop();
+    int version = crowd__gpu_gl_version();
     GLint profile = 0;
     if (desktop && version >= 32) {
         glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
@@ -123,7 +131,7 @@ crowd_result crowd_world_create(const crowd_world_desc *desc, crowd_world **out_
     w->portable = tier == CROWD_TIER_PORTABLE;
     w->gles = !desktop;
     w->glsl = !w->portable ? GPU_GLSL_450 : (desktop ? GPU_GLSL_330 : GPU_GLSL_300_ES);
-    w->unorm16_textures = desktop || epoxy_has_gl_extension("GL_EXT_texture_norm16");
+    w->unorm16_textures = desktop || crowd__gpu_gl_has_extension("GL_EXT_texture_norm16");
     w->max_instances =
         desc->max_instances != 0 ? desc->max_instances : CROWD_WORLD_DEFAULT_MAX_INSTANCES;
     w->timing = desc->timing;
@@ -358,6 +366,10 @@ static bool streams_used(const crowd_world *w) {
  * once the GPU is done with the frame that last read it (a wait only when
  * the GPU is CROWD_WORLD_STREAM_FRAMES frames behind). */
 static void advance_stream_section(crowd_world *w) {
+    if (!GPU_STREAM_FENCES) {
+        w->stream_section = (w->stream_section + 1u) % CROWD_WORLD_STREAM_FRAMES;
+        return;
+    }
     GLsync *used = &w->section_fence[w->stream_section];
     if (*used != NULL) {
         glDeleteSync(*used);

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
                 '.json': 'application/json', '.png': 'image/png', '.glb': 'model/gltf-binary',
-                '.exr': 'image/x-exr' };
+                '.exr': 'image/x-exr', '.wasm': 'application/wasm' };
 
 // mounts: [[prefix, folder], ...], longest prefix first. Resolves to
 // {url, close()}.
