@@ -153,6 +153,10 @@ static void test_removal(pose_world *p) {
           has_marked_pose(p, i[4], 4.0f) && !crowd_instance_has_pose(p->world, i[3]));
     CHECK(crowd_world_remove_instance(p->world, i[1], NULL) == CROWD_OK); /* entry 0 freed */
     CHECK(has_marked_pose(p, i[2], 2.0f) && has_marked_pose(p, i[4], 4.0f));
+    /* A new pose takes the pool's next entry: nobody else's. */
+    crowd_instance added = add(p, 7.0f);
+    CHECK(pose_marked(p, added, 7.0f) && has_marked_pose(p, added, 7.0f) &&
+          has_marked_pose(p, i[2], 2.0f) && has_marked_pose(p, i[4], 4.0f));
     CHECK(crowd_instance_clear_pose(p->world, i[2], NULL) == CROWD_OK &&
           !crowd_instance_has_pose(p->world, i[2]) && has_marked_pose(p, i[4], 4.0f));
     CHECK(pose_marked(p, i[2], 2.5f) && has_marked_pose(p, i[2], 2.5f) &&
