@@ -41,6 +41,8 @@
  *           renderer baseline).
  *   gpu     the CPU samples, blends and builds skinning matrices; palettes go
  *           to a storage buffer; the vertex shader skins. 1 draw per pass.
+ *           Instances may show the game's own poses instead of clips (IK,
+ *           ragdoll: crowd_instance_set_pose), in cpu mode too.
  *   bat     the vertex shader fetches skinning matrices from the baked
  *           bone-matrix texture. 1 draw per pass.
  *   vat     the vertex shader fetches positions and normals from the baked
@@ -143,6 +145,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crowd/anim.h"
 #include "crowd/asset.h"
 #include "crowd/bake.h"
 
@@ -410,7 +413,8 @@ bool crowd_world_instance_bounds(const crowd_world *world, float min[3], float m
  * and sockets), with no GL call and no GPU readback: on the world's thread,
  * before or after crowd_world_update, with or without its context current.
  *
- * The pose is the one the cpu and gpu modes draw: each clip of the
+ * The pose is the one the cpu and gpu modes draw: the caller's, for an
+ * instance given one (crowd_instance_set_pose, below); else each clip of the
  * instance sampled at its clip time on the world's clock (crowd_world_time:
  * the time of the last update or set_time; so a query right after
  * crowd_world_update(t) gives the pose drawn at t), crossfades blended as
@@ -496,6 +500,70 @@ crowd_result crowd_archetype_socket_transforms(crowd_world *world, crowd_archety
                                                const crowd_instance *instances, uint32_t count,
                                                uint32_t socket, crowd_space space, float *out,
                                                crowd_error *error);
+
+/* ---- the game's own poses ------------------------------------------------ */
+
+/* The game's own poses. An instance of an archetype in cpu or gpu mode can
+ * show a pose the game computed (IK, ragdoll, procedural animation) instead
+ * of its clip, beside instances that play clips: the same draw, one palette
+ * per instance either way. The pose is copied (the caller's array may go),
+ * turned into model matrices once, and drawn every frame until it is set
+ * again or ends; a frame costs the same as one of a clip (the skinning
+ * matrices are built from it each update), and memory is held only for
+ * posed instances (16 floats per joint each), freed as poses end.
+ *
+ * A local pose sampled by crowd_anim_sample (and blended by
+ * crowd_anim_blend) draws exactly what the instance playing that clip at
+ * that time draws, bit for bit: both go through crowd_anim_local_to_model
+ * and crowd_anim_skin_matrices.
+ *
+ * What a pose does to the rest of the instance:
+ *   - its clock, clip, speed and crossfade go on underneath, unseen;
+ *     crowd_instance_set_transform still places it, set_speed still changes
+ *     the hidden clip's rate.
+ *   - it fires no events (crowd_world_events): what its clip passed up to
+ *     the first set_pose is reported, then nothing; the clip a running
+ *     crossfade was leaving never fires again.
+ *   - crowd_instance_clear_pose ends it: the instance shows its clip where
+ *     its clock is now (a jump, as the clip ran on underneath) and fires
+ *     from there on. crowd_instance_play and crowd_instance_update end it
+ *     too: a crossfade of play fades from the clip that ran underneath, not
+ *     from the caller's pose. To blend out of a pose into a clip, blend the
+ *     two yourself (crowd_anim_blend) into the poses set over the fade, and
+ *     play the clip once the pose is the clip's.
+ *   - joint and socket queries answer the caller's pose, in every mode.
+ *   - a switch to static, bat or vat keeps the pose, but those modes draw
+ *     the clip (baked frames cannot show it); back in cpu or gpu it shows
+ *     again. Removing the instance or clearing the world drops it.
+ * Errors, with nothing changed: CROWD_ERROR_INVALID_ARGUMENT (a NULL world
+ * or pose, an instance that is not live, joint_count other than the
+ * archetype's joint count, a value that is not finite, a rotation of
+ * length 0, a model matrix whose fourth row is not (0 0 0 1) within 1e-5),
+ * CROWD_ERROR_UNSUPPORTED (the archetype's mode is static, bat or vat),
+ * CROWD_ERROR_OUT_OF_MEMORY. */
+
+/* A local pose: one crowd_transform per joint of the skeleton, in its
+ * order (crowd_archetype_joint_count, crowd_archetype_find_joint), as
+ * crowd_anim_sample writes it. A rotation whose squared length is within
+ * 1e-4 of 1 is used as given; any other (but 0) is normalized. */
+crowd_result crowd_instance_set_pose(crowd_world *world, crowd_instance instance,
+                                     const crowd_transform *local_pose, uint32_t joint_count,
+                                     crowd_error *error);
+/* A pose as model matrices: 16 floats per joint (column-major 4x4), each
+ * the joint's transform in the character's model space as
+ * crowd_anim_local_to_model makes it (the skeleton's root_transform
+ * included): what a ragdoll or a full-body IK solver that works in model
+ * space has. The fourth row is stored as exactly (0 0 0 1). */
+crowd_result crowd_instance_set_pose_models(crowd_world *world, crowd_instance instance,
+                                            const float *model_matrices, uint32_t joint_count,
+                                            crowd_error *error);
+/* Ends the instance's pose (nothing to do when it has none): it plays its
+ * clip again at the world's clock. CROWD_ERROR_INVALID_ARGUMENT for a NULL
+ * world or an instance that is not live. */
+crowd_result crowd_instance_clear_pose(crowd_world *world, crowd_instance instance,
+                                       crowd_error *error);
+/* Whether the instance shows a caller's pose (false for a bad handle). */
+bool crowd_instance_has_pose(const crowd_world *world, crowd_instance instance);
 
 /* ---- frames ------------------------------------------------------------- */
 

@@ -113,9 +113,14 @@ static uint32_t from_loop_mode(const gpu_instance_record *rec) {
     return (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK;
 }
 
+/* A slot showing the caller's pose (crowd_instance_set_pose) plays no
+ * clip, so it fires nothing and stays out of the index. */
 static bool slot_fires(const gpu_archetype *r, uint32_t slot) {
     const gpu_instance_record *rec = &r->instances.records[slot];
     const gpu_event_clock *clock = &r->events.clocks[slot];
+    if (crowd__gpu_poses_models(r, slot) != NULL) {
+        return false;
+    }
     return clip_fires(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK) ||
            ((clock->flags & GPU_EVENTS_FROM_LIVE) &&
             clip_fires(r, rec->from_clip, from_loop_mode(rec)));
@@ -256,6 +261,14 @@ void crowd__gpu_events_start(gpu_archetype *r, uint32_t slot, gpu_event_start ho
             crowd_anim_play_unwrapped(now, rec->from_start_s, rec->from_offset_s, rec->from_speed);
     }
     clock->t = crowd_anim_play_unwrapped(now, rec->start_s, rec->offset_s, rec->speed);
+    relist(r, slot);
+}
+
+void crowd__gpu_events_pose(gpu_archetype *r, uint32_t slot) {
+    /* When the pose is cleared the clip goes on from the clock then
+     * (GPU_EVENT_START_CONTINUE): only the flags could carry anything over,
+     * a fade's source or a start that never fired. */
+    r->events.clocks[slot].flags = 0;
     relist(r, slot);
 }
 

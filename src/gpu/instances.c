@@ -38,6 +38,9 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
     }
     r->instances.slot_handle = p;
     crowd_result result = crowd__gpu_events_reserve(r, capacity, error);
+    if (result == CROWD_OK) {
+        result = crowd__gpu_poses_reserve(r, capacity, error);
+    }
     if (result != CROWD_OK) {
         return result;
     }
@@ -98,6 +101,7 @@ void crowd__gpu_instances_release(gpu_archetype *r) {
     crowd__mem_free(&r->world->allocator, r->instances.records);
     crowd__mem_free(&r->world->allocator, r->instances.slot_handle);
     crowd__gpu_events_release(r);
+    crowd__gpu_poses_release(r);
     r->instances.records = NULL;
     r->instances.slot_handle = NULL;
     r->instances.capacity = r->instances.count = 0;
@@ -213,6 +217,7 @@ crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc
         crowd__gpu_pose_reset_cursor(r, slot, 1);
     }
     r->events.clocks[slot].listed = UINT32_MAX;
+    r->poses.slot_entry[slot] = UINT32_MAX;
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
     write_record(r, slot);
     *out_slot = slot;
@@ -229,6 +234,7 @@ crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
     if (result != CROWD_OK) {
         return result;
     }
+    crowd__gpu_poses_end(r, slot); /* a new state: its clip plays */
     if (r->source != NULL && record.clip != r->instances.records[slot].clip) {
         crowd__gpu_pose_reset_cursor(r, slot, 0);
     }
@@ -307,6 +313,9 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
     if (result != CROWD_OK) {
         return result;
     }
+    /* The clip shows from now on; a crossfade starts from the clip the
+     * instance's clock ran under the pose, not from the pose. */
+    crowd__gpu_poses_end(r, slot);
     gpu_instance_record *rec = &r->instances.records[slot];
     uint32_t loop_mode = rec->flags & GPU_FLAG_LOOP_MASK;
     float now = (float)r->world->clock_s;
@@ -350,6 +359,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     uint32_t last = r->instances.count - 1;
     uint32_t moved = UINT32_MAX;
     crowd__gpu_events_remove(r, slot, last);
+    crowd__gpu_poses_remove(r, slot, last);
     if (slot != last) {
         r->instances.records[slot] = r->instances.records[last];
         r->instances.slot_handle[slot] = r->instances.slot_handle[last];
@@ -370,6 +380,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
 void crowd__gpu_instances_clear(gpu_archetype *r) {
     r->instances.count = 0;
     crowd__gpu_events_clear(r);
+    crowd__gpu_poses_clear(r);
     r->instances.fade_end_s = -INFINITY;
 }
 

@@ -216,6 +216,20 @@ typedef struct gpu_query {
     float *models;
 } gpu_query;
 
+/* poses.c: the caller's own poses (crowd_instance_set_pose). Only posed
+ * instances hold one: slot_entry maps each slot to its entry in a pool of
+ * model matrices (16 floats per joint an entry), UINT32_MAX for a slot that
+ * plays its clip; entry_slot maps back. The pool is dense too: freeing an
+ * entry moves the last one into it, as instance removal moves the last slot.
+ * `scratch` is one local pose, for normalizing a caller's rotations. */
+typedef struct gpu_poses {
+    uint32_t *slot_entry; /* per slot, capacity of the instances */
+    uint32_t *entry_slot; /* per entry */
+    float *models;        /* 16 * joints per entry */
+    uint32_t count, capacity;
+    crowd_transform *scratch;
+} gpu_poses;
+
 /* streams.c: per-frame streams, CROWD_WORLD_STREAM_FRAMES sections of
  * section_bytes, mapped for as long as they live; this frame's is the
  * world's stream_section. */
@@ -310,6 +324,7 @@ struct gpu_archetype {
     gpu_baked baked;
     gpu_playback playback;
     gpu_query query;
+    gpu_poses poses;
     gpu_streams streams;
     gpu_cull_lists cull;
     gpu_events events;
@@ -571,6 +586,9 @@ typedef enum gpu_event_start {
     GPU_EVENT_START_CONTINUE, /* the same clips on from here (set_speed) */
 } gpu_event_start;
 void crowd__gpu_events_start(gpu_archetype *r, uint32_t slot, gpu_event_start how);
+/* The slot has just taken a caller's pose: it fires nothing while posed
+ * (slot_fires), and the clip a crossfade was leaving never fires again. */
+void crowd__gpu_events_pose(gpu_archetype *r, uint32_t slot);
 /* Removal: slot leaves the index; the last slot's clock moves into it. */
 void crowd__gpu_events_remove(gpu_archetype *r, uint32_t slot, uint32_t last);
 void crowd__gpu_events_clear(gpu_archetype *r);
@@ -609,6 +627,20 @@ crowd_result crowd__gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *err
 /* Skins the instance in `slot` into out (positions, then normals: 6 floats
  * per vertex). */
 void crowd__gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out);
+
+/* poses.c */
+/* slot_entry for `capacity` slots (before instances.capacity moves). */
+crowd_result crowd__gpu_poses_reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error);
+void crowd__gpu_poses_release(gpu_archetype *r);
+/* The caller's model matrices of the instance in `slot`, or NULL when it
+ * plays its clip. */
+const float *crowd__gpu_poses_models(const gpu_archetype *r, uint32_t slot);
+/* Ends the slot's pose, if it has one: it plays its clip again, at the
+ * world's clock, and fires from there (clear_pose; play and update first). */
+void crowd__gpu_poses_end(gpu_archetype *r, uint32_t slot);
+/* Removal: slot's pose goes; the last slot's entry moves into it. */
+void crowd__gpu_poses_remove(gpu_archetype *r, uint32_t slot, uint32_t last);
+void crowd__gpu_poses_clear(gpu_archetype *r);
 
 /* query.c */
 /* Frees the queries' scratch (the archetype's destroy). */

@@ -140,6 +140,12 @@ void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_record *r
 }
 
 void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette) {
+    const float *posed = crowd__gpu_poses_models(r, slot);
+    if (posed != NULL) {
+        /* The caller's pose (poses.c), already model matrices. */
+        crowd_anim_skin_matrices(&r->source->skeleton, posed, NULL, out_palette);
+        return;
+    }
     crowd__gpu_pose_models(r, &r->instances.records[slot], now_s, &r->playback.cursors[2 * slot],
                            r->playback.pose, r->playback.from_pose, r->playback.models);
     crowd_anim_skin_matrices(&r->source->skeleton, r->playback.models, NULL, out_palette);

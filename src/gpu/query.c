@@ -103,14 +103,19 @@ static void instance_matrix(const gpu_instance_record *rec, float out[16]) {
 static void answer(gpu_archetype *r, uint32_t slot, query_kind kind, uint32_t index,
                    crowd_space space, float out[16]) {
     const gpu_instance_record *rec = &r->instances.records[slot];
-    crowd__gpu_pose_models(r, rec, (float)r->world->clock_s, NULL, r->query.pose,
-                           r->query.from_pose, r->query.models);
+    /* A caller's pose (crowd_instance_set_pose) is what cpu and gpu draw. */
+    const float *models = crowd__gpu_poses_models(r, slot);
+    if (models == NULL) {
+        crowd__gpu_pose_models(r, rec, (float)r->world->clock_s, NULL, r->query.pose,
+                               r->query.from_pose, r->query.models);
+        models = r->query.models;
+    }
     float model[16];
     if (kind == QUERY_JOINT) {
-        memcpy(model, r->query.models + 16 * (size_t)index, sizeof model);
+        memcpy(model, models + 16 * (size_t)index, sizeof model);
     } else {
         const crowd_socket *socket = &posed_asset(r)->sockets[index];
-        multiply(r->query.models + 16 * (size_t)socket->joint, socket->offset, model);
+        multiply(models + 16 * (size_t)socket->joint, socket->offset, model);
     }
     if (space == CROWD_SPACE_MODEL) {
         memcpy(out, model, sizeof model);

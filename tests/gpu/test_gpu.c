@@ -23,7 +23,8 @@
  *                           builtin, models (../shared/models), world (with
  *                           state and shade), state, shade, cull, cli, time,
  *                           programs, handles, events (with bar), query
- *                           (joint and socket queries), state_portable
+ *                           (joint and socket queries), pose (the
+ *                           game's own poses), state_portable
  *                           (with world), portable, and portable_gl33,
  *                           portable_gles3, state_gl33 and state_gles3
  *                           (each on its own context, run alone); none =
@@ -292,6 +293,10 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "query", NULL)) {
         result = combine(result, test_gpu_query());
+    }
+    if (run_group(which, "pose", NULL)) {
+        result = combine(result, test_gpu_pose());
+        result = combine(result, test_gpu_pose_api());
     }
     host_target_release(&gpu_test_target);
     host_context_destroy(gpu_test_context);
