@@ -112,7 +112,10 @@
  *     program, the active texture unit, the draw-indirect buffer, the three
  *     enables), puts those back,
  *     and leaves the rest at GL's defaults: vertex array 0, no texture or
- *     sampler on units 0-3, storage buffer bindings 0, colour mask all on.
+ *     sampler on units 0-3, storage buffer bindings 0, colour mask all on;
+ *     on the portable tier also units 4-5, the array buffer, and the
+ *     unpack state (alignment 4, row length and skips 0, no pixel unpack
+ *     buffer), which its gpu-mode palette uploads would otherwise read back.
  *     For engines that bind what they need before each draw anyway.
  * World creation, archetype creation and mode changes always restore.
  *

@@ -258,6 +258,14 @@ void crowd__gpu_unpack_begin(gpu_unpack_state *saved, bool gles) {
     }
 }
 
+void crowd__gpu_unpack_defaults(bool gles) {
+    int count = gles ? UNPACK_GLES_COUNT : GPU_UNPACK_STATE_COUNT - 1;
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    for (int i = 0; i < count; i++) {
+        glPixelStorei(unpack_names[i], unpack_names[i] == GL_UNPACK_ALIGNMENT ? 4 : 0);
+    }
+}
+
 void crowd__gpu_unpack_end(const gpu_unpack_state *saved, bool gles) {
     int count = gles ? UNPACK_GLES_COUNT : GPU_UNPACK_STATE_COUNT - 1;
     for (int i = 0; i < count; i++) {

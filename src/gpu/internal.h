@@ -452,6 +452,11 @@ typedef struct gpu_unpack_state {
 /* `gles`: the pixel-store state GLES has (no swap-bytes, no LSB-first). */
 void crowd__gpu_unpack_begin(gpu_unpack_state *saved, bool gles);
 void crowd__gpu_unpack_end(const gpu_unpack_state *saved, bool gles);
+/* The unpack state at GL's defaults (alignment 4, the rest 0, no unpack
+ * buffer), set without reading it: what the portable tier's draws leave
+ * under CROWD_STATE_RESET, where a glGet may wait on the GPU (WebGL in
+ * Chromium answers each from its GPU process). */
+void crowd__gpu_unpack_defaults(bool gles);
 
 /* programs.c */
 /* The programs of the variant (mode, VAT_OCT decoding, fragment function or

@@ -42,6 +42,10 @@ void crowd__gpu_state_save(gpu_saved_state *s, const crowd_world *world,
     }
     if (policy == CROWD_STATE_RESET) {
         memset(s->color_mask, GL_TRUE, sizeof s->color_mask);
+        if (s->portable) {
+            /* Its palette uploads then need no reads of the unpack state. */
+            crowd__gpu_unpack_defaults(world->gles);
+        }
         return;
     }
     glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s->vertex_array);

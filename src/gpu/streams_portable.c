@@ -148,11 +148,21 @@ crowd_result crowd__gpu_streams_upload_portable(gpu_archetype *r, crowd_error *e
     }
     glActiveTexture(GL_TEXTURE0 + GPU_TEXTURE_PALETTES);
     glBindTexture(GL_TEXTURE_2D, s->palette_textures[r->world->stream_section]);
+    /* Under CROWD_STATE_RESET the unpack state is left at GL's defaults
+     * (state.c), which suit these rows, and set without reading it: a read
+     * would cost a wait per frame where glGet waits (WebGL in Chromium). */
+    bool reset = r->world->state_policy == CROWD_STATE_RESET;
     gpu_unpack_state unpack;
-    crowd__gpu_unpack_begin(&unpack, r->world->gles);
+    if (reset) {
+        crowd__gpu_unpack_defaults(r->world->gles);
+    } else {
+        crowd__gpu_unpack_begin(&unpack, r->world->gles);
+    }
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)PALETTE_WIDTH,
                     (GLsizei)palette_rows(r, r->instances.count), GL_RGBA, GL_FLOAT, staging);
-    crowd__gpu_unpack_end(&unpack, r->world->gles);
+    if (!reset) {
+        crowd__gpu_unpack_end(&unpack, r->world->gles);
+    }
     return CROWD_OK;
 }
 

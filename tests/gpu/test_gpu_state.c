@@ -78,6 +78,16 @@ static const GLenum pixel_store[] = {
     GL_UNPACK_ALIGNMENT,    GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
     GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES};
 
+/* The unpack settings are named apart: CROWD_STATE_RESET leaves them at
+ * GL's defaults on the portable tier (alignment 4, the rest 0). */
+static const char *pixel_store_name(GLenum name) {
+    return name == GL_UNPACK_ALIGNMENT ? "unpack alignment"
+           : name == GL_PACK_ALIGNMENT || name == GL_PACK_ROW_LENGTH || name == GL_PACK_SKIP_ROWS ||
+                   name == GL_PACK_SKIP_PIXELS
+               ? "pack store"
+               : "unpack store";
+}
+
 /* What the current context has (set by run_state). GL 4.5 core has every
  * piece of state below; GL 3.3 core and GLES 3.0 have no storage, draw- or
  * dispatch-indirect, atomic-counter or query buffers and no clip control;
@@ -163,8 +173,11 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
     for (size_t i = 0; i < OTHER_BUFFERS; i++) {
         /* The portable tier sets attributes through the array buffer. */
         if (present(other_buffers[i].where)) {
-            put_ints(s, i == 0 ? "array buffer" : "other buffer bindings", other_buffers[i].binding,
-                     1);
+            put_ints(s,
+                     i == 0   ? "array buffer"
+                     : i == 1 ? "pixel unpack buffer"
+                              : "other buffer bindings",
+                     other_buffers[i].binding, 1);
         }
     }
     if (context_gl45) {
@@ -234,7 +247,7 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
         put_ints(s, "polygon mode", GL_POLYGON_MODE, 2);
     }
     for (size_t i = 0; i < sizeof pixel_store / sizeof pixel_store[0]; i++) {
-        put_ints(s, "pixel store", pixel_store[i], 1);
+        put_ints(s, pixel_store_name(pixel_store[i]), pixel_store[i], 1);
     }
     put_ints(s, "colour mask", GL_COLOR_WRITEMASK, 4);
     put_floats(s, "clear colour", GL_COLOR_CLEAR_VALUE, 4);
@@ -523,8 +536,9 @@ typedef struct state_run {
 } state_run;
 
 /* What CROWD_STATE_RESET leaves at GL's defaults after a draw (the colour
- * mask all on, every binding 0): the GL 4.5 tier's list, and the portable
- * tier's (its units 0-5 and the array buffer, no storage buffers). */
+ * mask all on, unpack alignment 4, every binding and the rest of the
+ * unpack state 0): the GL 4.5 tier's list, and the portable tier's (its
+ * units 0-5, the array buffer and the unpack state, no storage buffers). */
 static const char *const reset_names[] = {"vertex array",
                                           "texture 2D of units 0-3",
                                           "texture 2D array of units 0-3",
@@ -543,6 +557,9 @@ static const char *const portable_reset_names[] = {"vertex array",
                                                    "texture 2D array of units 4-5",
                                                    "sampler of units 4-5",
                                                    "array buffer",
+                                                   "pixel unpack buffer",
+                                                   "unpack store",
+                                                   "unpack alignment",
                                                    "colour mask",
                                                    NULL};
 
@@ -556,7 +573,9 @@ static double expected_value(const state_run *run, int i, bool drew) {
         state_tier == CROWD_TIER_PORTABLE ? portable_reset_names : reset_names;
     for (size_t k = 0; drew && run->policy == CROWD_STATE_RESET && names[k] != NULL; k++) {
         if (strcmp(name, names[k]) == 0) {
-            return strcmp(name, "colour mask") == 0 ? 1.0 : 0.0;
+            return strcmp(name, "colour mask") == 0        ? 1.0
+                   : strcmp(name, "unpack alignment") == 0 ? 4.0
+                                                           : 0.0;
         }
     }
     return run->application.values[i];
