@@ -17,6 +17,7 @@
 //                            --node-modules DIR --web DIR   (build/web/player)
 //                            [--only REGEX]   (the models whose names match)
 //                            [--bench 1]   (also print frame times at 1, 100, 1000)
+//                            [--bench-mode M] [--bench-counts 1,100]   (of the bench)
 //
 // Exit 0 all passed; 77 all passed but robot.glb is not in --models (a
 // "SKIP:" line says so); 1 a failure: a comparison, a page or console error,
@@ -228,10 +229,12 @@ async function checkMouse(browser, server, bake) {
 // record of docs/architecture.md; not a pass/fail check): after 4 frames,
 // the mean of 60, 16 and 8 (SwiftShader shades every vertex on the CPU:
 // a second a frame at 100 builtin: characters here).
-async function bench(browser, server, bake) {
-    console.log(`${bake.model.name}: characters  frame ms  main thread ms  GPU wait ms  draw calls`);
-    for (const [count, frames] of [[1, 60], [100, 16], [1000, 8]]) {
-        const q = new URLSearchParams({ bake: bake.url, count: String(count), seed: '7', bench: '1',
+async function bench(browser, server, bake, mode, counts) {
+    console.log(`${bake.model.name} (${mode}): characters  frame ms  main thread ms  GPU wait ms  draw calls`);
+    const frameCounts = { 1: 60, 100: 16, 1000: 8 };
+    for (const count of counts) {
+        const frames = frameCounts[count] ?? 8;
+        const q = new URLSearchParams({ bake: bake.url, mode, count: String(count), seed: '7', bench: '1',
                                         size: '960x540' });
         const { page, player } = await openPage(browser, `${server}/player/player.html?${q}`, [960, 540],
                                                 4 + frames);
@@ -309,7 +312,8 @@ async function main() {
             failures += await checkTiers(browser, server.url, bakes[0]);
             failures += await checkMouse(browser, server.url, bakes[0]);
             for (const bake of args.bench ? bakes : []) {
-                await bench(browser, server.url, bake);
+                await bench(browser, server.url, bake, args['bench-mode'] ?? 'vat',
+                            (args['bench-counts'] ?? '1,100,1000').split(',').map(Number));
             }
         } finally {
             await browser.close();
