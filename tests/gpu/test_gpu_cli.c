@@ -182,6 +182,63 @@ static void render_mixed(const char *folder) {
                 "render b: b: b: b: b: b: b: b: b: b: b: b: b: b: b: b: b: -o x.png");
 }
 
+/* Bakes made for smaller devices play there: builtin: baked with --target
+ * gles (every texture within 2048) and --target web (4096), drawn on a
+ * GLES 3.0 context (the portable tier) in vat and bat at a baked frame,
+ * against the default bake drawn on the GL 4.5 tier: the same pixels but
+ * for the rounding of a texel's 16 bits (at most 1 % of them differ, by at
+ * most 8 of 255). */
+static void render_targets(void) {
+    const char *targets[] = {"gles", "web"}, *modes[] = {"vat", "bat"};
+    const char *scene = "--size 160x120 --count 4 --seed 2 --time 0 --no-ground";
+    for (int m = 0; m < 2; m++) {
+        CHECK_MSG(crowd("", "render cli_bake -o cli_target_gl45_%s.png --mode %s %s", modes[m],
+                        modes[m], scene) == 0,
+                  "%s", err_text);
+    }
+    for (int t = 0; t < 2; t++) {
+        char dir[64];
+        snprintf(dir, sizeof dir, "cli_target_%s", targets[t]);
+        CHECK(system("rm -rf cli_target_gles cli_target_web") == 0);
+        CHECK_MSG(crowd("", "bake builtin: -o %s --target %s --what both", dir, targets[t]) == 0,
+                  "bake --target %s: %s", targets[t], err_text);
+        for (int m = 0; m < 2; m++) {
+            char out[96], reference[96];
+            snprintf(out, sizeof out, "%s_%s.png", dir, modes[m]);
+            snprintf(reference, sizeof reference, "cli_target_gl45_%s.png", modes[m]);
+            CHECK_MSG(crowd("", "render %s -o %s --mode %s --context gles3 %s", dir, out, modes[m],
+                            scene) == 0,
+                      "--target %s on GLES 3.0 in %s: %s", targets[t], modes[m], err_text);
+            CHECK_MSG(strstr(out_text, "portable") != NULL, "%s", out_text);
+            uint32_t w = 0, h = 0, rw = 0, rh = 0;
+            uint8_t *a = png_read(out, &w, &h), *b = png_read(reference, &rw, &rh);
+            CHECK(a != NULL && b != NULL && w == rw && h == rh);
+            uint32_t differ = 0, drawn = 0;
+            int worst = 0;
+            for (size_t i = 0; a != NULL && b != NULL && w == rw && h == rh && i < (size_t)w * h;
+                 i++) {
+                int d = 0;
+                for (int c = 0; c < 3; c++) {
+                    int e = abs((int)a[4 * i + c] - (int)b[4 * i + c]);
+                    d = e > d ? e : d;
+                }
+                differ += d > 0;
+                /* The corner is background: the crowd stands in the middle. */
+                drawn += memcmp(&b[4 * i], &b[0], 3) != 0;
+                worst = d > worst ? d : worst;
+            }
+            printf("  --target %s %s on GLES 3.0: %u of %u pixels differ (max %d), %u drawn\n",
+                   targets[t], modes[m], differ, w * h, worst, drawn);
+            CHECK_MSG(drawn > 100, "--target %s %s: only %u pixels drawn", targets[t], modes[m],
+                      drawn);
+            CHECK_MSG(differ * 100 <= w * h && worst <= 8, "--target %s %s: %u differ, max %d",
+                      targets[t], modes[m], differ, worst);
+            free(a);
+            free(b);
+        }
+    }
+}
+
 int test_gpu_cli(void) {
     printf("cli\n");
     /* Every mode from a model; draw calls as counted by the renderer. */
@@ -206,6 +263,7 @@ int test_gpu_cli(void) {
     CHECK(crowd("", "render cli_bake/builtin.crowd.json -o cli_manifest.png --size 160x120") == 0);
     render_mixed("cli_old");
     render_shadows();
+    render_targets();
 
     /* Bad input: each a clear message and its exit code. */
     expect_fail(1, "--mode", "", "render builtin: -o x.png --mode fast");
