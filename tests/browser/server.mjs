@@ -10,8 +10,11 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
                 '.exr': 'image/x-exr', '.wasm': 'application/wasm' };
 
 // mounts: [[prefix, folder], ...], longest prefix first. Resolves to
-// {url, close()}.
+// {url, close(), bytesSent()}: bytesSent() is the bytes of every file served
+// so far, bodies as sent (the server compresses nothing); the bench's bytes
+// downloaded by a page are its difference over the page's load.
 export function serve(mounts) {
+    let sent = 0;
     const server = http.createServer((request, response) => {
         const url = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
         const mount = mounts.find(([prefix]) => url.startsWith(prefix));
@@ -31,6 +34,7 @@ export function serve(mounts) {
                                       'Content-Length': data.length, 'Cache-Control': 'no-store',
                                       'Cross-Origin-Opener-Policy': 'same-origin',
                                       'Cross-Origin-Embedder-Policy': 'require-corp' });
+            sent += data.length;
             response.end(data);
         });
     });
@@ -39,6 +43,7 @@ export function serve(mounts) {
         server.listen(0, '127.0.0.1', () => resolve({
             url: `http://127.0.0.1:${server.address().port}`,
             close: () => new Promise((done) => server.close(done)),
+            bytesSent: () => sent,
         }));
     });
 }

@@ -1,166 +1,141 @@
-// bench.js - main-thread milliseconds per frame (animation update + render
-// submission) and GPU wait of N characters drawn two ways:
-//   three   SkeletonUtils.clone of the glTF scene and one AnimationMixer per
-//           character, mixer.update each frame (what a three.js developer
-//           writes without crowd); three skins on the GPU with bone matrices
-//           it computes on the CPU at render time
-//   crowd   one CrowdBake crowd (one InstancedMesh), crowd.update each frame
-// Every character plays its own clip at its own phase and speed. Modes are
-// interleaved round by round at each N, so both see the same machine state;
-// the median frame is reported. The GPU wait is a 1-pixel readPixels after
-// the render, since gl.finish returns at once in Chromium.
+// bench.js - one way of drawing N animated characters in three.js, one way
+// per page load, so that each way's load time to the first frame and bytes
+// downloaded are its own (tests/browser/bench.mjs alternates these pages
+// with crowd's WebGL2 player, web/, round by round):
+//   way=skinned  SkeletonUtils.clone of the glTF scene and one
+//                AnimationMixer per character, mixer.update each frame (what
+//                a three.js developer writes without crowd); three skins on
+//                the GPU with bone matrices it computes on the CPU at render
+//                time
+//   way=crowd    one CrowdBake crowd (one InstancedMesh), crowd.update each
+//                frame
+// URL: way=skinned|crowd, model=URL.glb (skinned), bake=URL.crowd.json
+// (crowd), size=WxH (default 320x180), frames=F (measured, default 8),
+// warmup=W (frames drawn first and not measured: shader compiles and
+// uploads, default 4). The scene is window.benchScene, set before the page
+// runs (bench.mjs: page.evaluateOnNewDocument) so that no way downloads it:
+// {instances: [{position, heading, clip (name), time (clip time at clock
+// 0), speed, loop (the clip's own flag)}], eye, target}, crowd render's layout and camera
+// (tests/browser/layout.mjs), as the WebGL2 player lays them out itself.
+//
+// Frames run in requestAnimationFrame at the page's clock, as the WebGL2
+// player's do. Main-thread time = animation update + renderer.render
+// submission; GPU wait = a 1-pixel readPixels after it, timed apart
+// (gl.finish returns at once in Chromium). window.benchResult when done:
+// {samples: [{cpuMs, gpuWaitMs}], drawCalls, firstFrameMs (navigation
+// start to the end of the first frame), setUpMs (page script start to the
+// scene built)}; window.benchError on a failure.
+// Each way imports only its own modules (dynamic imports), so its bytes
+// downloaded are what a site drawing it that way would ship.
 import * as THREE from 'three';
-import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import * as SkeletonUtils from 'three/addons/utils/SkeletonUtils.js';
-import { CrowdBake } from '../crowd.js';
 import { addCrowdLights, crowdCamera } from '../example/stage.js';
 
+const started = performance.now();
 const params = new URLSearchParams(location.search);
-const counts = (params.get('counts') ?? '1,100,1000').split(',').map(Number);
+const way = params.get('way');
+const [width, height] = (params.get('size') ?? '320x180').split('x').map(Number);
 const frames = Number(params.get('frames') ?? 8);
-const rounds = Number(params.get('rounds') ?? 3);
-const WIDTH = 320, HEIGHT = 240;
+const warmup = Number(params.get('warmup') ?? 4);
 const out = document.getElementById('out');
 
 const renderer = new THREE.WebGLRenderer({ antialias: false });
 renderer.setPixelRatio(1);
-renderer.setSize(WIDTH, HEIGHT);
-document.body.appendChild(renderer.domElement);
+renderer.setSize(width, height);
+document.body.prepend(renderer.domElement);
 const gl = renderer.getContext();
 const pixel = new Uint8Array(4);
 
-// Character i of n: a grid position, a clip, a phase and a speed, the same
-// for both modes.
-function placement(i, n, clipCount, spacing) {
-    const columns = Math.ceil(Math.sqrt(n));
-    const random = (k) => ((Math.sin(12.9898 * i + 78.233 * k) * 43758.5453) % 1 + 1) % 1;
-    return {
-        position: [(i % columns - (columns - 1) / 2) * spacing, 0,
-                   (Math.floor(i / columns) - (columns - 1) / 2) * spacing],
-        clip: i % clipCount, phase: random(1), speed: 0.8 + 0.4 * random(2),
-    };
+function clipByName(clips, name) {
+    const clip = clips.find((c) => c.name === name);
+    if (!clip) {
+        throw new Error(`bench: the model has no clip named '${name}'`);
+    }
+    return clip;
 }
 
-function threeScene(gltf, n, spacing) {
-    const scene = new THREE.Scene();
-    addCrowdLights(scene);
+async function skinnedScene(scene, instances) {
+    const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+    const SkeletonUtils = await import('three/addons/utils/SkeletonUtils.js');
+    const gltf = await new GLTFLoader().loadAsync(params.get('model'));
     const mixers = [];
-    for (let i = 0; i < n; i++) {
-        const p = placement(i, n, gltf.animations.length, spacing);
+    for (const d of instances) {
         const character = SkeletonUtils.clone(gltf.scene);
-        character.position.set(...p.position);
+        character.position.set(...d.position);
+        character.rotation.y = d.heading;
         const mixer = new THREE.AnimationMixer(character);
-        const clip = gltf.animations[p.clip];
-        const action = mixer.clipAction(clip);
-        action.timeScale = p.speed;
-        action.time = p.phase * clip.duration;
+        const action = mixer.clipAction(clipByName(gltf.animations, d.clip));
+        action.timeScale = d.speed;
+        action.time = d.time;
+        if (d.loop === false) { // a one-shot clip holds its last frame, as crowd's players do
+            action.setLoop(THREE.LoopOnce, 1);
+            action.clampWhenFinished = true;
+        }
         action.play();
         mixers.push(mixer);
         scene.add(character);
     }
     let last = 0;
-    return {
-        scene,
-        update: (t) => {
-            for (const m of mixers) {
-                m.update(t - last);
-            }
-            last = t;
-        },
-        // The clones share geometry and materials; each has its own bone texture.
-        dispose: () => scene.traverse((o) => o.isSkinnedMesh && o.skeleton.dispose()),
+    return (t) => {
+        for (const m of mixers) {
+            m.update(t - last);
+        }
+        last = t;
     };
 }
 
-function crowdScene(bake, n, spacing) {
-    const scene = new THREE.Scene();
-    addCrowdLights(scene);
-    const crowd = bake.createCrowd(n);
-    for (let i = 0; i < n; i++) {
-        const p = placement(i, n, bake.clips.length, spacing);
-        crowd.setInstance(i, { position: p.position, clip: p.clip, speed: p.speed, loop: true,
-                               time: p.phase * bake.clips[p.clip].duration_s });
-    }
+async function crowdScene(scene, instances) {
+    const { CrowdBake } = await import('../crowd.js');
+    const bake = await CrowdBake.load(params.get('bake'), { renderer });
+    const crowd = bake.createCrowd(instances.length);
+    instances.forEach((d, i) => crowd.setInstance(i, { position: d.position, heading: d.heading, clip: d.clip,
+                                                       time: d.time, speed: d.speed }));
     scene.add(crowd.mesh);
-    return { scene, update: (t) => crowd.update(t), dispose: () => crowd.dispose() };
+    return (t) => crowd.update(t);
 }
-
-// One frame: {cpu, gpu} milliseconds and draw calls.
-function frame(setup, camera, t) {
-    const start = performance.now();
-    setup.update(t);
-    renderer.render(setup.scene, camera);
-    const submitted = performance.now();
-    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
-    return { cpu: submitted - start, gpu: performance.now() - submitted,
-             calls: renderer.info.render.calls };
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function run() {
-    const model = await (await fetch(params.get('model'))).arrayBuffer();
-    const [gltf, bake] = await Promise.all([
-        new GLTFLoader().parseAsync(model, ''),
-        CrowdBake.load(params.get('bake'), { renderer })]);
-    const { min, max } = bake.manifest.bounds;
-    const spacing = 1.2 * Math.max(max[0] - min[0], max[2] - min[2]);
-    const rows = [];
-    for (const n of counts) {
-        // Far enough that the sphere around the whole grid fits the view:
-        // both modes draw every character.
-        const radius = Math.SQRT1_2 * Math.ceil(Math.sqrt(n)) * spacing + max[1];
-        const back = new THREE.Vector3(0.35, 0.45, 1).normalize()
-            .multiplyScalar(radius / Math.sin((22.5 * Math.PI) / 180));
-        const camera = crowdCamera([back.x, back.y, back.z], [0, 0, 0], WIDTH / HEIGHT);
-        const setups = { three: threeScene(gltf, n, spacing), crowd: crowdScene(bake, n, spacing) };
-        const samples = { three: [], crowd: [] };
-        let t = 0;
-        for (const name of Object.keys(setups)) {
-            frame(setups[name], camera, t); // compile shaders, upload buffers
-        }
-        for (let r = 0; r < rounds; r++) {
-            for (const name of Object.keys(setups)) {
-                for (let f = 0; f < frames; f++) {
-                    t += 1 / 60;
-                    samples[name].push(frame(setups[name], camera, t));
-                }
+    const spec = window.benchScene;
+    if (!spec) {
+        throw new Error('bench: no window.benchScene (tests/browser/bench.mjs sets it)');
+    }
+    const scene = new THREE.Scene();
+    addCrowdLights(scene);
+    const ways = { skinned: skinnedScene, crowd: crowdScene };
+    if (!ways[way]) {
+        throw new Error(`bench: way=${way} is not skinned or crowd`);
+    }
+    const update = await ways[way](scene, spec.instances);
+    const setUpMs = performance.now() - started;
+    const camera = crowdCamera(spec.eye, spec.target, width / height);
+    const samples = [];
+    let start = null, firstFrameMs = null;
+    return new Promise((resolve) => {
+        const tick = (now) => {
+            start ??= now;
+            const begin = performance.now();
+            update((now - start) / 1000);
+            renderer.render(scene, camera);
+            const submitted = performance.now();
+            gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+            const done = performance.now();
+            firstFrameMs ??= done;
+            samples.push({ cpuMs: submitted - begin, gpuWaitMs: done - submitted });
+            out.textContent = `${way}: frame ${samples.length} of ${warmup + frames}`;
+            if (samples.length < warmup + frames) {
+                requestAnimationFrame(tick);
+            } else {
+                resolve({ samples: samples.slice(warmup), drawCalls: renderer.info.render.calls, firstFrameMs,
+                          setUpMs });
             }
-            out.textContent = `N = ${n}: round ${r + 1} of ${rounds}`;
-            await new Promise((resolve) => setTimeout(resolve));
-        }
-        for (const name of Object.keys(setups)) {
-            const s = samples[name];
-            rows.push({ n, mode: name, cpu: median(s.map((x) => x.cpu)), gpu: median(s.map((x) => x.gpu)),
-                        frame: median(s.map((x) => x.cpu + x.gpu)), calls: s[0].calls });
-        }
-        setups.three.dispose();
-        setups.crowd.dispose();
-        renderer.renderLists.dispose();
-    }
-    return rows;
+        };
+        requestAnimationFrame(tick);
+    });
 }
 
-function table(rows) {
-    const lines = ['    N  mode    main-thread ms  GPU wait ms  frame ms  draw calls  main-thread three/crowd  frame three/crowd'];
-    for (const r of rows) {
-        const other = rows.find((o) => o.n === r.n && o.mode === 'three');
-        const ratio = (a, b) => (r.mode === 'crowd' ? `${(a / b).toFixed(1)}x` : '');
-        lines.push(`${String(r.n).padStart(5)}  ${r.mode.padEnd(6)}  ${r.cpu.toFixed(2).padStart(14)}  ` +
-                   `${r.gpu.toFixed(2).padStart(11)}  ${r.frame.toFixed(2).padStart(8)}  ${String(r.calls).padStart(10)}  ` +
-                   `${ratio(other.cpu, r.cpu).padStart(23)}  ${ratio(other.frame, r.frame).padStart(17)}`);
-    }
-    return lines.join('\n');
-}
-
-run().then((rows) => {
-    window.benchRows = rows;
-    const info = gl.getExtension('WEBGL_debug_renderer_info');
-    out.textContent = `${table(rows)}\n\n${gl.getParameter(gl.VERSION)}, ` +
-                      `${info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : 'renderer unknown'}, ` +
-                      `${WIDTH}x${HEIGHT}, median of ${frames * rounds} frames`;
-    window.benchTable = out.textContent;
+run().then((result) => {
+    window.benchResult = result;
 }, (e) => {
     out.textContent = e.message;
+    window.benchError = e.message;
     throw e;
 });
