@@ -186,6 +186,12 @@ bool crowd_anim_root_motion_at(const crowd_root_motion *motion, float clip_time_
  * to [0, duration]. A duration of 0 (a single pose) moves nothing: zeros.
  * false, nothing written: a NULL pointer, no samples, a duration that is
  * negative or not finite, or a time that is not finite. */
+/* The clip's root speed, for matching playback rate to ground speed: the
+ * length of the path over the whole clip (its last sample's x, z) divided
+ * by duration_s, in model units a second (m/s for glTF); 0 for a NULL
+ * motion, no samples or a duration that is not positive. */
+float crowd_anim_root_motion_speed(const crowd_root_motion *motion, float duration_s);
+
 bool crowd_anim_root_motion_delta(const crowd_root_motion *motion, float duration_s, bool loop,
                                   float from_t, float to_t, float out_delta_position[3],
                                   float *out_delta_heading);

@@ -67,6 +67,15 @@ bool crowd_anim_root_motion_at(const crowd_root_motion *motion, float clip_time_
     return true;
 }
 
+float crowd_anim_root_motion_speed(const crowd_root_motion *motion, float duration_s) {
+    if (motion == NULL || motion->sample_count == 0 || motion->samples == NULL ||
+        !(duration_s > 0.0f)) {
+        return 0.0f;
+    }
+    const float *last = motion->samples + 3 * (size_t)(motion->sample_count - 1);
+    return (float)(hypot(last[0], last[1]) / duration_s);
+}
+
 /* The model origin's motion: o (as z + i x) and heading h. */
 typedef struct origin_motion {
     double o_re, o_im, h;
