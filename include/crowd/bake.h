@@ -443,7 +443,8 @@ typedef struct crowd_bake_report {
 } crowd_bake_report;
 
 /* Compares `bake` with float32 reference skinning of `asset` (the asset it
- * was built from, or for a loaded bake the asset its source file imports to:
+ * was built from: for a bake with root motion extracted, bake->asset, the
+ * in-place copy it played, or for a loaded bake the asset its source file imports to:
  * same vertex count and order, clips matched by name, "rest" = rest pose) at
  * each baked frame's time, k / fps. Errors: CROWD_ERROR_INVALID_ARGUMENT
  * (vertex or joint counts differ, a baked clip the asset lacks),

@@ -524,7 +524,10 @@ crowd_result crowd_archetype_socket_transforms(crowd_world *world, crowd_archety
  * (from the last update's time to this one's) and it follows the source's
  * path. The clock as it is now: across a call that restarts or re-times it
  * (play, set_speed), ask from the change on. A crossfade's old clip and a
- * caller's pose are not counted: the clip the instance plays is. CPU only,
+ * caller's pose are not counted: the clip the instance plays is. Give the
+ * archetype such a bake without an asset (or with bake->asset, the in-place
+ * copy): the source asset would make cpu and gpu modes play the motion
+ * twice. CPU only,
  * no GL call. Errors, nothing written: CROWD_ERROR_INVALID_ARGUMENT (a
  * handle that is not live, a NULL output, a time that is not finite),
  * CROWD_ERROR_UNSUPPORTED (the archetype has no bake, or the clip has no
