@@ -47,6 +47,12 @@ static const char usage[] =
     "                         within 2048x2048, the least an OpenGL ES 3.0 device holds\n"
     "  --event CLIP:TIME=NAME an event NAME at TIME seconds of CLIP, within its duration\n"
     "                         (repeatable; CLIP may hold ':', NAME may not)\n"
+    "  --root-motion M        keep (default): the root's motion stays in the frames;\n"
+    "                         extract: its horizontal path and turn about +Y are taken\n"
+    "                         out, the frames play in place and each clip's curve is\n"
+    "                         in the manifest (clips[i].root_motion)\n"
+    "  --root-joint NAME      the joint whose motion is taken out (default: the first\n"
+    "                         joint whose translation keys move, else joint 0)\n"
     "  --attach SOCKET=FILE   merge a rigid prop onto a socket first (repeatable)\n"
     "  --anim FILE            add the clips of an animation file (glTF, BVH, FBX, ...;\n"
     "                         repeatable): joints matched by name, keys retargeted\n"
@@ -85,6 +91,8 @@ typedef struct options {
     uint32_t target_size; /* --target: the largest texture side, 0 = desktop's */
     const char *target_name;
     bool openvat, report_all, quiet;
+    crowd_root_motion_mode root_motion;
+    const char *root_joint;
 } options;
 
 static const char *const vat_names[] = {"unorm16_oct", "unorm16_oct", "f16", "f32"};
@@ -263,6 +271,14 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
             return cli_fail(CLI_EXIT_USAGE, "--target: '%s' is not desktop, web, webgl2 or gles",
                             value);
         }
+    } else if (strcmp(arg, "--root-motion") == 0) {
+        static const char *const modes[] = {"keep", "extract"};
+        if (!pick(value, modes, 2, 0, &choice)) {
+            return cli_fail(CLI_EXIT_USAGE, "--root-motion: '%s' is not keep or extract", value);
+        }
+        opt->root_motion = (crowd_root_motion_mode)choice;
+    } else if (strcmp(arg, "--root-joint") == 0) {
+        opt->root_joint = value;
     } else if (strcmp(arg, "--compat") == 0) {
         if (strcmp(value, "openvat") != 0) {
             return cli_fail(CLI_EXIT_USAGE, "--compat: '%s' is not openvat", value);
@@ -274,9 +290,10 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
 
 static bool takes_value(const char *arg) {
     static const char *const with_value[] = {
-        "-o",       "--output", "--fps",  "--max-width",     "--threads",      "--clips",  "--loop",
-        "--once",   "--attach", "--what", "--encoding",      "--bat-encoding", "--compat", "--lods",
-        "--target", "--scale",  "--anim", "--between-error", "--event",        NULL};
+        "-o",       "--output",      "--fps",        "--max-width", "--threads",  "--clips",
+        "--loop",   "--once",        "--attach",     "--what",      "--encoding", "--bat-encoding",
+        "--compat", "--lods",        "--target",     "--scale",     "--anim",     "--between-error",
+        "--event",  "--root-motion", "--root-joint", NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -571,7 +588,8 @@ static int report_others(const crowd_asset *asset, const crowd_bake_desc *chosen
                 return cli_report(&error);
             }
             double build_s = cli_wall_s() - start;
-            if (crowd_bake_measure(other, asset, desc.thread_count, &report, &error) != CROWD_OK) {
+            if (crowd_bake_measure(other, other->asset, desc.thread_count, &report, &error) !=
+                CROWD_OK) {
                 crowd_bake_destroy(other);
                 return cli_report(&error);
             }
@@ -676,6 +694,8 @@ static int run(const options *opt) {
         .progress = status.terminal ? draw_progress : NULL,
         .progress_user = &status,
         .thread_count = (uint32_t)opt->threads,
+        .root_motion = opt->root_motion,
+        .root_joint = opt->root_joint,
     };
     crowd_error error = {0};
     crowd_bake *bake = NULL;
@@ -704,7 +724,8 @@ static int run(const options *opt) {
     code = CLI_EXIT_OK;
     if (!opt->quiet) {
         crowd_bake_report report;
-        if (crowd_bake_measure(bake, asset, desc.thread_count, &report, &error) != CROWD_OK) {
+        /* bake->asset: with root motion extracted, the in-place copy it plays */
+        if (crowd_bake_measure(bake, bake->asset, desc.thread_count, &report, &error) != CROWD_OK) {
             code = fail(&error);
         } else {
             printf("baked %s: %u clips, %u frames, %u vertices, %u joints in %.2f s "

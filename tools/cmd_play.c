@@ -5,7 +5,10 @@
  * gpu bat vat) for every archetype (each plays the nearest it has), M the
  * next one; + and - double or halve the crowd; space pauses; C sends
  * everyone to another clip with a crossfade; L tints each character by the
- * LOD it is drawn at (culling and LODs are on); arrows (or WASD) and a
+ * LOD it is drawn at (culling and LODs are on); R turns root motion on and
+ * off (on: characters whose bake has it, `crowd bake --root-motion
+ * extract`, are moved each frame by crowd_instance_root_motion, as a game
+ * would, and put back where they started 8 m on); arrows (or WASD) and a
  * left-button drag orbit the camera, the wheel zooms; Escape quits. The
  * title bar reads mode, crowd size, wall time per frame, the application's
  * CPU time per frame (update and draws, the GPU not waited for) and draw
@@ -49,7 +52,9 @@ static const char usage[] =
     "  --no-gl-thread     leave Mesa's GL driver thread off\n"
     "  --verbose          also print the library's informational messages\n"
     "keys: 1-5 mode, M next mode, + / - crowd size x2 / /2, space pause, C change clips,\n"
-    "      L tint characters by LOD,\n"
+    "      L tint characters by LOD, R root motion on/off (default on: characters of a bake\n"
+    "      made with --root-motion extract walk across the ground by it, and go back to\n"
+    "      their place when they get 8 m away),\n"
     "      arrows or WASD or left drag orbit, wheel zoom, Escape quit\n";
 
 #define PI_F 3.14159265f
@@ -66,6 +71,15 @@ typedef struct options {
     crowd_gpu_tier tier;
     host_context_api context;
 } options;
+
+/* An instance's placement, which root motion changes frame by frame. */
+typedef struct walker {
+    float home[3], position[3];
+    float heading_rad, scale;
+} walker;
+
+/* How far root motion takes a character before it is put back. */
+#define WANDER_M 8.0f
 
 typedef struct player {
     host_context *context;
@@ -85,6 +99,8 @@ typedef struct player {
     bool camera_dirty;
     double frame_ms_smoothed, cpu_ms_smoothed;
     char message[128]; /* last notice for the title, e.g. an unplayable mode */
+    walker *walkers;   /* where each instance stands, moved by root motion */
+    bool root_motion;  /* R: move the characters by their clips' root motion */
 } player;
 
 static int parse(int argc, char **argv, options *o) {
@@ -169,6 +185,11 @@ static crowd_result set_count(player *p, uint32_t count, crowd_error *error) {
         crowd_instance_desc desc;
         scene_instance_desc(p->world, archetypes, p->cast->count, seed, i, &desc);
         p->clips[i] = desc.clip;
+        walker *w = &p->walkers[i];
+        memcpy(w->home, desc.position, sizeof w->home);
+        memcpy(w->position, desc.position, sizeof w->position);
+        w->heading_rad = desc.heading_rad;
+        w->scale = desc.scale;
     }
     if (result == CROWD_OK) {
         p->count = count;
@@ -249,6 +270,11 @@ static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
     case 'c':
     case 'C':
         return change_clips(p, error);
+    case 'r':
+    case 'R':
+        p->root_motion = !p->root_motion;
+        snprintf(p->message, sizeof p->message, "root motion %s", p->root_motion ? "on" : "off");
+        return CROWD_OK;
     case 'l':
     case 'L':
         p->stage.lod_tint = !p->stage.lod_tint;
@@ -322,6 +348,35 @@ static crowd_result fit_window(player *p, crowd_error *error) {
     return CROWD_OK;
 }
 
+/* Moves every character whose clip has root motion by what it did from
+ * from_s to to_s, as a game would; a clip without any (or a bake that kept
+ * it in the frames) is left where it stands. */
+static crowd_result walk(player *p, double from_s, double to_s, crowd_error *error) {
+    for (uint32_t i = 0; i < p->count; i++) {
+        float delta[3], turn;
+        if (crowd_instance_root_motion(p->world, p->ids[i], from_s, to_s, delta, &turn, NULL) !=
+            CROWD_OK) {
+            continue;
+        }
+        walker *w = &p->walkers[i];
+        float away = 0.0f;
+        for (int a = 0; a < 3; a++) {
+            w->position[a] += delta[a];
+            away += (w->position[a] - w->home[a]) * (w->position[a] - w->home[a]);
+        }
+        w->heading_rad = fmodf(w->heading_rad + turn, 2.0f * PI_F);
+        if (away > WANDER_M * WANDER_M) {
+            memcpy(w->position, w->home, sizeof w->position);
+        }
+        crowd_result result = crowd_instance_set_transform(p->world, p->ids[i], w->position,
+                                                           w->heading_rad, w->scale, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    return CROWD_OK;
+}
+
 static crowd_result frame(player *p, double dt_s, long index, bool *quit, crowd_error *error) {
     host_window_input in;
     host_window_poll(p->context, &in);
@@ -338,7 +393,11 @@ static crowd_result frame(player *p, double dt_s, long index, bool *quit, crowd_
         result = fit_window(p, error);
     }
     if (!p->paused) {
+        double before = p->time_s;
         p->time_s += dt_s;
+        if (result == CROWD_OK && p->root_motion && dt_s > 0.0) {
+            result = walk(p, before, p->time_s, error);
+        }
     }
     stage_timing timing;
     if (result == CROWD_OK) {
@@ -415,7 +474,8 @@ static crowd_result setup(player *p, crowd_error *error) {
     if (result == CROWD_OK) {
         p->ids = calloc(p->max_count, sizeof *p->ids);
         p->clips = calloc(p->max_count, sizeof *p->clips);
-        if (p->ids == NULL || p->clips == NULL) {
+        p->walkers = calloc(p->max_count, sizeof *p->walkers);
+        if (p->ids == NULL || p->clips == NULL || p->walkers == NULL) {
             result = crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
         }
     }
@@ -443,7 +503,8 @@ static int run(const options *o) {
                 .pitch_rad = 0.45f,
                 .zoom = 1.0f,
                 .clip_state = (uint64_t)o->seed + 0x5EED,
-                .camera_dirty = true};
+                .camera_dirty = true,
+                .root_motion = true};
     host_context_desc desc = {
         .window = true,
         .width = o->width,
@@ -463,6 +524,7 @@ static int run(const options *o) {
     int code = result == CROWD_OK ? CLI_EXIT_OK : cli_report(&error);
     free(p.ids);
     free(p.clips);
+    free(p.walkers);
     stage_release(&p.stage);
     host_target_release(&p.target);
     crowd_world_destroy(p.world);

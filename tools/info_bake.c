@@ -40,6 +40,18 @@ static void print_text(const crowd_bake *bake) {
         const crowd_bake_clip *clip = &bake->clips[c];
         printf("  %-24s %6u frames at %g fps, %.3f s%s\n", clip->name, clip->frame_count,
                (double)clip->fps, (double)clip->duration_s, clip->loop ? ", loop" : "");
+        const crowd_root_motion *motion = &clip->root_motion;
+        if (motion->sample_count > 0) {
+            const float *end = motion->samples + 3 * (size_t)(motion->sample_count - 1);
+            printf("    root motion   joint %u '%s': %.4g m/s, %.4g m along x and %.4g m along z, "
+                   "turns %.4g rad (%u samples)\n",
+                   motion->joint,
+                   motion->joint < bake->asset->skeleton.joint_count
+                       ? bake->asset->skeleton.names[motion->joint]
+                       : "",
+                   (double)crowd_anim_root_motion_speed(motion, clip->duration_s), (double)end[0],
+                   (double)end[1], (double)end[2], motion->sample_count);
+        }
         uint32_t count = 0;
         const crowd_bake_event *events = crowd_bake_clip_events(bake, c, &count);
         for (uint32_t e = 0; e < count; e++) {
@@ -96,6 +108,17 @@ static cJSON *build_json(const crowd_bake *bake) {
         cJSON_AddNumberToObject(item, "fps", clip->fps);
         cJSON_AddNumberToObject(item, "duration_s", clip->duration_s);
         cJSON_AddBoolToObject(item, "loop", clip->loop);
+        const crowd_root_motion *motion = &clip->root_motion;
+        if (motion->sample_count > 0) {
+            const float *end = motion->samples + 3 * (size_t)(motion->sample_count - 1);
+            cJSON *root = cJSON_AddObjectToObject(item, "root_motion");
+            cJSON_AddNumberToObject(root, "joint", motion->joint);
+            cJSON_AddNumberToObject(root, "speed",
+                                    crowd_anim_root_motion_speed(motion, clip->duration_s));
+            cJSON_AddNumberToObject(root, "x", end[0]);
+            cJSON_AddNumberToObject(root, "z", end[1]);
+            cJSON_AddNumberToObject(root, "heading", end[2]);
+        }
         cJSON *list = cJSON_AddArrayToObject(item, "events");
         uint32_t count = 0;
         const crowd_bake_event *events = crowd_bake_clip_events(bake, c, &count);

@@ -145,6 +145,57 @@ bool crowd_anim_markers_valid(const crowd_clip_markers *markers);
 uint32_t crowd_anim_markers_passed(const crowd_clip_markers *markers, float from_t, float to_t,
                                    bool from_included, crowd_marker_hit *out, uint32_t capacity);
 
+/* Root motion (crowd_bake_desc.root_motion, docs/manifest.md): the
+ * horizontal path and the heading of a clip's root joint, taken out of the
+ * baked frames so that they play in place, for the game to move the
+ * character by instead. Samples at times_s (ascending, the first 0, the
+ * last the clip's duration), linear between them; sample i is x, z, heading
+ * at samples[3i..3i+2]: the root's model-space x and z minus its x and z at
+ * time 0 (`start`), and its turn about +Y since time 0 in radians (a
+ * positive turn takes +Z towards +X), unwrapped so that a whole turn counts
+ * 2 pi. The in-place character is the source moved back by the motion
+ * T(o(t)) * R_y(h(t)) of its model origin, o(t) = start + path(t) -
+ * R_y(h(t)) * start: its root stays at start, its heading at time 0's. */
+typedef struct crowd_root_motion {
+    uint32_t joint;        /* the joint it was taken from */
+    float start[2];        /* that joint's model-space x, z at time 0 */
+    uint32_t sample_count; /* 0: the clip has none; else >= 1 */
+    float *times_s;        /* sample_count */
+    float *samples;        /* 3 * sample_count: x, z, heading */
+} crowd_root_motion;
+
+/* True when motion is not NULL, has samples with their arrays, its times
+ * start at 0, ascend strictly and end at duration_s (one sample at 0 when
+ * the duration is 0), and every number is finite. O(samples). */
+bool crowd_anim_root_motion_valid(const crowd_root_motion *motion, float duration_s);
+
+/* The path and heading (x, z, heading) at clip time t, linear between
+ * samples, clamped to the first and last. false, out untouched: motion or
+ * out NULL, or no samples. */
+bool crowd_anim_root_motion_at(const crowd_root_motion *motion, float clip_time_s, float out[3]);
+
+/* How far the character goes from unwrapped play time from_t to to_t
+ * (crowd_anim_play_unwrapped: speed, direction and start are in them) of a
+ * clip of duration_s played looping or once: the motion of its model
+ * origin between the two, F(from)^-1 * F(to), as a displacement in the
+ * character's own frame at from (x, 0, z: its vertical motion stays in the
+ * frames) and a turn about +Y in radians. F of play time t is F_end^n *
+ * F(clip time), n and the clip time from crowd_anim_play_position: each
+ * whole loop adds the loop's displacement turned by the heading gathered
+ * before it, in closed form however many loops; a one-shot clip is clamped
+ * to [0, duration]. A duration of 0 (a single pose) moves nothing: zeros.
+ * false, nothing written: a NULL pointer, no samples, a duration that is
+ * negative or not finite, or a time that is not finite. */
+/* The clip's root speed, for matching playback rate to ground speed: the
+ * length of the path over the whole clip (its last sample's x, z) divided
+ * by duration_s, in model units a second (m/s for glTF); 0 for a NULL
+ * motion, no samples or a duration that is not positive. */
+float crowd_anim_root_motion_speed(const crowd_root_motion *motion, float duration_s);
+
+bool crowd_anim_root_motion_delta(const crowd_root_motion *motion, float duration_s, bool loop,
+                                  float from_t, float to_t, float out_delta_position[3],
+                                  float *out_delta_heading);
+
 /* How a clip's baked frames are spread over its duration d.
  * CROWD_FRAMES_END (bakes of manifest version 3): frame k is the pose at
  * k / fps for k < frame_count - 1, and the last frame is the pose at d, so a

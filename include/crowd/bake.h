@@ -123,6 +123,10 @@ typedef struct crowd_bake_clip {
      * bake gives every clip the bake's bounds and the sphere around them. */
     float bounds_min[3], bounds_max[3];
     float sphere_center[3], sphere_radius;
+    /* The root motion taken out of the clip's frames (crowd/anim.h's
+     * crowd_root_motion; crowd_bake_desc.root_motion), from the bake's
+     * blocks; sample_count 0 when the bake keeps it in the frames. */
+    crowd_root_motion root_motion;
 } crowd_bake_clip;
 
 /* One level of detail. */
@@ -219,6 +223,16 @@ typedef struct crowd_bake {
 
     crowd_bake_anim anim; /* the runtime clips */
 
+    /* A built bake whose root motion was extracted plays this copy of the
+     * asset, which `asset` points to: the source's, except that every
+     * clip's root joint (clips[i].root_motion.joint) has translation and
+     * rotation tracks of its own that play in place. Its clips array, their
+     * track arrays and those two tracks' keys are the bake's; the rest is
+     * borrowed from the source. NULL otherwise (a loaded bake's runtime
+     * clips are in place already). */
+    crowd_asset *in_place_asset;
+    uint32_t in_place_joint; /* the root joint whose tracks in_place_asset owns */
+
     /* Sorted by clip, then time; events of one clip and time in the order
      * they were added. NULL when event_count is 0. */
     uint32_t event_count;
@@ -229,6 +243,14 @@ typedef struct crowd_bake {
      * malloc and free, as for every built bake. */
     crowd_allocator allocator;
 } crowd_bake;
+
+/* What a bake does with the root's motion (crowd_bake_desc.root_motion). */
+typedef enum crowd_root_motion_mode {
+    CROWD_ROOT_MOTION_KEEP = 0, /* in the frames: the character walks away from its origin */
+    /* Taken out: the frames, the runtime clips and every mode play in
+     * place, and each clip's curve is in clips[i].root_motion. */
+    CROWD_ROOT_MOTION_EXTRACT,
+} crowd_root_motion_mode;
 
 typedef struct crowd_bake_desc {
     /* 0 = per clip: where the clip's keys are uniformly spaced (at most 240
@@ -267,12 +289,21 @@ typedef struct crowd_bake_desc {
      * result does not depend on it. progress is only called from the calling
      * thread. */
     uint32_t thread_count;
+    crowd_root_motion_mode root_motion;
+    /* The joint whose motion is the character's (EXTRACT only): NULL = the
+     * first joint, in skeleton order, whose translation keys move in any
+     * clip of the asset, else joint 0. Its horizontal (x, z) model-space
+     * path and its turn about +Y since each clip's start are taken out;
+     * its height and everything else stay in the frames. */
+    const char *root_joint;
 } crowd_bake_desc;
 
 /* Samples every selected clip of `asset`, encodes the textures, computes
  * each clip's animated bounds and builds and measures the LODs. desc may be
  * NULL. Errors: CROWD_ERROR_INVALID_ARGUMENT (fps out of range, unknown clip
- * name, max_width, max_texture_size or lods out of range),
+ * name, max_width, max_texture_size or lods out of range, an unknown
+ * root_motion mode or root_joint name, root motion asked of a model without
+ * clips),
  * CROWD_ERROR_LIMIT (a texture would be taller than max_texture_size: the
  * reason says how many frames fit and which fps would fit),
  * CROWD_ERROR_OUT_OF_MEMORY. An asset with no clips bakes its rest pose as
@@ -382,6 +413,16 @@ void crowd_bake_bat_fetch(const crowd_bake *bake, uint32_t frame, uint32_t joint
  * crowd_anim_frame_time. */
 crowd_clip_frames crowd_bake_clip_frames(const crowd_bake_clip *clip);
 
+/* The motion of baked clip `clip` between unwrapped play times from_t and
+ * to_t (crowd_anim_root_motion_delta on clips[clip].root_motion; model
+ * units, the character's frame at from). Errors, nothing written:
+ * CROWD_ERROR_INVALID_ARGUMENT (a NULL pointer, clip out of range, a time
+ * that is not finite), CROWD_ERROR_UNSUPPORTED (the clip has no root
+ * motion: baked with CROWD_ROOT_MOTION_KEEP). */
+crowd_result crowd_bake_root_motion_delta(const crowd_bake *bake, uint32_t clip, float from_t,
+                                          float to_t, float out_delta_position[3],
+                                          float *out_delta_heading, crowd_error *error);
+
 /* Index of the baked clip with that name, or -1. */
 int32_t crowd_bake_find_clip(const crowd_bake *bake, const char *name);
 
@@ -402,7 +443,8 @@ typedef struct crowd_bake_report {
 } crowd_bake_report;
 
 /* Compares `bake` with float32 reference skinning of `asset` (the asset it
- * was built from, or for a loaded bake the asset its source file imports to:
+ * was built from: for a bake with root motion extracted, bake->asset, the
+ * in-place copy it played, or for a loaded bake the asset its source file imports to:
  * same vertex count and order, clips matched by name, "rest" = rest pose) at
  * each baked frame's time, k / fps. Errors: CROWD_ERROR_INVALID_ARGUMENT
  * (vertex or joint counts differ, a baked clip the asset lacks),

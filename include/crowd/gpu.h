@@ -504,6 +504,38 @@ crowd_result crowd_archetype_socket_transforms(crowd_world *world, crowd_archety
                                                uint32_t socket, crowd_space space, float *out,
                                                crowd_error *error);
 
+/* ---- root motion --------------------------------------------------------- */
+
+/* How far an instance's clip moves the character between clock times
+ * from_s and to_s, for the game to move it by (crowd_instance_set_transform)
+ * when its bake was made with the root motion taken out of the frames
+ * (crowd_bake_desc.root_motion EXTRACT, `crowd bake --root-motion extract`;
+ * the frames then play in place). From the bake's curve of the instance's
+ * clip (crowd_bake_clip.root_motion) and its clock as it is now: the play
+ * times of from_s and to_s (crowd_anim_play_unwrapped with the instance's
+ * start, offset and speed, so speed 2 goes twice as far and a negative
+ * speed backwards), its loop mode (whole loops add the loop's displacement
+ * turned by the heading gathered before, crowd_anim_root_motion_delta; a
+ * one-shot clip stops at its ends). out_delta_position is in world space:
+ * the displacement in the character's frame at from_s, turned by the
+ * instance's heading and scaled by its scale (y 0: the vertical motion
+ * stays in the frames); *out_delta_heading the turn about +Y in radians,
+ * to add to the instance's heading. Move the instance by both each frame
+ * (from the last update's time to this one's) and it follows the source's
+ * path. The clock as it is now: across a call that restarts or re-times it
+ * (play, set_speed), ask from the change on. A crossfade's old clip and a
+ * caller's pose are not counted: the clip the instance plays is. Give the
+ * archetype such a bake without an asset (or with bake->asset, the in-place
+ * copy): the source asset would make cpu and gpu modes play the motion
+ * twice. CPU only,
+ * no GL call. Errors, nothing written: CROWD_ERROR_INVALID_ARGUMENT (a
+ * handle that is not live, a NULL output, a time that is not finite),
+ * CROWD_ERROR_UNSUPPORTED (the archetype has no bake, or the clip has no
+ * root motion). */
+crowd_result crowd_instance_root_motion(crowd_world *world, crowd_instance instance, double from_s,
+                                        double to_s, float out_delta_position[3],
+                                        float *out_delta_heading, crowd_error *error);
+
 /* ---- the game's own poses ------------------------------------------------ */
 
 /* The game's own poses. An instance of an archetype in cpu or gpu mode can

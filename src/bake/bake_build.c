@@ -63,6 +63,10 @@ static crowd_result check_desc(const crowd_asset *asset, const crowd_bake_desc *
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
                                "unknown VAT encoding %d", (int)desc->vat_encoding);
     }
+    if ((unsigned)desc->root_motion > CROWD_ROOT_MOTION_EXTRACT) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
+                               "unknown root motion mode %d", (int)desc->root_motion);
+    }
     if ((unsigned)desc->bat_encoding > CROWD_BAT_F16) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, source,
                                "unknown BAT encoding %d", (int)desc->bat_encoding);
@@ -148,6 +152,11 @@ crowd_result crowd_bake_build(const crowd_asset *asset, const crowd_bake_desc *d
             desc->bat_encoding != CROWD_BAT_DEFAULT ? desc->bat_encoding : CROWD_BAT_F32,
     };
     result = crowd__bake_select_clips(asset, desc, bake, error);
+    if (result == CROWD_OK) {
+        result = crowd__bake_extract_root_motion(bake, asset, desc, error);
+        /* from here on the bake samples what it plays: the in-place copy */
+        asset = bake->asset;
+    }
     if (result == CROWD_OK) {
         bake_rate_request rates = {
             .fps = desc->fps,

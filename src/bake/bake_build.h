@@ -15,6 +15,14 @@
 #include "crowd/anim.h"
 #include "crowd/skin.h"
 
+/* With desc->root_motion EXTRACT: picks the root joint, makes
+ * bake->in_place_asset (bake_root_motion.c) and each baked clip's curve,
+ * and points bake->asset at the copy; after crowd__bake_select_clips.
+ * KEEP: nothing. Errors: CROWD_ERROR_INVALID_ARGUMENT (an unknown
+ * root_joint, a model without clips), CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result crowd__bake_extract_root_motion(crowd_bake *bake, const crowd_asset *asset,
+                                             const crowd_bake_desc *desc, crowd_error *error);
+
 /* Fills bake->clips / clip_count from the asset and desc: selection,
  * order, loop overrides. */
 crowd_result crowd__bake_select_clips(const crowd_asset *asset, const crowd_bake_desc *desc,

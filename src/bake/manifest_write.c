@@ -180,6 +180,22 @@ static void put_clip_events(bool *failed, cJSON *object, const crowd_bake *bake,
     }
 }
 
+/* The clip's root motion, when extracted: "root_motion": {"joint",
+ * "start": [x, z], "times": [...], "samples": [x, z, heading, ...]}
+ * (crowd_root_motion); optional like the events. */
+static void put_clip_root_motion(bool *failed, cJSON *object, const crowd_bake_clip *clip) {
+    const crowd_root_motion *motion = &clip->root_motion;
+    if (motion->sample_count == 0) {
+        return;
+    }
+    cJSON *member = crowd__json_put(failed, object, "root_motion", cJSON_CreateObject());
+    crowd__json_put_number(failed, member, "joint", motion->joint);
+    crowd__json_put_floats(failed, member, "start", motion->start, 2);
+    crowd__json_put_floats(failed, member, "times", motion->times_s, (int)motion->sample_count);
+    crowd__json_put_floats(failed, member, "samples", motion->samples,
+                           3 * (int)motion->sample_count);
+}
+
 crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *info,
                                    const manifest_openvat *openvat, char **out_json,
                                    crowd_error *error) {
@@ -225,6 +241,7 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
         put_clip_rate(&failed, object, clip, diagonal);
         put_clip_bounds(&failed, object, clip);
         put_clip_events(&failed, object, bake, i);
+        put_clip_root_motion(&failed, object, clip);
     }
     put_lods(&failed, root, bake);
     put_vat(&failed, root, bake, info);

@@ -3,6 +3,26 @@
 
 #include "core/core_internal.h"
 
+/* A built bake's in-place copy (crowd_bake.in_place_asset): its clips, their
+ * track arrays and the root joint's translation and rotation keys. */
+static void destroy_in_place(const crowd_allocator *allocator, crowd_asset *copy, uint32_t joint) {
+    if (copy == NULL) {
+        return;
+    }
+    for (uint32_t c = 0; copy->clips != NULL && c < copy->clip_count; c++) {
+        crowd_joint_tracks *tracks = copy->clips[c].tracks;
+        if (tracks != NULL) {
+            crowd__mem_free(allocator, tracks[joint].translation.times_s);
+            crowd__mem_free(allocator, tracks[joint].translation.values);
+            crowd__mem_free(allocator, tracks[joint].rotation.times_s);
+            crowd__mem_free(allocator, tracks[joint].rotation.values);
+        }
+        crowd__mem_free(allocator, tracks);
+    }
+    crowd__mem_free(allocator, copy->clips);
+    crowd__mem_free(allocator, copy);
+}
+
 void crowd_bake_destroy(crowd_bake *bake) {
     if (bake == NULL) {
         return;
@@ -13,6 +33,8 @@ void crowd_bake_destroy(crowd_bake *bake) {
     crowd__mem_free(&allocator, bake->source);
     for (uint32_t i = 0; i < bake->clip_count && bake->clips != NULL; i++) {
         crowd__mem_free(&allocator, bake->clips[i].name);
+        crowd__mem_free(&allocator, bake->clips[i].root_motion.times_s);
+        crowd__mem_free(&allocator, bake->clips[i].root_motion.samples);
     }
     crowd__mem_free(&allocator, bake->clips);
     for (uint32_t i = 0; i < bake->event_count && bake->events != NULL; i++) {
@@ -25,5 +47,6 @@ void crowd_bake_destroy(crowd_bake *bake) {
     crowd__mem_free(&allocator, bake->lod_vertices);
     crowd__mem_free(&allocator, bake->lod_indices);
     crowd_asset_destroy(bake->owned_asset);
+    destroy_in_place(&allocator, bake->in_place_asset, bake->in_place_joint);
     crowd__mem_free(&allocator, bake);
 }

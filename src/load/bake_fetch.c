@@ -73,3 +73,29 @@ crowd_clip_frames crowd_bake_clip_frames(const crowd_bake_clip *clip) {
     crowd_clip_frames frames = {clip->fps, clip->duration_s, clip->frame_count, clip->layout};
     return frames;
 }
+
+crowd_result crowd_bake_root_motion_delta(const crowd_bake *bake, uint32_t clip, float from_t,
+                                          float to_t, float out_delta_position[3],
+                                          float *out_delta_heading, crowd_error *error) {
+    if (bake == NULL || out_delta_position == NULL || out_delta_heading == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
+                               "bake, out_delta_position or out_delta_heading is NULL");
+    }
+    if (clip >= bake->clip_count) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
+                               "clip %u out of range (%u clips)", clip, bake->clip_count);
+    }
+    const crowd_bake_clip *c = &bake->clips[clip];
+    if (c->root_motion.sample_count == 0) {
+        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, bake->name,
+                               "clip '%s' has no root motion (baked with --root-motion keep)",
+                               c->name);
+    }
+    if (!crowd_anim_root_motion_delta(&c->root_motion, c->duration_s, c->loop, from_t, to_t,
+                                      out_delta_position, out_delta_heading)) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, bake->name,
+                               "root motion of clip '%s' between %g and %g: a time is not finite",
+                               c->name, (double)from_t, (double)to_t);
+    }
+    return CROWD_OK;
+}

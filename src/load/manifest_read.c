@@ -388,6 +388,78 @@ static crowd_result read_clip_events(manifest_reader *r, const cJSON *object, ui
     return CROWD_OK;
 }
 
+/* A float array of 1 to CROWD_BAKE_MAX_TEXTURE_SIZE * 3 numbers into a
+ * block of the bake's; *out_count the numbers. */
+static crowd_result get_float_list(manifest_reader *r, const cJSON *object, const char *where,
+                                   const char *key, crowd_bake *bake, float **out,
+                                   uint32_t *out_count) {
+    cJSON *item;
+    crowd_result result = member(r, object, where, key, &item);
+    int count = result == CROWD_OK && cJSON_IsArray(item) ? cJSON_GetArraySize(item) : -1;
+    if (result == CROWD_OK && (count < 1 || count > 3 * (int)CROWD_BAKE_MAX_TEXTURE_SIZE)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s.%s must be an array of 1 to %u numbers", where,
+                    key, 3 * CROWD_BAKE_MAX_TEXTURE_SIZE);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    *out = crowd__mem_alloc(&bake->allocator, (size_t)count * sizeof **out);
+    if (*out == NULL) {
+        return fail(r, CROWD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    *out_count = (uint32_t)count;
+    return get_floats(r, object, where, key, count, *out);
+}
+
+/* The clip's optional "root_motion" (put_clip_root_motion): the joint in
+ * range, the arrays of one length, and the curve valid for the clip's
+ * duration (crowd_anim_root_motion_valid). */
+static crowd_result read_clip_root_motion(manifest_reader *r, const cJSON *object, uint32_t index,
+                                          crowd_bake *bake) {
+    const cJSON *member_item = cJSON_GetObjectItemCaseSensitive(object, "root_motion");
+    if (member_item == NULL) {
+        return CROWD_OK;
+    }
+    char where[48];
+    snprintf(where, sizeof where, "clips[%u].root_motion", index);
+    if (!cJSON_IsObject(member_item)) {
+        return fail(r, CROWD_ERROR_INVALID_DATA, "%s must be an object", where);
+    }
+    crowd_bake_clip *clip = &bake->clips[index];
+    crowd_root_motion *motion = &clip->root_motion;
+    uint32_t times = 0, samples = 0;
+    crowd_result result =
+        get_uint(r, member_item, where, "joint", 0,
+                 bake->joint_count > 0 ? bake->joint_count - 1.0 : 0.0, &motion->joint);
+    if (result == CROWD_OK) {
+        result = get_floats(r, member_item, where, "start", 2, motion->start);
+    }
+    if (result == CROWD_OK) {
+        result = get_float_list(r, member_item, where, "times", bake, &motion->times_s, &times);
+    }
+    if (result == CROWD_OK) {
+        result = get_float_list(r, member_item, where, "samples", bake, &motion->samples, &samples);
+    }
+    if (result == CROWD_OK && samples != 3 * times) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA,
+                      "%s.samples holds %u numbers; 3 (x, z, heading) for each of its %u times",
+                      where, samples, times);
+    }
+    if (result == CROWD_OK) {
+        motion->sample_count = times;
+        if (!crowd_anim_root_motion_valid(motion, clip->duration_s)) {
+            result = fail(r, CROWD_ERROR_INVALID_DATA,
+                          "%s.times must rise from 0 to the clip's duration_s (%g)", where,
+                          (double)clip->duration_s);
+        }
+    }
+    if (result != CROWD_OK) {
+        /* nothing half-read left for the caller to trust */
+        motion->sample_count = 0;
+    }
+    return result;
+}
+
 static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
     cJSON *clips;
     crowd_result result = member(r, root, "", "clips", &clips);
@@ -469,6 +541,9 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
     }
     for (int i = 0; i < count && result == CROWD_OK; i++) {
         result = read_clip_events(r, cJSON_GetArrayItem(clips, i), (uint32_t)i, bake);
+    }
+    for (int i = 0; i < count && result == CROWD_OK; i++) {
+        result = read_clip_root_motion(r, cJSON_GetArrayItem(clips, i), (uint32_t)i, bake);
     }
     return result;
 }

@@ -780,6 +780,11 @@ static int test_bad_inputs(void) {
     expect_untouched(dir, event_outside, NULL, 2, "lies outside clip \"walk\"");
     const char *event_negative[] = {"builtin:", "-o", dir, "--event", "walk:-0.5=step", NULL};
     expect_untouched(dir, event_negative, NULL, 2, "lies outside clip");
+    const char *root_mode[] = {"builtin:", "-o", dir, "--root-motion", "sideways", NULL};
+    expect_untouched(dir, root_mode, NULL, 1, "--root-motion: 'sideways' is not keep or extract");
+    const char *root_joint[] = {"builtin:", "-o",           dir,    "--root-motion",
+                                "extract",  "--root-joint", "tail", NULL};
+    expect_untouched(dir, root_joint, NULL, 2, "root joint 'tail' is not a joint of the model");
 
     const char *greenman = check_shared_model("greenman.glb");
     const char *sword_path = check_shared_model("greenman_sword.glb");
