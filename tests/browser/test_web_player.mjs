@@ -11,7 +11,8 @@
 // pixels that are not sky) by at least 0.99; the page must say it runs the
 // portable tier with crowd render's draw calls and the scene's characters.
 // Also: a bake whose texture is taller than the page's MAX_TEXTURE_SIZE is
-// refused, the world's CROWD_ERROR_LIMIT text on the page.
+// refused, the world's CROWD_ERROR_LIMIT text on the page; a malformed
+// parameter and a bake with a cut texture file are refused the same way.
 //
 //   node test_web_player.mjs --crowd CLI --fade-render EXE --models DIR
 //                            --node-modules DIR --web DIR   (build/web/player)
@@ -173,6 +174,37 @@ async function checkTooLarge(browser, server, tools, tmp, maxTextureSize) {
     return 1;
 }
 
+// Bad input on the page: a malformed parameter and a bake whose texture
+// file is cut short are each refused with one crowd: error line shown on
+// the page, and nothing drawn.
+async function checkBadInput(browser, server, bake, tmp) {
+    const cut = path.join(tmp, 'cut');
+    fs.cpSync(bake.dir, cut, { recursive: true });
+    const manifest = JSON.parse(fs.readFileSync(path.join(cut, path.basename(bake.url)), 'utf8'));
+    const vat = path.join(cut, manifest.vat.position);
+    const cases = [
+        { name: 'size=abc', url: `${server}/player/player.html?bake=${bake.url}&size=abc`, expect: "size: 'abc'" },
+    ];
+    if (fs.existsSync(vat) && fs.statSync(vat).isFile()) {
+        fs.truncateSync(vat, Math.floor(fs.statSync(vat).size / 2));
+        cases.push({ name: 'a cut VAT file', url: `${server}/player/player.html?bake=/bake/cut/${path.basename(bake.url)}`,
+                     expect: path.basename(vat) });
+    } else {
+        console.log(`FAIL: no VAT position file named in ${bake.url}`);
+        return 1;
+    }
+    let failures = 0;
+    for (const c of cases) {
+        const { page, player } = await openPage(browser, c.url, SINGLE, 3);
+        await page.close();
+        const ok = player.error !== null && player.error.startsWith('crowd: error: ') && player.error.includes(c.expect) &&
+                   player.frames === 0;
+        console.log(`bad input, ${c.name}: ${player.error ?? 'played'}${ok ? '' : '  FAIL'}`);
+        failures += ok ? 0 : 1;
+    }
+    return failures;
+}
+
 // WebGL2 is an OpenGL ES 3.0 context to crowd: a forced gl45 tier is
 // refused with the world's message (the web's version query works), a
 // forced portable one plays.
@@ -310,6 +342,7 @@ async function main() {
             await probe.page.close();
             failures += await checkTooLarge(browser, server.url, tools, tmp, probe.player.maxTextureSize);
             failures += await checkTiers(browser, server.url, bakes[0]);
+            failures += await checkBadInput(browser, server.url, bakes[0], tmp);
             failures += await checkMouse(browser, server.url, bakes[0]);
             for (const bake of args.bench ? bakes : []) {
                 await bench(browser, server.url, bake, args['bench-mode'] ?? 'vat',
