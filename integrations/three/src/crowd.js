@@ -5,6 +5,8 @@
 // Time rules: docs/time.md and include/crowd/gpu.h ("Crossfade"), mirrored
 // from crowd's runtime (src/gpu/instances.c), in float32 as crowd keeps them.
 import * as THREE from 'three';
+import { EventIndex, START_CLIP, START_CONTINUE, START_FADE } from './crowd_events.js';
+import { playPosition, playUnwrapped } from './events.js';
 import { patchMaterial } from './shader.js';
 
 const f32 = Math.fround;
@@ -51,6 +53,10 @@ export class Crowd {
         this.fromClipRecord = record('crowdFromClip');
         this.fromPlayRecord = record('crowdFromPlay');
         this.loopModes = new Uint8Array(count);
+        this.clipIndices = new Uint32Array(count);
+        this.fromClipIndices = new Uint32Array(count);
+        this.eventIndex = new EventIndex(bake.clips, count, (i) => this.clipClock(i),
+                                         (i) => this.fromClipClock(i));
         const materials = bake.materials.map((m) =>
             patchMaterial(m.clone(), bake.defines, this.uniforms));
         this.mesh = new THREE.InstancedMesh(geometry, materials, count);
@@ -68,9 +74,21 @@ export class Crowd {
     }
 
     // Sets the clock (seconds) the crowd is drawn at; call once per frame.
+    // Reads the clocks of the instances whose clips have events or play
+    // once (no others) for events().
     update(timeSeconds) {
         this.time = finite('time', timeSeconds);
         this.uniforms.crowdTime.value = timeSeconds;
+        this.eventIndex.update(f32(timeSeconds));
+    }
+
+    // The events of the last update, as crowd_world_events gives them:
+    // [{instance, clip, kind: 'event' | 'end', name ('' for an end), time
+    // (the event's clip time, or the end reached), count (1, or the whole
+    // loops of a long update), fadingOut (fired by the clip a crossfade is
+    // leaving)}], those from state changes since the update before first.
+    events() {
+        return this.eventIndex.reported;
     }
 
     // Replaces instance i's whole state (a crossfade in progress ends):
@@ -101,11 +119,40 @@ export class Crowd {
         // instance; they are recomputed on the next frame.
         this.mesh.boundingSphere = null;
         this.mesh.boundingBox = null;
+        this.eventIndex.settle(i);
         this.loopModes[i] = mode;
+        this.clipIndices[i] = index;
         this.setClip(this.clipRecord, i, index);
         this.write(this.playRecord, i, f32(this.time), time, speed, this.flags(i, index));
         this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
         this.write(this.fromClipRecord, i, 0, 0, 0, 0);
+        this.eventIndex.start(i, START_CLIP);
+    }
+
+    // Changes instance i's playback rate now without a jump in pose (0
+    // holds). Its clip (and the one a crossfade leaves) keeps its start and
+    // takes an offset that puts its clip time now where it was: the fade
+    // starts at the clip's start, so the start cannot move.
+    setSpeed(i, speed) {
+        this.checkIndex(i);
+        finite('speed', speed);
+        this.eventIndex.settle(i);
+        const now = f32(this.time), p = this.playRecord.array, q = this.fromPlayRecord.array;
+        const at = 4 * i;
+        // The clip time now (wrapped or clamped, as crowd_instance_set_speed
+        // folds it) less what the new speed adds from the start.
+        const fold = (clip, start, offset, flags) => {
+            const t = playUnwrapped(now, start, offset, p[at + 2]);
+            const time = playPosition(t, this.bake.clips[clip].duration_s, (flags & WRAPS) !== 0).time;
+            return f32(time - f32(f32(now - start) * f32(speed)));
+        };
+        if (q[at + 2] > 0) {
+            this.write(this.fromPlayRecord, i, q[at], fold(this.fromClipIndices[i], q[at], q[at + 1], q[at + 3]),
+                       q[at + 2], q[at + 3]);
+        }
+        this.write(this.playRecord, i, p[at], fold(this.clipIndices[i], p[at], p[at + 1], p[at + 3]),
+                   speed, p[at + 3]);
+        this.eventIndex.start(i, START_CONTINUE);
     }
 
     // Starts `clip` from time 0 now, crossfading from the current clip over
@@ -119,7 +166,9 @@ export class Crowd {
         const index = this.bake.clipIndex(clip);
         const now = f32(this.time);
         const c = this.clipRecord.array, p = this.playRecord.array, at = 4 * i;
+        this.eventIndex.settle(i);
         if (fade > 0) {
+            this.fromClipIndices[i] = this.clipIndices[i];
             // A fade already running is cut short: its source clip drops out.
             // The fade starts with the new clip (its start_s) and the old
             // clip keeps the instance's speed.
@@ -128,8 +177,35 @@ export class Crowd {
         } else {
             this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
         }
+        this.clipIndices[i] = index;
         this.setClip(this.clipRecord, i, index);
         this.write(this.playRecord, i, now, 0, p[at + 2], this.flags(i, index));
+        this.eventIndex.start(i, fade > 0 ? START_FADE : START_CLIP);
+    }
+
+    // Instance i's clip time now (seconds) and the clip, by the clip-time
+    // rule the shader plays.
+    clipTime(i) {
+        this.checkIndex(i);
+        const c = this.clipClock(i);
+        const t = playUnwrapped(f32(this.time), c.start, c.offset, c.speed);
+        return { clip: c.clip, time: playPosition(t, this.bake.clips[c.clip].duration_s, c.loop).time };
+    }
+
+    clipClock(i) {
+        const p = this.playRecord.array, at = 4 * i;
+        return { clip: this.clipIndices[i], start: p[at], offset: p[at + 1], speed: p[at + 2],
+                 loop: (p[at + 3] & WRAPS) !== 0 };
+    }
+
+    // The clip a crossfade is leaving (null when none was set).
+    fromClipClock(i) {
+        const p = this.playRecord.array, q = this.fromPlayRecord.array, at = 4 * i;
+        if (!(q[at + 2] > 0)) {
+            return null;
+        }
+        return { clip: this.fromClipIndices[i], start: q[at], offset: q[at + 1], speed: p[at + 2],
+                 loop: (q[at + 3] & WRAPS) !== 0, fadeStart: p[at], fadeDuration: q[at + 2] };
     }
 
     // Frees the GPU objects of this crowd (the bake's textures stay).

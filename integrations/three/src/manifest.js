@@ -38,6 +38,27 @@ function checkTexture(url, name, t, elementsPerFrame, frames) {
     }
 }
 
+// A clip's optional events (docs/manifest.md): names of 1 to 64 bytes
+// without control characters at times in [0, duration_s], in time order.
+function checkEvents(url, c) {
+    if (c.events === undefined) {
+        return;
+    }
+    if (!Array.isArray(c.events)) {
+        throw fail(url, `clip "${c.name}": events is not an array`);
+    }
+    let last = 0;
+    for (const e of c.events) {
+        const bytes = typeof e?.name === 'string' ? new TextEncoder().encode(e.name).length : 0;
+        if (bytes < 1 || bytes > 64 || /[\u0000-\u001f\u007f]/.test(e.name) ||
+            typeof e.time_s !== 'number' || !(e.time_s >= last && e.time_s <= c.duration_s)) {
+            throw fail(url, `clip "${c.name}": event ${JSON.stringify(e)} is unnamed, out of ` +
+                            `order or outside the clip's ${c.duration_s} s`);
+        }
+        last = e.time_s;
+    }
+}
+
 // Fetches and checks the manifest; returns it with `url` (absolute),
 // `fileUrl(name)` resolving the files it names, and every clip's `fps` and
 // frame `layout` (FRAMES_*) whatever the version.
@@ -87,6 +108,7 @@ export async function loadManifest(url) {
             c.fps = m.fps;
             c.layout = c.loop ? FRAMES_WRAP : FRAMES_CLAMP;
         }
+        checkEvents(absolute, c);
         next += c.frame_count;
     }
     if (next !== m.frame_count) {
