@@ -84,8 +84,8 @@ static int add(script *s, const char *step, crowd_error *error) {
     desc.loop = strcmp(loop, "on") == 0    ? CROWD_LOOP_ON
                 : strcmp(loop, "off") == 0 ? CROWD_LOOP_OFF
                                            : CROWD_LOOP_CLIP;
-    if (crowd_world_add_instance(s->world, s->archetype, &desc,
-                                 &s->instances[s->instance_count], error) != CROWD_OK) {
+    if (crowd_world_add_instance(s->world, s->archetype, &desc, &s->instances[s->instance_count],
+                                 error) != CROWD_OK) {
         return fail(error);
     }
     s->instance_count++;
