@@ -154,8 +154,9 @@ crowd_result crowd_asset_add_clips(crowd_asset *character, const char *path,
 /* Frees the report's arrays and zeroes it. NULL is a no-op. */
 void crowd_anim_report_free(crowd_anim_report *report);
 
-/* Convenience for tools: "builtin:" gives crowd_builtin_create(), anything
- * else crowd_import_file(). */
+/* Convenience for tools: "builtin:" gives crowd_builtin_create(),
+ * "builtin:NAME" the built-in prop NAME (crowd_builtin_prop_create: sword,
+ * shield, hat), anything else crowd_import_file(). */
 crowd_result crowd_model_load(const char *spec, const crowd_import_desc *desc,
                               crowd_asset **out_asset, crowd_error *error);
 

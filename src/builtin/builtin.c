@@ -39,13 +39,14 @@ static bool fill_materials(crowd_asset *asset) {
 
 /* socket_hand_R: in the right palm, 9 cm down the hand, turned so a prop
  * modelled along +Y (a sword, a torch) points forward (+Z) out of the fist.
- * socket_head: on top of the head, for hats. */
+ * socket_hand_L: its mirror image in the left palm (a shield). socket_head:
+ * on top of the head, for hats. */
 static bool fill_sockets(crowd_asset *asset) {
-    asset->sockets = calloc(2, sizeof *asset->sockets);
+    asset->sockets = calloc(3, sizeof *asset->sockets);
     if (asset->sockets == NULL) {
         return false;
     }
-    asset->socket_count = 2;
+    asset->socket_count = 3;
     crowd_socket *hand = &asset->sockets[0];
     hand->name = crowd__core_copy_string("socket_hand_R");
     hand->joint = BJ_HAND_R;
@@ -57,7 +58,12 @@ static bool fill_sockets(crowd_asset *asset) {
     head->joint = BJ_HEAD;
     const float head_offset[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0.21f, 0.005f, 1};
     memcpy(head->offset, head_offset, sizeof head_offset);
-    return hand->name && head->name;
+    crowd_socket *left = &asset->sockets[2];
+    left->name = crowd__core_copy_string("socket_hand_L");
+    left->joint = BJ_HAND_L;
+    const float left_offset[16] = {1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0.0094f, -0.0895f, 0, 1};
+    memcpy(left->offset, left_offset, sizeof left_offset);
+    return hand->name && head->name && left->name;
 }
 
 static bool fill_clips(crowd_asset *asset) {

@@ -295,7 +295,7 @@ static int test_bind_pose(const crowd_asset *a) {
     CHECK_MSG(worst < 1e-5f, "model * inverse bind differs from identity by %g", worst);
     CHECK_NEAR(joint_pos(&s, crowd_asset_find_joint(a, "hips"))[1], 0.98f, 1e-5f);
 
-    CHECK(a->socket_count == 2);
+    CHECK(a->socket_count == 3);
     int32_t hand_socket = crowd_asset_find_socket(a, "socket_hand_R");
     int32_t head_socket = crowd_asset_find_socket(a, "socket_head");
     REQUIRE(hand_socket >= 0 && head_socket >= 0);
@@ -323,7 +323,84 @@ static int test_bind_pose(const crowd_asset *a) {
               dist3(socket, c));
     const float *head = joint_pos(&s, crowd_asset_find_joint(a, "head"));
     CHECK_NEAR(head[1] + a->sockets[head_socket].offset[13], 1.81f, 0.01f);
+    /* The left hand's socket is the right one's mirror image in x. */
+    int32_t left_socket = crowd_asset_find_socket(a, "socket_hand_L");
+    REQUIRE(left_socket >= 0);
+    CHECK(a->sockets[left_socket].joint == (uint32_t)crowd_asset_find_joint(a, "hand_L"));
+    const float *lp = joint_pos(&s, crowd_asset_find_joint(a, "hand_L"));
+    const float *loff = a->sockets[left_socket].offset;
+    float left[3] = {lp[0] + loff[12], lp[1] + loff[13], lp[2] + loff[14]};
+    float mirrored[3] = {-socket[0], socket[1], socket[2]};
+    CHECK_MSG(dist3(left, mirrored) < 1e-4f, "left hand socket %g m from the right's mirror image",
+              dist3(left, mirrored));
     sampler_free(&s);
+    return 0;
+}
+
+/* Every built-in prop: a valid rigid asset of one joint and one material,
+ * unit normals, every triangle wound with its vertices' normals (outward),
+ * made the same every time, sized for a person, named with its socket. */
+static int test_props(const crowd_asset *character) {
+    CHECK(crowd_builtin_prop_count() == 3);
+    for (uint32_t i = 0; i < crowd_builtin_prop_count(); i++) {
+        const char *name = crowd_builtin_prop_name(i);
+        crowd_asset *p = NULL, *q = NULL;
+        crowd_error error = {0};
+        crowd_result made = crowd_builtin_prop_create(name, &p, &error);
+        CHECK_MSG(made == CROWD_OK, "%s: %s", name, error.reason);
+        REQUIRE(made == CROWD_OK && crowd_builtin_prop_create(name, &q, NULL) == CROWD_OK);
+        CHECK_MSG(crowd_asset_validate(p, &error) == CROWD_OK, "%s: %s", name, error.reason);
+        CHECK(crowd_asset_find_socket(character, crowd_builtin_prop_socket(i)) >= 0);
+        CHECK(p->skeleton.joint_count == 1 && p->material_count == 1 && !p->has_skin &&
+              p->clip_count == 0 && p->mesh.vertex_count > 0);
+        const crowd_mesh *m = &p->mesh;
+        float lo[3] = {1e9f, 1e9f, 1e9f}, hi[3] = {-1e9f, -1e9f, -1e9f};
+        for (uint32_t v = 0; v < m->vertex_count; v++) {
+            const float *n = &m->normals[3 * v];
+            CHECK_NEAR(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 1.0f, 1e-5f);
+            CHECK(m->joints[4 * v] == 0 && m->weights[4 * v] == 1.0f);
+            for (int k = 0; k < 3; k++) {
+                lo[k] = fminf(lo[k], m->positions[3 * v + k]);
+                hi[k] = fmaxf(hi[k], m->positions[3 * v + k]);
+            }
+        }
+        uint32_t inward = 0;
+        for (uint32_t t = 0; t < m->index_count; t += 3) {
+            const uint32_t *tri = &m->indices[t];
+            const float *a = &m->positions[3 * tri[0]], *b = &m->positions[3 * tri[1]],
+                        *c = &m->positions[3 * tri[2]];
+            float e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+            float e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            float face[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                             e1[0] * e2[1] - e1[1] * e2[0]};
+            float along = 0.0f;
+            for (int k = 0; k < 3; k++) {
+                for (int corner = 0; corner < 3; corner++) {
+                    along += face[k] * m->normals[3 * tri[corner] + k];
+                }
+            }
+            inward += along <= 0.0f;
+        }
+        CHECK_MSG(inward == 0, "%s: %u triangles wound against their normals", name, inward);
+        float extent = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
+        CHECK_MSG(extent > 0.1f && extent < 1.2f, "%s: %g m across", name, extent);
+        CHECK(q->mesh.vertex_count == m->vertex_count && q->mesh.index_count == m->index_count &&
+              memcmp(q->mesh.positions, m->positions, 12 * (size_t)m->vertex_count) == 0 &&
+              memcmp(q->mesh.indices, m->indices, 4 * (size_t)m->index_count) == 0);
+        char source[32];
+        snprintf(source, sizeof source, "builtin:%s", name);
+        CHECK(strcmp(p->source, source) == 0);
+        crowd_asset_destroy(p);
+        crowd_asset_destroy(q);
+    }
+    crowd_asset *none = (crowd_asset *)1;
+    crowd_error error = {0};
+    CHECK(crowd_builtin_prop_create("axe", &none, &error) == CROWD_ERROR_INVALID_ARGUMENT &&
+          none == NULL && strstr(error.reason, "axe") != NULL);
+    CHECK(crowd_builtin_prop_create(NULL, &none, NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_builtin_prop_create("sword", NULL, NULL) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(crowd_builtin_prop_name(3), "") == 0 &&
+          strcmp(crowd_builtin_prop_socket(99), "") == 0);
     return 0;
 }
 
@@ -663,6 +740,7 @@ int main(void) {
     test_walk_and_run(a);
     test_wave_idle_die(a);
     test_skinned(a);
+    test_props(a);
     crowd_asset_destroy(a);
     return check_finish();
 }

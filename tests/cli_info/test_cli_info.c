@@ -158,6 +158,16 @@ static void check_good(void) {
     }
     const cli_run *r = run("builtin:", NULL);
     CHECK_MSG(r->exit_code == 0, "builtin: exit %d: %s", r->exit_code, r->err);
+    /* The built-in props are models too: rigid, one joint, no clips. */
+    r = run("builtin:shield", NULL);
+    CHECK_MSG(r->exit_code == 0 && strstr(r->out, "model       builtin:shield") != NULL &&
+                  strstr(r->out, "joints      1\n") != NULL &&
+                  strstr(r->out, "clips       0 (no animation)") != NULL,
+              "builtin:shield: exit %d: %s%s", r->exit_code, r->out, r->err);
+    r = run("builtin:axe", NULL);
+    CHECK_MSG(r->exit_code == 2 && cli_line_count(r->err) == 1 &&
+                  strstr(r->err, "crowd: error: builtin:axe: no such built-in model") != NULL,
+              "builtin:axe: exit %d: %s", r->exit_code, r->err);
     r = run(NULL);
     CHECK(r->exit_code == 1);
     r = run("builtin:", "--frobnicate", NULL);
@@ -339,7 +349,7 @@ static void check_bake(void) {
     CHECK_MSG(strstr(r->out, "clips             5\n") != NULL &&
                   strstr(r->out, "runtime clips     5 clips, 75 tracks") != NULL &&
                   strstr(r->out, "error against the source 0 ") != NULL &&
-                  strstr(r->out, "sockets           2\n  'socket_hand_R' on joint ") != NULL &&
+                  strstr(r->out, "sockets           3\n  'socket_hand_R' on joint ") != NULL &&
                   strstr(r->out, "'socket_head' on joint ") != NULL,
               "%s", r->out);
     r = run("info_bake/builtin.crowd.json", "--json", NULL);
@@ -350,7 +360,7 @@ static void check_bake(void) {
     const cJSON *sockets = cJSON_GetObjectItem(json, "sockets");
     const cJSON *hand = cJSON_GetArrayItem(sockets, 0);
     const cJSON *hand_name = cJSON_GetObjectItem(hand, "name");
-    CHECK_MSG(cJSON_GetArraySize(sockets) == 2 && cJSON_IsString(hand_name) &&
+    CHECK_MSG(cJSON_GetArraySize(sockets) == 3 && cJSON_IsString(hand_name) &&
                   strcmp(hand_name->valuestring, "socket_hand_R") == 0 &&
                   json_int(hand, "joint") > 0 &&
                   cJSON_IsString(cJSON_GetObjectItem(hand, "joint_name")),
