@@ -91,3 +91,26 @@ export async function launch(puppeteer, tmp) {
         },
     };
 }
+
+// Launches chromium, resolves `run(browser)` (to a failure count), closes
+// the browser, and prints and counts every console, page and request error
+// its pages collected. A chromium that does not start is one failure.
+export async function withBrowser(puppeteer, tmp, run) {
+    let browser;
+    try {
+        browser = await launch(puppeteer, tmp);
+    } catch (e) {
+        console.log(`FAIL: chromium does not start: ${e.message}`);
+        return 1;
+    }
+    let failures;
+    try {
+        failures = await run(browser);
+    } finally {
+        await browser.close();
+    }
+    for (const e of browser.errors) {
+        console.log(`FAIL: ${e}`);
+    }
+    return failures + browser.errors.length;
+}

@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HANG_GUARD_MS, importPuppeteer, launch, parseArgs } from './browser.mjs';
+import { HANG_GUARD_MS, importPuppeteer, parseArgs, withBrowser } from './browser.mjs';
 import { ENCODINGS, scenes } from './cases.mjs';
 import { frameBox } from './layout.mjs';
 import { compare, SKY } from './compare.mjs';
@@ -226,33 +226,20 @@ async function main() {
                                 ['/crowd/test/', path.join(here, 'page')],
                                 ['/crowd/', path.join(root, 'integrations/three')],
                                 ['/bake/', tmp]]);
-    let browser = null;
-    try {
-        browser = await launch(puppeteer, tmp);
-    } catch (e) {
-        console.log(`FAIL: chromium does not start: ${e.message}`);
-        failures++;
-    }
-    if (browser !== null) {
-        try {
-            const page = await browser.newPage(480, 360);
-            await page.goto(`${server.url}/crowd/test/scene.html`);
-            await page.waitForFunction(() => window.crowdPageReady === true);
-            failures += await compareAll(page, tools, bakes, tmp);
-            failures += await checkTooLarge(page, tools, tmp);
-            failures += await checkBadInput(page, bakes, tmp);
-            if (bakes.length > 0) {
-                failures += await checkShadows(page, bakes[0]);
-                failures += await checkExample(browser, server.url, bakes[0]);
-            }
-        } finally {
-            await browser.close();
+    failures += await withBrowser(puppeteer, tmp, async (browser) => {
+        let found = 0;
+        const page = await browser.newPage(480, 360);
+        await page.goto(`${server.url}/crowd/test/scene.html`);
+        await page.waitForFunction(() => window.crowdPageReady === true);
+        found += await compareAll(page, tools, bakes, tmp);
+        found += await checkTooLarge(page, tools, tmp);
+        found += await checkBadInput(page, bakes, tmp);
+        if (bakes.length > 0) {
+            found += await checkShadows(page, bakes[0]);
+            found += await checkExample(browser, server.url, bakes[0]);
         }
-        for (const e of browser.errors) {
-            console.log(`FAIL: ${e}`);
-        }
-        failures += browser.errors.length;
-    }
+        return found;
+    });
     await server.close();
     console.log(`${failures === 0 ? 'passed' : `${failures} failures`} in ` +
                 `${((Date.now() - started) / 1000).toFixed(0)} s (IoU >= ${IOU_MIN}, colour <= ${COLOUR_MAX})`);

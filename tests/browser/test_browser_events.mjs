@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importPuppeteer, launch, parseArgs } from './browser.mjs';
+import { importPuppeteer, parseArgs, withBrowser } from './browser.mjs';
 import { run } from './reference.mjs';
 import { serve } from './server.mjs';
 
@@ -161,37 +161,25 @@ async function main() {
                                 ['/crowd/test/', path.join(here, 'page')],
                                 ['/crowd/', path.join(root, 'integrations/three')],
                                 ['/bake/', tmp]]);
-    let failures = 0, browser = null;
-    try {
-        browser = await launch(puppeteer, tmp);
-    } catch (e) {
-        console.log(`FAIL: chromium does not start: ${e.message}`);
-        failures++;
-    }
-    if (browser !== null) {
-        try {
-            const page = await browser.newPage(64, 64);
-            await page.goto(`${server.url}/crowd/test/events.html`);
-            await page.waitForFunction(() => window.crowdPageReady === true);
-            for (const script of SCRIPTS) {
-                const want = parseReference(run(args['events-reference'], [dir, ...script.steps]));
-                const got = await page.evaluate((steps) => window.runEvents('/bake/builtin/builtin.crowd.json', steps),
-                                                script.steps);
-                const problems = compareScript(script, want, got);
-                console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${script.name}: ` +
-                            `${want.length} events from crowd, ${got.length} from three.js`);
-                problems.forEach((p) => console.log(`     ${p}`));
-                failures += problems.length;
-            }
-            // Last: its manifests beside the bake's would make it ambiguous
-            // for events_reference.
-            failures += await checkBadEvents(page, dir);
-        } finally {
-            await browser.close();
+    const failures = await withBrowser(puppeteer, tmp, async (browser) => {
+        let found = 0;
+        const page = await browser.newPage(64, 64);
+        await page.goto(`${server.url}/crowd/test/events.html`);
+        await page.waitForFunction(() => window.crowdPageReady === true);
+        for (const script of SCRIPTS) {
+            const want = parseReference(run(args['events-reference'], [dir, ...script.steps]));
+            const got = await page.evaluate((steps) => window.runEvents('/bake/builtin/builtin.crowd.json', steps),
+                                            script.steps);
+            const problems = compareScript(script, want, got);
+            console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${script.name}: ` +
+                        `${want.length} events from crowd, ${got.length} from three.js`);
+            problems.forEach((p) => console.log(`     ${p}`));
+            found += problems.length;
         }
-        browser.errors.forEach((e) => console.log(`FAIL: ${e}`));
-        failures += browser.errors.length;
-    }
+        // Last: its manifests beside the bake's would make it ambiguous for
+        // events_reference.
+        return found + await checkBadEvents(page, dir);
+    });
     await server.close();
     fs.rmSync(tmp, { recursive: true, force: true });
     console.log(failures === 0 ? 'passed' : `${failures} failures`);

@@ -34,7 +34,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importPuppeteer, launch, parseArgs } from './browser.mjs';
+import { importPuppeteer, parseArgs, withBrowser } from './browser.mjs';
 import { compare } from './compare.mjs';
 import { framePoints } from './layout.mjs';
 import { readPng, writePng } from './png.mjs';
@@ -304,38 +304,25 @@ async function main() {
                                 ['/bake/', tmp]]);
     let failures = 0;
     const rows = [], worst = new Map();
-    let browser = null;
-    try {
-        browser = await launch(puppeteer, tmp);
-    } catch (e) {
-        console.log(`FAIL: chromium does not start: ${e.message}`);
-        failures++;
-    }
-    if (browser !== null) {
-        try {
-            const page = await browser.newPage(size, size);
-            await page.goto(`${server.url}/crowd/test/oracle.html`);
-            await page.waitForFunction(() => window.oraclePageReady === true && window.crowdPageReady === true);
-            const render = renderPool(args.crowd);
-            // --only MODEL/CLIP: the models its MODEL part names (no bake of others).
-            const modelOnly = new RegExp((args.only ?? '').split('/')[0]);
-            for (const m of present.filter((x) => modelOnly.test(path.basename(x.file, '.glb')))) {
-                const r = await oracleModel(page, render, { ...m, crowd: args.crowd }, args.models, tmp,
-                                             { only, worst, size, keepAll: 'pictures' in args });
-                rows.push(...r.rows);
-                for (const p of r.problems) {
-                    console.log(`FAIL: ${p}`);
-                }
-                failures += r.problems.length;
+    failures += await withBrowser(puppeteer, tmp, async (browser) => {
+        let found = 0;
+        const page = await browser.newPage(size, size);
+        await page.goto(`${server.url}/crowd/test/oracle.html`);
+        await page.waitForFunction(() => window.oraclePageReady === true && window.crowdPageReady === true);
+        const render = renderPool(args.crowd);
+        // --only MODEL/CLIP: the models its MODEL part names (no bake of others).
+        const modelOnly = new RegExp((args.only ?? '').split('/')[0]);
+        for (const m of present.filter((x) => modelOnly.test(path.basename(x.file, '.glb')))) {
+            const r = await oracleModel(page, render, { ...m, crowd: args.crowd }, args.models, tmp,
+                                         { only, worst, size, keepAll: 'pictures' in args });
+            rows.push(...r.rows);
+            for (const p of r.problems) {
+                console.log(`FAIL: ${p}`);
             }
-        } finally {
-            await browser.close();
+            found += r.problems.length;
         }
-        for (const e of browser.errors) {
-            console.log(`FAIL: ${e}`);
-        }
-        failures += browser.errors.length;
-    }
+        return found;
+    });
     await server.close();
     const order = (r) => [r.model, r.clip, r.time, r.kind === 'oracle' ? 1 : 0,
                          PLAYERS.indexOf(r.player)];

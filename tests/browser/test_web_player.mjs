@@ -28,7 +28,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HANG_GUARD_MS, importPuppeteer, launch, parseArgs } from './browser.mjs';
+import { HANG_GUARD_MS, importPuppeteer, parseArgs, withBrowser } from './browser.mjs';
 import { MODELS } from './cases.mjs';
 import { compare } from './compare.mjs';
 import { readPng, writePng } from './png.mjs';
@@ -324,38 +324,25 @@ async function main() {
     const { bakes, skipped } = bakeModels(args.crowd, args.models, new RegExp(args.only ?? ''), tmp);
     const server = await serve([['/player/', args.web], ['/bake/', tmp]]);
     let failures = 0;
-    let browser = null;
-    try {
-        browser = await launch(puppeteer, tmp);
-    } catch (e) {
-        console.log(`FAIL: chromium does not start: ${e.message}`);
-        failures++;
-    }
-    if (browser !== null) {
-        try {
-            console.log('model    case           IoU     colour  draws  chars  tier      first frame');
-            for (const bake of bakes) {
-                failures += await compareBake(browser, server.url, tools, bake, tmp);
-            }
-            const probe = await openPage(browser, pageUrl(server.url, bakes[0].url, { count: 1, time: 0, size: SINGLE }),
-                                         SINGLE, 1);
-            await probe.page.close();
-            failures += await checkTooLarge(browser, server.url, tools, tmp, probe.player.maxTextureSize);
-            failures += await checkTiers(browser, server.url, bakes[0]);
-            failures += await checkBadInput(browser, server.url, bakes[0], tmp);
-            failures += await checkMouse(browser, server.url, bakes[0]);
-            for (const bake of args.bench ? bakes : []) {
-                await bench(browser, server.url, bake, args['bench-mode'] ?? 'vat',
-                            (args['bench-counts'] ?? '1,100,1000').split(',').map(Number));
-            }
-        } finally {
-            await browser.close();
+    failures += await withBrowser(puppeteer, tmp, async (browser) => {
+        let found = 0;
+        console.log('model    case           IoU     colour  draws  chars  tier      first frame');
+        for (const bake of bakes) {
+            found += await compareBake(browser, server.url, tools, bake, tmp);
         }
-        for (const e of browser.errors) {
-            console.log(`FAIL: ${e}`);
+        const probe = await openPage(browser, pageUrl(server.url, bakes[0].url, { count: 1, time: 0, size: SINGLE }),
+                                     SINGLE, 1);
+        await probe.page.close();
+        found += await checkTooLarge(browser, server.url, tools, tmp, probe.player.maxTextureSize);
+        found += await checkTiers(browser, server.url, bakes[0]);
+        found += await checkBadInput(browser, server.url, bakes[0], tmp);
+        found += await checkMouse(browser, server.url, bakes[0]);
+        for (const bake of args.bench ? bakes : []) {
+            await bench(browser, server.url, bake, args['bench-mode'] ?? 'vat',
+                        (args['bench-counts'] ?? '1,100,1000').split(',').map(Number));
         }
-        failures += browser.errors.length;
-    }
+        return found;
+    });
     await server.close();
     console.log(`${failures === 0 ? 'passed' : `${failures} failures`} in ` +
                 `${((Date.now() - started) / 1000).toFixed(0)} s (IoU >= ${IOU_MIN})`);
