@@ -68,20 +68,38 @@ INLINE void store_lanes(float *out, const uint32_t *vertices, uint32_t lanes, __
     }
 }
 
+/* The start of one lane's matrix for one influence, in a register of its
+ * own. WHY the empty asm: GCC would otherwise fold base + offset into both
+ * palette loads as an indexed address ([base + index * 4]); on Intel cores
+ * a VEX FMA with an indexed memory operand is split back into two uops
+ * ("unlaminated"), one more per load. Computing the pointer once (one add)
+ * lets both FMAs take a plain [pointer] operand and stay single uops. */
+INLINE const float *palette_row(const float *skin_matrices, uint32_t offset) {
+    const float *m = skin_matrices + offset;
+    __asm__("" : "+r"(m));
+    return m;
+}
+
 INLINE void skin_block(const skin_group *group, uint32_t block, const float *skin_matrices,
                        float *out_positions, float *out_normals, const uint32_t influences,
                        const bool normals) {
     const float *weights = skin_block_weights(group, block);
-    const uint16_t *joints = skin_block_joints(group, block);
+    const uint32_t *offsets = skin_block_offsets(group, block);
     __m256 rows01[8];
     __m128 rows2[8];
+    /* Fully unrolled on purpose: GCC keeps the 4-influence loop rolled,
+     * which sends all 16 blended rows through the stack and back, a sixth
+     * more loads on the ports this kernel is bound by. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
     for (int v = 0; v < SKIN_LANES; v++) {
-        const float *m = skin_matrices + 12 * (size_t)joints[v];
+        const float *m = palette_row(skin_matrices, offsets[v]);
         __m256 w = _mm256_broadcast_ss(weights + v);
         __m256 a = _mm256_mul_ps(w, _mm256_loadu_ps(m));
         __m128 b = _mm_mul_ps(_mm256_castps256_ps128(w), _mm_loadu_ps(m + 8));
         for (uint32_t i = 1; i < influences; i++) {
-            m = skin_matrices + 12 * (size_t)joints[i * SKIN_LANES + v];
+            m = palette_row(skin_matrices, offsets[i * SKIN_LANES + v]);
             w = _mm256_broadcast_ss(weights + i * SKIN_LANES + v);
             a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
             b = _mm_fmadd_ps(_mm256_castps256_ps128(w), _mm_loadu_ps(m + 8), b);
