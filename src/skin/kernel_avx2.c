@@ -87,6 +87,22 @@ INLINE const float *joint_matrix(const float *skin_matrices, uint32_t offset) {
     return m;
 }
 
+/* Element k of the blended matrices of all 8 lanes into e[k]. Rows 0-1:
+ * in-lane transposes of lanes 0-3 and 4-7 give (row 0 | row 1) halves,
+ * recombined across halves. Row 2: pair lanes v and v + 4 first. */
+INLINE void transpose_matrices(__m256 rows01[8], const __m128 rows2[8], __m256 e[12]) {
+    transpose4x2(&rows01[0], &rows01[1], &rows01[2], &rows01[3]);
+    transpose4x2(&rows01[4], &rows01[5], &rows01[6], &rows01[7]);
+    for (int k = 0; k < 4; k++) {
+        e[k] = _mm256_permute2f128_ps(rows01[k], rows01[4 + k], 0x20);
+        e[4 + k] = _mm256_permute2f128_ps(rows01[k], rows01[4 + k], 0x31);
+    }
+    for (int k = 0; k < 4; k++) {
+        e[8 + k] = _mm256_insertf128_ps(_mm256_castps128_ps256(rows2[k]), rows2[4 + k], 1);
+    }
+    transpose4x2(&e[8], &e[9], &e[10], &e[11]);
+}
+
 /* The blended matrices of one block's 8 lanes, element by element: e[k]
  * holds matrix element k (row-major 3x4) of every lane. */
 INLINE void blend_block(const skin_group *group, uint32_t block, const float *skin_matrices,
@@ -95,6 +111,22 @@ INLINE void blend_block(const skin_group *group, uint32_t block, const float *sk
     const uint32_t *offsets = skin_block_offsets(group, block);
     __m256 rows01[8];
     __m128 rows2[8];
+    /* Rigid vertices (one influence of weight 1, most of a typical
+     * character: 89 % of robot.glb) take their joint's matrix as it is:
+     * 1 * x == x, so this is the same result without the broadcasts and
+     * multiplies. A partial block's padding lanes weigh 0 and take the
+     * general path. */
+    if (influences == 1 &&
+        _mm256_movemask_ps(
+            _mm256_cmp_ps(_mm256_load_ps(weights), _mm256_set1_ps(1.0f), _CMP_EQ_OQ)) == 0xFF) {
+        for (int v = 0; v < SKIN_LANES; v++) {
+            const float *m = joint_matrix(skin_matrices, offsets[v]);
+            rows01[v] = _mm256_loadu_ps(m);
+            rows2[v] = _mm_loadu_ps(m + 8);
+        }
+        transpose_matrices(rows01, rows2, e);
+        return;
+    }
     /* Fully unrolled on purpose: GCC keeps the 4-influence loop rolled,
      * which sends all 16 blended rows through the stack and back, a sixth
      * more loads on the ports this kernel is bound by. */
@@ -115,19 +147,7 @@ INLINE void blend_block(const skin_group *group, uint32_t block, const float *sk
         rows01[v] = a;
         rows2[v] = b;
     }
-    /* Element k of the blended matrices of all 8 lanes into e[k]. Rows 0-1:
-     * in-lane transposes of lanes 0-3 and 4-7 give (row 0 | row 1) halves,
-     * recombined across halves. Row 2: pair lanes v and v + 4 first. */
-    transpose4x2(&rows01[0], &rows01[1], &rows01[2], &rows01[3]);
-    transpose4x2(&rows01[4], &rows01[5], &rows01[6], &rows01[7]);
-    for (int k = 0; k < 4; k++) {
-        e[k] = _mm256_permute2f128_ps(rows01[k], rows01[4 + k], 0x20);
-        e[4 + k] = _mm256_permute2f128_ps(rows01[k], rows01[4 + k], 0x31);
-    }
-    for (int k = 0; k < 4; k++) {
-        e[8 + k] = _mm256_insertf128_ps(_mm256_castps128_ps256(rows2[k]), rows2[4 + k], 1);
-    }
-    transpose4x2(&e[8], &e[9], &e[10], &e[11]);
+    transpose_matrices(rows01, rows2, e);
 }
 
 /* Transforms one block's positions (and normals) by its blended matrices
