@@ -159,15 +159,14 @@ INLINE void transform_block(const skin_group *group, uint32_t block, const __m25
     uint32_t lanes = skin_block_lanes(group, block);
     __m256 px = _mm256_load_ps(positions), py = _mm256_load_ps(positions + SKIN_LANES),
            pz = _mm256_load_ps(positions + 2 * SKIN_LANES);
-    /* The reference's order (x, y, z terms, then the translation): real
-     * meshes far from their origin cancel large terms, and summing in
-     * another order doubles the (tiny) disagreement there. */
-    __m256 x = _mm256_add_ps(
-        _mm256_fmadd_ps(e[2], pz, _mm256_fmadd_ps(e[1], py, _mm256_mul_ps(e[0], px))), e[3]);
-    __m256 y = _mm256_add_ps(
-        _mm256_fmadd_ps(e[6], pz, _mm256_fmadd_ps(e[5], py, _mm256_mul_ps(e[4], px))), e[7]);
-    __m256 z = _mm256_add_ps(
-        _mm256_fmadd_ps(e[10], pz, _mm256_fmadd_ps(e[9], py, _mm256_mul_ps(e[8], px))), e[11]);
+    /* The translation first, as the FMAs' addend: three operations per
+     * coordinate instead of four (and one step less of latency). */
+    __m256 x =
+        _mm256_fmadd_ps(e[2], pz, _mm256_fmadd_ps(e[1], py, _mm256_fmadd_ps(e[0], px, e[3])));
+    __m256 y =
+        _mm256_fmadd_ps(e[6], pz, _mm256_fmadd_ps(e[5], py, _mm256_fmadd_ps(e[4], px, e[7])));
+    __m256 z =
+        _mm256_fmadd_ps(e[10], pz, _mm256_fmadd_ps(e[9], py, _mm256_fmadd_ps(e[8], px, e[11])));
     store_lanes(out_positions, vertices, lanes, x, y, z);
     if (normals) {
         const float *nrm = skin_block_normals(group, block);
