@@ -152,8 +152,8 @@ crowd_result crowd__skin_prepared_create(const crowd_mesh *mesh, const crowd_all
         group->vertex_count = group_vertices[g];
         group->block_count = (group_vertices[g] + SKIN_LANES - 1) / SKIN_LANES;
         group->first_block = first_block;
-        group->block_words = (uint32_t)round_up(
-            6 * SKIN_LANES + group->influences * SKIN_LANES * 2 + SKIN_LANES, 8);
+        group->block_words =
+            (uint32_t)round_up(6 * SKIN_LANES + group->influences * SKIN_LANES * 2 + SKIN_LANES, 8);
         first_block += group->block_count;
         total_bytes += (size_t)group->block_count * group->block_words * 4;
     }
