@@ -30,6 +30,9 @@
  *        bench_skin --count old|new 1|2|3|4|robot pos|normals
  *            skins that mesh 10 times with one kernel and nothing else, for
  *            instruction counts under callgrind (bench/skin_callgrind.sh).
+ *        bench_skin --check
+ *            old and new must agree within the skin tests' tolerances
+ *            (the ctest bench_skin_check); exit 77 without AVX2.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -342,6 +345,80 @@ static void bench_versus(const crowd_asset *robot, const float *robot_matrices) 
     free(matrices);
 }
 
+/* Largest |a - b| over the positions divided by their bounds diagonal
+ * (at least 1: a tiny mesh's coordinates are O(1)). */
+static float relative_position_diff(const float *a, const float *b, uint32_t vertices) {
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t v = 0; v < vertices; v++) {
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fminf(lo[c], a[3 * v + c]);
+            hi[c] = fmaxf(hi[c], a[3 * v + c]);
+        }
+    }
+    float d2 = 0.0f;
+    for (int c = 0; c < 3 && vertices > 0; c++) {
+        d2 += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    }
+    return max_abs_diff(a, b, 3 * (size_t)vertices) / fmaxf(sqrtf(d2), 1.0f);
+}
+
+/* --check: old and new skin the bench's meshes alike (float rounding
+ * apart: 1e-5 of the diagonal, 1e-5 for unit normals, the skin tests'
+ * tolerances). Keeps the baseline honest when the library's layout moves
+ * on: a ctest (bench_skin_check). */
+static int check_mode(const crowd_asset *robot, const float *robot_matrices) {
+    if (!baseline_supported() || !crowd_skin_path_supported(CROWD_SKIN_PATH_AVX2)) {
+        printf("SKIP: no AVX2+FMA on this CPU: no baseline to compare\n");
+        return 77;
+    }
+    float *matrices = xmalloc(12 * SYNTH_JOINTS * sizeof(float));
+    synth_matrices(matrices, SYNTH_JOINTS, 99);
+    int failed = 0;
+    for (uint32_t m = 1; m <= 5; m++) {
+        if (m == 5 && !robot) {
+            printf("robot.glb: not loaded, not compared\n");
+            break;
+        }
+        crowd_mesh synth = {0};
+        if (m < 5) {
+            synth = synth_mesh(SYNTH_VERTICES, m, SYNTH_JOINTS, 1000 + m);
+        }
+        const crowd_mesh *mesh = m < 5 ? &synth : &robot->mesh;
+        const float *palette = m < 5 ? matrices : robot_matrices;
+        baseline_prepared old;
+        crowd_skin_prepared *new = NULL;
+        if (!baseline_prepare(mesh, &old) ||
+            crowd_skin_prepared_create(mesh, &new, NULL) != CROWD_OK) {
+            fprintf(stderr, "bench_skin: out of memory\n");
+            exit(1);
+        }
+        size_t n3 = 3 * (size_t)mesh->vertex_count;
+        float *p[2] = {xmalloc(n3 * sizeof(float)), xmalloc(n3 * sizeof(float))};
+        float *n[2] = {xmalloc(n3 * sizeof(float)), xmalloc(n3 * sizeof(float))};
+        for (int which = 0; which < 2; which++) {
+            time_kernel(which, &old, new, palette, p[which], n[which], 1);
+        }
+        float dp = relative_position_diff(p[0], p[1], mesh->vertex_count);
+        float dn = max_abs_diff(n[0], n[1], n3);
+        bool ok = dp <= 1e-5f && dn <= 1e-5f;
+        failed += !ok;
+        printf("%s %u vertices: new - old %.2g of the diagonal (positions), %.2g (normals)%s\n",
+               m < 5 ? "synthetic" : "robot.glb", mesh->vertex_count, (double)dp, (double)dn,
+               ok ? "" : ": FAILED");
+        for (int k = 0; k < 2; k++) {
+            free(p[k]);
+            free(n[k]);
+        }
+        baseline_release(&old);
+        crowd_skin_prepared_destroy(new);
+        if (m < 5) {
+            synth_mesh_free(&synth);
+        }
+    }
+    free(matrices);
+    return failed ? 1 : 0;
+}
+
 /* --count: COUNT_CALLS calls of one kernel on one mesh, for callgrind. */
 static int count_mode(int argc, char **argv, const crowd_asset *robot,
                       const float *robot_matrices) {
@@ -464,19 +541,22 @@ static void bench_batch(const char *title, const crowd_mesh *mesh, const float *
 
 int main(int argc, char **argv) {
     bool count = argc > 1 && strcmp(argv[1], "--count") == 0;
-    if (argc > 1 && !count) {
+    bool check = argc == 2 && strcmp(argv[1], "--check") == 0;
+    if (argc > 1 && !count && !check) {
         runs = atoi(argv[1]);
         if (runs < 1 || runs > 1000) {
             fprintf(stderr, "usage: bench_skin [runs]   (1..1000, default 7)\n"
-                            "       bench_skin --count old|new 1|2|3|4|robot pos|normals\n");
+                            "       bench_skin --count old|new 1|2|3|4|robot pos|normals\n"
+                            "       bench_skin --check\n");
             return 1;
         }
     }
     float *robot_matrices = NULL;
     crowd_asset *robot = NULL;
-    if (count) {
+    if (count || check) {
         robot = load_robot(&robot_matrices);
-        int status = count_mode(argc, argv, robot, robot_matrices);
+        int status = check ? check_mode(robot, robot_matrices)
+                           : count_mode(argc, argv, robot, robot_matrices);
         free(robot_matrices);
         crowd_asset_destroy(robot);
         return status;
