@@ -402,9 +402,10 @@ static int check_mode(const crowd_asset *robot, const float *robot_matrices) {
         float dn = max_abs_diff(n[0], n[1], n3);
         bool ok = dp <= 1e-5f && dn <= 1e-5f;
         failed += !ok;
-        printf("%s %u vertices: new - old %.2g of the diagonal (positions), %.2g (normals)%s\n",
-               m < 5 ? "synthetic" : "robot.glb", mesh->vertex_count, (double)dp, (double)dn,
-               ok ? "" : ": FAILED");
+        char title[64];
+        snprintf(title, sizeof title, m < 5 ? "synthetic, %u influence(s)" : "robot.glb", m);
+        printf("%s, %u vertices: new - old %.2g of the diagonal (positions), %.2g (normals)%s\n",
+               title, mesh->vertex_count, (double)dp, (double)dn, ok ? "" : ": FAILED");
         for (int k = 0; k < 2; k++) {
             free(p[k]);
             free(n[k]);
