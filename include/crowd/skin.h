@@ -11,8 +11,8 @@
  * The fast path works on a crowd_skin_prepared, a copy of the mesh's
  * skinning data rearranged once for SIMD: vertices grouped by influence
  * count (1 to 4, so a rigid vertex pays for one matrix, not four), then
- * blocks of 8 vertices with positions, normals, weights and u16 joint
- * indices stored lane by lane. Three code paths share that layout: portable
+ * blocks of 8 vertices with positions, normals, weights and palette
+ * offsets (12 * joint) stored lane by lane. Three code paths share that layout: portable
  * scalar C, SSE2 (the x86-64 baseline) and AVX2+FMA, the last chosen at run
  * time with cpuid, so one binary runs on any x86-64; other CPUs use the
  * scalar path. Outputs are in the mesh's own vertex order and layout, the

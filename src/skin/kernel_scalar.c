@@ -13,14 +13,14 @@ void crowd__skin_kernel_scalar(const skin_group *group, uint32_t begin, uint32_t
         const float *positions = skin_block_positions(group, b);
         const float *normals = skin_block_normals(group, b);
         const float *weights = skin_block_weights(group, b);
-        const uint16_t *joints = skin_block_joints(group, b);
+        const uint32_t *offsets = skin_block_offsets(group, b);
         const uint32_t *vertices = skin_block_vertices(group, b);
         uint32_t lanes = skin_block_lanes(group, b);
         for (uint32_t lane = 0; lane < lanes; lane++) {
             float m[12] = {0};
             for (uint32_t i = 0; i < influences; i++) {
                 float weight = weights[i * SKIN_LANES + lane];
-                const float *joint = skin_matrices + 12 * (size_t)joints[i * SKIN_LANES + lane];
+                const float *joint = skin_matrices + offsets[i * SKIN_LANES + lane];
                 for (int k = 0; k < 12; k++) {
                     m[k] += weight * joint[k];
                 }

@@ -56,16 +56,16 @@ INLINE void skin_half(const skin_group *group, uint32_t block, uint32_t base, ui
                       const float *skin_matrices, float *out_positions, float *out_normals,
                       const uint32_t influences, const bool normals) {
     const float *weights = skin_block_weights(group, block) + base;
-    const uint16_t *joints = skin_block_joints(group, block) + base;
+    const uint32_t *offsets = skin_block_offsets(group, block) + base;
     __m128 r0[4], r1[4], r2[4];
     for (int v = 0; v < 4; v++) {
-        const float *m = skin_matrices + 12 * (size_t)joints[v];
+        const float *m = skin_matrices + offsets[v];
         __m128 w = _mm_set1_ps(weights[v]);
         r0[v] = _mm_mul_ps(w, _mm_loadu_ps(m));
         r1[v] = _mm_mul_ps(w, _mm_loadu_ps(m + 4));
         r2[v] = _mm_mul_ps(w, _mm_loadu_ps(m + 8));
         for (uint32_t i = 1; i < influences; i++) {
-            m = skin_matrices + 12 * (size_t)joints[i * SKIN_LANES + v];
+            m = skin_matrices + offsets[i * SKIN_LANES + v];
             w = _mm_set1_ps(weights[i * SKIN_LANES + v]);
             r0[v] = _mm_add_ps(r0[v], _mm_mul_ps(w, _mm_loadu_ps(m)));
             r1[v] = _mm_add_ps(r1[v], _mm_mul_ps(w, _mm_loadu_ps(m + 4)));

@@ -79,7 +79,7 @@ static void fill_lane(const crowd_mesh *mesh, uint32_t v, skin_group *group, uin
     float *positions = (float *)skin_block_positions(group, block);
     float *normals = (float *)skin_block_normals(group, block);
     float *weights = (float *)skin_block_weights(group, block);
-    uint16_t *joints = (uint16_t *)skin_block_joints(group, block);
+    uint32_t *offsets = (uint32_t *)skin_block_offsets(group, block);
     uint32_t *vertices = (uint32_t *)skin_block_vertices(group, block);
     for (int c = 0; c < 3; c++) {
         positions[c * SKIN_LANES + lane] = mesh->positions[3 * (size_t)v + c];
@@ -90,7 +90,8 @@ static void fill_lane(const crowd_mesh *mesh, uint32_t v, skin_group *group, uin
         float weight = mesh->weights[CROWD_MAX_INFLUENCES * (size_t)v + i];
         if (weight != 0.0f) {
             weights[slot * SKIN_LANES + lane] = weight;
-            joints[slot * SKIN_LANES + lane] = mesh->joints[CROWD_MAX_INFLUENCES * (size_t)v + i];
+            offsets[slot * SKIN_LANES + lane] =
+                12u * mesh->joints[CROWD_MAX_INFLUENCES * (size_t)v + i];
             slot++;
         }
     }
@@ -151,8 +152,8 @@ crowd_result crowd__skin_prepared_create(const crowd_mesh *mesh, const crowd_all
         group->vertex_count = group_vertices[g];
         group->block_count = (group_vertices[g] + SKIN_LANES - 1) / SKIN_LANES;
         group->first_block = first_block;
-        group->block_words = (uint32_t)round_up(
-            6 * SKIN_LANES + group->influences * SKIN_LANES * 3 / 2 + SKIN_LANES, 8);
+        group->block_words =
+            (uint32_t)round_up(6 * SKIN_LANES + group->influences * SKIN_LANES * 2 + SKIN_LANES, 8);
         first_block += group->block_count;
         total_bytes += (size_t)group->block_count * group->block_words * 4;
     }

@@ -312,6 +312,55 @@ static void test_fast_unweighted(void) {
     synth_mesh_free(&mesh);
 }
 
+/* Two things of the prepared layout the synthetic meshes above do not
+ * reach. The AVX2 path takes a rigid block (one influence, all 8 weights
+ * exactly 1) without blending: blocks where one lane weighs otherwise
+ * (first lane, last lane) must still be blended. And palette offsets are
+ * 12 * joint, past 65535 for joints above 5461: a high joint must read its
+ * own matrix. */
+static void test_fast_rigid_and_high_joints(void) {
+    printf("fast paths: rigid blocks with one lane weighted otherwise, joint 6000\n");
+    enum { VERTICES = 41, JOINTS = 6001 };
+    crowd_mesh mesh = synth_mesh(VERTICES, 1, 8, 11);
+    for (uint32_t v = 0; v < VERTICES; v++) {
+        for (int i = 0; i < 4; i++) {
+            float *w = &mesh.weights[4 * v + i];
+            if (*w != 0.0f) {
+                /* Block 1: lane 7 weighs 0.5; block 2: lane 0 weighs 2;
+                 * blocks 0, 3, 4 rigid; vertex 40 a partial block. */
+                *w = v == 15 ? 0.5f : v == 16 ? 2.0f : 1.0f;
+                if (v == 33) {
+                    mesh.joints[4 * v + i] = JOINTS - 1;
+                }
+            }
+        }
+    }
+    float *matrices = malloc(12 * (size_t)JOINTS * sizeof(float));
+    synth_matrices(matrices, JOINTS, 12);
+    float ref_p[3 * VERTICES], ref_n[3 * VERTICES], p[3 * VERTICES], n[3 * VERTICES];
+    crowd_skin_reference(&mesh, matrices, ref_p, ref_n, NULL);
+    float tolerance = 1e-5f * fmaxf(compare_bounds_diagonal(ref_p, VERTICES), 1.0f);
+    crowd_skin_prepared *prepared = NULL;
+    CHECK(crowd_skin_prepared_create(&mesh, &prepared, NULL) == CROWD_OK);
+    if (prepared) {
+        CHECK(crowd_skin_prepared_joint_count(prepared) == JOINTS);
+        for (int path = CROWD_SKIN_PATH_SCALAR; path < CROWD_SKIN_PATH_COUNT; path++) {
+            if (crowd_skin_path_supported((crowd_skin_path)path)) {
+                const char *name = crowd_skin_path_name((crowd_skin_path)path);
+                CHECK(crowd_skin_apply_path(prepared, (crowd_skin_path)path, matrices, p, n) ==
+                      CROWD_OK);
+                float dp = compare_max_abs_diff(p, ref_p, 3 * VERTICES);
+                float dn = compare_max_abs_diff(n, ref_n, 3 * VERTICES);
+                CHECK_MSG(dp <= tolerance, "%s: position error %g", name, (double)dp);
+                CHECK_MSG(dn <= 1e-5f, "%s: normal error %g", name, (double)dn);
+            }
+        }
+    }
+    crowd_skin_prepared_destroy(prepared);
+    free(matrices);
+    synth_mesh_free(&mesh);
+}
+
 /* ---- batch -------------------------------------------------------------- */
 
 /* Batch results must be bit-identical to one call per job on the same path. */
@@ -506,6 +555,7 @@ int main(void) {
     test_reference_optional_outputs();
     test_fast_matches_reference();
     test_fast_unweighted();
+    test_fast_rigid_and_high_joints();
     test_batch();
     test_errors();
     return check_finish();
