@@ -6,7 +6,6 @@
  * extracted (their in-place frames slide the same way) and clips that keep
  * their root translation (the loop's net root displacement is taken off). */
 #include <math.h>
-#include <stdlib.h>
 
 #include "crowd/anim.h"
 
@@ -18,15 +17,30 @@
  * within which a joint counts as a foot (crowd_anim_foot_joints). */
 #define FOOT_BAND 0.1f
 
-static bool joint_positions_at(const crowd_skeleton *skeleton, const crowd_clip *clip, float t,
-                               crowd_transform *pose, float *models) {
-    return crowd_anim_sample(skeleton, clip, t, NULL, pose) &&
-           crowd_anim_local_to_model(skeleton, pose, models);
-}
+/* What is measured: clip a alone, or a and b locked in phase (each at the
+ * same fraction of its duration) and their local poses blended with weight
+ * w of b, over one cycle of `duration` = lerp(d_a, d_b, w) seconds. */
+typedef struct cycle {
+    const crowd_skeleton *skeleton;
+    const crowd_clip *a, *b;
+    float w, duration;
+    crowd_transform *pose, *pose_b;
+} cycle;
 
-static int compare_floats(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : (x > y ? 1 : 0);
+static bool joint_positions_at(const cycle *c, float t, float *models) {
+    float phase = t / c->duration;
+    if (!crowd_anim_sample(c->skeleton, c->a, phase * c->a->duration_s, NULL, c->pose)) {
+        return false;
+    }
+    if (c->b != NULL) {
+        if (!crowd_anim_sample(c->skeleton, c->b, phase * c->b->duration_s, NULL, c->pose_b)) {
+            return false;
+        }
+        const crowd_transform *poses[2] = {c->pose, c->pose_b};
+        const float weights[2] = {1.0f - c->w, c->w};
+        crowd_anim_blend(c->skeleton, poses, weights, 2, c->pose);
+    }
+    return crowd_anim_local_to_model(c->skeleton, c->pose, models);
 }
 
 /* Whether joint j has no child: feet and toes end their chains, while a
@@ -61,17 +75,50 @@ static uint32_t lowest_joint(const crowd_skeleton *skeleton, const uint8_t *feet
     return lowest;
 }
 
+static bool measure(const cycle *c, const uint8_t *feet, float *scratch_models,
+                    crowd_ground_speed *out);
+
 bool crowd_anim_clip_ground_speed(const crowd_skeleton *skeleton, const crowd_clip *clip,
                                   const uint8_t *feet, crowd_transform *scratch_pose,
                                   float *scratch_models, crowd_ground_speed *out) {
-    if (skeleton == NULL || clip == NULL || scratch_pose == NULL || scratch_models == NULL ||
-        out == NULL || skeleton->parents == NULL || skeleton->joint_count == 0 ||
-        skeleton->joint_count > CROWD_MAX_JOINTS || !isfinite(clip->duration_s) ||
-        clip->duration_s < 0.0f) {
+    if (clip == NULL) {
+        return false;
+    }
+    cycle c = {skeleton, clip, NULL, 0.0f, clip->duration_s, scratch_pose, NULL};
+    return measure(&c, feet, scratch_models, out);
+}
+
+bool crowd_anim_blend_ground_speed(const crowd_skeleton *skeleton, const crowd_clip *clip_a,
+                                   const crowd_clip *clip_b, float weight_b, const uint8_t *feet,
+                                   crowd_transform *scratch_poses, float *scratch_models,
+                                   crowd_ground_speed *out) {
+    if (clip_a == NULL || clip_b == NULL || !(weight_b >= 0.0f && weight_b <= 1.0f) ||
+        !isfinite(clip_b->duration_s) || clip_b->duration_s < 0.0f || skeleton == NULL ||
+        scratch_poses == NULL) {
+        return false;
+    }
+    float d = clip_a->duration_s + (clip_b->duration_s - clip_a->duration_s) * weight_b;
+    cycle c = {skeleton,
+               clip_a,
+               clip_b,
+               weight_b,
+               d,
+               scratch_poses,
+               scratch_poses + skeleton->joint_count};
+    return measure(&c, feet, scratch_models, out);
+}
+
+static bool measure(const cycle *c, const uint8_t *feet, float *scratch_models,
+                    crowd_ground_speed *out) {
+    const crowd_skeleton *skeleton = c->skeleton;
+    if (skeleton == NULL || c->pose == NULL || scratch_models == NULL || out == NULL ||
+        skeleton->parents == NULL || skeleton->joint_count == 0 ||
+        skeleton->joint_count > CROWD_MAX_JOINTS || !isfinite(c->duration) ||
+        !isfinite(c->a->duration_s) || c->a->duration_s < 0.0f || c->duration < 0.0f) {
         return false;
     }
     crowd_ground_speed result = {0};
-    float d = clip->duration_s;
+    float d = c->duration;
     if (d == 0.0f) {
         *out = result; /* a single pose goes nowhere */
         return true;
@@ -83,11 +130,11 @@ bool crowd_anim_clip_ground_speed(const crowd_skeleton *skeleton, const crowd_cl
     /* The loop's net root displacement: a clip that keeps its root
      * translation moves its planted foot relative to that, not to 0. */
     const float *m = scratch_models;
-    if (!joint_positions_at(skeleton, clip, 0.0f, scratch_pose, scratch_models)) {
+    if (!joint_positions_at(c, 0.0f, scratch_models)) {
         return false;
     }
     float root0[2] = {m[12], m[14]};
-    if (!joint_positions_at(skeleton, clip, nextafterf(d, 0.0f), scratch_pose, scratch_models)) {
+    if (!joint_positions_at(c, nextafterf(d, 0.0f), scratch_models)) {
         return false;
     }
     float root_velocity[2] = {(m[12] - root0[0]) / d, (m[14] - root0[1]) / d};
@@ -97,8 +144,7 @@ bool crowd_anim_clip_ground_speed(const crowd_skeleton *skeleton, const crowd_cl
     float height_of[CROWD_GROUND_SPEED_SAMPLES_MAX];
     float clip_min = INFINITY, extent = 0.0f;
     for (uint32_t k = 0; k < n; k++) {
-        if (!joint_positions_at(skeleton, clip, ((float)k + 0.5f) * step, scratch_pose,
-                                scratch_models)) {
+        if (!joint_positions_at(c, ((float)k + 0.5f) * step, scratch_models)) {
             return false;
         }
         float e;
@@ -110,32 +156,47 @@ bool crowd_anim_clip_ground_speed(const crowd_skeleton *skeleton, const crowd_cl
         extent = e > extent ? e : extent;
     }
     /* Pass 2: the planted joint's horizontal velocity at contact samples
-     * (central difference over +-h, inside the clip). */
-    float speeds[CROWD_GROUND_SPEED_SAMPLES_MAX];
-    uint32_t contacts = 0;
+     * (central difference over +-h, inside the clip). A swing foot can
+     * skim the ground going forwards (robot.glb's run): a contact counts
+     * only when it moves the way the deepest contact does. The velocities
+     * are averaged as vectors, the foot's net travel over the stance per
+     * second: a stance foot's speed need not be steady (robot.glb's walk
+     * plants its foot at 0.7 to 7 units/s), and at the mean it ends each
+     * stance where it began. */
+    float velocity[CROWD_GROUND_SPEED_SAMPLES_MAX][2];
+    bool contact[CROWD_GROUND_SPEED_SAMPLES_MAX];
+    uint32_t deepest = 0;
     for (uint32_t k = 0; k < n; k++) {
-        if (height_of[k] > clip_min + CONTACT_TOLERANCE * extent) {
+        contact[k] = height_of[k] <= clip_min + CONTACT_TOLERANCE * extent;
+        deepest = height_of[k] < height_of[deepest] ? k : deepest;
+        if (!contact[k]) {
             continue;
         }
         float t = ((float)k + 0.5f) * step;
         const float *at = m + 16 * joint_of[k];
-        if (!joint_positions_at(skeleton, clip, t - h, scratch_pose, scratch_models)) {
+        if (!joint_positions_at(c, t - h, scratch_models)) {
             return false;
         }
         float before[2] = {at[12], at[14]};
-        if (!joint_positions_at(skeleton, clip, t + h, scratch_pose, scratch_models)) {
+        if (!joint_positions_at(c, t + h, scratch_models)) {
             return false;
         }
-        float vx = (at[12] - before[0]) / (2.0f * h) - root_velocity[0];
-        float vz = (at[14] - before[1]) / (2.0f * h) - root_velocity[1];
-        speeds[contacts++] = sqrtf(vx * vx + vz * vz);
+        velocity[k][0] = (at[12] - before[0]) / (2.0f * h) - root_velocity[0];
+        velocity[k][1] = (at[14] - before[1]) / (2.0f * h) - root_velocity[1];
     }
-    qsort(speeds, contacts, sizeof *speeds, compare_floats);
+    double sum[2] = {0.0, 0.0};
+    uint32_t contacts = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (contact[k] &&
+            velocity[k][0] * velocity[deepest][0] + velocity[k][1] * velocity[deepest][1] >= 0.0f) {
+            sum[0] += velocity[k][0];
+            sum[1] += velocity[k][1];
+            contacts++;
+        }
+    }
     result.sample_count = n;
     result.contact_samples = contacts;
-    result.speed = contacts == 0  ? 0.0f
-                   : contacts % 2 ? speeds[contacts / 2]
-                                  : 0.5f * (speeds[contacts / 2 - 1] + speeds[contacts / 2]);
+    result.speed = contacts == 0 ? 0.0f : (float)(hypot(sum[0], sum[1]) / contacts);
     result.contact_height = clip_min;
     *out = result;
     return true;

@@ -141,6 +141,48 @@ static crowd_result measure_ground_speeds(gpu_archetype *r, crowd_error *error) 
     return result;
 }
 
+/* The blend's strides (gpu_blend.strides), measured on the source
+ * skeleton; nothing without one. */
+static crowd_result measure_strides(gpu_archetype *r, gpu_blend *b, crowd_error *error) {
+    if (r->source == NULL) {
+        return CROWD_OK;
+    }
+    const crowd_allocator *allocator = &r->world->allocator;
+    const crowd_skeleton *skeleton = &r->source->skeleton;
+    uint32_t joints = skeleton->joint_count;
+    crowd_transform *poses = crowd__mem_alloc(allocator, 2 * (size_t)joints * sizeof *poses);
+    float *models = crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *models);
+    uint8_t *feet = crowd__mem_alloc(allocator, joints);
+    crowd_result result = CROWD_OK;
+    if (poses == NULL || models == NULL || feet == NULL) {
+        result = oom(error);
+    } else {
+        const crowd_mesh *mesh = &r->drawn->mesh;
+        bool have_feet = mesh->vertex_count > 0 &&
+                         crowd_anim_foot_joints(skeleton, mesh, poses, models, feet) > 0;
+        b->has_strides = true;
+        for (uint32_t i = 0; i + 1 < b->clip_count; i++) {
+            const gpu_clip *a = &r->clips[b->clips[i]], *c = &r->clips[b->clips[i + 1]];
+            bool sourced =
+                a->source_clip < r->source->clip_count && c->source_clip < r->source->clip_count;
+            for (uint32_t k = 0; k <= GPU_BLEND_STRIDE_STEPS; k++) {
+                float w = (float)k / (float)GPU_BLEND_STRIDE_STEPS;
+                crowd_ground_speed g = {0};
+                if (sourced) {
+                    crowd_anim_blend_ground_speed(skeleton, &r->source->clips[a->source_clip],
+                                                  &r->source->clips[c->source_clip], w,
+                                                  have_feet ? feet : NULL, poses, models, &g);
+                }
+                b->strides[i][k] = g.speed * (a->duration_s + (c->duration_s - a->duration_s) * w);
+            }
+        }
+    }
+    crowd__mem_free(allocator, poses);
+    crowd__mem_free(allocator, models);
+    crowd__mem_free(allocator, feet);
+    return result;
+}
+
 float crowd_archetype_clip_ground_speed(const crowd_world *world, crowd_archetype archetype,
                                         uint32_t clip) {
     gpu_archetype *r = crowd__gpu_world_archetype(world, archetype);
@@ -198,6 +240,10 @@ crowd_result crowd_archetype_add_blend(crowd_world *world, crowd_archetype arche
                 (double)t, desc->thresholds != NULL ? "" : " m/s, a ground speed");
         }
         blend.thresholds[i] = t;
+    }
+    result = measure_strides(r, &blend, error);
+    if (result != CROWD_OK) {
+        return result;
     }
     if (desc->name != NULL) {
         blend.name = crowd__gpu_copy_string(world, desc->name);
@@ -389,21 +435,27 @@ crowd_result crowd_instance_set_ground_speed(crowd_world *world, crowd_instance 
         result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
                                  "ground speed %g is negative", (double)speed_mps);
     }
-    if (result == CROWD_OK) {
-        result = measure_ground_speeds(r, error);
+    const gpu_blend *b = result == CROWD_OK ? &r->blends.items[r->blends.slots[slot].blend] : NULL;
+    if (result == CROWD_OK && !b->has_strides) {
+        result = crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name,
+                                 "no skeleton and clips to match ground speed on (a bake "
+                                 "without runtime clips)");
     }
     if (result != CROWD_OK) {
         return result;
     }
-    const gpu_blend *b = &r->blends.items[r->blends.slots[slot].blend];
     blend_segment seg = segment_of(b, speed_mps);
     uint32_t main = b->clips[seg.main];
     uint32_t partner = seg.partner != UINT32_MAX ? b->clips[seg.partner] : main;
-    float d_main = r->clips[main].duration_s, d_partner = r->clips[partner].duration_s;
-    /* Strides: how far the planted foot goes in one cycle of each clip. */
-    float stride = lerp(r->blends.ground_speeds[main] * d_main,
-                        r->blends.ground_speeds[partner] * d_partner, seg.weight);
-    float cycle = lerp(d_main, d_partner, seg.weight);
+    /* The stride (how far the planted foot goes in one cycle) at this
+     * weight, between the measured ones; outside the thresholds the end
+     * clip's own. */
+    uint32_t segment = seg.main < b->clip_count - 1 ? seg.main : seg.main - 1;
+    float at = seg.main < b->clip_count - 1 ? seg.weight * (float)GPU_BLEND_STRIDE_STEPS
+                                            : (float)GPU_BLEND_STRIDE_STEPS;
+    uint32_t k = (uint32_t)at < GPU_BLEND_STRIDE_STEPS ? (uint32_t)at : GPU_BLEND_STRIDE_STEPS - 1;
+    float stride = lerp(b->strides[segment][k], b->strides[segment][k + 1], at - (float)k);
+    float cycle = lerp(r->clips[main].duration_s, r->clips[partner].duration_s, seg.weight);
     float rate = stride > 0.0f ? speed_mps * cycle / stride : 1.0f;
     return move_along(r, slot, speed_mps, rate, error);
 }

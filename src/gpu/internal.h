@@ -311,11 +311,18 @@ typedef struct gpu_events {
 } gpu_events;
 
 /* blend.c: the archetype's blends and each slot's place in one. */
+/* Weights at which a blend's strides are measured per segment. */
+#define GPU_BLEND_STRIDE_STEPS 8u
 typedef struct gpu_blend {
     char *name;
     uint32_t clip_count;
     uint32_t clips[CROWD_BLEND_MAX_CLIPS];
     float thresholds[CROWD_BLEND_MAX_CLIPS];
+    /* Per segment, the phase-locked blend's stride (ground speed * cycle,
+     * crowd_anim_blend_ground_speed) at weights k / GPU_BLEND_STRIDE_STEPS,
+     * for speed matching; has_strides false without a skeleton. */
+    float strides[CROWD_BLEND_MAX_CLIPS - 1][GPU_BLEND_STRIDE_STEPS + 1];
+    bool has_strides;
 } gpu_blend;
 
 /* Per slot. The record's speed is rate * factor: factor 1 for a clip, and

@@ -88,8 +88,8 @@ static void test_walker(float root_speed) {
            (double)root_speed, (double)g.speed, g.contact_samples, g.sample_count,
            (double)g.contact_height);
     CHECK_MSG(fabsf(g.speed - 1.6f) < 1e-4f, "ground speed %.6f, expected 1.6", (double)g.speed);
-    /* 60 samples over 1 s; a foot is planted at every one of them. */
-    CHECK(g.sample_count == 60 && g.contact_samples == 60);
+    /* 240 samples over 1 s; a foot is planted at every one of them. */
+    CHECK(g.sample_count == 240 && g.contact_samples == 240);
     CHECK(fabsf(g.contact_height) < 1e-6f);
 }
 
@@ -142,6 +142,42 @@ static void test_standing_and_refused(void) {
     CHECK(untouched.speed == 42.0f);
 }
 
+/* A blend of the walker with a twice as fast copy of it (its keys at half
+ * the times, 0.5 s): locked in phase the two poses agree at every phase,
+ * so at weight 0.5 the cycle lasts 0.75 s and each 0.8 m stance takes
+ * half of it: 0.8 / 0.375 = 2.1333 m/s, not the lerp of 1.6 and 3.2. */
+static void test_blend_ground_speed(void) {
+    walker slow, fast;
+    walker_init(&slow, 0.0f);
+    walker_init(&fast, 0.0f);
+    for (int f = 0; f < 2; f++) {
+        for (int k = 0; k < 4; k++) {
+            fast.foot_times[f][k] *= 0.5f;
+        }
+    }
+    fast.clip.duration_s = 0.5f;
+    crowd_transform poses[2 * JOINTS];
+    float models[16 * JOINTS];
+    crowd_ground_speed g;
+    CHECK(crowd_anim_clip_ground_speed(&fast.skeleton, &fast.clip, NULL, poses, models, &g) &&
+          fabsf(g.speed - 3.2f) < 1e-3f);
+    CHECK(crowd_anim_blend_ground_speed(&slow.skeleton, &slow.clip, &fast.clip, 0.5f, NULL, poses,
+                                        models, &g));
+    printf("walker blended 50/50 with its double-speed copy: %.6f m/s\n", (double)g.speed);
+    CHECK_MSG(fabsf(g.speed - 0.8f / 0.375f) < 1e-3f, "blend ground speed %.6f", (double)g.speed);
+    CHECK(crowd_anim_blend_ground_speed(&slow.skeleton, &slow.clip, &fast.clip, 0.0f, NULL, poses,
+                                        models, &g) &&
+          fabsf(g.speed - 1.6f) < 1e-3f);
+    crowd_ground_speed untouched = {.speed = 42.0f};
+    CHECK(!crowd_anim_blend_ground_speed(&slow.skeleton, &slow.clip, NULL, 0.5f, NULL, poses,
+                                         models, &untouched));
+    CHECK(!crowd_anim_blend_ground_speed(&slow.skeleton, &slow.clip, &fast.clip, 1.5f, NULL, poses,
+                                         models, &untouched));
+    CHECK(!crowd_anim_blend_ground_speed(&slow.skeleton, &slow.clip, &fast.clip, NAN, NULL, poses,
+                                         models, &untouched));
+    CHECK(untouched.speed == 42.0f);
+}
+
 /* Feet: with no mesh the leaves low in the rest pose; with one the joints
  * that skin a vertex, low in the rest pose (the pelvis skins one but
  * stands 1 m up). */
@@ -173,5 +209,6 @@ int main(void) {
     test_walker(1.6f);
     test_standing_and_refused();
     test_foot_joints();
+    test_blend_ground_speed();
     return check_finish();
 }
