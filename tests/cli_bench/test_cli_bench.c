@@ -753,6 +753,14 @@ static int group_play(void) {
             "--frames", "4", "--keys", "4m", "--screenshot", "play_mixed.png", NULL);
     CHECK_MSG(r->exit_code == 0, "play mixed: exit %d, stderr: %s", r->exit_code, r->err);
     CHECK(png_size("play_mixed.png", &width, &height) && width == 160 && height == 90);
+    /* Blend by speed: b (on: builtin:'s walk and run), ] (faster), 4 (bat),
+     * + (x2: newcomers join the blend), [ (slower), 5 (vat), c (clips:
+     * leaves the blend), b (on again), b (off). */
+    remove("play_blend.png");
+    r = run("play", "builtin:", "--count", "3", "--size", "160x90", "--frames", "12", "--keys",
+            "b]4+[5cbb", "--screenshot", "play_blend.png", NULL);
+    CHECK_MSG(r->exit_code == 0, "play blend: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK(png_size("play_blend.png", &width, &height) && width == 160 && height == 90);
     return check_finish();
 }
 
