@@ -3,7 +3,7 @@
  * both tiers against the CPU reference (the two clips sampled at the same
  * phase, local poses blended by crowd_anim_blend); a parameter change that
  * keeps the phase; crossfades into and out of a blend through the joint
- * queries; bad input; and speed matching on robot.glb's walk and run (the
+ * queries; bad input; which clip's events fire; and speed matching on robot.glb's walk and run (the
  * planted foot's world speed on contact frames, when ../shared/models is
  * there). */
 #include <math.h>
@@ -248,6 +248,49 @@ static void test_bad_input(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene_destroy(&s);
 }
 
+/* Events of a blend: the markers of its clock's clip, the segment's lower
+ * one (crowd/gpu.h "blends"). bend marks 0.25 s of its 1 s and slide
+ * 0.5 s of its 2 s: both at phase 0.25. At parameter 0.5 (cycle 1.5 s)
+ * bend's fires at 0.375 s and slide's not; at parameter 1 (slide alone,
+ * 2 s) slide's fires at 0.5 s. */
+static void test_events(const crowd_asset *bar) {
+    crowd_bake *bake = NULL;
+    crowd_error error;
+    REQUIRE_VOID(crowd_bake_build(bar, NULL, &bake, &error) == CROWD_OK);
+    CHECK(crowd_bake_add_event(bake, "bend", 0.25f, "bend_mark", &error) == CROWD_OK);
+    CHECK(crowd_bake_add_event(bake, "slide", 0.5f, "slide_mark", &error) == CROWD_OK);
+    gpu_scene s;
+    if (!gpu_scene_create(bar, bake, CROWD_GPU_MODE_BAT, &s)) {
+        crowd_bake_destroy(bake);
+        REQUIRE_VOID(false);
+    }
+    crowd_blend blend = bend_slide(&s);
+    const float parameters[2] = {0.5f, 1.0f};
+    const double before[2] = {0.37, 0.49}, after[2] = {0.38, 0.51};
+    const char *expected[2] = {"bend_mark", "slide_mark"};
+    for (int k = 0; k < 2; k++) {
+        crowd_world_set_time(s.world, 0.0);
+        crowd_instance id;
+        CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                       NULL) == CROWD_OK);
+        CHECK(crowd_instance_play_blend(s.world, id, blend, parameters[k], 0.0f, NULL) == CROWD_OK);
+        uint32_t count = 0;
+        CHECK(crowd_world_update(s.world, 0.001, NULL) == CROWD_OK);
+        CHECK(crowd_world_update(s.world, before[k], NULL) == CROWD_OK);
+        crowd_world_events(s.world, &count);
+        CHECK_MSG(count == 0, "parameter %g: %u events before %g s", (double)parameters[k], count,
+                  before[k]);
+        CHECK(crowd_world_update(s.world, after[k], NULL) == CROWD_OK);
+        const crowd_event *events = crowd_world_events(s.world, &count);
+        CHECK_MSG(count == 1 && strcmp(events[0].name, expected[k]) == 0,
+                  "parameter %g: %u events by %g s, the first %s", (double)parameters[k], count,
+                  after[k], count > 0 ? events[0].name : "none");
+        CHECK(crowd_world_remove_instance(s.world, id, NULL) == CROWD_OK);
+    }
+    gpu_scene_destroy(&s);
+    crowd_bake_destroy(bake);
+}
+
 static int compare_floats(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
     return x < y ? -1 : (x > y ? 1 : 0);
@@ -384,6 +427,8 @@ int test_gpu_blend(void) {
         test_crossfades(bar, bake);
         printf("blend: bad input\n");
         test_bad_input(bar, bake);
+        printf("blend: events\n");
+        test_events(bar);
     }
     test_speed_matching();
     crowd_bake_destroy(bake);
