@@ -3,7 +3,7 @@
  * the runtime clips (NAME.G.anim.bin: clips, tracks, keys, size and the
  * error the bake measured) with the sockets they carry, and each clip's
  * events and ground speed (crowd_anim_clip_ground_speed on the runtime
- * clips, what blends match speeds by), as text or JSON. */
+ * clips, what blends match speeds by) and the blends, as text or JSON. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +92,18 @@ static void print_text(const crowd_bake *bake, const float *speeds) {
         }
     }
     printf("events            %u\n", bake->event_count);
+    printf("blends            %u\n", bake->blend_count);
+    for (uint32_t b = 0; b < bake->blend_count; b++) {
+        const crowd_bake_blend *blend = &bake->blends[b];
+        printf("  '%s':", blend->name);
+        for (uint32_t i = 0; i < blend->clip_count; i++) {
+            uint32_t clip = blend->clips[i];
+            float at = blend->has_thresholds ? blend->thresholds[i] : speeds[clip];
+            printf(" %s at %.4g%s", bake->clips[clip].name, (double)at,
+                   blend->has_thresholds ? "" : " m/s");
+        }
+        printf("%s\n", blend->has_thresholds ? "" : " (ground speeds)");
+    }
     const crowd_bake_anim *anim = &bake->anim;
     if (!anim->present) {
         printf("runtime clips     none (a bake before manifest version 4: plays static, bat "
@@ -167,6 +179,22 @@ static cJSON *build_json(const crowd_bake *bake, const float *speeds) {
             cJSON_AddItemToArray(list, event);
         }
         cJSON_AddItemToArray(clips, item);
+    }
+    cJSON *blends = cJSON_AddArrayToObject(json, "blends");
+    for (uint32_t b = 0; blends != NULL && b < bake->blend_count; b++) {
+        const crowd_bake_blend *blend = &bake->blends[b];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", blend->name);
+        cJSON *names = cJSON_AddArrayToObject(item, "clips");
+        cJSON *at = cJSON_AddArrayToObject(item, "thresholds");
+        for (uint32_t i = 0; names != NULL && at != NULL && i < blend->clip_count; i++) {
+            uint32_t clip = blend->clips[i];
+            cJSON_AddItemToArray(names, cJSON_CreateString(bake->clips[clip].name));
+            cJSON_AddItemToArray(at, cJSON_CreateNumber(blend->has_thresholds ? blend->thresholds[i]
+                                                                              : speeds[clip]));
+        }
+        cJSON_AddBoolToObject(item, "ground_speeds", !blend->has_thresholds);
+        cJSON_AddItemToArray(blends, item);
     }
     add_sockets(json, bake->asset);
     const crowd_bake_anim *anim = &bake->anim;

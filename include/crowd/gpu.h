@@ -451,6 +451,11 @@ crowd_result crowd_archetype_add_blend(crowd_world *world, crowd_archetype arche
                                        const crowd_blend_desc *desc, crowd_blend *out_blend,
                                        crowd_error *error);
 uint32_t crowd_archetype_blend_count(const crowd_world *world, crowd_archetype archetype);
+/* The blend named `name` (a bake's blends, crowd_bake_add_blend, are
+ * declared on every archetype made from it, in their order, before any
+ * added later); false when none has that name (or name is NULL). */
+bool crowd_archetype_find_blend(const crowd_world *world, crowd_archetype archetype,
+                                const char *name, crowd_blend *out_blend);
 /* Ground speed of a clip (crowd_anim_clip_ground_speed on the archetype's
  * skeleton, watching crowd_anim_foot_joints of its mesh): the speed over
  * the ground at which its planted foot stays put, model units (metres) a

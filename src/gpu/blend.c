@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/core_internal.h"
+#include "crowd/bake.h"
 #include "gpu/internal.h"
 
 static crowd_result oom(crowd_error *error) {
@@ -194,17 +195,13 @@ float crowd_archetype_clip_ground_speed(const crowd_world *world, crowd_archetyp
 
 /* ---- declaring ------------------------------------------------------------ */
 
-crowd_result crowd_archetype_add_blend(crowd_world *world, crowd_archetype archetype,
-                                       const crowd_blend_desc *desc, crowd_blend *out_blend,
-                                       crowd_error *error) {
-    gpu_archetype *r = NULL;
-    crowd_result result = crowd__gpu_world_find_archetype(world, archetype, &r, error);
-    if (result != CROWD_OK) {
-        return result;
-    }
-    if (desc == NULL || desc->clips == NULL || out_blend == NULL) {
+/* Declares `desc` on r (checked), its index + 1 into *out_index. */
+static crowd_result add_blend(gpu_archetype *r, const crowd_blend_desc *desc, uint32_t *out_index,
+                              crowd_error *error) {
+    crowd_result result = CROWD_OK;
+    if (desc == NULL || desc->clips == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
-                               "blend: desc, its clips or out_blend is NULL");
+                               "blend: desc or its clips is NULL");
     }
     if (desc->clip_count < 2 || desc->clip_count > CROWD_BLEND_MAX_CLIPS) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
@@ -246,14 +243,63 @@ crowd_result crowd_archetype_add_blend(crowd_world *world, crowd_archetype arche
         return result;
     }
     if (desc->name != NULL) {
-        blend.name = crowd__gpu_copy_string(world, desc->name);
+        blend.name = crowd__gpu_copy_string(r->world, desc->name);
         if (blend.name == NULL) {
             return oom(error);
         }
     }
     r->blends.items[r->blends.count++] = blend;
-    *out_blend = (crowd_blend){.archetype = r->handle, .index = r->blends.count};
+    *out_index = r->blends.count;
     return CROWD_OK;
+}
+
+crowd_result crowd_archetype_add_blend(crowd_world *world, crowd_archetype archetype,
+                                       const crowd_blend_desc *desc, crowd_blend *out_blend,
+                                       crowd_error *error) {
+    gpu_archetype *r = NULL;
+    crowd_result result = crowd__gpu_world_find_archetype(world, archetype, &r, error);
+    if (result == CROWD_OK && out_blend == NULL) {
+        result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
+                                 "blend: out_blend is NULL");
+    }
+    uint32_t index = 0;
+    if (result == CROWD_OK) {
+        result = add_blend(r, desc, &index, error);
+    }
+    if (result == CROWD_OK) {
+        *out_blend = (crowd_blend){.archetype = r->handle, .index = index};
+    }
+    return result;
+}
+
+crowd_result crowd__gpu_blends_declare_baked(gpu_archetype *r, crowd_error *error) {
+    for (uint32_t b = 0; r->bake != NULL && b < r->bake->blend_count; b++) {
+        const crowd_bake_blend *baked = &r->bake->blends[b];
+        crowd_blend_desc desc = {.name = baked->name,
+                                 .clip_count = baked->clip_count,
+                                 .clips = baked->clips,
+                                 .thresholds = baked->has_thresholds ? baked->thresholds : NULL};
+        uint32_t index = 0;
+        crowd_result result = add_blend(r, &desc, &index, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    return CROWD_OK;
+}
+
+bool crowd_archetype_find_blend(const crowd_world *world, crowd_archetype archetype,
+                                const char *name, crowd_blend *out_blend) {
+    gpu_archetype *r = crowd__gpu_world_archetype(world, archetype);
+    for (uint32_t b = 0; r != NULL && name != NULL && b < r->blends.count; b++) {
+        if (r->blends.items[b].name != NULL && strcmp(r->blends.items[b].name, name) == 0) {
+            if (out_blend != NULL) {
+                *out_blend = (crowd_blend){.archetype = r->handle, .index = b + 1};
+            }
+            return true;
+        }
+    }
+    return false;
 }
 
 uint32_t crowd_archetype_blend_count(const crowd_world *world, crowd_archetype archetype) {

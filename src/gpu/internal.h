@@ -112,6 +112,9 @@ _Static_assert(GPU_INSTANCE_FLOAT_ATTR_0 == GPU_INSTANCE_ATTR &&
 _Static_assert((1u << GPU_PALETTE_WIDTH_SHIFT) - 1u == GPU_PALETTE_WIDTH_MASK,
                "the palette texture's width and mask agree");
 _Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds every LOD");
+_Static_assert(CROWD_BAKE_BLEND_MAX_CLIPS == CROWD_BLEND_MAX_CLIPS &&
+                   CROWD_BAKE_MAX_BLENDS == CROWD_ARCHETYPE_MAX_BLENDS,
+               "a bake's blends fit an archetype");
 _Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 
 /* A clip's first frame and frame count in one record word: both are below
@@ -657,6 +660,9 @@ void crowd__gpu_blends_clear(gpu_archetype *r);
 void crowd__gpu_blends_set_rate(gpu_archetype *r, uint32_t slot, float rate);
 /* The slot's partner clips for sampling (UINT32_MAX: none). */
 const gpu_blend_slot *crowd__gpu_blends_slot(const gpu_archetype *r, uint32_t slot);
+/* The bake's blends (crowd_bake.blends), declared at the archetype's
+ * creation; an error (a clip's ground speed that does not rise) fails it. */
+crowd_result crowd__gpu_blends_declare_baked(gpu_archetype *r, crowd_error *error);
 /* Clears the record's partner words and flags (to side). */
 void crowd__gpu_record_clear_partner(gpu_instance_record *rec);
 

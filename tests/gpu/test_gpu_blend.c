@@ -3,7 +3,8 @@
  * both tiers against the CPU reference (the two clips sampled at the same
  * phase, local poses blended by crowd_anim_blend); a parameter change that
  * keeps the phase; crossfades into and out of a blend through the joint
- * queries; bad input; which clip's events fire; and speed matching on robot.glb's walk and run (the
+ * queries; bad input; which clip's events fire; a blend declared in the
+ * bake, through its manifest; and speed matching on robot.glb's walk and run (the
  * planted foot's world speed on contact frames, when ../shared/models is
  * there). */
 #include <math.h>
@@ -291,6 +292,67 @@ static void test_events(const crowd_asset *bar) {
     crowd_bake_destroy(bake);
 }
 
+/* A blend given to the bake: written, loaded alone (runtime clips, no
+ * asset), declared on the archetype made from it, found by name, and it
+ * plays as the same blend declared by the API does; a manifest whose
+ * blend's thresholds fall is refused by the loader. */
+static void test_baked_blend(const crowd_asset *bar) {
+    crowd_bake *bake = NULL, *loaded = NULL;
+    crowd_error error;
+    REQUIRE_VOID(crowd_bake_build(bar, NULL, &bake, &error) == CROWD_OK);
+    const char *clips[2] = {"bend", "slide"};
+    const float thresholds[2] = {0.0f, 1.0f};
+    CHECK(crowd_bake_add_blend(bake, "bend_slide", 2, clips, thresholds, &error) == CROWD_OK);
+    CHECK(crowd_bake_add_blend(bake, "bend_slide", 2, clips, thresholds, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG(crowd_bake_write(bake, "baked_blend", NULL, &error) == CROWD_OK, "%s", error.reason);
+    CHECK_MSG(crowd_bake_load("baked_blend", NULL, &loaded, &error) == CROWD_OK, "%s",
+              error.reason);
+    crowd_bake_destroy(bake);
+    REQUIRE_VOID(loaded != NULL && loaded->blend_count == 1);
+    gpu_scene s;
+    if (!gpu_scene_create(NULL, loaded, CROWD_GPU_MODE_CPU, &s)) {
+        crowd_bake_destroy(loaded);
+        REQUIRE_VOID(false);
+    }
+    crowd_blend blend = {0};
+    CHECK(crowd_archetype_blend_count(s.world, s.archetype) == 1);
+    CHECK(crowd_archetype_find_blend(s.world, s.archetype, "bend_slide", &blend) &&
+          blend.index == 1 && !crowd_archetype_find_blend(s.world, s.archetype, "nope", NULL));
+    crowd_instance id;
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+          CROWD_OK);
+    CHECK(crowd_instance_play_blend(s.world, id, blend, 0.5f, 0.0f, NULL) == CROWD_OK);
+    crowd_world_set_time(s.world, 0.3);
+    float got[16], want[16];
+    CHECK(crowd_instance_joint_transform(s.world, id, 1, CROWD_SPACE_MODEL, got, NULL) == CROWD_OK);
+    reference_joint(bar, BEND, 0.3f / 1.5f, SLIDE, 0.6f / 1.5f, 0.5f, -1, 0.0f, 1.0f, 1, want);
+    CHECK_MSG(near16(got, want), "the loaded bake's blend poses the top joint otherwise");
+    gpu_scene_destroy(&s);
+    crowd_bake_destroy(loaded);
+
+    /* thresholds 0, 1 -> 1, 0 in the manifest */
+    FILE *f = fopen("baked_blend/bar.crowd.json", "rb");
+    REQUIRE_VOID(f != NULL);
+    static char json[1 << 20];
+    size_t size = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[size] = '\0';
+    char *at = strstr(json, "\"thresholds\"");
+    char *zero = at != NULL ? strchr(at, '0') : NULL;
+    char *one = zero != NULL ? strchr(zero, '1') : NULL;
+    REQUIRE_VOID(one != NULL);
+    *zero = '1';
+    *one = '0';
+    f = fopen("baked_blend/bar.crowd.json", "wb");
+    REQUIRE_VOID(f != NULL);
+    fwrite(json, 1, size, f);
+    fclose(f);
+    crowd_result r = crowd_bake_load("baked_blend", NULL, &loaded, &error);
+    printf("  a manifest blend with falling thresholds: %s\n", error.reason);
+    CHECK(r == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "blends[0]") != NULL);
+}
+
 static int compare_floats(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
     return x < y ? -1 : (x > y ? 1 : 0);
@@ -429,6 +491,8 @@ int test_gpu_blend(void) {
         test_bad_input(bar, bake);
         printf("blend: events\n");
         test_events(bar);
+        printf("blend: declared in the bake\n");
+        test_baked_blend(bar);
     }
     test_speed_matching();
     crowd_bake_destroy(bake);
