@@ -353,6 +353,41 @@ static void test_baked_blend(const crowd_asset *bar) {
     CHECK(r == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "blends[0]") != NULL);
 }
 
+/* Root motion of a blend: the two clips' displacements mixed by the
+ * weight, the partner's at the main's phase. The bar baked with its root
+ * motion extracted: slide moves the root +x 0.6 m in its first second,
+ * bend not at all. At weight 0.5 (cycle 1.5 s) from 0 to 0.3 s slide goes
+ * from 0 to 0.4 s: 0.24 m, half of it counted. */
+static void test_root_motion(const crowd_asset *bar) {
+    crowd_bake *bake = NULL;
+    crowd_error error;
+    crowd_bake_desc desc = {.lods = -1, .root_motion = CROWD_ROOT_MOTION_EXTRACT};
+    REQUIRE_VOID(crowd_bake_build(bar, &desc, &bake, &error) == CROWD_OK);
+    gpu_scene s;
+    if (!gpu_scene_create(NULL, bake, CROWD_GPU_MODE_BAT, &s)) {
+        crowd_bake_destroy(bake);
+        REQUIRE_VOID(false);
+    }
+    crowd_blend blend = bend_slide(&s);
+    crowd_instance id;
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id, NULL) ==
+          CROWD_OK);
+    CHECK(crowd_instance_play_blend(s.world, id, blend, 0.5f, 0.0f, NULL) == CROWD_OK);
+    float delta[3] = {0}, turn = 1.0f;
+    crowd_result r = crowd_instance_root_motion(s.world, id, 0.0, 0.3, delta, &turn, &error);
+    CHECK_MSG(r == CROWD_OK, "%s", error.reason);
+    printf("  blend root motion over 0.3 s at weight 0.5: (%.5f, %.5f, %.5f), turn %.5f\n",
+           (double)delta[0], (double)delta[1], (double)delta[2], (double)turn);
+    CHECK(fabsf(delta[0] - 0.12f) < 1e-4f && fabsf(delta[2]) < 1e-5f && fabsf(turn) < 1e-5f);
+    /* At the slide's threshold it is slide's alone: 0.3 s of it, 0.18 m. */
+    CHECK(crowd_instance_set_blend_parameter(s.world, id, 1.0f, NULL) == CROWD_OK);
+    r = crowd_instance_root_motion(s.world, id, 0.0, 0.3, delta, &turn, &error);
+    CHECK_MSG(r == CROWD_OK && fabsf(delta[0] - 0.18f) < 1e-4f, "slide alone: %.5f",
+              (double)delta[0]);
+    gpu_scene_destroy(&s);
+    crowd_bake_destroy(bake);
+}
+
 static int compare_floats(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
     return x < y ? -1 : (x > y ? 1 : 0);
@@ -493,6 +528,8 @@ int test_gpu_blend(void) {
         test_events(bar);
         printf("blend: declared in the bake\n");
         test_baked_blend(bar);
+        printf("blend: root motion\n");
+        test_root_motion(bar);
     }
     test_speed_matching();
     crowd_bake_destroy(bake);
