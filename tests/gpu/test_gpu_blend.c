@@ -181,6 +181,76 @@ static void test_crossfades(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene_destroy(&s);
 }
 
+/* The shaders' side of crossfades out of and into a blend: bend+slide at
+ * 0.5 fading into drop, and bend fading into the blend, drawn in every
+ * mode on both tiers against the local-pose reference (the blend's pair
+ * blended, then faded: three poses). At 0.5 s the blend started at 0 is at
+ * phase 0.5 / 1.5; drop started at 0.4 s over a 0.2 s fade is at 0.1 s,
+ * weight 0.5. Into: bend from 0, the blend from 0.4 s over 0.2 s: at 0.5 s
+ * bend at 0.5 s and the blend at phase 0.1 / 1.5, halves. */
+static void fade_palette(const crowd_asset *bar, bool into, float *out) {
+    crowd_transform pair[2][2], alone[2];
+    float models[32];
+    float phase = into ? 0.1f / 1.5f : 0.5f / 1.5f;
+    crowd_anim_sample(&bar->skeleton, &bar->clips[BEND], phase, NULL, pair[0]);
+    crowd_anim_sample(&bar->skeleton, &bar->clips[SLIDE], 2.0f * phase, NULL, pair[1]);
+    const crowd_transform *two[2] = {pair[0], pair[1]};
+    crowd_anim_blend(&bar->skeleton, two, (const float[2]){0.5f, 0.5f}, 2, pair[0]);
+    crowd_anim_sample(&bar->skeleton, &bar->clips[into ? BEND : DROP], into ? 0.5f : 0.1f, NULL,
+                      alone);
+    const crowd_transform *fade[2] = {pair[0], alone};
+    crowd_anim_blend(&bar->skeleton, fade, (const float[2]){0.5f, 0.5f}, 2, pair[0]);
+    crowd_anim_local_to_model(&bar->skeleton, pair[0], models);
+    crowd_anim_skin_matrices(&bar->skeleton, models, NULL, out);
+}
+
+static void test_fade_images(const crowd_asset *bar, const crowd_bake *bake) {
+    crowd_camera camera = gpu_test_bar_camera();
+    const crowd_gpu_tier tiers[2] = {CROWD_TIER_GL45, CROWD_TIER_PORTABLE};
+    for (int into = 0; into < 2; into++) {
+        float palette[24];
+        fade_palette(bar, into == 1, palette);
+        uint8_t *reference = gpu_test_reference(bar, palette, &camera);
+        REQUIRE_VOID(reference != NULL);
+        for (int t = 0; t < 2; t++) {
+            gpu_test_tier = tiers[t];
+            for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
+                gpu_scene s;
+                if (!gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s)) {
+                    CHECK(false);
+                    continue;
+                }
+                crowd_blend blend = bend_slide(&s);
+                crowd_instance id;
+                CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                               NULL) == CROWD_OK);
+                if (into == 0) {
+                    CHECK(crowd_instance_play_blend(s.world, id, blend, 0.5f, 0.0f, NULL) ==
+                          CROWD_OK);
+                    crowd_world_set_time(s.world, 0.4);
+                    CHECK(crowd_instance_play(s.world, id, DROP, 0.2f, NULL) == CROWD_OK);
+                } else {
+                    crowd_world_set_time(s.world, 0.4);
+                    CHECK(crowd_instance_play_blend(s.world, id, blend, 0.5f, 0.2f, NULL) ==
+                          CROWD_OK);
+                }
+                uint8_t *image = gpu_test_render(s.world, 0.5, &camera);
+                bool baked = m == CROWD_GPU_MODE_BAT || m == CROWD_GPU_MODE_VAT;
+                char what[96];
+                snprintf(what, sizeof what, "%s %s: fade %s a blend", crowd_gpu_tier_name(tiers[t]),
+                         crowd_gpu_mode_name((crowd_gpu_mode)m), into ? "into" : "out of");
+                CHECK(image != NULL &&
+                      gpu_test_close(what, reference, image,
+                                     baked ? GPU_TEST_FADE_BAKED : GPU_TEST_EXACT));
+                free(image);
+                gpu_scene_destroy(&s);
+            }
+        }
+        gpu_test_tier = CROWD_TIER_AUTO;
+        free(reference);
+    }
+}
+
 /* Each refused, the instance as it was. */
 static void test_bad_input(const crowd_asset *bar, const crowd_bake *bake) {
     gpu_scene s;
@@ -522,6 +592,7 @@ int test_gpu_blend(void) {
         test_parameter_change(bar, bake);
         printf("blend: crossfades into and out of a blend\n");
         test_crossfades(bar, bake);
+        test_fade_images(bar, bake);
         printf("blend: bad input\n");
         test_bad_input(bar, bake);
         printf("blend: events\n");
