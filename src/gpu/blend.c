@@ -34,6 +34,7 @@ void crowd__gpu_blends_release(gpu_archetype *r) {
     for (uint32_t b = 0; b < r->blends.count; b++) {
         crowd__mem_free(allocator, r->blends.items[b].name);
     }
+    crowd__mem_free(allocator, r->blends.items);
     memset(&r->blends, 0, sizeof r->blends);
 }
 
@@ -242,6 +243,13 @@ static crowd_result add_blend(gpu_archetype *r, const crowd_blend_desc *desc, ui
     if (result != CROWD_OK) {
         return result;
     }
+    uint32_t count = r->blends.count;
+    gpu_blend *items = crowd__mem_grow(&r->world->allocator, r->blends.items, count * sizeof *items,
+                                       (count + 1) * sizeof *items);
+    if (items == NULL) {
+        return oom(error);
+    }
+    r->blends.items = items;
     if (desc->name != NULL) {
         blend.name = crowd__gpu_copy_string(r->world, desc->name);
         if (blend.name == NULL) {

@@ -342,7 +342,7 @@ typedef struct gpu_blend_slot {
 } gpu_blend_slot;
 
 typedef struct gpu_blends {
-    gpu_blend items[CROWD_ARCHETYPE_MAX_BLENDS];
+    gpu_blend *items; /* count of them, grown one at a time (a few per archetype) */
     uint32_t count;
     float *ground_speeds;  /* per clip, measured at the first need */
     gpu_blend_slot *slots; /* per slot, capacity of the instances */
