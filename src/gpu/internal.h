@@ -313,7 +313,8 @@ typedef struct gpu_events {
     uint32_t listed_count;
 } gpu_events;
 
-/* blend.c: the archetype's blends and each slot's place in one. */
+/* blend.c, blend_slots.c, blend_play.c: the archetype's blends and each
+ * slot's place in one. */
 /* Weights at which a blend's strides are measured per segment. */
 #define GPU_BLEND_STRIDE_STEPS 8u
 typedef struct gpu_blend {
@@ -641,7 +642,11 @@ void crowd__gpu_instances_clear(gpu_archetype *r);
 /* Grows [min, max] by every instance's bind-pose box in world space. */
 void crowd__gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]);
 
-/* blend.c */
+/* blend.c: declared blends and their measures */
+/* Every clip's ground speed into blends.ground_speeds, once;
+ * CROWD_ERROR_UNSUPPORTED without a skeleton and clips. */
+crowd_result crowd__gpu_blends_measure(gpu_archetype *r, crowd_error *error);
+/* blend_slots.c: each slot's state */
 /* slots for `capacity` slots (before instances.capacity moves). */
 crowd_result crowd__gpu_blends_reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error);
 void crowd__gpu_blends_release(gpu_archetype *r);
