@@ -200,25 +200,28 @@ bool crowd_anim_root_motion_delta(const crowd_root_motion *motion, float duratio
  * crowd_instance_set_ground_speed): the speed at which the clip's planted
  * foot moves backwards relative to the character, in model units a second
  * (m/s for glTF), so a character moving at that speed keeps its planted
- * foot still. From the skeleton alone: sample_count samples spread evenly
- * over the clip (CROWD_GROUND_SPEED_RATE a second, 16 to
- * CROWD_GROUND_SPEED_SAMPLES_MAX); at each, the lowest candidate joint in model Y:
- * those `feet` flags (joint_count bytes, non-zero = a candidate), or with
- * feet NULL every leaf joint (no children: toes and feet, not a root at
- * the origin). Rigs with helper leaves (IK targets, poles) need the flags:
- * the gpu module passes the joints that skin some vertex;
- * a sample is a contact when that height is within 3 % of the joints'
- * vertical extent above the clip's lowest (contact_height) and its
- * lowest joint moves the way the deepest contact's does (a swing foot
- * skimming the ground forwards is no contact); at each contact, the lowest joint's horizontal (x,
- * z) velocity by a central difference, less the loop's net root (joint 0) displacement over its
- * duration (0 for an in-place clip; a clip that keeps its root translation
- * moves its root instead of its foot); speed = the length of their mean,
- * the planted foot's net travel per second of contact: at that speed the
- * foot ends each stance where it began, even where the clip moves it
- * unevenly within the stance (robot.glb's walk: 0.7 to 7 units/s around a
- * mean of about 4). An in-place clip and the same clip with its root
- * motion extracted measure the same. */
+ * foot still. From the skeleton alone:
+ *   - sample_count samples spread evenly over the clip
+ *     (CROWD_GROUND_SPEED_RATE a second, 16 to CROWD_GROUND_SPEED_SAMPLES_MAX);
+ *   - at each, the lowest candidate joint in model Y: those `feet` flags
+ *     (joint_count bytes, non-zero = a candidate; crowd_anim_foot_joints
+ *     picks them from a mesh), or with feet NULL every leaf joint (no
+ *     children: toes and feet, not a root at the origin; rigs with helper
+ *     leaves, IK targets or poles, need the flags);
+ *   - a sample is a contact when that height is within 3 % of the joints'
+ *     vertical extent above the clip's lowest (contact_height) and the
+ *     joint moves the way the deepest contact's does (a swing foot skimming
+ *     the ground forwards is no contact);
+ *   - at each contact, the joint's horizontal (x, z) velocity by a central
+ *     difference, less the loop's net root (joint 0) displacement per second
+ *     (0 for an in-place clip; a clip that keeps its root translation moves
+ *     its root instead of its foot);
+ *   - speed = the length of their mean: the planted foot's net travel per
+ *     second of contact. At that speed the foot ends each stance where it
+ *     began, even where the clip moves it unevenly within the stance
+ *     (robot.glb's walk: 0.7 to 7 units/s around a mean of 3.7).
+ * An in-place clip, the same clip with its root motion extracted and the
+ * same clip keeping it measure the same. */
 #define CROWD_GROUND_SPEED_RATE 240.0f
 #define CROWD_GROUND_SPEED_SAMPLES_MAX 512u
 typedef struct crowd_ground_speed {
@@ -232,8 +235,9 @@ typedef struct crowd_ground_speed {
  * joint_count transforms and scratch_models 16 * joint_count floats (the
  * caller's: no allocation). Costs 2 + 3 * sample_count samples and
  * hierarchy walks. false, nothing written: a pointer NULL (but feet), no
- * joints or more than CROWD_MAX_JOINTS, no candidate (feet all zero), a duration that is negative
- * or not finite, or a sample that crowd_anim_sample refuses. */
+ * joints or more than CROWD_MAX_JOINTS, no candidate (feet all zero), a
+ * duration that is negative or not finite, or a sample that
+ * crowd_anim_sample refuses. */
 bool crowd_anim_clip_ground_speed(const crowd_skeleton *skeleton, const crowd_clip *clip,
                                   const uint8_t *feet, crowd_transform *scratch_pose,
                                   float *scratch_models, crowd_ground_speed *out);
