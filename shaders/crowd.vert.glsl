@@ -4,8 +4,10 @@
 // encoding). bat and vat are built twice, with and without CROSSFADE: a
 // software rasterizer runs both sides of an `if` with lanes masked, so the
 // second clip's fetches would cost every vertex of every frame; the world
-// draws with the CROSSFADE build only while some crossfade may be running.
-// With every fade weight 1 both builds compute the same values.
+// draws with the CROSSFADE build only while some crossfade may be running
+// or some instance plays a blend (a clip mixed with a blend partner that
+// shares its phase): the build reads the partners too. With every fade
+// weight 1 and no partner both builds compute the same values.
 // Locations and the record's layout are crowd_contract.glsl's, and the
 // clip-time rule (crowd_play_time, crowd_frame_pair) is crowd_time.glsl:
 // the world puts both before this.
@@ -35,13 +37,15 @@ layout(location = GPU_INSTANCE_FLOAT_ATTR_1) in vec4 i_float1;
 layout(location = GPU_INSTANCE_FLOAT_ATTR_2) in vec4 i_float2;
 layout(location = GPU_INSTANCE_FLOAT_ATTR_3) in vec4 i_float3;
 layout(location = GPU_INSTANCE_FLOAT_ATTR_4) in vec4 i_float4;
+layout(location = GPU_INSTANCE_FLOAT_ATTR_5) in vec4 i_float5;
 layout(location = GPU_INSTANCE_UINT_ATTR_0) in uvec4 i_uint0;
 layout(location = GPU_INSTANCE_UINT_ATTR_1) in uvec4 i_uint1;
+layout(location = GPU_INSTANCE_UINT_ATTR_2) in uvec4 i_uint2;
 vec4 record_float(int v) {
-    return v == 0 ? i_float0 : (v == 1 ? i_float1 : (v == 2 ? i_float2 : (v == 3 ? i_float3 : i_float4)));
+    return v == 0 ? i_float0 : (v == 1 ? i_float1 : (v == 2 ? i_float2 : (v == 3 ? i_float3 : (v == 4 ? i_float4 : i_float5))));
 }
 uvec4 record_uint(int v) {
-    return v == GPU_RECORD_FLOAT_VEC4S ? i_uint0 : i_uint1;
+    return v == GPU_RECORD_FLOAT_VEC4S ? i_uint0 : (v == GPU_RECORD_FLOAT_VEC4S + 1 ? i_uint1 : i_uint2);
 }
 #define RECORD_FLOAT(word) record_float((word) / 4)[(word) % 4]
 #define RECORD_UINT(word) record_uint((word) / 4)[(word) % 4]
@@ -99,6 +103,19 @@ Playing playing(uint frames, uint fps_bits, uint frame_layout, bool clip_loops, 
 float clip_time(Playing c) {
     return crowd_play_time(u_time, c.start_s, c.offset_s, c.speed, c.duration_s, c.loop);
 }
+
+#if defined(CROSSFADE)
+// A blend partner: played at the phase of `c` (its clip time over its
+// duration), so both cycles start and end together; loops as `c` does.
+Playing partner_of(Playing c, uint frames, uint fps_bits, uint frame_layout, float duration_s) {
+    return Playing(frames & 65535u, frames >> 16u, frame_layout, uintBitsToFloat(fps_bits), c.loop,
+                   duration_s, 0.0, 0.0, 0.0);
+}
+
+float partner_time(Playing c, float t, Playing partner) {
+    return c.duration_s > 0.0 ? t / c.duration_s * partner.duration_s : 0.0;
+}
+#endif
 
 // The two baked frames (global) around clip time t and the second's weight.
 void frame_pair(Playing c, float t, out uint f0, out uint f1, out float alpha) {
@@ -280,6 +297,19 @@ void main() {
     if (w_to < 1.0) {
         t_from = clip_time(from);
     }
+    // Blend partners (0 weight: none), each at its clip's phase.
+    float w_partner = RECORD_FLOAT(GPU_RECORD_PARTNER_WEIGHT);
+    Playing partner = partner_of(to, RECORD_UINT(GPU_RECORD_PARTNER_FRAMES),
+                                 RECORD_UINT(GPU_RECORD_PARTNER_FPS_BITS),
+                                 (flags >> GPU_FLAG_PARTNER_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
+                                 RECORD_FLOAT(GPU_RECORD_PARTNER_DURATION));
+    float t_partner = partner_time(to, t_to, partner);
+    float w_from_partner = w_to < 1.0 ? RECORD_FLOAT(GPU_RECORD_FROM_PARTNER_WEIGHT) : 0.0;
+    Playing from_partner = partner_of(from, RECORD_UINT(GPU_RECORD_FROM_PARTNER_FRAMES),
+                                      RECORD_UINT(GPU_RECORD_FROM_PARTNER_FPS_BITS),
+                                      (flags >> GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
+                                      RECORD_FLOAT(GPU_RECORD_FROM_PARTNER_DURATION));
+    float t_from_partner = partner_time(from, t_from, from_partner);
 #endif
 #endif
 
@@ -295,6 +325,16 @@ void main() {
         frame_pair(from, t_from, g0, g1, beta);
     }
     int from_row0 = frame_row(g0), from_row1 = frame_row(g1);
+    uint p0 = 0u, p1 = 0u, q0 = 0u, q1 = 0u;
+    float gamma = 0.0, delta = 0.0;
+    if (w_partner > 0.0) {
+        frame_pair(partner, t_partner, p0, p1, gamma);
+    }
+    if (w_from_partner > 0.0) {
+        frame_pair(from_partner, t_from_partner, q0, q1, delta);
+    }
+    int partner_row0 = frame_row(p0), partner_row1 = frame_row(p1);
+    int from_partner_row0 = frame_row(q0), from_partner_row1 = frame_row(q1);
 #endif
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     for (int k = 0; k < 4; k++) {
@@ -304,10 +344,25 @@ void main() {
             vec4 m0, m1, m2;
             bat_clip(row0, row1, alpha, j, m0, m1, m2);
 #if defined(CROSSFADE)
+            if (w_partner > 0.0) {
+                // A blend mixes its two clips' matrices (not local poses).
+                vec4 b0, b1, b2;
+                bat_clip(partner_row0, partner_row1, gamma, j, b0, b1, b2);
+                m0 = mix(m0, b0, w_partner);
+                m1 = mix(m1, b1, w_partner);
+                m2 = mix(m2, b2, w_partner);
+            }
             if (w_to < 1.0) {
                 // Crossfade blends the two clips' matrices (not local poses).
                 vec4 n0, n1, n2;
                 bat_clip(from_row0, from_row1, beta, j, n0, n1, n2);
+                if (w_from_partner > 0.0) {
+                    vec4 b0, b1, b2;
+                    bat_clip(from_partner_row0, from_partner_row1, delta, j, b0, b1, b2);
+                    n0 = mix(n0, b0, w_from_partner);
+                    n1 = mix(n1, b1, w_from_partner);
+                    n2 = mix(n2, b2, w_from_partner);
+                }
                 m0 = mix(n0, m0, w_to);
                 m1 = mix(n1, m1, w_to);
                 m2 = mix(n2, m2, w_to);
@@ -328,10 +383,23 @@ void main() {
     ivec2 at = ivec2(a_texel);
     vat_clip(to, t_to, at, position, normal);
 #if defined(CROSSFADE)
+    if (w_partner > 0.0) {
+        // A blend mixes its two clips' skinned positions and normals.
+        vec3 p_partner, n_partner;
+        vat_clip(partner, t_partner, at, p_partner, n_partner);
+        position = mix(position, p_partner, w_partner);
+        normal = mix(normal, n_partner, w_partner);
+    }
     if (w_to < 1.0) {
         // Crossfade blends skinned positions and normals (not local poses).
         vec3 p_from, n_from;
         vat_clip(from, t_from, at, p_from, n_from);
+        if (w_from_partner > 0.0) {
+            vec3 p_partner, n_partner;
+            vat_clip(from_partner, t_from_partner, at, p_partner, n_partner);
+            p_from = mix(p_from, p_partner, w_from_partner);
+            n_from = mix(n_from, n_partner, w_from_partner);
+        }
         position = mix(p_from, position, w_to);
         normal = mix(n_from, normal, w_to);
     }

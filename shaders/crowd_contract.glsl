@@ -19,9 +19,9 @@
 // Per-instance vertex attributes GPU_INSTANCE_ATTR.. in the vertex stage,
 // whole records in the culling pass's storage buffers: GPU_RECORD_VEC4S
 // vectors, the first GPU_RECORD_FLOAT_VEC4S of floats, the rest of uints.
-#define GPU_RECORD_VEC4S 7
-#define GPU_RECORD_FLOAT_VEC4S 5
-#define GPU_RECORD_UINT_VEC4S 2
+#define GPU_RECORD_VEC4S 9
+#define GPU_RECORD_FLOAT_VEC4S 6
+#define GPU_RECORD_UINT_VEC4S 3
 
 #define GPU_RECORD_POSITION 0 // 3 words: world position, metres
 #define GPU_RECORD_COS_HEADING 3
@@ -38,15 +38,28 @@
 #define GPU_RECORD_FROM_OFFSET 17
 #define GPU_RECORD_FROM_SPEED 18
 #define GPU_RECORD_SIN_HEADING 19
+// A blend (crowd_instance_play_blend) plays two clips of a segment: the
+// clip above and its partner, which shares its phase (partner time = clip
+// time / duration * partner duration, so the feet stay in step) and is
+// mixed in with PARTNER_WEIGHT (0: no partner). The same for the clip a
+// crossfade leaves.
+#define GPU_RECORD_PARTNER_WEIGHT 20
+#define GPU_RECORD_PARTNER_DURATION 21
+#define GPU_RECORD_FROM_PARTNER_WEIGHT 22
+#define GPU_RECORD_FROM_PARTNER_DURATION 23
 // uints from here
-#define GPU_RECORD_CLIP 20
-#define GPU_RECORD_FLAGS 21     // GPU_FLAG_*
-#define GPU_RECORD_FRAMES 22    // first baked frame | frame count << 16
-#define GPU_RECORD_FPS_BITS 23  // the clip's fps, a float's bits
-#define GPU_RECORD_FROM_CLIP 24
-#define GPU_RECORD_FROM_FRAMES 25
-#define GPU_RECORD_FROM_FPS_BITS 26
-#define GPU_RECORD_HANDLE 27 // the instance's crowd_instance.id
+#define GPU_RECORD_CLIP 24
+#define GPU_RECORD_FLAGS 25     // GPU_FLAG_*
+#define GPU_RECORD_FRAMES 26    // first baked frame | frame count << 16
+#define GPU_RECORD_FPS_BITS 27  // the clip's fps, a float's bits
+#define GPU_RECORD_FROM_CLIP 28
+#define GPU_RECORD_FROM_FRAMES 29
+#define GPU_RECORD_FROM_FPS_BITS 30
+#define GPU_RECORD_HANDLE 31 // the instance's crowd_instance.id
+#define GPU_RECORD_PARTNER_FRAMES 32 // the blend partner's, as FRAMES
+#define GPU_RECORD_PARTNER_FPS_BITS 33
+#define GPU_RECORD_FROM_PARTNER_FRAMES 34
+#define GPU_RECORD_FROM_PARTNER_FPS_BITS 35
 
 // ---- the record's flags ----------------------------------------------------
 // Loop mode (crowd_loop_mode) of the clip in bits 0-1, of the clip faded
@@ -54,7 +67,7 @@
 // each clip was baked as a loop; bits 8-10 the LOD a culled pass drew the
 // instance at (0 in the records themselves, set in the visible lists'
 // copies); the frame layout (crowd_frame_layout) of each clip in bits 11-12
-// and 13-14.
+// and 13-14, of their blend partners in bits 15-16 and 17-18.
 #define GPU_FLAG_LOOP_MASK 3u
 #define GPU_FLAG_FROM_LOOP_SHIFT 2u
 #define GPU_FLAG_FADE 16u
@@ -65,6 +78,8 @@
 #define GPU_FLAG_LOD_MASK (GPU_FLAG_LOD_BITS << GPU_FLAG_LOD_SHIFT)
 #define GPU_FLAG_LAYOUT_SHIFT 11u
 #define GPU_FLAG_FROM_LAYOUT_SHIFT 13u
+#define GPU_FLAG_PARTNER_LAYOUT_SHIFT 15u
+#define GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT 17u
 #define GPU_FLAG_LAYOUT_MASK 3u
 
 // ---- the material record (gpu_material_record, `materials` in crowd.frag) --
@@ -86,7 +101,7 @@
 #define GPU_ATTR_TEXEL 6 // the LOD0 vertex's VAT texel (column, row in a frame)
 #define GPU_ATTR_COUNT 7
 #define GPU_INSTANCE_ATTR 7       // = GPU_ATTR_COUNT: the record's float vectors
-#define GPU_INSTANCE_UINT_ATTR 12 // = GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S
+#define GPU_INSTANCE_UINT_ATTR 13 // = GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S
 #define GPU_BINDING_INSTANCES 7
 // The same locations one by one, for the portable tier's shaders (GLSL ES
 // 3.00 has no arrays of vertex inputs, and its layout values are literals).
@@ -95,8 +110,10 @@
 #define GPU_INSTANCE_FLOAT_ATTR_2 9
 #define GPU_INSTANCE_FLOAT_ATTR_3 10
 #define GPU_INSTANCE_FLOAT_ATTR_4 11
-#define GPU_INSTANCE_UINT_ATTR_0 12
-#define GPU_INSTANCE_UINT_ATTR_1 13
+#define GPU_INSTANCE_FLOAT_ATTR_5 12
+#define GPU_INSTANCE_UINT_ATTR_0 13
+#define GPU_INSTANCE_UINT_ATTR_1 14
+#define GPU_INSTANCE_UINT_ATTR_2 15 // the last of the 16 attributes every tier has
 
 // ---- storage buffer bindings ----------------------------------------------
 #define GPU_SSBO_PALETTES 1 // gpu mode's skinning matrices, 3 vec4 per joint

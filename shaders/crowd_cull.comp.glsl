@@ -1,6 +1,7 @@
 // crowd_cull.comp.glsl - one view's culling and LOD choice for one
 // archetype, one invocation per instance: the instance's animated bounding
-// sphere (its clip's, or the hull of both clips' during a crossfade; the
+// sphere (its clip's, or the hull of both clips' during a crossfade, or
+// every clip's for a clip mixed with a blend partner; the
 // bind pose's in static mode) against the view's six frustum planes, then
 // the coarsest LOD whose measured error projects to at most the caller's
 // pixel budget, with a hysteresis band so an instance at the switching
@@ -69,10 +70,14 @@ void main() {
     }
     Record rec = records[i];
     uint flags = RECORD_UINT(rec, GPU_RECORD_FLAGS);
-    vec4 sphere = u_bind_pose ? u_bind_sphere : clip_spheres[RECORD_UINT(rec, GPU_RECORD_CLIP)];
+    // Sphere 0 holds every clip's: a blend partner can be any clip.
+    bool partnered = RECORD_FLOAT(rec, GPU_RECORD_PARTNER_WEIGHT) > 0.0;
+    vec4 sphere = u_bind_pose ? u_bind_sphere
+                              : clip_spheres[partnered ? 0u : 1u + RECORD_UINT(rec, GPU_RECORD_CLIP)];
     if (!u_bind_pose && (flags & GPU_FLAG_FADE) != 0u &&
         RECORD_FLOAT(rec, GPU_RECORD_FADE_DURATION) > 0.0) {
-        sphere = hull(sphere, clip_spheres[RECORD_UINT(rec, GPU_RECORD_FROM_CLIP)]);
+        bool from_partnered = RECORD_FLOAT(rec, GPU_RECORD_FROM_PARTNER_WEIGHT) > 0.0;
+        sphere = hull(sphere, clip_spheres[from_partnered ? 0u : 1u + RECORD_UINT(rec, GPU_RECORD_FROM_CLIP)]);
     }
     float c = RECORD_FLOAT(rec, GPU_RECORD_COS_HEADING);
     float s = RECORD_FLOAT(rec, GPU_RECORD_SIN_HEADING);

@@ -3,9 +3,10 @@
  * is from float32 CPU skinning (crowd_bake_measure) with sizes and times.
  *
  * Exit codes: 1 for a malformed command line (an --event that is not
- * CLIP:TIME=NAME); 2 for values the model or the limits reject (fps out of
- * range, unknown clip or socket, texture too tall, an event outside its
- * clip), before anything is written;
+ * CLIP:TIME=NAME, a --blend that is not NAME=CLIP[:T],...); 2 for values
+ * the model or the limits reject (fps out of range, unknown clip or socket,
+ * texture too tall, an event outside its clip, a blend's unknown clip or
+ * falling thresholds), before anything is written;
  * 3 unsupported input; 4 when the folder cannot be written (which then holds
  * what it held before: crowd_bake_write is all-or-nothing).
  */
@@ -20,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bake_blend_arg.h"
 #include "cli.h"
 #include "crowd/bake.h"
 #include "crowd/import.h"
@@ -47,6 +49,10 @@ static const char usage[] =
     "                         within 2048x2048, the least an OpenGL ES 3.0 device holds\n"
     "  --event CLIP:TIME=NAME an event NAME at TIME seconds of CLIP, within its duration\n"
     "                         (repeatable; CLIP may hold ':', NAME may not)\n"
+    "  --blend NAME=CLIP[:T],CLIP[:T]...\n"
+    "                         a blend of clips along one parameter (repeatable), at\n"
+    "                         rising thresholds T, or without them at the clips'\n"
+    "                         ground speeds; archetypes of the bake get it\n"
     "  --root-motion M        keep (default): the root's motion stays in the frames;\n"
     "                         extract: its horizontal path and turn about +Y are taken\n"
     "                         out, the frames play in place and each clip's curve is\n"
@@ -81,6 +87,8 @@ typedef struct options {
     uint32_t clip_count, loop_count, once_count, attach_count, anim_count;
     cli_event *events; /* --event, parsed */
     uint32_t event_count;
+    cli_blend *blends; /* --blend, parsed */
+    uint32_t blend_count;
     char *clip_list;
     crowd_bake_what what;
     long max_width;
@@ -105,6 +113,7 @@ static void free_options(options *opt) {
     free(opt->attach);
     free(opt->anims);
     free(opt->events);
+    free(opt->blends);
     free(opt->clip_list);
 }
 
@@ -237,6 +246,8 @@ static int parse_value(int argc, char **argv, int *i, options *opt) {
         opt->anims[opt->anim_count++] = value;
     } else if (strcmp(arg, "--event") == 0) {
         code = parse_event(value, &opt->events[opt->event_count++]);
+    } else if (strcmp(arg, "--blend") == 0) {
+        code = cli_blend_parse(value, &opt->blends[opt->blend_count++]);
     } else if (strcmp(arg, "--what") == 0) {
         static const char *const what[] = {"both", "vat", "bat"};
         if (!pick(value, what, 3, 0, &choice)) {
@@ -293,7 +304,7 @@ static bool takes_value(const char *arg) {
         "-o",       "--output",      "--fps",        "--max-width", "--threads",  "--clips",
         "--loop",   "--once",        "--attach",     "--what",      "--encoding", "--bat-encoding",
         "--compat", "--lods",        "--target",     "--scale",     "--anim",     "--between-error",
-        "--event",  "--root-motion", "--root-joint", NULL};
+        "--event",  "--root-motion", "--root-joint", "--blend",     NULL};
     return cli_arg_in(arg, with_value);
 }
 
@@ -305,7 +316,8 @@ static int parse(int argc, char **argv, options *opt) {
     opt->attach = calloc(slots, sizeof(char *));
     opt->anims = calloc(slots, sizeof(char *));
     opt->events = calloc(slots, sizeof *opt->events);
-    if (!opt->loops || !opt->onces || !opt->attach || !opt->anims || !opt->events) {
+    opt->blends = calloc(slots, sizeof *opt->blends);
+    if (!opt->loops || !opt->onces || !opt->attach || !opt->anims || !opt->events || !opt->blends) {
         return cli_fail(CLI_EXIT_INPUT, "out of memory");
     }
     for (int i = 1; i < argc; i++) {
@@ -604,6 +616,20 @@ static int report_others(const crowd_asset *asset, const crowd_bake_desc *chosen
     return CLI_EXIT_OK;
 }
 
+static void print_blends(const crowd_bake *bake) {
+    for (uint32_t b = 0; b < bake->blend_count; b++) {
+        const crowd_bake_blend *blend = &bake->blends[b];
+        printf("blend %s:", blend->name);
+        for (uint32_t i = 0; i < blend->clip_count; i++) {
+            printf(" %s", bake->clips[blend->clips[i]].name);
+            if (blend->has_thresholds) {
+                printf(" at %g", (double)blend->thresholds[i]);
+            }
+        }
+        printf("%s\n", blend->has_thresholds ? "" : " (at their ground speeds)");
+    }
+}
+
 static void print_events(const crowd_bake *bake) {
     if (bake->event_count == 0) {
         return;
@@ -708,6 +734,11 @@ static int run(const options *opt) {
         const cli_event *event = &opt->events[e];
         result = crowd_bake_add_event(bake, event->clip, event->time_s, event->name, &error);
     }
+    for (uint32_t b = 0; b < opt->blend_count && result == CROWD_OK; b++) {
+        const cli_blend *blend = &opt->blends[b];
+        result = crowd_bake_add_blend(bake, blend->name, blend->clip_count, blend->clips,
+                                      blend->has_thresholds ? blend->thresholds : NULL, &error);
+    }
     double build_s = cli_wall_s() - start;
     if (result == CROWD_OK) {
         crowd_bake_write_desc write = {.openvat = opt->openvat, .logger = logger};
@@ -750,6 +781,7 @@ static int run(const options *opt) {
             print_lods(bake);
             print_anim(bake);
             print_events(bake);
+            print_blends(bake);
             printf("files in %s:\n", opt->output);
             print_files(opt->output, bake->name);
             if (opt->openvat) {

@@ -8,7 +8,12 @@
  * LOD it is drawn at (culling and LODs are on); R turns root motion on and
  * off (on: characters whose bake has it, `crowd bake --root-motion
  * extract`, are moved each frame by crowd_instance_root_motion, as a game
- * would, and put back where they started 8 m on); arrows (or WASD) and a
+ * would, and put back where they started 8 m on); B puts everyone on
+ * their archetype's locomotion blend (its travelling loops ordered by
+ * ground speed, locomotion.h) at a ground speed that [ and ] lower and
+ * raise by 0.25 m/s (crowd_instance_set_ground_speed: one record write per
+ * character), each character walking forward at it, a little faster or
+ * slower than the next; arrows (or WASD) and a
  * left-button drag orbit the camera, the wheel zooms; Escape quits. The
  * title bar reads mode, crowd size, wall time per frame, the application's
  * CPU time per frame (update and draws, the GPU not waited for) and draw
@@ -31,6 +36,7 @@
 #include "cast.h"
 #include "cli.h"
 #include "host.h"
+#include "locomotion.h"
 #include "scene.h"
 #include "stage.h"
 
@@ -54,7 +60,8 @@ static const char usage[] =
     "keys: 1-5 mode, M next mode, + / - crowd size x2 / /2, space pause, C change clips,\n"
     "      L tint characters by LOD, R root motion on/off (default on: characters of a bake\n"
     "      made with --root-motion extract walk across the ground by it, and go back to\n"
-    "      their place when they get 8 m away),\n"
+    "      their place when they get 8 m away), B blend by speed on/off (walk, run: the\n"
+    "      clips that travel), [ / ] that ground speed -/+ 0.25 m/s,\n"
     "      arrows or WASD or left drag orbit, wheel zoom, Escape quit\n";
 
 #define PI_F 3.14159265f
@@ -101,6 +108,11 @@ typedef struct player {
     char message[128]; /* last notice for the title, e.g. an unplayable mode */
     walker *walkers;   /* where each instance stands, moved by root motion */
     bool root_motion;  /* R: move the characters by their clips' root motion */
+    /* B: per archetype its locomotion blend (declared at the first B), and
+     * the crowd's ground speed, m/s (each character's a spread around it). */
+    locomotion locomotions[CAST_MAX_CHARACTERS];
+    bool locomotion_declared, blending;
+    float ground_speed;
 } player;
 
 static int parse(int argc, char **argv, options *o) {
@@ -174,6 +186,36 @@ static int parse(int argc, char **argv, options *o) {
     return -1;
 }
 
+/* Character i's ground speed: the crowd's, spread by +-15 %. */
+static float speed_of(const player *p, uint32_t i) {
+    float spread = (float)((i * 2654435761u) % 1000u) / 1000.0f;
+    return p->ground_speed * (0.85f + 0.3f * spread);
+}
+
+static const locomotion *locomotion_of(const player *p, uint32_t i) {
+    const locomotion *l = &p->locomotions[i % p->cast->count];
+    return l->blend.index != 0 ? l : NULL;
+}
+
+/* Puts characters [from, to) on their blend at their speed (0.4 s fade). */
+static crowd_result start_blending(player *p, uint32_t from, uint32_t to, crowd_error *error) {
+    for (uint32_t i = from; i < to; i++) {
+        const locomotion *l = locomotion_of(p, i);
+        crowd_result result = CROWD_OK;
+        if (l != NULL) {
+            result = crowd_instance_play_blend(p->world, p->ids[i], l->blend, speed_of(p, i), 0.4f,
+                                               error);
+        }
+        if (result == CROWD_OK && l != NULL) {
+            result = crowd_instance_set_ground_speed(p->world, p->ids[i], speed_of(p, i), error);
+        }
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    return CROWD_OK;
+}
+
 /* Grows or shrinks the crowd to `count`, remembering each newcomer's clip. */
 static crowd_result set_count(player *p, uint32_t count, crowd_error *error) {
     count = count < 1 ? 1 : count > p->max_count ? p->max_count : count;
@@ -191,6 +233,9 @@ static crowd_result set_count(player *p, uint32_t count, crowd_error *error) {
         w->heading_rad = desc.heading_rad;
         w->scale = desc.scale;
     }
+    if (result == CROWD_OK && p->blending && count > p->count) {
+        result = start_blending(p, p->count, count, error);
+    }
     if (result == CROWD_OK) {
         p->count = count;
         p->camera_dirty = true;
@@ -199,6 +244,7 @@ static crowd_result set_count(player *p, uint32_t count, crowd_error *error) {
 }
 
 static crowd_result change_clips(player *p, crowd_error *error) {
+    p->blending = false; /* everyone leaves the blend for a clip */
     for (uint32_t i = 0; i < p->count; i++) {
         crowd_archetype archetype = p->cast->archetypes[i % p->cast->count];
         uint32_t clip = scene_pick_clip(p->world, archetype, &p->clip_state, p->clips[i]);
@@ -241,6 +287,61 @@ static crowd_result set_mode(player *p, crowd_gpu_mode mode, crowd_error *error)
     return result;
 }
 
+/* B: on, everyone with a locomotion blend plays it; off, their clips. */
+static crowd_result toggle_blending(player *p, crowd_error *error) {
+    bool any = false;
+    for (uint32_t a = 0; a < p->cast->count; a++) {
+        if (!p->locomotion_declared) {
+            crowd_result result =
+                locomotion_declare(p->world, p->cast->archetypes[a], &p->locomotions[a], error);
+            if (result != CROWD_OK) {
+                return result;
+            }
+        }
+        any = any || p->locomotions[a].blend.index != 0;
+    }
+    if (!p->locomotion_declared) {
+        for (uint32_t a = 0; a < p->cast->count && p->ground_speed == 0.0f; a++) {
+            const locomotion *l = &p->locomotions[a];
+            p->ground_speed = l->blend.index != 0 ? 0.5f * (l->slowest + l->fastest) : 0.0f;
+        }
+        p->locomotion_declared = true;
+    }
+    if (!any) {
+        snprintf(p->message, sizeof p->message, "no character has two clips that travel");
+        return CROWD_OK;
+    }
+    p->blending = !p->blending;
+    snprintf(p->message, sizeof p->message, "blend by speed %s, %.2f m/s",
+             p->blending ? "on" : "off", (double)p->ground_speed);
+    if (p->blending) {
+        return start_blending(p, 0, p->count, error);
+    }
+    for (uint32_t i = 0; i < p->count; i++) {
+        crowd_result result = crowd_instance_play(p->world, p->ids[i], p->clips[i], 0.4f, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    return CROWD_OK;
+}
+
+/* [ and ]: the crowd's ground speed, each blending character matched. */
+static crowd_result change_speed(player *p, float by, crowd_error *error) {
+    p->ground_speed = fmaxf(0.0f, p->ground_speed + by);
+    snprintf(p->message, sizeof p->message, "ground speed %.2f m/s", (double)p->ground_speed);
+    for (uint32_t i = 0; p->blending && i < p->count; i++) {
+        if (locomotion_of(p, i) != NULL) {
+            crowd_result result =
+                crowd_instance_set_ground_speed(p->world, p->ids[i], speed_of(p, i), error);
+            if (result != CROWD_OK) {
+                return result;
+            }
+        }
+    }
+    return CROWD_OK;
+}
+
 /* One typed key. */
 static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
     if (key >= '1' && key <= '5') {
@@ -279,6 +380,13 @@ static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
     case 'L':
         p->stage.lod_tint = !p->stage.lod_tint;
         return CROWD_OK;
+    case 'b':
+    case 'B':
+        return toggle_blending(p, error);
+    case '[':
+        return change_speed(p, -0.25f, error);
+    case ']':
+        return change_speed(p, 0.25f, error);
     default:
         return CROWD_OK;
     }
@@ -353,12 +461,18 @@ static crowd_result fit_window(player *p, crowd_error *error) {
  * it in the frames) is left where it stands. */
 static crowd_result walk(player *p, double from_s, double to_s, crowd_error *error) {
     for (uint32_t i = 0; i < p->count; i++) {
-        float delta[3], turn;
-        if (crowd_instance_root_motion(p->world, p->ids[i], from_s, to_s, delta, &turn, NULL) !=
-            CROWD_OK) {
+        float delta[3] = {0.0f, 0.0f, 0.0f}, turn = 0.0f;
+        walker *w = &p->walkers[i];
+        if (p->blending && locomotion_of(p, i) != NULL) {
+            /* forward (+Z turned by the heading) at its ground speed */
+            float scale = w->scale == 0.0f ? 1.0f : w->scale;
+            float step = scale * speed_of(p, i) * (float)(to_s - from_s);
+            delta[0] = step * sinf(w->heading_rad);
+            delta[2] = step * cosf(w->heading_rad);
+        } else if (!p->root_motion || crowd_instance_root_motion(p->world, p->ids[i], from_s, to_s,
+                                                                 delta, &turn, NULL) != CROWD_OK) {
             continue;
         }
-        walker *w = &p->walkers[i];
         float away = 0.0f;
         for (int a = 0; a < 3; a++) {
             w->position[a] += delta[a];
@@ -395,7 +509,7 @@ static crowd_result frame(player *p, double dt_s, long index, bool *quit, crowd_
     if (!p->paused) {
         double before = p->time_s;
         p->time_s += dt_s;
-        if (result == CROWD_OK && p->root_motion && dt_s > 0.0) {
+        if (result == CROWD_OK && (p->root_motion || p->blending) && dt_s > 0.0) {
             result = walk(p, before, p->time_s, error);
         }
     }

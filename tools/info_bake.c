@@ -2,14 +2,43 @@
  * reads it: counts, clips with their frames and rates, textures, LODs and
  * the runtime clips (NAME.G.anim.bin: clips, tracks, keys, size and the
  * error the bake measured) with the sockets they carry, and each clip's
- * events, as text or JSON. */
+ * events and ground speed (crowd_anim_clip_ground_speed on the runtime
+ * clips, what blends match speeds by) and the blends, as text or JSON. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "crowd/anim.h"
 #include "crowd/bake.h"
+
+/* Each clip's ground speed, measured on the runtime clips watching the
+ * feet of the baked mesh (as the world does); -1 where the bake has no
+ * runtime clips or the clip none of its own. out has clip_count floats. */
+static void ground_speeds(const crowd_bake *bake, float *out) {
+    const crowd_asset *asset = bake->asset;
+    uint32_t joints = asset->skeleton.joint_count;
+    crowd_transform *pose = malloc(joints * sizeof *pose);
+    float *models = malloc((size_t)joints * 16 * sizeof *models);
+    uint8_t *feet = malloc(joints);
+    bool ready = bake->anim.present && pose != NULL && models != NULL && feet != NULL;
+    bool have_feet =
+        ready && crowd_anim_foot_joints(&asset->skeleton, &asset->mesh, pose, models, feet) > 0;
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        int32_t source = ready ? crowd_asset_find_clip(asset, bake->clips[c].name) : -1;
+        crowd_ground_speed g;
+        out[c] =
+            source >= 0 && crowd_anim_clip_ground_speed(&asset->skeleton, &asset->clips[source],
+                                                        have_feet ? feet : NULL, pose, models, &g)
+                ? g.speed
+                : -1.0f;
+    }
+    free(pose);
+    free(models);
+    free(feet);
+}
 
 bool cli_info_is_bake(const char *path) {
     struct stat st;
@@ -26,7 +55,7 @@ static const char *texture_line(const crowd_texture *texture, char *out, size_t 
     return out;
 }
 
-static void print_text(const crowd_bake *bake) {
+static void print_text(const crowd_bake *bake, const float *speeds) {
     printf("bake              %s (from %s)\n", bake->name, bake->source);
     printf("vertices          %u\njoints            %u\nframes            %u\n", bake->vertex_count,
            bake->joint_count, bake->frame_count);
@@ -38,8 +67,12 @@ static void print_text(const crowd_bake *bake) {
     printf("clips             %u\n", bake->clip_count);
     for (uint32_t c = 0; c < bake->clip_count; c++) {
         const crowd_bake_clip *clip = &bake->clips[c];
-        printf("  %-24s %6u frames at %g fps, %.3f s%s\n", clip->name, clip->frame_count,
+        printf("  %-24s %6u frames at %g fps, %.3f s%s", clip->name, clip->frame_count,
                (double)clip->fps, (double)clip->duration_s, clip->loop ? ", loop" : "");
+        if (speeds[c] >= 0.0f) {
+            printf(", ground speed %.4g m/s", (double)speeds[c]);
+        }
+        printf("\n");
         const crowd_root_motion *motion = &clip->root_motion;
         if (motion->sample_count > 0) {
             const float *end = motion->samples + 3 * (size_t)(motion->sample_count - 1);
@@ -59,6 +92,18 @@ static void print_text(const crowd_bake *bake) {
         }
     }
     printf("events            %u\n", bake->event_count);
+    printf("blends            %u\n", bake->blend_count);
+    for (uint32_t b = 0; b < bake->blend_count; b++) {
+        const crowd_bake_blend *blend = &bake->blends[b];
+        printf("  '%s':", blend->name);
+        for (uint32_t i = 0; i < blend->clip_count; i++) {
+            uint32_t clip = blend->clips[i];
+            float at = blend->has_thresholds ? blend->thresholds[i] : speeds[clip];
+            printf(" %s at %.4g%s", bake->clips[clip].name, (double)at,
+                   blend->has_thresholds ? "" : " m/s");
+        }
+        printf("%s\n", blend->has_thresholds ? "" : " (ground speeds)");
+    }
     const crowd_bake_anim *anim = &bake->anim;
     if (!anim->present) {
         printf("runtime clips     none (a bake before manifest version 4: plays static, bat "
@@ -91,7 +136,7 @@ static void add_sockets(cJSON *json, const crowd_asset *asset) {
     }
 }
 
-static cJSON *build_json(const crowd_bake *bake) {
+static cJSON *build_json(const crowd_bake *bake, const float *speeds) {
     cJSON *json = cJSON_CreateObject();
     cJSON_AddStringToObject(json, "bake", bake->name);
     cJSON_AddStringToObject(json, "source", bake->source);
@@ -108,6 +153,11 @@ static cJSON *build_json(const crowd_bake *bake) {
         cJSON_AddNumberToObject(item, "fps", clip->fps);
         cJSON_AddNumberToObject(item, "duration_s", clip->duration_s);
         cJSON_AddBoolToObject(item, "loop", clip->loop);
+        if (speeds[c] >= 0.0f) {
+            cJSON_AddNumberToObject(item, "ground_speed", speeds[c]);
+        } else {
+            cJSON_AddNullToObject(item, "ground_speed");
+        }
         const crowd_root_motion *motion = &clip->root_motion;
         if (motion->sample_count > 0) {
             const float *end = motion->samples + 3 * (size_t)(motion->sample_count - 1);
@@ -129,6 +179,22 @@ static cJSON *build_json(const crowd_bake *bake) {
             cJSON_AddItemToArray(list, event);
         }
         cJSON_AddItemToArray(clips, item);
+    }
+    cJSON *blends = cJSON_AddArrayToObject(json, "blends");
+    for (uint32_t b = 0; blends != NULL && b < bake->blend_count; b++) {
+        const crowd_bake_blend *blend = &bake->blends[b];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", blend->name);
+        cJSON *names = cJSON_AddArrayToObject(item, "clips");
+        cJSON *at = cJSON_AddArrayToObject(item, "thresholds");
+        for (uint32_t i = 0; names != NULL && at != NULL && i < blend->clip_count; i++) {
+            uint32_t clip = blend->clips[i];
+            cJSON_AddItemToArray(names, cJSON_CreateString(bake->clips[clip].name));
+            cJSON_AddItemToArray(at, cJSON_CreateNumber(blend->has_thresholds ? blend->thresholds[i]
+                                                                              : speeds[clip]));
+        }
+        cJSON_AddBoolToObject(item, "ground_speeds", !blend->has_thresholds);
+        cJSON_AddItemToArray(blends, item);
     }
     add_sockets(json, bake->asset);
     const crowd_bake_anim *anim = &bake->anim;
@@ -153,8 +219,14 @@ int cli_info_bake(const char *path, bool json) {
         return cli_report(&error);
     }
     int code = CLI_EXIT_OK;
+    float *speeds = malloc((bake->clip_count + 1) * sizeof *speeds);
+    if (speeds == NULL) {
+        crowd_bake_destroy(bake);
+        return cli_fail(CLI_EXIT_OUTPUT, "info: out of memory");
+    }
+    ground_speeds(bake, speeds);
     if (json) {
-        cJSON *object = build_json(bake);
+        cJSON *object = build_json(bake, speeds);
         char *text = object != NULL ? cJSON_Print(object) : NULL;
         if (text == NULL) {
             code = cli_fail(CLI_EXIT_OUTPUT, "info: out of memory while writing JSON");
@@ -164,8 +236,9 @@ int cli_info_bake(const char *path, bool json) {
         cJSON_free(text);
         cJSON_Delete(object);
     } else {
-        print_text(bake);
+        print_text(bake, speeds);
     }
+    free(speeds);
     crowd_bake_destroy(bake);
     return code;
 }

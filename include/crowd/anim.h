@@ -196,6 +196,77 @@ bool crowd_anim_root_motion_delta(const crowd_root_motion *motion, float duratio
                                   float from_t, float to_t, float out_delta_position[3],
                                   float *out_delta_heading);
 
+/* Ground speed (blends matched to a character's speed over the ground,
+ * crowd_instance_set_ground_speed): the speed at which the clip's planted
+ * foot moves backwards relative to the character, in model units a second
+ * (m/s for glTF), so a character moving at that speed keeps its planted
+ * foot still. From the skeleton alone:
+ *   - sample_count samples spread evenly over the clip
+ *     (CROWD_GROUND_SPEED_RATE a second, 16 to CROWD_GROUND_SPEED_SAMPLES_MAX);
+ *   - at each, the lowest candidate joint in model Y: those `feet` flags
+ *     (joint_count bytes, non-zero = a candidate; crowd_anim_foot_joints
+ *     picks them from a mesh), or with feet NULL every leaf joint (no
+ *     children: toes and feet, not a root at the origin; rigs with helper
+ *     leaves, IK targets or poles, need the flags);
+ *   - a sample is a contact when that height is within 3 % of the joints'
+ *     vertical extent above the clip's lowest (contact_height) and the
+ *     joint moves the way the deepest contact's does (a swing foot skimming
+ *     the ground forwards is no contact);
+ *   - at each contact, the joint's horizontal (x, z) velocity by a central
+ *     difference, less the loop's net root (joint 0) displacement per second
+ *     (0 for an in-place clip; a clip that keeps its root translation moves
+ *     its root instead of its foot);
+ *   - speed = the length of their mean: the planted foot's net travel per
+ *     second of contact. At that speed the foot ends each stance where it
+ *     began, even where the clip moves it unevenly within the stance
+ *     (robot.glb's walk: 0.7 to 7 units/s around a mean of 3.7).
+ * An in-place clip, the same clip with its root motion extracted and the
+ * same clip keeping it measure the same. */
+#define CROWD_GROUND_SPEED_RATE 240.0f
+#define CROWD_GROUND_SPEED_SAMPLES_MAX 512u
+typedef struct crowd_ground_speed {
+    float speed;              /* >= 0; 0 with no contact sample or duration 0 */
+    float contact_height;     /* the clip's lowest joint height, model Y */
+    uint32_t sample_count;    /* samples taken (0 for a duration of 0) */
+    uint32_t contact_samples; /* of them, contacts */
+} crowd_ground_speed;
+
+/* The ground speed of `clip` on `skeleton` into *out. scratch_pose holds
+ * joint_count transforms and scratch_models 16 * joint_count floats (the
+ * caller's: no allocation). Costs 2 + 3 * sample_count samples and
+ * hierarchy walks. false, nothing written: a pointer NULL (but feet), no
+ * joints or more than CROWD_MAX_JOINTS, no candidate (feet all zero), a
+ * duration that is negative or not finite, or a sample that
+ * crowd_anim_sample refuses. */
+bool crowd_anim_clip_ground_speed(const crowd_skeleton *skeleton, const crowd_clip *clip,
+                                  const uint8_t *feet, crowd_transform *scratch_pose,
+                                  float *scratch_models, crowd_ground_speed *out);
+
+/* The same for two clips locked in phase (each at the same fraction of
+ * its duration, as a blend plays them: crowd/gpu.h "blends") with their
+ * local poses blended, weight_b of clip_b (crowd_anim_blend), over one
+ * cycle of lerp(d_a, d_b, weight_b) seconds: a blend's foot travel is not
+ * the two clips' lerped, as their stances differ in length. scratch_poses
+ * holds 2 * joint_count transforms. false also for a NULL clip_b or a
+ * weight outside [0, 1]. */
+bool crowd_anim_blend_ground_speed(const crowd_skeleton *skeleton, const crowd_clip *clip_a,
+                                   const crowd_clip *clip_b, float weight_b, const uint8_t *feet,
+                                   crowd_transform *scratch_poses, float *scratch_models,
+                                   crowd_ground_speed *out);
+
+/* The joints crowd_anim_clip_ground_speed should watch (out_feet:
+ * joint_count flags): those that skin some vertex of `mesh` (weight > 0;
+ * with mesh NULL, the leaf joints) and that sit, in the rest pose, within
+ * 10 % of its vertical extent above the lowest of them: feet and toes, not
+ * a helper joint that skins nothing (robot.glb's IK pole targets) nor the
+ * fingers of a long arm that swing below the feet in a run. Scratch as for
+ * the ground speed. Returns how many; 0, nothing written, for a NULL
+ * pointer (but mesh), no joints or more than CROWD_MAX_JOINTS, or a mesh
+ * with vertices and no joint or weight arrays. */
+uint32_t crowd_anim_foot_joints(const crowd_skeleton *skeleton, const crowd_mesh *mesh,
+                                crowd_transform *scratch_pose, float *scratch_models,
+                                uint8_t *out_feet);
+
 /* How a clip's baked frames are spread over its duration d.
  * CROWD_FRAMES_END (bakes of manifest version 3): frame k is the pose at
  * k / fps for k < frame_count - 1, and the last frame is the pose at d, so a

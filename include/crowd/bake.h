@@ -182,6 +182,23 @@ typedef struct crowd_bake_event {
     float time_s;  /* clip time, in [0, the clip's duration_s] */
 } crowd_bake_event;
 
+/* Blends declared in the bake (crowd_bake_add_blend, `crowd bake --blend`),
+ * stored in the manifest ("blends") and declared on every archetype made
+ * from the bake (crowd_archetype_add_blend, crowd_archetype_find_blend in
+ * crowd/gpu.h): clips of the bake along one parameter. */
+#define CROWD_BAKE_BLEND_MAX_CLIPS 16 /* = CROWD_BLEND_MAX_CLIPS */
+#define CROWD_BAKE_MAX_BLENDS 64      /* = CROWD_ARCHETYPE_MAX_BLENDS */
+
+typedef struct crowd_bake_blend {
+    char *name;          /* as an event's name: 1..CROWD_BAKE_EVENT_NAME_MAX bytes, unique */
+    uint32_t clip_count; /* 2..CROWD_BAKE_BLEND_MAX_CLIPS */
+    uint32_t clips[CROWD_BAKE_BLEND_MAX_CLIPS]; /* indices of baked clips */
+    /* Strictly rising, when has_thresholds; else the clips' ground speeds
+     * (measured by the world when an archetype is made). */
+    float thresholds[CROWD_BAKE_BLEND_MAX_CLIPS];
+    bool has_thresholds;
+} crowd_bake_blend;
+
 typedef struct crowd_bake {
     char *name;               /* output base name: NAME.crowd.json, ... */
     char *source;             /* source file name as given to the baker */
@@ -237,6 +254,10 @@ typedef struct crowd_bake {
      * they were added. NULL when event_count is 0. */
     uint32_t event_count;
     crowd_bake_event *events;
+
+    /* In the order added; NULL when blend_count is 0. */
+    uint32_t blend_count;
+    crowd_bake_blend *blends;
 
     /* Where every block of the bake, the struct and owned_asset included,
      * came from and goes back to (crowd_bake_load_desc.allocator); zeroed =
@@ -394,6 +415,19 @@ void crowd_bake_destroy(crowd_bake *bake);
  * are only added through this call (it keeps the array's capacity). */
 crowd_result crowd_bake_add_event(crowd_bake *bake, const char *clip, float time_s,
                                   const char *name, crowd_error *error);
+
+/* Adds the blend `name` of clip_count baked clips named in `clips`, at
+ * `thresholds` (strictly rising and finite) or, with thresholds NULL, at
+ * the clips' ground speeds, to a built or a loaded bake before
+ * crowd_bake_write writes it. Errors, with the bake unchanged:
+ * CROWD_ERROR_INVALID_ARGUMENT (a NULL bake, name or clips; a name as an
+ * event's may not be, or one another blend has; a clip count outside
+ * 2..CROWD_BAKE_BLEND_MAX_CLIPS; no clip of a name; thresholds not finite
+ * or not rising), CROWD_ERROR_LIMIT (more than CROWD_BAKE_MAX_BLENDS),
+ * CROWD_ERROR_OUT_OF_MEMORY. */
+crowd_result crowd_bake_add_blend(crowd_bake *bake, const char *name, uint32_t clip_count,
+                                  const char *const *clips, const float *thresholds,
+                                  crowd_error *error);
 
 /* The events of baked clip `clip`: *out_count of them from the returned
  * pointer, in time order (NULL and 0 when it has none or clip is out of

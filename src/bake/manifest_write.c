@@ -196,6 +196,30 @@ static void put_clip_root_motion(bool *failed, cJSON *object, const crowd_bake_c
                            3 * (int)motion->sample_count);
 }
 
+/* The bake's blends, when it has any ("blends": [{"name", "clips": [clip
+ * names], "thresholds": [...] or absent for the clips' ground speeds}]):
+ * optional like the events. */
+static void put_blends(bool *failed, cJSON *root, const crowd_bake *bake) {
+    if (bake->blend_count == 0) {
+        return;
+    }
+    cJSON *list = crowd__json_put(failed, root, "blends", cJSON_CreateArray());
+    for (uint32_t b = 0; b < bake->blend_count; b++) {
+        const crowd_bake_blend *blend = &bake->blends[b];
+        cJSON *object = crowd__json_put(failed, list, NULL, cJSON_CreateObject());
+        crowd__json_put_string(failed, object, "name", blend->name);
+        cJSON *clips = crowd__json_put(failed, object, "clips", cJSON_CreateArray());
+        for (uint32_t i = 0; i < blend->clip_count; i++) {
+            crowd__json_put(failed, clips, NULL,
+                            cJSON_CreateString(bake->clips[blend->clips[i]].name));
+        }
+        if (blend->has_thresholds) {
+            crowd__json_put_floats(failed, object, "thresholds", blend->thresholds,
+                                   (int)blend->clip_count);
+        }
+    }
+}
+
 crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *info,
                                    const manifest_openvat *openvat, char **out_json,
                                    crowd_error *error) {
@@ -243,6 +267,7 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
         put_clip_events(&failed, object, bake, i);
         put_clip_root_motion(&failed, object, clip);
     }
+    put_blends(&failed, root, bake);
     put_lods(&failed, root, bake);
     put_vat(&failed, root, bake, info);
     put_bat(&failed, root, bake, info);

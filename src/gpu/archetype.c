@@ -339,6 +339,9 @@ crowd_result crowd__gpu_archetype_create(crowd_world *world, const crowd_archety
     if (result == CROWD_OK) {
         result = crowd__gpu_instances_init(r, error);
     }
+    if (result == CROWD_OK) {
+        result = crowd__gpu_blends_declare_baked(r, error);
+    }
     if (result == CROWD_OK && !crowd__gpu_archetype_has_mode(r, desc->mode)) {
         result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name, "mode '%s' needs %s",
                                  crowd_gpu_mode_name(desc->mode), mode_needs(desc->mode));

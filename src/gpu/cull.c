@@ -38,16 +38,21 @@ static void box_sphere(const float min[3], const float max[3], float out[4]) {
     out[3] = sqrtf(r2);
 }
 
+static void sphere_hull(const float a[4], const float b[4], float out[4]);
+
+/* clip_spheres: entry 0 the hull of every clip's (a blend partner may be
+ * any clip: the culling takes it for a record with one), then clip c's at
+ * 1 + c. */
 crowd_result crowd__gpu_cull_init(gpu_archetype *r, crowd_error *error) {
     box_sphere(r->bind_min, r->bind_max, r->cull.bind_sphere);
     uint32_t clips = r->clip_count > 0 ? r->clip_count : 1;
-    r->cull.clip_spheres = crowd__mem_alloc_zeroed(&r->world->allocator, 4 * (size_t)clips,
+    r->cull.clip_spheres = crowd__mem_alloc_zeroed(&r->world->allocator, 4 * (size_t)(clips + 1),
                                                    sizeof *r->cull.clip_spheres);
     if (r->cull.clip_spheres == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     for (uint32_t c = 0; c < clips; c++) {
-        float *sphere = r->cull.clip_spheres + 4 * c;
+        float *sphere = r->cull.clip_spheres + 4 * (1 + c);
         if (r->bake != NULL && c < r->bake->clip_count) {
             memcpy(sphere, r->bake->clips[c].sphere_center, 3 * sizeof(float));
             sphere[3] = r->bake->clips[c].sphere_radius;
@@ -56,13 +61,18 @@ crowd_result crowd__gpu_cull_init(gpu_archetype *r, crowd_error *error) {
         } else {
             memcpy(sphere, r->cull.bind_sphere, sizeof r->cull.bind_sphere);
         }
+        if (c == 0) {
+            memcpy(r->cull.clip_spheres, sphere, 4 * sizeof *sphere);
+        } else {
+            sphere_hull(r->cull.clip_spheres, sphere, r->cull.clip_spheres);
+        }
     }
     if (r->world->portable) {
         return CROWD_OK; /* culled on the CPU only */
     }
     return crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
-                                    &r->cull.clip_sphere_bytes, 16ull * clips, r->cull.clip_spheres,
-                                    0, error);
+                                    &r->cull.clip_sphere_bytes, 16ull * (clips + 1),
+                                    r->cull.clip_spheres, 0, error);
 }
 
 void crowd__gpu_cull_release(gpu_archetype *r) {
@@ -198,10 +208,12 @@ void crowd__gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *
     for (uint32_t i = 0; i < r->instances.count; i++) {
         const gpu_instance_record *rec = &r->instances.records[i];
         float sphere[4];
-        memcpy(sphere, bind_pose ? r->cull.bind_sphere : r->cull.clip_spheres + 4 * rec->clip,
+        uint32_t at = rec->partner_weight > 0.0f ? 0u : 1u + rec->clip;
+        memcpy(sphere, bind_pose ? r->cull.bind_sphere : r->cull.clip_spheres + 4 * at,
                sizeof sphere);
         if (!bind_pose && (rec->flags & GPU_FLAG_FADE) && rec->fade_duration_s > 0.0f) {
-            sphere_hull(sphere, r->cull.clip_spheres + 4 * rec->from_clip, sphere);
+            uint32_t from_at = rec->from_partner_weight > 0.0f ? 0u : 1u + rec->from_clip;
+            sphere_hull(sphere, r->cull.clip_spheres + 4 * from_at, sphere);
         }
         float c = rec->cos_heading, s = rec->sin_heading, scale = rec->scale;
         float centre[3] = {rec->position[0] + scale * (c * sphere[0] + s * sphere[2]),

@@ -41,6 +41,9 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
     if (result == CROWD_OK) {
         result = crowd__gpu_poses_reserve(r, capacity, error);
     }
+    if (result == CROWD_OK) {
+        result = crowd__gpu_blends_reserve(r, capacity, error);
+    }
     if (result != CROWD_OK) {
         return result;
     }
@@ -81,7 +84,7 @@ crowd_result crowd__gpu_instances_init(gpu_archetype *r, crowd_error *error) {
 }
 
 bool crowd__gpu_crossfade_running(const gpu_archetype *r, float now_s) {
-    return (double)now_s < r->instances.fade_end_s;
+    return (double)now_s < r->instances.fade_end_s || r->blends.partnered > 0;
 }
 
 /* A fade from start_s over duration_s has weight exactly 1 from the first
@@ -102,12 +105,13 @@ void crowd__gpu_instances_release(gpu_archetype *r) {
     crowd__mem_free(&r->world->allocator, r->instances.slot_handle);
     crowd__gpu_events_release(r);
     crowd__gpu_poses_release(r);
+    crowd__gpu_blends_release(r);
     r->instances.records = NULL;
     r->instances.slot_handle = NULL;
     r->instances.capacity = r->instances.count = 0;
 }
 
-static void write_record(gpu_archetype *r, uint32_t slot) {
+void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot) {
     if (r->world->portable) {
         return; /* the CPU copy is what the next pass streams */
     }
@@ -140,7 +144,7 @@ static const gpu_clip *clip_of(const gpu_archetype *r, uint32_t clip) {
 
 /* Sets the record's clip with what the shaders need of it: baked frames,
  * duration and whether it loops (zeros for an asset without clips). */
-static void set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip) {
+void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip) {
     const gpu_clip *c = clip_of(r, clip);
     float fps = c != NULL ? c->fps : 0.0f;
     rec->clip = clip;
@@ -185,7 +189,7 @@ static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instanc
     }
     out->scale = desc->scale == 0.0f ? 1.0f : desc->scale;
     out->flags = (uint32_t)desc->loop;
-    set_clip(r, out, desc->clip);
+    crowd__gpu_record_set_clip(r, out, desc->clip);
     out->start_s = (float)r->world->clock_s;
     out->offset_s = desc->time_offset_s;
     out->speed = desc->paused ? 0.0f : (desc->speed == 0.0f ? 1.0f : desc->speed);
@@ -218,8 +222,9 @@ crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc
     }
     r->events.clocks[slot].listed = UINT32_MAX;
     r->poses.slot_entry[slot] = UINT32_MAX;
+    crowd__gpu_blends_slot_init(r, slot, record.speed);
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     *out_slot = slot;
     return CROWD_OK;
 }
@@ -240,8 +245,9 @@ crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
     }
     record.handle = r->instances.records[slot].handle;
     r->instances.records[slot] = record;
+    crowd__gpu_blends_slot_clip(r, slot, record.speed);
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     return CROWD_OK;
 }
 
@@ -258,7 +264,7 @@ crowd_result crowd__gpu_instance_set_transform(gpu_archetype *r, uint32_t slot,
     rec->cos_heading = cosf(heading_rad);
     rec->sin_heading = sinf(heading_rad);
     rec->scale = scale == 0.0f ? 1.0f : scale;
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     return CROWD_OK;
 }
 
@@ -295,13 +301,14 @@ crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, floa
         rec->from_start_s = now;
         rec->from_speed = speed;
     }
+    crowd__gpu_blends_set_rate(r, slot, speed); /* a blend's clips run at rate * factor */
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CONTINUE);
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     return CROWD_OK;
 }
 
-crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip,
-                                      float crossfade_s, crowd_error *error) {
+crowd_result crowd__gpu_instance_start(gpu_archetype *r, uint32_t slot, uint32_t clip,
+                                       float crossfade_s, crowd_error *error) {
     if (!isfinite(crossfade_s) || crossfade_s < 0.0f) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "crossfade %g s must be finite and >= 0", (double)crossfade_s);
@@ -329,21 +336,35 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
         rec->from_start_s = rec->start_s;
         rec->from_offset_s = rec->offset_s;
         rec->from_speed = rec->speed;
+        rec->from_partner_weight = rec->partner_weight;
+        rec->from_partner_duration_s = rec->partner_duration_s;
+        rec->from_partner_frames = rec->partner_frames;
+        rec->from_partner_fps_bits = rec->partner_fps_bits;
         rec->fade_start_s = now;
         rec->fade_duration_s = crossfade_s;
         note_fade_end(r, now, crossfade_s);
         uint32_t layout = (rec->flags >> GPU_FLAG_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK;
+        uint32_t partner_layout =
+            (rec->flags >> GPU_FLAG_PARTNER_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK;
         rec->flags = loop_mode | (loop_mode << GPU_FLAG_FROM_LOOP_SHIFT) | GPU_FLAG_FADE |
                      (rec->flags & GPU_FLAG_CLIP_LOOPS ? GPU_FLAG_FROM_CLIP_LOOPS : 0u) |
-                     layout << GPU_FLAG_FROM_LAYOUT_SHIFT;
+                     layout << GPU_FLAG_FROM_LAYOUT_SHIFT |
+                     partner_layout << GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT;
+        crowd__gpu_blends_slot_fade(r, slot);
         if (r->source != NULL) {
             crowd__gpu_pose_move_cursor(r, slot, 0, slot, 1);
         }
     } else {
         rec->flags = loop_mode;
         rec->fade_duration_s = 0.0f;
+        rec->from_partner_weight = 0.0f;
     }
-    set_clip(r, rec, clip);
+    /* The new clip alone, at the instance's rate (a blend ran its clips at
+     * rate * factor). */
+    crowd__gpu_record_clear_partner(rec);
+    rec->speed = crowd__gpu_blends_slot(r, slot)->rate;
+    crowd__gpu_blends_slot_clip(r, slot, rec->speed);
+    crowd__gpu_record_set_clip(r, rec, clip);
     rec->start_s = now;
     rec->offset_s = 0.0f;
     if (r->source != NULL) {
@@ -351,8 +372,16 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
     }
     crowd__gpu_events_start(r, slot,
                             crossfade_s > 0.0f ? GPU_EVENT_START_FADE : GPU_EVENT_START_CLIP);
-    write_record(r, slot);
     return CROWD_OK;
+}
+
+crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip,
+                                      float crossfade_s, crowd_error *error) {
+    crowd_result result = crowd__gpu_instance_start(r, slot, clip, crossfade_s, error);
+    if (result == CROWD_OK) {
+        crowd__gpu_instance_write(r, slot);
+    }
+    return result;
 }
 
 uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
@@ -360,6 +389,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     uint32_t moved = UINT32_MAX;
     crowd__gpu_events_remove(r, slot, last);
     crowd__gpu_poses_remove(r, slot, last);
+    crowd__gpu_blends_remove(r, slot, last);
     if (slot != last) {
         r->instances.records[slot] = r->instances.records[last];
         r->instances.slot_handle[slot] = r->instances.slot_handle[last];
@@ -368,7 +398,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
             crowd__gpu_pose_move_cursor(r, last, 0, slot, 0);
             crowd__gpu_pose_move_cursor(r, last, 1, slot, 1);
         }
-        write_record(r, slot);
+        crowd__gpu_instance_write(r, slot);
     }
     r->instances.count = last;
     if (last == 0) {
@@ -381,6 +411,7 @@ void crowd__gpu_instances_clear(gpu_archetype *r) {
     r->instances.count = 0;
     crowd__gpu_events_clear(r);
     crowd__gpu_poses_clear(r);
+    crowd__gpu_blends_clear(r);
     r->instances.fade_end_s = -INFINITY;
 }
 

@@ -41,6 +41,10 @@ typedef struct gpu_instance_record {
     float from_offset_s;
     float from_speed;
     float sin_heading;
+    float partner_weight; /* blend partner of clip: 0 none */
+    float partner_duration_s;
+    float from_partner_weight; /* of from_clip */
+    float from_partner_duration_s;
     uint32_t clip;
     uint32_t flags;    /* GPU_FLAG_* */
     uint32_t frames;   /* clip's baked frames (bat, vat): gpu_frames() */
@@ -49,6 +53,10 @@ typedef struct gpu_instance_record {
     uint32_t from_frames;
     uint32_t from_fps_bits;
     uint32_t handle; /* the instance's crowd_instance.id, for custom shading */
+    uint32_t partner_frames;
+    uint32_t partner_fps_bits;
+    uint32_t from_partner_frames;
+    uint32_t from_partner_fps_bits;
 } gpu_instance_record;
 
 #define GPU_WORD(type, field) (offsetof(type, field) / 4)
@@ -78,6 +86,14 @@ GPU_RECORD_AT(from_clip, GPU_RECORD_FROM_CLIP);
 GPU_RECORD_AT(from_frames, GPU_RECORD_FROM_FRAMES);
 GPU_RECORD_AT(from_fps_bits, GPU_RECORD_FROM_FPS_BITS);
 GPU_RECORD_AT(handle, GPU_RECORD_HANDLE);
+GPU_RECORD_AT(partner_weight, GPU_RECORD_PARTNER_WEIGHT);
+GPU_RECORD_AT(partner_duration_s, GPU_RECORD_PARTNER_DURATION);
+GPU_RECORD_AT(from_partner_weight, GPU_RECORD_FROM_PARTNER_WEIGHT);
+GPU_RECORD_AT(from_partner_duration_s, GPU_RECORD_FROM_PARTNER_DURATION);
+GPU_RECORD_AT(partner_frames, GPU_RECORD_PARTNER_FRAMES);
+GPU_RECORD_AT(partner_fps_bits, GPU_RECORD_PARTNER_FPS_BITS);
+GPU_RECORD_AT(from_partner_frames, GPU_RECORD_FROM_PARTNER_FRAMES);
+GPU_RECORD_AT(from_partner_fps_bits, GPU_RECORD_FROM_PARTNER_FPS_BITS);
 _Static_assert(sizeof(gpu_instance_record) == 16 * GPU_RECORD_VEC4S,
                "gpu_instance_record is GPU_RECORD_VEC4S 16-byte vectors");
 _Static_assert(GPU_RECORD_FLOAT_VEC4S + GPU_RECORD_UINT_VEC4S == GPU_RECORD_VEC4S &&
@@ -87,14 +103,18 @@ _Static_assert(GPU_INSTANCE_ATTR == GPU_ATTR_COUNT && GPU_BINDING_INSTANCES == G
                    GPU_INSTANCE_UINT_ATTR == GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S,
                "the record's attributes follow the mesh's");
 _Static_assert(GPU_INSTANCE_FLOAT_ATTR_0 == GPU_INSTANCE_ATTR &&
-                   GPU_INSTANCE_FLOAT_ATTR_4 == GPU_INSTANCE_ATTR + 4 &&
+                   GPU_INSTANCE_FLOAT_ATTR_5 == GPU_INSTANCE_ATTR + 5 &&
                    GPU_INSTANCE_UINT_ATTR_0 == GPU_INSTANCE_UINT_ATTR &&
-                   GPU_INSTANCE_UINT_ATTR_1 == GPU_INSTANCE_UINT_ATTR + 1 &&
-                   GPU_RECORD_FLOAT_VEC4S == 5 && GPU_RECORD_UINT_VEC4S == 2,
+                   GPU_INSTANCE_UINT_ATTR_2 == GPU_INSTANCE_UINT_ATTR + 2 &&
+                   GPU_INSTANCE_UINT_ATTR_2 < 16 && GPU_RECORD_FLOAT_VEC4S == 6 &&
+                   GPU_RECORD_UINT_VEC4S == 3,
                "the portable tier's one-by-one record attributes are the array's locations");
 _Static_assert((1u << GPU_PALETTE_WIDTH_SHIFT) - 1u == GPU_PALETTE_WIDTH_MASK,
                "the palette texture's width and mask agree");
 _Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds every LOD");
+_Static_assert(CROWD_BAKE_BLEND_MAX_CLIPS == CROWD_BLEND_MAX_CLIPS &&
+                   CROWD_BAKE_MAX_BLENDS == CROWD_ARCHETYPE_MAX_BLENDS,
+               "a bake's blends fit an archetype");
 _Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 
 /* A clip's first frame and frame count in one record word: both are below
@@ -202,7 +222,7 @@ typedef struct gpu_playback {
     crowd_anim_cursor *cursors;
     uint32_t *cursor_keys;
     uint32_t cursor_capacity; /* slots the cursors cover */
-    crowd_transform *pose, *from_pose;
+    crowd_transform *pose, *from_pose, *partner_pose;
     float *models;
     float *palette;                     /* 12 * joints, cpu mode's per-character scratch */
     crowd_skin_prepared *skin_prepared; /* cpu mode's SIMD skinning layout, made once */
@@ -212,7 +232,7 @@ typedef struct gpu_playback {
  * source's and the model matrices), made at the first query, so a query
  * touches nothing the cpu and gpu modes draw from. */
 typedef struct gpu_query {
-    crowd_transform *pose, *from_pose;
+    crowd_transform *pose, *from_pose, *partner_pose;
     float *models;
 } gpu_query;
 
@@ -293,6 +313,45 @@ typedef struct gpu_events {
     uint32_t listed_count;
 } gpu_events;
 
+/* blend.c, blend_slots.c, blend_play.c: the archetype's blends and each
+ * slot's place in one. */
+/* Weights at which a blend's strides are measured per segment. */
+#define GPU_BLEND_STRIDE_STEPS 8u
+typedef struct gpu_blend {
+    char *name;
+    uint32_t clip_count;
+    uint32_t clips[CROWD_BLEND_MAX_CLIPS];
+    float thresholds[CROWD_BLEND_MAX_CLIPS];
+    /* Per segment, the phase-locked blend's stride (ground speed * cycle,
+     * crowd_anim_blend_ground_speed) at weights k / GPU_BLEND_STRIDE_STEPS,
+     * for speed matching; has_strides false without a skeleton. */
+    float strides[CROWD_BLEND_MAX_CLIPS - 1][GPU_BLEND_STRIDE_STEPS + 1];
+    bool has_strides;
+} gpu_blend;
+
+/* Per slot. The record's speed is rate * factor: factor 1 for a clip, and
+ * for a blend d_main / D (the main clip runs at the blend cycle's rate); the
+ * clip a crossfade leaves keeps its own factor. partner_clip is what cpu
+ * and gpu sample as the partner (UINT32_MAX: none); blend UINT32_MAX: the
+ * slot plays a clip. */
+typedef struct gpu_blend_slot {
+    uint32_t blend;
+    float parameter;
+    float rate;
+    float factor, from_factor;
+    uint32_t partner_clip, from_partner_clip;
+} gpu_blend_slot;
+
+typedef struct gpu_blends {
+    gpu_blend *items; /* count of them, grown one at a time (a few per archetype) */
+    uint32_t count;
+    float *ground_speeds;  /* per clip, measured at the first need */
+    gpu_blend_slot *slots; /* per slot, capacity of the instances */
+    /* Slots whose clip has a blend partner: bat and vat draw their
+     * CROSSFADE build while there is one. */
+    uint32_t partnered;
+} gpu_blends;
+
 /* A growing list of events (world.c's reported and pending ones). */
 typedef struct gpu_event_list {
     crowd_event *items;
@@ -328,6 +387,7 @@ struct gpu_archetype {
     gpu_streams streams;
     gpu_cull_lists cull;
     gpu_events events;
+    gpu_blends blends;
 
     uint64_t gpu_memory_bytes;
 };
@@ -567,12 +627,49 @@ crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, floa
                                            crowd_error *error);
 crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t clip,
                                       float crossfade_s, crowd_error *error);
+/* play without the record's write (play_blend writes it once, blended). */
+crowd_result crowd__gpu_instance_start(gpu_archetype *r, uint32_t slot, uint32_t clip,
+                                       float crossfade_s, crowd_error *error);
+/* Sends the slot's record to the GPU (the GL 4.5 tier; nothing on the
+ * portable one, which streams records per pass). */
+void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot);
+/* The record's clip words (frames, fps, duration, loop and layout flags). */
+void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip);
 /* Removes the record in `slot`; the last record moves into it. Returns the
  * handle index of the moved record (UINT32_MAX when none moved). */
 uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot);
 void crowd__gpu_instances_clear(gpu_archetype *r);
 /* Grows [min, max] by every instance's bind-pose box in world space. */
 void crowd__gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]);
+
+/* blend.c: declared blends and their measures */
+/* Every clip's ground speed into blends.ground_speeds, once;
+ * CROWD_ERROR_UNSUPPORTED without a skeleton and clips. */
+crowd_result crowd__gpu_blends_measure(gpu_archetype *r, crowd_error *error);
+/* blend_slots.c: each slot's state */
+/* slots for `capacity` slots (before instances.capacity moves). */
+crowd_result crowd__gpu_blends_reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error);
+void crowd__gpu_blends_release(gpu_archetype *r);
+/* A slot starts (add, update) or plays a plain clip from now (play): it
+ * is in no blend, its rate the record's speed. */
+void crowd__gpu_blends_slot_clip(gpu_archetype *r, uint32_t slot, float rate);
+/* The same for a fresh slot (add), whose state holds nothing yet. */
+void crowd__gpu_blends_slot_init(gpu_archetype *r, uint32_t slot, float rate);
+/* Before crowd_instance_play with a crossfade: the slot's partner becomes
+ * the fading-out clip's; then (after the new clip is set) no partner. */
+void crowd__gpu_blends_slot_fade(gpu_archetype *r, uint32_t slot);
+/* Removal: the last slot's state moves into slot. */
+void crowd__gpu_blends_remove(gpu_archetype *r, uint32_t slot, uint32_t last);
+void crowd__gpu_blends_clear(gpu_archetype *r);
+/* The record's speed for rate `rate` (and its fading-out clip's). */
+void crowd__gpu_blends_set_rate(gpu_archetype *r, uint32_t slot, float rate);
+/* The slot's partner clips for sampling (UINT32_MAX: none). */
+const gpu_blend_slot *crowd__gpu_blends_slot(const gpu_archetype *r, uint32_t slot);
+/* The bake's blends (crowd_bake.blends), declared at the archetype's
+ * creation; an error (a clip's ground speed that does not rise) fails it. */
+crowd_result crowd__gpu_blends_declare_baked(gpu_archetype *r, crowd_error *error);
+/* Clears the record's partner words and flags (to side). */
+void crowd__gpu_record_clear_partner(gpu_instance_record *rec);
 
 /* events.c */
 /* The markers of every clip of the bake (r->clips made), checked. */
@@ -621,9 +718,12 @@ void crowd__gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t 
  * cpu and gpu modes and the joint queries. `cursors`: the slot's two (clip,
  * fade source), or NULL for a stateless sample (a binary search per track,
  * which finds the same keys). pose and from_pose: joint_count scratch. */
+/* `blend`: the slot's blend partners (NULL: none); partner_pose a third
+ * scratch pose (may be NULL when blend is). */
 void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_record *record, float now_s,
-                            crowd_anim_cursor *cursors, crowd_transform *pose,
-                            crowd_transform *from_pose, float *out_models);
+                            const gpu_blend_slot *blend, crowd_anim_cursor *cursors,
+                            crowd_transform *pose, crowd_transform *from_pose,
+                            crowd_transform *partner_pose, float *out_models);
 /* Skinning matrices (12 floats per joint) of the instance in `slot` at
  * global time now_s, crossfade included. */
 void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float *out_palette);

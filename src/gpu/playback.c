@@ -64,12 +64,15 @@ crowd_result crowd__gpu_pose_reserve(gpu_archetype *r, crowd_error *error) {
     if (r->playback.pose == NULL) {
         r->playback.pose = crowd__mem_alloc(allocator, joints * sizeof *r->playback.pose);
         r->playback.from_pose = crowd__mem_alloc(allocator, joints * sizeof *r->playback.from_pose);
+        r->playback.partner_pose =
+            crowd__mem_alloc(allocator, joints * sizeof *r->playback.partner_pose);
         r->playback.models =
             crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *r->playback.models);
         r->playback.palette =
             crowd__mem_alloc(allocator, (size_t)joints * 12 * sizeof *r->playback.palette);
         if (r->playback.pose == NULL || r->playback.from_pose == NULL ||
-            r->playback.models == NULL || r->playback.palette == NULL) {
+            r->playback.partner_pose == NULL || r->playback.models == NULL ||
+            r->playback.palette == NULL) {
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
         }
     }
@@ -82,6 +85,7 @@ void crowd__gpu_pose_release(gpu_archetype *r) {
     crowd__mem_free(allocator, r->playback.cursor_keys);
     crowd__mem_free(allocator, r->playback.pose);
     crowd__mem_free(allocator, r->playback.from_pose);
+    crowd__mem_free(allocator, r->playback.partner_pose);
     crowd__mem_free(allocator, r->playback.models);
     crowd__mem_free(allocator, r->playback.palette);
     crowd_skin_prepared_destroy(r->playback.skin_prepared);
@@ -89,7 +93,7 @@ void crowd__gpu_pose_release(gpu_archetype *r) {
     r->playback.cursors = NULL;
     r->playback.cursor_keys = NULL;
     r->playback.cursor_capacity = 0;
-    r->playback.pose = r->playback.from_pose = NULL;
+    r->playback.pose = r->playback.from_pose = r->playback.partner_pose = NULL;
     r->playback.models = r->playback.palette = NULL;
 }
 
@@ -121,17 +125,61 @@ static void sample(const gpu_archetype *r, uint32_t clip, uint32_t loop_mode, fl
     crowd_anim_sample(skeleton, source, t, cursor, out);
 }
 
+/* Mixes into `pose` the blend partner `partner_clip` (UINT32_MAX: none)
+ * of the clip sampled at clip time t of duration d, at the same phase
+ * (t / d of its own duration), with weight w: local poses, the reference
+ * bat and vat approximate. Sampled without a cursor (a binary search per
+ * track, which finds the same keys). */
+static void mix_partner(const gpu_archetype *r, uint32_t partner_clip, float w, float t, float d,
+                        crowd_transform *partner_pose, crowd_transform *pose) {
+    if (partner_clip >= r->clip_count || !(w > 0.0f) || partner_pose == NULL) {
+        return;
+    }
+    const gpu_clip *p = &r->clips[partner_clip];
+    float partner_t = d > 0.0f ? t / d * p->duration_s : 0.0f;
+    if (p->source_clip < r->source->clip_count) {
+        crowd_anim_sample(&r->source->skeleton, &r->source->clips[p->source_clip], partner_t, NULL,
+                          partner_pose);
+    } else {
+        crowd_anim_rest_pose(&r->source->skeleton, partner_pose);
+    }
+    const crowd_transform *poses[2] = {pose, partner_pose};
+    const float weights[2] = {1.0f - w, w};
+    crowd_anim_blend(&r->source->skeleton, poses, weights, 2, pose);
+}
+
+/* The clip time of clip `clip` in the record's loop mode (0 when none). */
+static float time_of(const gpu_archetype *r, uint32_t clip, uint32_t loop_mode, float now_s,
+                     float start_s, float offset_s, float speed) {
+    return clip < r->clip_count
+               ? crowd__gpu_clip_time(&r->clips[clip], loop_mode, now_s, start_s, offset_s, speed)
+               : 0.0f;
+}
+
 void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_record *rec, float now_s,
-                            crowd_anim_cursor *cursors, crowd_transform *pose,
-                            crowd_transform *from_pose, float *out_models) {
+                            const gpu_blend_slot *blend, crowd_anim_cursor *cursors,
+                            crowd_transform *pose, crowd_transform *from_pose,
+                            crowd_transform *partner_pose, float *out_models) {
     const crowd_skeleton *skeleton = &r->source->skeleton;
-    sample(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, now_s, rec->start_s, rec->offset_s,
-           rec->speed, cursors != NULL ? &cursors[0] : NULL, pose);
+    uint32_t loop_mode = rec->flags & GPU_FLAG_LOOP_MASK;
+    sample(r, rec->clip, loop_mode, now_s, rec->start_s, rec->offset_s, rec->speed,
+           cursors != NULL ? &cursors[0] : NULL, pose);
+    if (blend != NULL) {
+        float t = time_of(r, rec->clip, loop_mode, now_s, rec->start_s, rec->offset_s, rec->speed);
+        mix_partner(r, blend->partner_clip, rec->partner_weight, t, rec->duration_s, partner_pose,
+                    pose);
+    }
     float w = crowd__gpu_fade_weight(rec, now_s);
     if (w < 1.0f) {
-        sample(r, rec->from_clip, (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK,
-               now_s, rec->from_start_s, rec->from_offset_s, rec->from_speed,
-               cursors != NULL ? &cursors[1] : NULL, from_pose);
+        uint32_t from_loop = (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK;
+        sample(r, rec->from_clip, from_loop, now_s, rec->from_start_s, rec->from_offset_s,
+               rec->from_speed, cursors != NULL ? &cursors[1] : NULL, from_pose);
+        if (blend != NULL) {
+            float t = time_of(r, rec->from_clip, from_loop, now_s, rec->from_start_s,
+                              rec->from_offset_s, rec->from_speed);
+            mix_partner(r, blend->from_partner_clip, rec->from_partner_weight, t,
+                        rec->from_duration_s, partner_pose, from_pose);
+        }
         const crowd_transform *poses[2] = {pose, from_pose};
         const float weights[2] = {w, 1.0f - w};
         crowd_anim_blend(skeleton, poses, weights, 2, pose);
@@ -146,8 +194,9 @@ void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float
         crowd_anim_skin_matrices(&r->source->skeleton, posed, NULL, out_palette);
         return;
     }
-    crowd__gpu_pose_models(r, &r->instances.records[slot], now_s, &r->playback.cursors[2 * slot],
-                           r->playback.pose, r->playback.from_pose, r->playback.models);
+    crowd__gpu_pose_models(r, &r->instances.records[slot], now_s, crowd__gpu_blends_slot(r, slot),
+                           &r->playback.cursors[2 * slot], r->playback.pose, r->playback.from_pose,
+                           r->playback.partner_pose, r->playback.models);
     crowd_anim_skin_matrices(&r->source->skeleton, r->playback.models, NULL, out_palette);
 }
 

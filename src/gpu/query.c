@@ -23,6 +23,7 @@ void crowd__gpu_query_release(gpu_archetype *r) {
     const crowd_allocator *allocator = &r->world->allocator;
     crowd__mem_free(allocator, r->query.pose);
     crowd__mem_free(allocator, r->query.from_pose);
+    crowd__mem_free(allocator, r->query.partner_pose);
     crowd__mem_free(allocator, r->query.models);
     r->query = (gpu_query){0};
 }
@@ -35,8 +36,10 @@ static crowd_result reserve_scratch(gpu_archetype *r, crowd_error *error) {
     size_t joints = r->source->skeleton.joint_count;
     r->query.pose = crowd__mem_alloc(allocator, joints * sizeof *r->query.pose);
     r->query.from_pose = crowd__mem_alloc(allocator, joints * sizeof *r->query.from_pose);
+    r->query.partner_pose = crowd__mem_alloc(allocator, joints * sizeof *r->query.partner_pose);
     r->query.models = crowd__mem_alloc(allocator, joints * 16 * sizeof *r->query.models);
-    if (r->query.pose == NULL || r->query.from_pose == NULL || r->query.models == NULL) {
+    if (r->query.pose == NULL || r->query.from_pose == NULL || r->query.partner_pose == NULL ||
+        r->query.models == NULL) {
         crowd__gpu_query_release(r);
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, r->name, "out of memory");
     }
@@ -106,8 +109,9 @@ static void answer(gpu_archetype *r, uint32_t slot, query_kind kind, uint32_t in
     /* A caller's pose (crowd_instance_set_pose) is what cpu and gpu draw. */
     const float *models = crowd__gpu_poses_models(r, slot);
     if (models == NULL) {
-        crowd__gpu_pose_models(r, rec, (float)r->world->clock_s, NULL, r->query.pose,
-                               r->query.from_pose, r->query.models);
+        crowd__gpu_pose_models(r, rec, (float)r->world->clock_s, crowd__gpu_blends_slot(r, slot),
+                               NULL, r->query.pose, r->query.from_pose, r->query.partner_pose,
+                               r->query.models);
         models = r->query.models;
     }
     float model[16];

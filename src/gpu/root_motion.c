@@ -38,6 +38,24 @@ crowd_result crowd_instance_root_motion(crowd_world *world, crowd_instance insta
                                "root motion between %g and %g s: a time is not finite", from_s,
                                to_s);
     }
+    /* A blend: the partner's motion at the same phase, mixed in by its
+     * weight (a partner without root motion adds none). */
+    const gpu_blend_slot *blend = crowd__gpu_blends_slot(r, slot);
+    if (blend->partner_clip < r->clip_count && rec->partner_weight > 0.0f &&
+        clip->duration_s > 0.0f) {
+        const gpu_clip *partner = &r->clips[blend->partner_clip];
+        const crowd_bake_clip *partner_baked = &r->bake->clips[blend->partner_clip];
+        float k = partner->duration_s / clip->duration_s, partner_local[3] = {0}, partner_turn = 0;
+        if (partner_baked->root_motion.sample_count > 0) {
+            crowd_anim_root_motion_delta(&partner_baked->root_motion, partner->duration_s, loop,
+                                         from_t * k, to_t * k, partner_local, &partner_turn);
+        }
+        float w = rec->partner_weight;
+        for (int a = 0; a < 3; a++) {
+            local[a] += (partner_local[a] - local[a]) * w;
+        }
+        turn += (partner_turn - turn) * w;
+    }
     /* into the world as the instance is placed: R_y(heading) * scale */
     float c = rec->cos_heading, s = rec->sin_heading, k = rec->scale;
     out_delta_position[0] = k * (c * local[0] + s * local[2]);

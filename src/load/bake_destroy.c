@@ -41,6 +41,10 @@ void crowd_bake_destroy(crowd_bake *bake) {
         crowd__mem_free(&allocator, bake->events[i].name);
     }
     crowd__mem_free(&allocator, bake->events);
+    for (uint32_t i = 0; i < bake->blend_count && bake->blends != NULL; i++) {
+        crowd__mem_free(&allocator, bake->blends[i].name);
+    }
+    crowd__mem_free(&allocator, bake->blends);
     crowd__mem_free(&allocator, bake->vat_position.texels);
     crowd__mem_free(&allocator, bake->vat_normal.texels);
     crowd__mem_free(&allocator, bake->bat.texels);

@@ -9,7 +9,7 @@
 #include "core/core_internal.h"
 #include "load/bake_internal.h"
 
-static crowd_result check_name(const char *name, crowd_error *error) {
+crowd_result crowd__bake_check_name(const char *name, crowd_error *error) {
     size_t length = strlen(name);
     if (length == 0 || length > CROWD_BAKE_EVENT_NAME_MAX) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
@@ -61,7 +61,7 @@ crowd_result crowd_bake_add_event(crowd_bake *bake, const char *clip, float time
                                "event \"%.80s\" at %g s lies outside clip \"%.80s\" (0 to %g s)",
                                name, (double)time_s, clip, (double)c->duration_s);
     }
-    crowd_result result = check_name(name, error);
+    crowd_result result = crowd__bake_check_name(name, error);
     if (result != CROWD_OK) {
         return result;
     }

@@ -57,4 +57,8 @@ float crowd__bake_unorm16_decode(uint16_t q, float min, float max);
 uint16_t crowd__bake_oct_encode(const float normal[3]);
 void crowd__bake_oct_decode(uint16_t packed, float normal[3]);
 
+/* bake_events.c: an event's (and a blend's) name rule: 1 to
+ * CROWD_BAKE_EVENT_NAME_MAX bytes, no control character. */
+crowd_result crowd__bake_check_name(const char *name, crowd_error *error);
+
 #endif

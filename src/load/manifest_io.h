@@ -84,6 +84,13 @@ const manifest_check *crowd__manifest_find_check(const manifest_info *info, cons
 crowd_result crowd__manifest_read(const char *json, size_t size, const char *file, crowd_bake *bake,
                                   manifest_info *info, crowd_error *error);
 
+/* manifest_blends.c: the manifest's optional "blends" into the bake (every
+ * clip read before), each added by crowd_bake_add_blend so a loaded bake
+ * holds to the rules a built one does. `root` is the parsed manifest (a
+ * cJSON object). CROWD_ERROR_INVALID_DATA naming the member. */
+crowd_result crowd__manifest_read_blends(const void *root, const char *file, crowd_bake *bake,
+                                         crowd_error *error);
+
 /* The files an existing manifest names besides itself, as paths relative to
  * its folder (plain names, or "openvat/NAME" for the OpenVAT set), so a bake
  * written over it can remove what it no longer has. Lenient: members that

@@ -1048,6 +1048,9 @@ crowd_result crowd__manifest_read(const char *json, size_t size, const char *fil
         result = read_clips(&r, root, bake);
     }
     if (result == CROWD_OK) {
+        result = crowd__manifest_read_blends(root, file, bake, error);
+    }
+    if (result == CROWD_OK) {
         result = read_lods(&r, root, bake);
     }
     cJSON *vat = NULL, *bat = NULL;

@@ -532,6 +532,41 @@ static int test_options(void) {
               "crowd info: exit %d: %s", run.exit_code, run.out);
     test_remove_tree(dir);
 
+    /* --blend: in the manifest, with thresholds or at the ground speeds;
+     * crowd info lists them. */
+    const char *blends[] = {"builtin:",
+                            "-o",
+                            dir,
+                            "--lods",
+                            "0",
+                            "--blend",
+                            "locomotion=walk,run",
+                            "--blend",
+                            "stand=idle:0,walk:1.4,run:3.5",
+                            NULL};
+    run_bake(blends, NULL, &run);
+    CHECK_MSG(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
+    CHECK(strstr(run.out, "blend locomotion: walk run (at their ground speeds)") != NULL);
+    if (crowd_bake_load(dir, NULL, &bake, &error) == CROWD_OK) {
+        CHECK(bake->blend_count == 2);
+        if (bake->blend_count == 2) {
+            const crowd_bake_blend *a = &bake->blends[0], *b = &bake->blends[1];
+            CHECK(strcmp(a->name, "locomotion") == 0 && a->clip_count == 2 && !a->has_thresholds &&
+                  strcmp(bake->clips[a->clips[1]].name, "run") == 0);
+            CHECK(strcmp(b->name, "stand") == 0 && b->clip_count == 3 && b->has_thresholds &&
+                  b->thresholds[1] == 1.4f && b->thresholds[2] == 3.5f);
+        }
+        crowd_bake_destroy(bake);
+    } else {
+        CHECK_MSG(false, "blends load: %s", error.reason);
+    }
+    cli_run_argv(info, NULL, root, &run);
+    CHECK_MSG(run.exit_code == 0 && strstr(run.out, "blends            2") != NULL &&
+                  strstr(run.out, "'locomotion': walk at 1.5") != NULL &&
+                  strstr(run.out, "'stand': idle at 0 walk at 1.4 run at 3.5") != NULL,
+              "crowd info: exit %d: %s", run.exit_code, run.out);
+    test_remove_tree(dir);
+
     /* The report: one row per encoding, the unchosen ones not written. */
     const char *report[] = {"builtin:", "-o", dir, "--report-all", NULL};
     run_bake(report, NULL, &run);
@@ -780,6 +815,19 @@ static int test_bad_inputs(void) {
     expect_untouched(dir, event_outside, NULL, 2, "lies outside clip \"walk\"");
     const char *event_negative[] = {"builtin:", "-o", dir, "--event", "walk:-0.5=step", NULL};
     expect_untouched(dir, event_negative, NULL, 2, "lies outside clip");
+    const char *blend_syntax[] = {"builtin:", "-o", dir, "--blend", "walk,run", NULL};
+    expect_untouched(dir, blend_syntax, NULL, 1, "is not NAME=CLIP[:THRESHOLD],CLIP");
+    const char *blend_one[] = {"builtin:", "-o", dir, "--blend", "b=walk", NULL};
+    expect_untouched(dir, blend_one, NULL, 1, "needs 2 to 16 clip names");
+    const char *blend_some[] = {"builtin:", "-o", dir, "--blend", "b=walk:1,run", NULL};
+    expect_untouched(dir, blend_some, NULL, 1, "a threshold after some clips");
+    const char *blend_clip[] = {"builtin:", "-o", dir, "--blend", "b=walk,moonwalk", NULL};
+    expect_untouched(dir, blend_clip, NULL, 2, "the bake has no clip \"moonwalk\"");
+    const char *blend_down[] = {"builtin:", "-o", dir, "--blend", "b=walk:2,run:1", NULL};
+    expect_untouched(dir, blend_down, NULL, 2, "not above the one before");
+    const char *blend_twice[] = {"builtin:",       "-o", dir, "--blend", "b=walk,run", "--blend",
+                                 "b=idle:0,run:1", NULL};
+    expect_untouched(dir, blend_twice, NULL, 2, "another blend of the bake has that name");
     const char *root_mode[] = {"builtin:", "-o", dir, "--root-motion", "sideways", NULL};
     expect_untouched(dir, root_mode, NULL, 1, "--root-motion: 'sideways' is not keep or extract");
     const char *root_joint[] = {"builtin:", "-o",           dir,    "--root-motion",

@@ -391,7 +391,7 @@ static void bench_no_wait(void) {
  * draw, as gl45's one multi-draw command; cpu mode draws each character.
  * The camera frames the whole crowd, so the portable tier's CPU culling
  * keeps every character: as many vertices as gl45's count. It streams the
- * records it draws every frame (112 bytes each) on top of what gl45
+ * records it draws every frame (144 bytes each) on top of what gl45
  * uploads, and culls on the CPU in static and vat only. */
 static void check_tier_pair(const cell_view *gl45, const cell_view *portable,
                             double paired_median) {
@@ -405,7 +405,7 @@ static void check_tier_pair(const cell_view *gl45, const cell_view *portable,
                   portable->vertices == gl45->vertices,
               "%s at %g: draws %g and %g, vertices %g and %g", portable->mode, portable->count,
               gl45->draw_calls, portable->draw_calls, gl45->vertices, portable->vertices);
-    CHECK_MSG(portable->uploaded_bytes == gl45->uploaded_bytes + 112.0 * portable->count,
+    CHECK_MSG(portable->uploaded_bytes == gl45->uploaded_bytes + 144.0 * portable->count,
               "%s at %g: portable uploads %g bytes, gl45 %g", portable->mode, portable->count,
               portable->uploaded_bytes, gl45->uploaded_bytes);
     CHECK_MSG(gl45->cull_ms_max == 0.0 &&
@@ -753,6 +753,14 @@ static int group_play(void) {
             "--frames", "4", "--keys", "4m", "--screenshot", "play_mixed.png", NULL);
     CHECK_MSG(r->exit_code == 0, "play mixed: exit %d, stderr: %s", r->exit_code, r->err);
     CHECK(png_size("play_mixed.png", &width, &height) && width == 160 && height == 90);
+    /* Blend by speed: b (on: builtin:'s walk and run), ] (faster), 4 (bat),
+     * + (x2: newcomers join the blend), [ (slower), 5 (vat), c (clips:
+     * leaves the blend), b (on again), b (off). */
+    remove("play_blend.png");
+    r = run("play", "builtin:", "--count", "3", "--size", "160x90", "--frames", "12", "--keys",
+            "b]4+[5cbb", "--screenshot", "play_blend.png", NULL);
+    CHECK_MSG(r->exit_code == 0, "play blend: exit %d, stderr: %s", r->exit_code, r->err);
+    CHECK(png_size("play_blend.png", &width, &height) && width == 160 && height == 90);
     return check_finish();
 }
 

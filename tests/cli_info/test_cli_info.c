@@ -350,13 +350,24 @@ static void check_bake(void) {
                   strstr(r->out, "runtime clips     5 clips, 75 tracks") != NULL &&
                   strstr(r->out, "error against the source 0 ") != NULL &&
                   strstr(r->out, "sockets           3\n  'socket_hand_R' on joint ") != NULL &&
-                  strstr(r->out, "'socket_head' on joint ") != NULL,
+                  strstr(r->out, "'socket_head' on joint ") != NULL &&
+                  strstr(r->out, ", loop, ground speed 1.5") != NULL,
               "%s", r->out);
     r = run("info_bake/builtin.crowd.json", "--json", NULL);
     cJSON *json = cJSON_Parse(r->out);
     const cJSON *runtime = cJSON_GetObjectItem(json, "runtime_clips");
     CHECK_MSG(json_int(runtime, "clip_count") == 5 && json_int(runtime, "size_bytes") > 0, "%.300s",
               r->out);
+    /* Ground speeds from the runtime clips: idle stands, run outpaces walk. */
+    const cJSON *clips = cJSON_GetObjectItem(json, "clips");
+    double speed[5] = {-1, -1, -1, -1, -1};
+    for (int c = 0; c < 5; c++) {
+        const cJSON *g = cJSON_GetObjectItem(cJSON_GetArrayItem(clips, c), "ground_speed");
+        speed[c] = cJSON_IsNumber(g) ? g->valuedouble : -1.0;
+    }
+    CHECK_MSG(speed[0] >= 0.0 && speed[0] < 0.01 && speed[1] > 1.0 && speed[2] > speed[1],
+              "ground speeds idle %g, walk %g, run %g", speed[0], speed[1], speed[2]);
+    CHECK(strstr(r->out, "\"ground_speed\"") != NULL);
     const cJSON *sockets = cJSON_GetObjectItem(json, "sockets");
     const cJSON *hand = cJSON_GetArrayItem(sockets, 0);
     const cJSON *hand_name = cJSON_GetObjectItem(hand, "name");

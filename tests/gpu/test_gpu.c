@@ -24,7 +24,8 @@
  *                           state and shade), state, shade, cull, cli, time,
  *                           programs, handles, events (with bar), query
  *                           (joint and socket queries), rootmotion
- *                           (crowd_instance_root_motion), pose (the
+ *                           (crowd_instance_root_motion), blend (1D
+ *                           blends, speed matching), pose (the
  *                           game's own poses), state_portable
  *                           (with world), portable, and portable_gl33,
  *                           portable_gles3, state_gl33 and state_gles3
@@ -294,6 +295,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "query", NULL)) {
         result = combine(result, test_gpu_query());
+    }
+    if (run_group(which, "blend", NULL)) {
+        result = combine(result, test_gpu_blend());
     }
     if (run_group(which, "rootmotion", NULL)) {
         result = combine(result, test_gpu_root_motion());

@@ -112,6 +112,7 @@ int test_gpu_programs(void);
 int test_gpu_handles(void);
 int test_gpu_query(void);
 int test_gpu_root_motion(void);
+int test_gpu_blend(void);
 int test_gpu_events(void);
 /* The game's own poses: images (test_gpu_pose.c) and the rest
  * (test_gpu_pose_api.c). */

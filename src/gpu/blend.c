@@ -1,0 +1,233 @@
+/* 1D blend spaces (crowd/gpu.h "blends"): an archetype's declared blends
+ * and what speed matching needs of them, measured once: every clip's
+ * ground speed (crowd_anim_clip_ground_speed) at the first need, and each
+ * segment's stride on the phase-locked blend when a blend is declared.
+ * Playing them is blend_play.c; each slot's state blend_slots.c. */
+#include <math.h>
+#include <string.h>
+
+#include "core/core_internal.h"
+#include "crowd/bake.h"
+#include "gpu/internal.h"
+
+static crowd_result oom(crowd_error *error) {
+    return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+}
+
+/* ---- ground speeds -------------------------------------------------------- */
+
+/* Every clip's, measured once: on the source skeleton (the asset, or a
+ * loaded bake's runtime clips), watching the feet of the drawn mesh. */
+crowd_result crowd__gpu_blends_measure(gpu_archetype *r, crowd_error *error) {
+    if (r->blends.ground_speeds != NULL) {
+        return CROWD_OK;
+    }
+    if (r->source == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name,
+                               "no skeleton and clips to measure ground speeds on (a bake "
+                               "without runtime clips): give the thresholds");
+    }
+    const crowd_allocator *allocator = &r->world->allocator;
+    const crowd_skeleton *skeleton = &r->source->skeleton;
+    uint32_t joints = skeleton->joint_count;
+    float *speeds = crowd__mem_alloc_zeroed(allocator, r->clip_count + 1, sizeof *speeds);
+    crowd_transform *pose = crowd__mem_alloc(allocator, joints * sizeof *pose);
+    float *models = crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *models);
+    uint8_t *feet = crowd__mem_alloc(allocator, joints);
+    crowd_result result = CROWD_OK;
+    if (speeds == NULL || pose == NULL || models == NULL || feet == NULL) {
+        result = oom(error);
+    } else {
+        const crowd_mesh *mesh = &r->drawn->mesh;
+        bool have_feet = mesh->vertex_count > 0 &&
+                         crowd_anim_foot_joints(skeleton, mesh, pose, models, feet) > 0;
+        for (uint32_t c = 0; c < r->clip_count; c++) {
+            uint32_t source = r->clips[c].source_clip;
+            crowd_ground_speed g = {0};
+            if (source < r->source->clip_count &&
+                crowd_anim_clip_ground_speed(skeleton, &r->source->clips[source],
+                                             have_feet ? feet : NULL, pose, models, &g)) {
+                speeds[c] = g.speed;
+            }
+        }
+        r->blends.ground_speeds = speeds;
+        speeds = NULL;
+    }
+    crowd__mem_free(allocator, speeds);
+    crowd__mem_free(allocator, pose);
+    crowd__mem_free(allocator, models);
+    crowd__mem_free(allocator, feet);
+    return result;
+}
+
+/* The blend's strides (gpu_blend.strides), measured on the source
+ * skeleton; nothing without one. */
+static crowd_result measure_strides(gpu_archetype *r, gpu_blend *b, crowd_error *error) {
+    if (r->source == NULL) {
+        return CROWD_OK;
+    }
+    const crowd_allocator *allocator = &r->world->allocator;
+    const crowd_skeleton *skeleton = &r->source->skeleton;
+    uint32_t joints = skeleton->joint_count;
+    crowd_transform *poses = crowd__mem_alloc(allocator, 2 * (size_t)joints * sizeof *poses);
+    float *models = crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *models);
+    uint8_t *feet = crowd__mem_alloc(allocator, joints);
+    crowd_result result = CROWD_OK;
+    if (poses == NULL || models == NULL || feet == NULL) {
+        result = oom(error);
+    } else {
+        const crowd_mesh *mesh = &r->drawn->mesh;
+        bool have_feet = mesh->vertex_count > 0 &&
+                         crowd_anim_foot_joints(skeleton, mesh, poses, models, feet) > 0;
+        b->has_strides = true;
+        for (uint32_t i = 0; i + 1 < b->clip_count; i++) {
+            const gpu_clip *a = &r->clips[b->clips[i]], *c = &r->clips[b->clips[i + 1]];
+            bool sourced =
+                a->source_clip < r->source->clip_count && c->source_clip < r->source->clip_count;
+            for (uint32_t k = 0; k <= GPU_BLEND_STRIDE_STEPS; k++) {
+                float w = (float)k / (float)GPU_BLEND_STRIDE_STEPS;
+                crowd_ground_speed g = {0};
+                if (sourced) {
+                    crowd_anim_blend_ground_speed(skeleton, &r->source->clips[a->source_clip],
+                                                  &r->source->clips[c->source_clip], w,
+                                                  have_feet ? feet : NULL, poses, models, &g);
+                }
+                b->strides[i][k] = g.speed * (a->duration_s + (c->duration_s - a->duration_s) * w);
+            }
+        }
+    }
+    crowd__mem_free(allocator, poses);
+    crowd__mem_free(allocator, models);
+    crowd__mem_free(allocator, feet);
+    return result;
+}
+
+float crowd_archetype_clip_ground_speed(const crowd_world *world, crowd_archetype archetype,
+                                        uint32_t clip) {
+    gpu_archetype *r = crowd__gpu_world_archetype(world, archetype);
+    if (r == NULL || clip >= r->clip_count || crowd__gpu_blends_measure(r, NULL) != CROWD_OK) {
+        return 0.0f;
+    }
+    return r->blends.ground_speeds[clip];
+}
+
+/* ---- declaring ------------------------------------------------------------ */
+
+/* Declares `desc` on r (checked), its index + 1 into *out_index. */
+static crowd_result add_blend(gpu_archetype *r, const crowd_blend_desc *desc, uint32_t *out_index,
+                              crowd_error *error) {
+    crowd_result result = CROWD_OK;
+    if (desc == NULL || desc->clips == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
+                               "blend: desc or its clips is NULL");
+    }
+    if (desc->clip_count < 2 || desc->clip_count > CROWD_BLEND_MAX_CLIPS) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
+                               "blend: %u clips (2 to %u)", (unsigned)desc->clip_count,
+                               (unsigned)CROWD_BLEND_MAX_CLIPS);
+    }
+    if (r->blends.count == CROWD_ARCHETYPE_MAX_BLENDS) {
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, r->name, "more than %u blends",
+                               (unsigned)CROWD_ARCHETYPE_MAX_BLENDS);
+    }
+    gpu_blend blend = {.clip_count = desc->clip_count};
+    for (uint32_t i = 0; i < desc->clip_count; i++) {
+        if (desc->clips[i] >= r->clip_count) {
+            return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
+                                   "blend: clip %u (entry %u) out of range (%u clips)",
+                                   (unsigned)desc->clips[i], (unsigned)i, (unsigned)r->clip_count);
+        }
+        blend.clips[i] = desc->clips[i];
+    }
+    if (desc->thresholds == NULL) {
+        result = crowd__gpu_blends_measure(r, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    for (uint32_t i = 0; i < desc->clip_count; i++) {
+        float t = desc->thresholds != NULL ? desc->thresholds[i]
+                                           : r->blends.ground_speeds[blend.clips[i]];
+        if (!isfinite(t) || (i > 0 && !(t > blend.thresholds[i - 1]))) {
+            return crowd_error_set(
+                error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
+                "blend: threshold %u (%g%s) is not finite or not above the one before", (unsigned)i,
+                (double)t, desc->thresholds != NULL ? "" : " m/s, a ground speed");
+        }
+        blend.thresholds[i] = t;
+    }
+    result = measure_strides(r, &blend, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    uint32_t count = r->blends.count;
+    gpu_blend *items = crowd__mem_grow(&r->world->allocator, r->blends.items, count * sizeof *items,
+                                       (count + 1) * sizeof *items);
+    if (items == NULL) {
+        return oom(error);
+    }
+    r->blends.items = items;
+    if (desc->name != NULL) {
+        blend.name = crowd__gpu_copy_string(r->world, desc->name);
+        if (blend.name == NULL) {
+            return oom(error);
+        }
+    }
+    r->blends.items[r->blends.count++] = blend;
+    *out_index = r->blends.count;
+    return CROWD_OK;
+}
+
+crowd_result crowd_archetype_add_blend(crowd_world *world, crowd_archetype archetype,
+                                       const crowd_blend_desc *desc, crowd_blend *out_blend,
+                                       crowd_error *error) {
+    gpu_archetype *r = NULL;
+    crowd_result result = crowd__gpu_world_find_archetype(world, archetype, &r, error);
+    if (result == CROWD_OK && out_blend == NULL) {
+        result = crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
+                                 "blend: out_blend is NULL");
+    }
+    uint32_t index = 0;
+    if (result == CROWD_OK) {
+        result = add_blend(r, desc, &index, error);
+    }
+    if (result == CROWD_OK) {
+        *out_blend = (crowd_blend){.archetype = r->handle, .index = index};
+    }
+    return result;
+}
+
+crowd_result crowd__gpu_blends_declare_baked(gpu_archetype *r, crowd_error *error) {
+    for (uint32_t b = 0; r->bake != NULL && b < r->bake->blend_count; b++) {
+        const crowd_bake_blend *baked = &r->bake->blends[b];
+        crowd_blend_desc desc = {.name = baked->name,
+                                 .clip_count = baked->clip_count,
+                                 .clips = baked->clips,
+                                 .thresholds = baked->has_thresholds ? baked->thresholds : NULL};
+        uint32_t index = 0;
+        crowd_result result = add_blend(r, &desc, &index, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    return CROWD_OK;
+}
+
+bool crowd_archetype_find_blend(const crowd_world *world, crowd_archetype archetype,
+                                const char *name, crowd_blend *out_blend) {
+    gpu_archetype *r = crowd__gpu_world_archetype(world, archetype);
+    for (uint32_t b = 0; r != NULL && name != NULL && b < r->blends.count; b++) {
+        if (r->blends.items[b].name != NULL && strcmp(r->blends.items[b].name, name) == 0) {
+            if (out_blend != NULL) {
+                *out_blend = (crowd_blend){.archetype = r->handle, .index = b + 1};
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t crowd_archetype_blend_count(const crowd_world *world, crowd_archetype archetype) {
+    gpu_archetype *r = crowd__gpu_world_archetype(world, archetype);
+    return r != NULL ? r->blends.count : 0;
+}
