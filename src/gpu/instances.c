@@ -107,7 +107,7 @@ void crowd__gpu_instances_release(gpu_archetype *r) {
     r->instances.capacity = r->instances.count = 0;
 }
 
-static void write_record(gpu_archetype *r, uint32_t slot) {
+void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot) {
     if (r->world->portable) {
         return; /* the CPU copy is what the next pass streams */
     }
@@ -219,7 +219,7 @@ crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc
     r->events.clocks[slot].listed = UINT32_MAX;
     r->poses.slot_entry[slot] = UINT32_MAX;
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     *out_slot = slot;
     return CROWD_OK;
 }
@@ -239,9 +239,11 @@ crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
         crowd__gpu_pose_reset_cursor(r, slot, 0);
     }
     record.handle = r->instances.records[slot].handle;
+    /* A new state, the same props. */
+    record.flags |= r->instances.records[slot].flags & GPU_FLAG_PROPS_MASK;
     r->instances.records[slot] = record;
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     return CROWD_OK;
 }
 
@@ -258,7 +260,7 @@ crowd_result crowd__gpu_instance_set_transform(gpu_archetype *r, uint32_t slot,
     rec->cos_heading = cosf(heading_rad);
     rec->sin_heading = sinf(heading_rad);
     rec->scale = scale == 0.0f ? 1.0f : scale;
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     return CROWD_OK;
 }
 
@@ -296,7 +298,7 @@ crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, floa
         rec->from_speed = speed;
     }
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CONTINUE);
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     return CROWD_OK;
 }
 
@@ -318,6 +320,7 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
     crowd__gpu_poses_end(r, slot);
     gpu_instance_record *rec = &r->instances.records[slot];
     uint32_t loop_mode = rec->flags & GPU_FLAG_LOOP_MASK;
+    uint32_t props = rec->flags & GPU_FLAG_PROPS_MASK;
     float now = (float)r->world->clock_s;
     if (crossfade_s > 0.0f) {
         /* The pose being left is the current clip's; a fade already running
@@ -335,12 +338,12 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
         uint32_t layout = (rec->flags >> GPU_FLAG_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK;
         rec->flags = loop_mode | (loop_mode << GPU_FLAG_FROM_LOOP_SHIFT) | GPU_FLAG_FADE |
                      (rec->flags & GPU_FLAG_CLIP_LOOPS ? GPU_FLAG_FROM_CLIP_LOOPS : 0u) |
-                     layout << GPU_FLAG_FROM_LAYOUT_SHIFT;
+                     layout << GPU_FLAG_FROM_LAYOUT_SHIFT | props;
         if (r->source != NULL) {
             crowd__gpu_pose_move_cursor(r, slot, 0, slot, 1);
         }
     } else {
-        rec->flags = loop_mode;
+        rec->flags = loop_mode | props;
         rec->fade_duration_s = 0.0f;
     }
     set_clip(r, rec, clip);
@@ -351,7 +354,7 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
     }
     crowd__gpu_events_start(r, slot,
                             crossfade_s > 0.0f ? GPU_EVENT_START_FADE : GPU_EVENT_START_CLIP);
-    write_record(r, slot);
+    crowd__gpu_instance_write(r, slot);
     return CROWD_OK;
 }
 
@@ -360,6 +363,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     uint32_t moved = UINT32_MAX;
     crowd__gpu_events_remove(r, slot, last);
     crowd__gpu_poses_remove(r, slot, last);
+    crowd__gpu_props_forget(r, slot);
     if (slot != last) {
         r->instances.records[slot] = r->instances.records[last];
         r->instances.slot_handle[slot] = r->instances.slot_handle[last];
@@ -368,7 +372,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
             crowd__gpu_pose_move_cursor(r, last, 0, slot, 0);
             crowd__gpu_pose_move_cursor(r, last, 1, slot, 1);
         }
-        write_record(r, slot);
+        crowd__gpu_instance_write(r, slot);
     }
     r->instances.count = last;
     if (last == 0) {
@@ -379,6 +383,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
 
 void crowd__gpu_instances_clear(gpu_archetype *r) {
     r->instances.count = 0;
+    crowd__gpu_props_forget_all(r);
     crowd__gpu_events_clear(r);
     crowd__gpu_poses_clear(r);
     r->instances.fade_end_s = -INFINITY;
