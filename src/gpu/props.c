@@ -176,25 +176,28 @@ static crowd_result make_track(gpu_archetype *r, gpu_prop *prop, crowd_error *er
                   r->name, prop->socket_name);
         return CROWD_OK;
     }
-    if (bake->frame_count > (uint32_t)r->world->max_texture_size) {
+    /* The prop's vertices name the socket's joint, whose element 3 x joint
+     * of a 3-texel-wide BAT is `joint` rows down: the track starts there. */
+    uint64_t rows = (uint64_t)bake->frame_count + prop->joint;
+    if (rows > (uint64_t)r->world->max_texture_size) {
         return crowd_error_set(error, CROWD_ERROR_LIMIT, r->name,
-                               "a socket track of %u frames is taller than this GL allows (%d)",
-                               bake->frame_count, (int)r->world->max_texture_size);
+                               "a socket track of %llu rows is taller than this GL allows (%d)",
+                               (unsigned long long)rows, (int)r->world->max_texture_size);
     }
-    float *rows = crowd__mem_alloc(&r->world->allocator, 12u * bake->frame_count * sizeof(float));
-    if (rows == NULL) {
+    float *texels = crowd__mem_alloc_zeroed(&r->world->allocator, 12u * rows, sizeof(float));
+    if (texels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     for (uint32_t f = 0; f < bake->frame_count; f++) {
-        crowd_bake_bat_fetch(bake, f, prop->joint, rows + 12u * f);
+        crowd_bake_bat_fetch(bake, f, prop->joint, texels + 12u * (prop->joint + f));
     }
     /* Made bound on unit 0, whose binding the caller's saved state puts back. */
     crowd_result result = crowd__gpu_texture_create_bound(
-        r->world, &prop->track_texture, GPU_TEXTURE_MATERIALS, GL_RGBA32F, 3, bake->frame_count,
-        GL_RGBA, GL_FLOAT, rows, error);
-    crowd__mem_free(&r->world->allocator, rows);
+        r->world, &prop->track_texture, GPU_TEXTURE_MATERIALS, GL_RGBA32F, 3, (uint32_t)rows,
+        GL_RGBA, GL_FLOAT, texels, error);
+    crowd__mem_free(&r->world->allocator, texels);
     if (result == CROWD_OK) {
-        prop->track_bytes = 48ull * bake->frame_count;
+        prop->track_bytes = 48ull * rows;
         r->gpu_memory_bytes += prop->track_bytes;
     }
     return result;

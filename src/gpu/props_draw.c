@@ -53,6 +53,10 @@ static void draw_carriers_cpu(gpu_archetype *r, const gpu_prop *prop, uint32_t b
     uint64_t section =
         r->world->portable ? 0 : r->world->stream_section * r->streams.skinned_section_bytes;
     uint64_t own = r->source->mesh.vertex_count + prop->first_skinned;
+    if (!r->world->portable) {
+        glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instances.buffer, 0,
+                           sizeof(gpu_instance_record));
+    }
     for (uint32_t slot = 0; slot < r->instances.count; slot++) {
         if ((r->instances.records[slot].flags & bit) == 0) {
             continue;

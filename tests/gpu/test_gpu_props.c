@@ -1,0 +1,306 @@
+/* Props at run time (group props): greenman carrying greenman_sword.glb on
+ * socket_hand_R by crowd_world_add_prop and crowd_instance_attach_prop
+ * renders as greenman baked with the sword merged in (crowd_asset_attach,
+ * what `crowd bake --attach` does), in bat, vat, cpu and gpu, on the GL 4.5
+ * and the portable tier, culled on the GPU and on the CPU; the prop adds
+ * one draw; detached, the image is the character's alone; two instances
+ * with different props differ from the bare pair only on their own side.
+ * Bad input (an unknown socket, an asset without vertices, a prop of
+ * another archetype) is a clear error that changes nothing, on the
+ * builtin character, so it runs without ../shared/models. */
+#define _XOPEN_SOURCE 700
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "crowd/builtin.h"
+#include "crowd/import.h"
+#include "gpu_fixtures.h"
+#include "test_gpu.h"
+
+static const double frame_time = 0.3;
+
+typedef struct props_models {
+    crowd_asset *plain, *attached, *sword, *hat;
+    crowd_bake *plain_bake, *attached_bake;
+    crowd_camera camera;
+} props_models;
+
+static uint8_t *render_one(const crowd_asset *asset, const crowd_bake *bake, crowd_gpu_mode mode,
+                           const crowd_asset *prop, crowd_cull_mode cull,
+                           const crowd_camera *camera, uint32_t *out_draws) {
+    gpu_scene s;
+    if (!gpu_scene_create(asset, bake, mode, &s)) {
+        return NULL;
+    }
+    crowd_error error = {0};
+    crowd_instance id;
+    crowd_prop sword = {0};
+    bool ok = crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                       &error) == CROWD_OK;
+    if (ok && prop != NULL) {
+        ok = crowd_world_add_prop(s.world, s.archetype, &(crowd_prop_desc){prop, "socket_hand_R"},
+                                  &sword, &error) == CROWD_OK &&
+             crowd_instance_attach_prop(s.world, id, sword, &error) == CROWD_OK;
+    }
+    CHECK_MSG(ok, "%s", error.reason);
+    crowd_draw_desc desc = gpu_test_draw_desc(camera, CROWD_PASS_COLOR);
+    desc.cull = cull;
+    uint8_t *image = NULL;
+    if (ok && gpu_test_frame(s.world, frame_time, &desc)) {
+        image = gpu_test_read_rgba();
+        crowd_world_stats stats;
+        crowd_world_get_stats(s.world, &stats);
+        *out_draws = stats.draw_calls;
+    }
+    gpu_scene_destroy(&s);
+    return image;
+}
+
+/* The run-time prop against the merged bake, and without its prop. */
+static void check_mode(const props_models *m, crowd_gpu_tier tier, crowd_gpu_mode mode,
+                       crowd_cull_mode cull) {
+    gpu_test_tier = tier;
+    char what[96];
+    snprintf(what, sizeof what, "props_%s_%s_cull%d", crowd_gpu_tier_name(tier),
+             crowd_gpu_mode_name(mode), (int)cull);
+    uint32_t merged_draws = 0, prop_draws = 0, bare_draws = 0;
+    uint8_t *merged =
+        render_one(m->attached, m->attached_bake, mode, NULL, cull, &m->camera, &merged_draws);
+    uint8_t *runtime =
+        render_one(m->plain, m->plain_bake, mode, m->sword, cull, &m->camera, &prop_draws);
+    uint8_t *bare = render_one(m->plain, m->plain_bake, mode, NULL, cull, &m->camera, &bare_draws);
+    CHECK_MSG(merged != NULL && runtime != NULL && bare != NULL, "%s: no images", what);
+    if (merged != NULL && runtime != NULL && bare != NULL) {
+        CHECK(gpu_test_close(what, merged, runtime, gpu_test_tolerance(mode)));
+        /* the sword shows: the bare character differs from both; and the
+         * sword is where the merged one is, to a fraction of its own pixels
+         * (the tolerance above is of the whole image, larger than it). */
+        CHECK(gpu_test_different(what, bare, runtime, 0.01));
+        image_diff sword = image_compare(bare, merged, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 24);
+        image_diff off = image_compare(merged, runtime, GPU_TEST_WIDTH, GPU_TEST_HEIGHT, 24);
+        CHECK_MSG(sword.differing > 20 && off.differing * 4 <= sword.differing,
+                  "%s: the sword covers %u pixels, %u differ from the merged bake", what,
+                  sword.differing, off.differing);
+        printf("  %-40s sword %u px, %u of them off\n", what, sword.differing, off.differing);
+        CHECK_MSG(prop_draws == bare_draws + 1 && merged_draws == bare_draws,
+                  "%s: %u draws with the prop, %u without, %u merged", what, prop_draws, bare_draws,
+                  merged_draws);
+        gpu_test_save(what, "merged", merged);
+        gpu_test_save(what, "runtime", runtime);
+    }
+    free(merged);
+    free(runtime);
+    free(bare);
+    gpu_test_tier = CROWD_TIER_AUTO;
+}
+
+/* Pixels differing in the left and right halves. */
+static void half_differences(const uint8_t *a, const uint8_t *b, uint32_t *left, uint32_t *right) {
+    *left = *right = 0;
+    for (uint32_t y = 0; y < GPU_TEST_HEIGHT; y++) {
+        for (uint32_t x = 0; x < GPU_TEST_WIDTH; x++) {
+            size_t i = 4 * ((size_t)y * GPU_TEST_WIDTH + x);
+            if (memcmp(a + i, b + i, 3) != 0) {
+                *(x < GPU_TEST_WIDTH / 2 ? left : right) += 1;
+            }
+        }
+    }
+}
+
+/* Two instances side by side: a sword on the left one, a hat on the right
+ * one, swapped at run time; each change shows on its own side only. */
+static void check_pair(const props_models *m, crowd_gpu_tier tier, crowd_gpu_mode mode) {
+    gpu_test_tier = tier;
+    gpu_scene s;
+    REQUIRE_VOID(gpu_scene_create(m->plain, m->plain_bake, mode, &s));
+    crowd_error error = {0};
+    crowd_instance left, right;
+    crowd_prop sword, hat;
+    CHECK(crowd_world_add_instance(s.world, s.archetype,
+                                   &(crowd_instance_desc){.position = {-1.5f, 0.0f, 0.0f}}, &left,
+                                   NULL) == CROWD_OK);
+    CHECK(crowd_world_add_instance(s.world, s.archetype,
+                                   &(crowd_instance_desc){.position = {1.5f, 0.0f, 0.0f}}, &right,
+                                   NULL) == CROWD_OK);
+    CHECK_MSG(crowd_world_add_prop(s.world, s.archetype,
+                                   &(crowd_prop_desc){m->sword, "socket_hand_R"}, &sword,
+                                   &error) == CROWD_OK,
+              "%s", error.reason);
+    CHECK_MSG(crowd_world_add_prop(s.world, s.archetype, &(crowd_prop_desc){m->hat, "socket_hat"},
+                                   &hat, &error) == CROWD_OK,
+              "%s", error.reason);
+    /* both characters, 1.5 m to each side */
+    float min[3], max[3];
+    memcpy(min, m->attached_bake->bounds_min, sizeof min);
+    memcpy(max, m->attached_bake->bounds_max, sizeof max);
+    min[0] -= 1.8f;
+    max[0] += 1.8f;
+    crowd_camera camera;
+    crowd_camera_frame_box(min, max, (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &camera);
+    crowd_draw_desc desc = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
+    uint8_t *images[3] = {NULL, NULL, NULL};
+    uint32_t draws[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        if (k == 1) {
+            CHECK(crowd_instance_attach_prop(s.world, left, sword, NULL) == CROWD_OK);
+        }
+        if (k == 2) { /* the sword moves to the right one, which also gets a hat */
+            CHECK(crowd_instance_detach_prop(s.world, left, sword, NULL) == CROWD_OK);
+            CHECK(crowd_instance_attach_prop(s.world, right, hat, NULL) == CROWD_OK);
+        }
+        if (gpu_test_frame(s.world, frame_time, &desc)) {
+            images[k] = gpu_test_read_rgba();
+            crowd_world_stats stats;
+            crowd_world_get_stats(s.world, &stats);
+            draws[k] = stats.draw_calls;
+        }
+    }
+    CHECK(crowd_instance_has_prop(s.world, right, hat) &&
+          !crowd_instance_has_prop(s.world, left, sword));
+    crowd_prop_info info;
+    CHECK(crowd_prop_get_info(s.world, hat, &info) && info.carriers == 1 &&
+          strcmp(info.socket, "socket_hat") == 0 && info.mesh_bytes > 0);
+    CHECK(mode != CROWD_GPU_MODE_VAT ||
+          info.socket_track_bytes == 48ull * (m->plain_bake->frame_count + info.joint));
+    printf("  hat: %u vertices, %llu mesh bytes, %llu socket track bytes\n", info.vertex_count,
+           (unsigned long long)info.mesh_bytes, (unsigned long long)info.socket_track_bytes);
+    if (images[0] != NULL && images[1] != NULL && images[2] != NULL) {
+        uint32_t l, r;
+        half_differences(images[0], images[1], &l, &r);
+        CHECK_MSG(l > 20 && r == 0, "sword on the left: %u left, %u right pixels changed", l, r);
+        half_differences(images[0], images[2], &l, &r);
+        CHECK_MSG(l == 0 && r > 20, "hat on the right: %u left, %u right pixels changed", l, r);
+        CHECK_MSG(draws[1] == draws[0] + 1 && draws[2] == draws[0] + 1,
+                  "draws: %u bare, %u with a sword, %u with a hat", draws[0], draws[1], draws[2]);
+        gpu_test_save("props_pair", crowd_gpu_mode_name(mode), images[1]);
+    }
+    for (int k = 0; k < 3; k++) {
+        free(images[k]);
+    }
+    gpu_scene_destroy(&s);
+    gpu_test_tier = CROWD_TIER_AUTO;
+}
+
+static void check_bad_input(void) {
+    crowd_asset *builtin = NULL;
+    REQUIRE_VOID(crowd_builtin_create(&builtin, NULL) == CROWD_OK);
+    gpu_scene s;
+    if (!gpu_scene_create(builtin, NULL, CROWD_GPU_MODE_GPU, &s)) {
+        crowd_asset_destroy(builtin);
+        return;
+    }
+    REQUIRE_VOID(builtin->socket_count > 0);
+    const char *socket = builtin->sockets[0].name;
+    crowd_error error = {0};
+    crowd_prop prop = {7};
+    CHECK(crowd_world_add_prop(s.world, s.archetype, &(crowd_prop_desc){builtin, "socket_nope"},
+                               &prop, &error) == CROWD_ERROR_INVALID_ARGUMENT &&
+          prop.id == 0);
+    CHECK(strstr(error.reason, "socket_nope") != NULL && strstr(error.reason, socket) != NULL);
+    printf("  unknown socket: %s\n", error.reason);
+    crowd_asset empty = {0};
+    CHECK(crowd_world_add_prop(s.world, s.archetype, &(crowd_prop_desc){&empty, socket}, &prop,
+                               &error) == CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(error.reason, "not a mesh") != NULL);
+    printf("  no vertices: %s\n", error.reason);
+    CHECK(crowd_world_add_prop(s.world, s.archetype, NULL, &prop, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    CHECK(crowd_archetype_prop_count(s.world, s.archetype) == 0);
+    /* a good one; then one of another archetype */
+    CHECK(crowd_world_add_prop(s.world, s.archetype, &(crowd_prop_desc){builtin, socket}, &prop,
+                               &error) == CROWD_OK);
+    CHECK(crowd_archetype_prop_count(s.world, s.archetype) == 1 &&
+          crowd_archetype_prop(s.world, s.archetype, 0).id == prop.id);
+    crowd_archetype second;
+    CHECK(crowd_world_add_archetype(
+              s.world, &(crowd_archetype_desc){.asset = builtin, .mode = CROWD_GPU_MODE_GPU},
+              &second, NULL) == CROWD_OK);
+    crowd_instance mine, theirs;
+    CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &mine, NULL) ==
+          CROWD_OK);
+    CHECK(crowd_world_add_instance(s.world, second, &(crowd_instance_desc){0}, &theirs, NULL) ==
+          CROWD_OK);
+    CHECK(crowd_instance_attach_prop(s.world, theirs, prop, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    printf("  another archetype's prop: %s\n", error.reason);
+    CHECK(!crowd_instance_has_prop(s.world, theirs, prop));
+    CHECK(crowd_instance_attach_prop(s.world, mine, (crowd_prop){0}, &error) ==
+          CROWD_ERROR_INVALID_ARGUMENT);
+    /* carriers follow removal */
+    CHECK(crowd_instance_attach_prop(s.world, mine, prop, NULL) == CROWD_OK);
+    CHECK(crowd_instance_attach_prop(s.world, mine, prop, NULL) == CROWD_OK);
+    crowd_prop_info info;
+    CHECK(crowd_prop_get_info(s.world, prop, &info) && info.carriers == 1);
+    CHECK(crowd_instance_play(s.world, mine, 0, 0.2f, NULL) == CROWD_OK &&
+          crowd_instance_has_prop(s.world, mine, prop));
+    CHECK(crowd_instance_update(s.world, mine, &(crowd_instance_desc){0}, NULL) == CROWD_OK &&
+          crowd_instance_has_prop(s.world, mine, prop));
+    CHECK(crowd_world_remove_instance(s.world, mine, NULL) == CROWD_OK);
+    CHECK(crowd_prop_get_info(s.world, prop, &info) && info.carriers == 0);
+    gpu_scene_destroy(&s);
+    crowd_asset_destroy(builtin);
+}
+
+static bool load_models(props_models *m) {
+    const char *names[4] = {"greenman.glb", "greenman.glb", "greenman_sword.glb",
+                            "greenman_hat.glb"};
+    crowd_asset **out[4] = {&m->plain, &m->attached, &m->sword, &m->hat};
+    crowd_error error = {0};
+    for (int i = 0; i < 4; i++) {
+        const char *found = check_shared_model(names[i]);
+        if (found == NULL) {
+            return false;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s", found);
+        if (crowd_import_file(path, NULL, out[i], &error) != CROWD_OK) {
+            CHECK_MSG(false, "%s", error.reason);
+            return false;
+        }
+    }
+    CHECK_MSG(crowd_asset_attach(m->attached, "socket_hand_R", m->sword, &error) == CROWD_OK, "%s",
+              error.reason);
+    const char *clips[1] = {"3_attack"};
+    crowd_bake_desc desc = {.clips = clips, .clip_count = 1, .lods = -1, .fps = 30.0f};
+    CHECK_MSG(crowd_bake_build(m->plain, &desc, &m->plain_bake, &error) == CROWD_OK, "%s",
+              error.reason);
+    CHECK_MSG(crowd_bake_build(m->attached, &desc, &m->attached_bake, &error) == CROWD_OK, "%s",
+              error.reason);
+    if (m->plain_bake == NULL || m->attached_bake == NULL) {
+        return false;
+    }
+    crowd_camera_frame_box(m->attached_bake->bounds_min, m->attached_bake->bounds_max,
+                           (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &m->camera);
+    return true;
+}
+
+int test_gpu_props(void) {
+    printf("props at run time\n");
+    check_bad_input();
+    props_models m = {0};
+    if (load_models(&m)) {
+        const crowd_gpu_mode modes[4] = {CROWD_GPU_MODE_BAT, CROWD_GPU_MODE_VAT, CROWD_GPU_MODE_CPU,
+                                         CROWD_GPU_MODE_GPU};
+        const crowd_gpu_tier tiers[2] = {CROWD_TIER_GL45, CROWD_TIER_PORTABLE};
+        for (int t = 0; t < 2; t++) {
+            for (int k = 0; k < 4; k++) {
+                check_mode(&m, tiers[t], modes[k], CROWD_CULL_GPU);
+            }
+            check_mode(&m, tiers[t], CROWD_GPU_MODE_STATIC, CROWD_CULL_GPU);
+            check_pair(&m, tiers[t], CROWD_GPU_MODE_VAT);
+            check_pair(&m, tiers[t], CROWD_GPU_MODE_GPU);
+        }
+        check_mode(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_BAT, CROWD_CULL_CPU);
+        check_mode(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_VAT, CROWD_CULL_OFF);
+    }
+    crowd_bake_destroy(m.plain_bake);
+    crowd_bake_destroy(m.attached_bake);
+    crowd_asset_destroy(m.plain);
+    crowd_asset_destroy(m.attached);
+    crowd_asset_destroy(m.sword);
+    crowd_asset_destroy(m.hat);
+    return check_finish();
+}
