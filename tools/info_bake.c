@@ -1,7 +1,8 @@
 /* info_bake.c - `crowd info BAKE`: what a bake folder holds, as the loader
  * reads it: counts, clips with their frames and rates, textures, LODs and
  * the runtime clips (NAME.G.anim.bin: clips, tracks, keys, size and the
- * error the bake measured) with the sockets they carry, and each clip's
+ * error the bake measured) with the sockets they carry (and the GPU bytes
+ * of the socket track a vat prop on each takes), and each clip's
  * events, as text or JSON. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "cli.h"
 #include "crowd/bake.h"
+#include "crowd/gpu.h"
 
 bool cli_info_is_bake(const char *path) {
     struct stat st;
@@ -75,11 +77,19 @@ static void print_text(const crowd_bake *bake) {
         const crowd_socket *socket = &asset->sockets[s];
         printf("  '%s' on joint %u '%s'\n", socket->name, socket->joint,
                asset->skeleton.names[socket->joint]);
+        uint64_t track = crowd_prop_socket_track_bytes(bake, socket->joint);
+        if (track > 0) {
+            printf("    socket track  %llu bytes of GPU memory per vat prop type on it (from the "
+                   "BAT)\n",
+                   (unsigned long long)track);
+        } else {
+            printf("    socket track  none (no BAT): vat mode does not draw props on it\n");
+        }
     }
 }
 
 /* The sockets the runtime clips carry (none before manifest version 4). */
-static void add_sockets(cJSON *json, const crowd_asset *asset) {
+static void add_sockets(cJSON *json, const crowd_bake *bake, const crowd_asset *asset) {
     cJSON *sockets = cJSON_AddArrayToObject(json, "sockets");
     for (uint32_t s = 0; sockets != NULL && s < asset->socket_count; s++) {
         const crowd_socket *socket = &asset->sockets[s];
@@ -87,6 +97,8 @@ static void add_sockets(cJSON *json, const crowd_asset *asset) {
         cJSON_AddStringToObject(item, "name", socket->name);
         cJSON_AddNumberToObject(item, "joint", socket->joint);
         cJSON_AddStringToObject(item, "joint_name", asset->skeleton.names[socket->joint]);
+        cJSON_AddNumberToObject(item, "socket_track_bytes",
+                                (double)crowd_prop_socket_track_bytes(bake, socket->joint));
         cJSON_AddItemToArray(sockets, item);
     }
 }
@@ -130,7 +142,7 @@ static cJSON *build_json(const crowd_bake *bake) {
         }
         cJSON_AddItemToArray(clips, item);
     }
-    add_sockets(json, bake->asset);
+    add_sockets(json, bake, bake->asset);
     const crowd_bake_anim *anim = &bake->anim;
     if (!anim->present) {
         cJSON_AddNullToObject(json, "runtime_clips");

@@ -660,6 +660,11 @@ typedef struct crowd_prop_info {
     uint64_t mesh_bytes, socket_track_bytes;
 } crowd_prop_info;
 bool crowd_prop_get_info(const crowd_world *world, crowd_prop prop, crowd_prop_info *out);
+/* GPU bytes of the socket track a vat prop on `joint` takes with this bake
+ * (crowd info BAKE lists it per socket): 48 bytes (3 RGBA32F texels) per
+ * baked frame, plus `joint` rows of padding; 0 when the bake has no frames
+ * or no BAT to take it from. No GL: any thread. */
+uint64_t crowd_prop_socket_track_bytes(const crowd_bake *bake, uint32_t joint);
 uint32_t crowd_archetype_prop_count(const crowd_world *world, crowd_archetype archetype);
 /* Prop type `index` (< crowd_archetype_prop_count) of an archetype, or 0. */
 crowd_prop crowd_archetype_prop(const crowd_world *world, crowd_archetype archetype,

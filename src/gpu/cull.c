@@ -118,12 +118,18 @@ static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
                                  (GLsizeiptr)old_state_bytes);
         crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &old_state, &old_state_bytes);
     }
-    if (r->cull.command_buffer == 0 &&
-        (result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.command_buffer,
-                                           &r->cull.command_bytes,
-                                           sizeof(draw_command) * (GPU_MAX_LODS + GPU_MAX_PROPS),
-                                           NULL, GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
-        return result;
+    /* The LODs' commands, then (from GPU_MAX_LODS) one per prop type. */
+    uint64_t command_bytes =
+        sizeof(draw_command) *
+        (r->props.count > 0 ? GPU_MAX_LODS + r->props.count : CROWD_BAKE_MAX_LODS);
+    if (command_bytes > r->cull.command_bytes) {
+        crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.command_buffer,
+                                 &r->cull.command_bytes);
+        if ((result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.command_buffer,
+                                               &r->cull.command_bytes, command_bytes, NULL,
+                                               GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
+            return result;
+        }
     }
     r->cull.visible_capacity = capacity;
     r->cull.visible_lists = lists;

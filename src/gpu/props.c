@@ -162,6 +162,14 @@ static void free_mesh(const crowd_allocator *al, crowd_mesh *m) {
     crowd__mem_free(al, m->joints);
 }
 
+uint64_t crowd_prop_socket_track_bytes(const crowd_bake *bake, uint32_t joint) {
+    if (bake == NULL || bake->frame_count == 0 || bake->bat.texels == NULL ||
+        bake->bat.format == CROWD_TEXEL_NONE) {
+        return 0;
+    }
+    return 48ull * ((uint64_t)bake->frame_count + joint);
+}
+
 /* vat's socket track from the bake's BAT rows of the joint: exactly what
  * bat mode skins the prop with, so both modes draw it alike. */
 static crowd_result make_track(gpu_archetype *r, gpu_prop *prop, crowd_error *error) {
@@ -197,7 +205,7 @@ static crowd_result make_track(gpu_archetype *r, gpu_prop *prop, crowd_error *er
         GL_RGBA, GL_FLOAT, texels, error);
     crowd__mem_free(&r->world->allocator, texels);
     if (result == CROWD_OK) {
-        prop->track_bytes = 48ull * rows;
+        prop->track_bytes = crowd_prop_socket_track_bytes(bake, prop->joint);
         r->gpu_memory_bytes += prop->track_bytes;
     }
     return result;
