@@ -2,12 +2,13 @@
  * socket_hand_R by crowd_world_add_prop and crowd_instance_attach_prop
  * renders as greenman baked with the sword merged in (crowd_asset_attach,
  * what `crowd bake --attach` does), in bat, vat, cpu and gpu, on the GL 4.5
- * and the portable tier, culled on the GPU and on the CPU; the prop adds
- * one draw; detached, the image is the character's alone; two instances
- * with different props differ from the bare pair only on their own side.
- * Bad input (an unknown socket, an asset without vertices, a prop of
- * another archetype) is a clear error that changes nothing, on the
- * builtin character, so it runs without ../shared/models. */
+ * and the portable tier, culled on the GPU and on the CPU and not at all,
+ * in the depth pass, mid-crossfade, added after a first frame, and from a
+ * bake written and loaded back (no asset); the prop adds one draw; detached, the image is the
+ * character's alone; two instances with different props differ from the bare pair only on their own
+ * side. Bad input (an unknown socket, an asset without vertices, a prop of another archetype) is a
+ * clear error that changes nothing, on the builtin character, so it runs without ../shared/models.
+ */
 #define _XOPEN_SOURCE 700
 
 #include <stdio.h>
@@ -25,12 +26,35 @@ static const double frame_time = 0.3;
 typedef struct props_models {
     crowd_asset *plain, *attached, *sword, *hat;
     crowd_bake *plain_bake, *attached_bake;
+    crowd_bake *plain_loaded, *attached_loaded; /* written and loaded back: no asset */
     crowd_camera camera;
 } props_models;
 
+/* How a frame is made: the pass and cull mode, a crossfade running, or the
+ * prop added after a first frame (cpu mode's skinned stream grows). */
+typedef struct variant {
+    crowd_cull_mode cull;
+    crowd_pass pass;
+    bool fade, late;
+} variant;
+
+/* What the depth pass covered, black on white, for the image checks. */
+static uint8_t *depth_as_rgba(void) {
+    float *depth = gpu_test_read_depth();
+    uint8_t *rgba = depth != NULL ? malloc(4 * GPU_TEST_PIXELS) : NULL;
+    for (uint32_t i = 0; rgba != NULL && i < GPU_TEST_PIXELS; i++) {
+        uint8_t grey = depth[i] >= 1.0f ? 255 : 0;
+        rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = grey;
+        rgba[4 * i + 3] = 255;
+    }
+    free(depth);
+    return rgba;
+}
+
+/* A frame of one instance, carrying `prop` on socket_hand_R unless NULL. */
 static uint8_t *render_one(const crowd_asset *asset, const crowd_bake *bake, crowd_gpu_mode mode,
-                           const crowd_asset *prop, crowd_cull_mode cull,
-                           const crowd_camera *camera, uint32_t *out_draws) {
+                           const crowd_asset *prop, const variant *v, const crowd_camera *camera,
+                           uint32_t *out_draws) {
     gpu_scene s;
     if (!gpu_scene_create(asset, bake, mode, &s)) {
         return NULL;
@@ -38,19 +62,26 @@ static uint8_t *render_one(const crowd_asset *asset, const crowd_bake *bake, cro
     crowd_error error = {0};
     crowd_instance id;
     crowd_prop sword = {0};
+    crowd_draw_desc desc = gpu_test_draw_desc(camera, v->pass);
+    desc.cull = v->cull;
     bool ok = crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
                                        &error) == CROWD_OK;
+    if (ok && v->late) {
+        ok = gpu_test_frame(s.world, 0.1, &desc);
+    }
     if (ok && prop != NULL) {
         ok = crowd_world_add_prop(s.world, s.archetype, &(crowd_prop_desc){prop, "socket_hand_R"},
                                   &sword, &error) == CROWD_OK &&
              crowd_instance_attach_prop(s.world, id, sword, &error) == CROWD_OK;
     }
+    if (ok && v->fade) { /* half way through a fade into the second clip */
+        crowd_world_set_time(s.world, frame_time - 0.2);
+        ok = crowd_instance_play(s.world, id, 1, 0.4f, &error) == CROWD_OK;
+    }
     CHECK_MSG(ok, "%s", error.reason);
-    crowd_draw_desc desc = gpu_test_draw_desc(camera, CROWD_PASS_COLOR);
-    desc.cull = cull;
     uint8_t *image = NULL;
     if (ok && gpu_test_frame(s.world, frame_time, &desc)) {
-        image = gpu_test_read_rgba();
+        image = v->pass == CROWD_PASS_COLOR ? gpu_test_read_rgba() : depth_as_rgba();
         crowd_world_stats stats;
         crowd_world_get_stats(s.world, &stats);
         *out_draws = stats.draw_calls;
@@ -60,21 +91,25 @@ static uint8_t *render_one(const crowd_asset *asset, const crowd_bake *bake, cro
 }
 
 /* The run-time prop against the merged bake, and without its prop. */
-static void check_mode(const props_models *m, crowd_gpu_tier tier, crowd_gpu_mode mode,
-                       crowd_cull_mode cull) {
+static void check_variant(const props_models *m, crowd_gpu_tier tier, crowd_gpu_mode mode,
+                          const variant *v, bool loaded) {
     gpu_test_tier = tier;
     char what[96];
-    snprintf(what, sizeof what, "props_%s_%s_cull%d", crowd_gpu_tier_name(tier),
-             crowd_gpu_mode_name(mode), (int)cull);
+    snprintf(what, sizeof what, "props_%s_%s_cull%d%s%s%s%s", crowd_gpu_tier_name(tier),
+             crowd_gpu_mode_name(mode), (int)v->cull, v->pass == CROWD_PASS_DEPTH ? "_depth" : "",
+             v->fade ? "_fade" : "", v->late ? "_late" : "", loaded ? "_loaded" : "");
+    /* A loaded bake alone: its runtime clips and sockets play every mode. */
+    const crowd_asset *plain = loaded ? NULL : m->plain, *attached = loaded ? NULL : m->attached;
+    const crowd_bake *plain_bake = loaded ? m->plain_loaded : m->plain_bake;
+    const crowd_bake *attached_bake = loaded ? m->attached_loaded : m->attached_bake;
     uint32_t merged_draws = 0, prop_draws = 0, bare_draws = 0;
-    uint8_t *merged =
-        render_one(m->attached, m->attached_bake, mode, NULL, cull, &m->camera, &merged_draws);
-    uint8_t *runtime =
-        render_one(m->plain, m->plain_bake, mode, m->sword, cull, &m->camera, &prop_draws);
-    uint8_t *bare = render_one(m->plain, m->plain_bake, mode, NULL, cull, &m->camera, &bare_draws);
+    uint8_t *merged = render_one(attached, attached_bake, mode, NULL, v, &m->camera, &merged_draws);
+    uint8_t *runtime = render_one(plain, plain_bake, mode, m->sword, v, &m->camera, &prop_draws);
+    uint8_t *bare = render_one(plain, plain_bake, mode, NULL, v, &m->camera, &bare_draws);
     CHECK_MSG(merged != NULL && runtime != NULL && bare != NULL, "%s: no images", what);
     if (merged != NULL && runtime != NULL && bare != NULL) {
-        CHECK(gpu_test_close(what, merged, runtime, gpu_test_tolerance(mode)));
+        CHECK(gpu_test_close(what, merged, runtime,
+                             v->fade ? GPU_TEST_FADE_BAKED : gpu_test_tolerance(mode)));
         /* the sword shows: the bare character differs from both; and the
          * sword is where the merged one is, to a fraction of its own pixels
          * (the tolerance above is of the whole image, larger than it). */
@@ -85,6 +120,7 @@ static void check_mode(const props_models *m, crowd_gpu_tier tier, crowd_gpu_mod
                   "%s: the sword covers %u pixels, %u differ from the merged bake", what,
                   sword.differing, off.differing);
         printf("  %-40s sword %u px, %u of them off\n", what, sword.differing, off.differing);
+        /* one more draw (cpu mode: per carrier, and there is one) */
         CHECK_MSG(prop_draws == bare_draws + 1 && merged_draws == bare_draws,
                   "%s: %u draws with the prop, %u without, %u merged", what, prop_draws, bare_draws,
                   merged_draws);
@@ -263,8 +299,8 @@ static bool load_models(props_models *m) {
     }
     CHECK_MSG(crowd_asset_attach(m->attached, "socket_hand_R", m->sword, &error) == CROWD_OK, "%s",
               error.reason);
-    const char *clips[1] = {"3_attack"};
-    crowd_bake_desc desc = {.clips = clips, .clip_count = 1, .lods = -1, .fps = 30.0f};
+    const char *clips[2] = {"3_attack", "1_idle"};
+    crowd_bake_desc desc = {.clips = clips, .clip_count = 2, .lods = -1, .fps = 30.0f};
     CHECK_MSG(crowd_bake_build(m->plain, &desc, &m->plain_bake, &error) == CROWD_OK, "%s",
               error.reason);
     CHECK_MSG(crowd_bake_build(m->attached, &desc, &m->attached_bake, &error) == CROWD_OK, "%s",
@@ -272,6 +308,11 @@ static bool load_models(props_models *m) {
     if (m->plain_bake == NULL || m->attached_bake == NULL) {
         return false;
     }
+    CHECK_MSG(crowd_bake_write(m->plain_bake, "plain", NULL, &error) == CROWD_OK &&
+                  crowd_bake_write(m->attached_bake, "attached", NULL, &error) == CROWD_OK &&
+                  crowd_bake_load("plain", NULL, &m->plain_loaded, &error) == CROWD_OK &&
+                  crowd_bake_load("attached", NULL, &m->attached_loaded, &error) == CROWD_OK,
+              "%s", error.reason);
     crowd_camera_frame_box(m->attached_bake->bounds_min, m->attached_bake->bounds_max,
                            (float)GPU_TEST_WIDTH / GPU_TEST_HEIGHT, &m->camera);
     return true;
@@ -285,17 +326,34 @@ int test_gpu_props(void) {
         const crowd_gpu_mode modes[4] = {CROWD_GPU_MODE_BAT, CROWD_GPU_MODE_VAT, CROWD_GPU_MODE_CPU,
                                          CROWD_GPU_MODE_GPU};
         const crowd_gpu_tier tiers[2] = {CROWD_TIER_GL45, CROWD_TIER_PORTABLE};
+        const variant plain = {.cull = CROWD_CULL_GPU};
         for (int t = 0; t < 2; t++) {
             for (int k = 0; k < 4; k++) {
-                check_mode(&m, tiers[t], modes[k], CROWD_CULL_GPU);
+                check_variant(&m, tiers[t], modes[k], &plain, false);
             }
-            check_mode(&m, tiers[t], CROWD_GPU_MODE_STATIC, CROWD_CULL_GPU);
+            check_variant(&m, tiers[t], CROWD_GPU_MODE_STATIC, &plain, false);
             check_pair(&m, tiers[t], CROWD_GPU_MODE_VAT);
             check_pair(&m, tiers[t], CROWD_GPU_MODE_GPU);
         }
-        check_mode(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_BAT, CROWD_CULL_CPU);
-        check_mode(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_VAT, CROWD_CULL_OFF);
+        const variant cpu_culled = {.cull = CROWD_CULL_CPU}, unculled = {.cull = CROWD_CULL_OFF};
+        const variant depth = {.cull = CROWD_CULL_GPU, .pass = CROWD_PASS_DEPTH};
+        const variant fade = {.cull = CROWD_CULL_GPU, .fade = true};
+        const variant late = {.cull = CROWD_CULL_GPU, .late = true};
+        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_BAT, &cpu_culled, false);
+        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_VAT, &unculled, false);
+        for (int k = 0; k < 4; k++) {
+            check_variant(&m, CROWD_TIER_GL45, modes[k], &depth, false);
+            check_variant(&m, CROWD_TIER_GL45, modes[k], &fade, false);
+            check_variant(&m, CROWD_TIER_PORTABLE, modes[k], &fade, false);
+            if (m.plain_loaded != NULL && m.attached_loaded != NULL) {
+                check_variant(&m, CROWD_TIER_GL45, modes[k], &plain, true);
+            }
+        }
+        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_CPU, &late, false);
+        check_variant(&m, CROWD_TIER_PORTABLE, CROWD_GPU_MODE_CPU, &late, false);
     }
+    crowd_bake_destroy(m.plain_loaded);
+    crowd_bake_destroy(m.attached_loaded);
     crowd_bake_destroy(m.plain_bake);
     crowd_bake_destroy(m.attached_bake);
     crowd_asset_destroy(m.plain);
