@@ -33,9 +33,11 @@ static void print_text(const crowd_bake *bake) {
     printf("vertices          %u\njoints            %u\nframes            %u\n", bake->vertex_count,
            bake->joint_count, bake->frame_count);
     char vat[48], bat[48];
-    printf("VAT               %s\nBAT               %s\n",
+    char tracks[48];
+    printf("VAT               %s\nBAT               %s\nsocket tracks     %s\n",
            texture_line(&bake->vat_position, vat, sizeof vat),
-           texture_line(&bake->bat, bat, sizeof bat));
+           texture_line(&bake->bat, bat, sizeof bat),
+           texture_line(&bake->socket_tracks, tracks, sizeof tracks));
     printf("LODs              %u\n", bake->lod_count);
     printf("clips             %u\n", bake->clip_count);
     for (uint32_t c = 0; c < bake->clip_count; c++) {
@@ -79,11 +81,12 @@ static void print_text(const crowd_bake *bake) {
                asset->skeleton.names[socket->joint]);
         uint64_t track = crowd_prop_socket_track_bytes(bake, socket->joint);
         if (track > 0) {
-            printf("    socket track  %llu bytes of GPU memory per vat prop type on it (from the "
-                   "BAT)\n",
-                   (unsigned long long)track);
+            printf("    socket track  %llu bytes of GPU memory per vat prop type on it (from %s)\n",
+                   (unsigned long long)track,
+                   bake->socket_count > 0 ? "the bake's socket tracks" : "the BAT");
         } else {
-            printf("    socket track  none (no BAT): vat mode does not draw props on it\n");
+            printf("    socket track  none (no socket tracks, no BAT): vat mode does not draw "
+                   "props on it\n");
         }
     }
 }

@@ -1,6 +1,7 @@
 /* crowd/gpu.h - a crowd world drawn into the application's own frame:
  * archetypes (character types), their instances, five playback modes,
- * colour and depth-only passes, the game's own shading.
+ * colour and depth-only passes, the game's own shading, and props (static
+ * meshes on sockets) carried and swapped per instance ("Props" below).
  *
  * The application owns the OpenGL context, the framebuffer, the camera and
  * the frame loop; crowd owns its buffers, textures and shaders and records
@@ -621,7 +622,9 @@ bool crowd_instance_has_pose(const crowd_world *world, crowd_instance instance);
  * no BAT), played with the same frame pair and crossfade as the VAT.
  *
  * Attaching or detaching writes one instance record (a flag bit); nothing
- * else changes per instance. Prop types live until their archetype goes. */
+ * else changes per instance. Prop types live until their archetype goes. A
+ * vat archetype with props also holds the bat programs (shared, counted in
+ * crowd_world_stats.program_count) once it draws one. */
 #define CROWD_ARCHETYPE_MAX_PROPS 16u
 
 typedef struct crowd_prop {

@@ -28,8 +28,8 @@ static const crowd_asset *posed_asset(const gpu_archetype *r) {
     return r->source != NULL ? r->source : r->drawn;
 }
 
-static crowd_result find_socket(const gpu_archetype *r, const char *name, uint32_t *out_joint,
-                                const float **out_offset, crowd_error *error) {
+static crowd_result find_socket(const gpu_archetype *r, const char *name, uint32_t *out_socket,
+                                uint32_t *out_joint, const float **out_offset, crowd_error *error) {
     const crowd_asset *asset = posed_asset(r);
     int32_t found = crowd_asset_find_socket(asset, name);
     if (found < 0) {
@@ -50,6 +50,7 @@ static crowd_result find_socket(const gpu_archetype *r, const char *name, uint32
                                "socket '%s' names joint %u of %u", name, socket->joint,
                                asset->skeleton.joint_count);
     }
+    *out_socket = (uint32_t)found;
     *out_joint = socket->joint;
     *out_offset = socket->offset;
     return CROWD_OK;
@@ -162,25 +163,77 @@ static void free_mesh(const crowd_allocator *al, crowd_mesh *m) {
     crowd__mem_free(al, m->joints);
 }
 
+/* The bake's socket tracks hold `socket`: every socket of the asset. */
+static bool has_socket_tracks(const crowd_bake *bake, uint32_t socket) {
+    return bake->socket_tracks.texels != NULL &&
+           bake->socket_tracks.format == CROWD_TEXEL_RGBA32F && socket < bake->socket_count;
+}
+
+static bool has_bat(const crowd_bake *bake) {
+    return bake->bat.texels != NULL && bake->bat.format != CROWD_TEXEL_NONE;
+}
+
 uint64_t crowd_prop_socket_track_bytes(const crowd_bake *bake, uint32_t joint) {
-    if (bake == NULL || bake->frame_count == 0 || bake->bat.texels == NULL ||
-        bake->bat.format == CROWD_TEXEL_NONE) {
+    if (bake == NULL || bake->frame_count == 0 ||
+        (!has_bat(bake) && (bake->socket_tracks.texels == NULL || bake->socket_count == 0))) {
         return 0;
     }
     return 48ull * ((uint64_t)bake->frame_count + joint);
 }
 
-/* vat's socket track from the bake's BAT rows of the joint: exactly what
- * bat mode skins the prop with, so both modes draw it alike. */
-static crowd_result make_track(gpu_archetype *r, gpu_prop *prop, crowd_error *error) {
+/* Frame f's socket model matrix (3 rows of 4) from the bake's socket tracks. */
+static void socket_track_fetch(const crowd_bake *bake, uint32_t frame, uint32_t socket,
+                               float out[12]) {
+    const crowd_texture *t = &bake->socket_tracks;
+    for (uint32_t k = 0; k < 3; k++) {
+        uint64_t element = 3ull * socket + k;
+        uint64_t row = (uint64_t)frame * bake->socket_rows_per_frame + element / t->width;
+        memcpy(out + 4 * k, (const float *)t->texels + 4 * (row * t->width + element % t->width),
+               4 * sizeof(float));
+    }
+}
+
+/* The joint's skinning matrix at every baked frame, into rows (12 floats a
+ * frame): the socket track times inverse(placement) (the prop's vertices are
+ * in bind space, placed by `placement`), or the BAT's rows. */
+static void track_rows(const crowd_bake *bake, uint32_t socket, uint32_t joint,
+                       const float placement[16], float *rows) {
+    if (!has_socket_tracks(bake, socket)) {
+        for (uint32_t f = 0; f < bake->frame_count; f++) {
+            crowd_bake_bat_fetch(bake, f, joint, rows + 12u * f);
+        }
+        return;
+    }
+    mat4 placed, unplace;
+    memcpy(placed, placement, sizeof placed);
+    glm_mat4_inv_precise(placed, unplace);
+    for (uint32_t f = 0; f < bake->frame_count; f++) {
+        float m[12];
+        socket_track_fetch(bake, f, socket, m);
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 4; c++) {
+                rows[12u * f + 4 * r + c] =
+                    m[4 * r] * unplace[c][0] + m[4 * r + 1] * unplace[c][1] +
+                    m[4 * r + 2] * unplace[c][2] + m[4 * r + 3] * unplace[c][3];
+            }
+        }
+    }
+}
+
+/* vat's socket track on the GPU: the joint's skinning matrix at every baked
+ * frame, from the bake's socket tracks (vat-only bakes have them too), else
+ * from its BAT rows: what bat mode skins the prop with, so both modes draw it
+ * alike. */
+static crowd_result make_track(gpu_archetype *r, gpu_prop *prop, uint32_t socket,
+                               const float placement[16], crowd_error *error) {
     const crowd_bake *bake = r->bake;
     if (bake == NULL || bake->frame_count == 0) {
         return CROWD_OK; /* no baked frames: no vat to follow */
     }
-    if (bake->bat.texels == NULL || bake->bat.format == CROWD_TEXEL_NONE) {
+    if (!has_socket_tracks(bake, socket) && !has_bat(bake)) {
         crowd_log(&r->world->logger, CROWD_LOG_WARNING,
-                  "%s: the bake has no BAT, so prop on socket '%s' has no socket track: vat "
-                  "mode does not draw it",
+                  "%s: the bake has neither socket tracks nor a BAT, so the prop on socket '%s' "
+                  "has no track: vat mode does not draw it",
                   r->name, prop->socket_name);
         return CROWD_OK;
     }
@@ -196,9 +249,7 @@ static crowd_result make_track(gpu_archetype *r, gpu_prop *prop, crowd_error *er
     if (texels == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
     }
-    for (uint32_t f = 0; f < bake->frame_count; f++) {
-        crowd_bake_bat_fetch(bake, f, prop->joint, texels + 12u * (prop->joint + f));
-    }
+    track_rows(bake, socket, prop->joint, placement, texels + 12u * prop->joint);
     /* Made bound on unit 0, whose binding the caller's saved state puts back. */
     crowd_result result = crowd__gpu_texture_create_bound(
         r->world, &prop->track_texture, GPU_TEXTURE_MATERIALS, GL_RGBA32F, 3, (uint32_t)rows,
@@ -224,7 +275,8 @@ static void prop_release(gpu_archetype *r, gpu_prop *prop) {
 static crowd_result prop_make(gpu_archetype *r, const crowd_prop_desc *desc, gpu_prop *prop,
                               crowd_error *error) {
     const float *offset = NULL;
-    crowd_result result = find_socket(r, desc->socket, &prop->joint, &offset, error);
+    uint32_t socket = 0;
+    crowd_result result = find_socket(r, desc->socket, &socket, &prop->joint, &offset, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -254,7 +306,7 @@ static crowd_result prop_make(gpu_archetype *r, const crowd_prop_desc *desc, gpu
         crowd__gpu_mesh_upload(&prop->mesh, &placed, NULL, r->world, &r->gpu_memory_bytes, error);
     prop->mesh_bytes = r->gpu_memory_bytes - before;
     free_mesh(al, &placed.mesh);
-    return result == CROWD_OK ? make_track(r, prop, error) : result;
+    return result == CROWD_OK ? make_track(r, prop, socket, bind, error) : result;
 }
 
 static uint32_t prop_id(const gpu_archetype *r, uint32_t index) {
