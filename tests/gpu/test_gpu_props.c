@@ -11,14 +11,18 @@
  */
 #define _XOPEN_SOURCE 700
 
+#include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "crowd/builtin.h"
 #include "crowd/import.h"
 #include "gpu_fixtures.h"
+#include "test_files.h"
 #include "test_gpu.h"
 
 static const double frame_time = 0.3;
@@ -27,6 +31,7 @@ typedef struct props_models {
     crowd_asset *plain, *attached, *sword, *hat;
     crowd_bake *plain_bake, *attached_bake;
     crowd_bake *plain_loaded, *attached_loaded; /* written and loaded back: no asset */
+    crowd_bake *plain_vat, *attached_vat;       /* VAT only: vat props from socket tracks */
     crowd_camera camera;
 } props_models;
 
@@ -91,17 +96,25 @@ static uint8_t *render_one(const crowd_asset *asset, const crowd_bake *bake, cro
 }
 
 /* The run-time prop against the merged bake, and without its prop. */
+typedef enum bakes { BAKES_BUILT, BAKES_LOADED, BAKES_VAT_ONLY } bakes;
+
 static void check_variant(const props_models *m, crowd_gpu_tier tier, crowd_gpu_mode mode,
-                          const variant *v, bool loaded) {
+                          const variant *v, bakes which) {
+    bool loaded = which == BAKES_LOADED;
     gpu_test_tier = tier;
     char what[96];
     snprintf(what, sizeof what, "props_%s_%s_cull%d%s%s%s%s", crowd_gpu_tier_name(tier),
              crowd_gpu_mode_name(mode), (int)v->cull, v->pass == CROWD_PASS_DEPTH ? "_depth" : "",
-             v->fade ? "_fade" : "", v->late ? "_late" : "", loaded ? "_loaded" : "");
+             v->fade ? "_fade" : "", v->late ? "_late" : "",
+             loaded ? "_loaded" : (which == BAKES_VAT_ONLY ? "_vatonly" : ""));
     /* A loaded bake alone: its runtime clips and sockets play every mode. */
     const crowd_asset *plain = loaded ? NULL : m->plain, *attached = loaded ? NULL : m->attached;
-    const crowd_bake *plain_bake = loaded ? m->plain_loaded : m->plain_bake;
-    const crowd_bake *attached_bake = loaded ? m->attached_loaded : m->attached_bake;
+    const crowd_bake *plain_bake = loaded                    ? m->plain_loaded
+                                   : which == BAKES_VAT_ONLY ? m->plain_vat
+                                                             : m->plain_bake;
+    const crowd_bake *attached_bake = loaded                    ? m->attached_loaded
+                                      : which == BAKES_VAT_ONLY ? m->attached_vat
+                                                                : m->attached_bake;
     uint32_t merged_draws = 0, prop_draws = 0, bare_draws = 0;
     uint8_t *merged = render_one(attached, attached_bake, mode, NULL, v, &m->camera, &merged_draws);
     uint8_t *runtime = render_one(plain, plain_bake, mode, m->sword, v, &m->camera, &prop_draws);
@@ -280,6 +293,97 @@ static void check_bad_input(void) {
     crowd_asset_destroy(builtin);
 }
 
+/* The socket tracks against the CPU query at every baked frame of clip 0:
+ * the socket's model matrix within 1e-5 of the bounds diagonal. */
+static void check_tracks_values(const props_models *m) {
+    const crowd_bake *bake = m->plain_bake;
+    REQUIRE_VOID(bake->socket_count == m->plain->socket_count && bake->socket_count > 0);
+    gpu_scene s;
+    REQUIRE_VOID(gpu_scene_create(m->plain, bake, CROWD_GPU_MODE_BAT, &s));
+    crowd_instance id;
+    REQUIRE_VOID(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
+                                          NULL) == CROWD_OK);
+    double diagonal = 0.0, worst = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double d = bake->bounds_max[a] - bake->bounds_min[a];
+        diagonal += d * d;
+    }
+    diagonal = sqrt(diagonal);
+    const crowd_bake_clip *clip = &bake->clips[0];
+    crowd_clip_frames frames = crowd_bake_clip_frames(clip);
+    const crowd_texture *t = &bake->socket_tracks;
+    for (uint32_t k = 0; k < clip->frame_count; k++) {
+        crowd_world_set_time(s.world, crowd_anim_frame_time(&frames, k));
+        for (uint32_t socket = 0; socket < bake->socket_count; socket++) {
+            float model[16];
+            REQUIRE_VOID(crowd_instance_socket_transform(s.world, id, socket, CROWD_SPACE_MODEL,
+                                                         model, NULL) == CROWD_OK);
+            for (uint32_t row = 0; row < 3; row++) {
+                uint64_t element = 3ull * socket + row;
+                uint64_t y = (uint64_t)(clip->first_frame + k) * bake->socket_rows_per_frame +
+                             element / t->width;
+                const float *texel =
+                    (const float *)t->texels + 4 * (y * t->width + element % t->width);
+                for (int c = 0; c < 4; c++) {
+                    double d = fabs((double)texel[c] - (double)model[4 * c + row]);
+                    worst = d > worst ? d : worst;
+                }
+            }
+        }
+    }
+    printf("  socket tracks vs the socket query: %u frames x %u sockets, worst %.3g (%.3g of the "
+           "diagonal)\n",
+           clip->frame_count, bake->socket_count, worst, worst / diagonal);
+    CHECK(worst <= 1e-5 * diagonal);
+    gpu_scene_destroy(&s);
+}
+
+/* The written bake's socket tracks file: loaded back bit for bit; cut short
+ * or missing, the load fails naming it and gives no bake. */
+static void check_tracks_file(const props_models *m) {
+    const crowd_bake *loaded = m->plain_loaded, *built = m->plain_bake;
+    REQUIRE_VOID(loaded != NULL);
+    size_t bytes = (size_t)built->socket_tracks.width * built->socket_tracks.height * 16;
+    CHECK(loaded->socket_count == built->socket_count &&
+          loaded->socket_tracks.width == built->socket_tracks.width &&
+          loaded->socket_tracks.height == built->socket_tracks.height &&
+          memcmp(loaded->socket_tracks.texels, built->socket_tracks.texels, bytes) == 0);
+    char name[256] = "";
+    DIR *dir = opendir("plain");
+    for (struct dirent *e; dir != NULL && (e = readdir(dir)) != NULL;) {
+        size_t length = strlen(e->d_name);
+        if (length > 12 && strcmp(e->d_name + length - 12, ".sockets.exr") == 0) {
+            snprintf(name, sizeof name, "%s", e->d_name);
+        }
+    }
+    if (dir != NULL) {
+        closedir(dir);
+    }
+    REQUIRE_VOID(name[0] != '\0');
+    char path[300];
+    snprintf(path, sizeof path, "plain/%s", name);
+    size_t size = 0;
+    char *data = test_read_file(path, &size);
+    REQUIRE_VOID(data != NULL);
+    const char *cases[2] = {"cut short", "missing"};
+    for (int k = 0; k < 2; k++) {
+        if (k == 0) {
+            test_write_file(path, data, size / 2);
+        } else {
+            unlink(path);
+        }
+        crowd_bake *bake = NULL;
+        crowd_error error = {0};
+        crowd_result result = crowd_bake_load("plain", NULL, &bake, &error);
+        CHECK_MSG(result != CROWD_OK && bake == NULL && strstr(error.file, name) != NULL,
+                  "socket tracks %s: %s: %s", cases[k], error.file, error.reason);
+        printf("  socket tracks %s: %s: %s\n", cases[k], error.file, error.reason);
+        crowd_bake_destroy(bake);
+    }
+    test_write_file(path, data, size);
+    free(data);
+}
+
 static bool load_models(props_models *m) {
     const char *names[4] = {"greenman.glb", "greenman.glb", "greenman_sword.glb",
                             "greenman_hat.glb"};
@@ -308,6 +412,11 @@ static bool load_models(props_models *m) {
     if (m->plain_bake == NULL || m->attached_bake == NULL) {
         return false;
     }
+    crowd_bake_desc vat_only = desc;
+    vat_only.what = CROWD_BAKE_VAT_ONLY;
+    CHECK_MSG(crowd_bake_build(m->plain, &vat_only, &m->plain_vat, &error) == CROWD_OK &&
+                  crowd_bake_build(m->attached, &vat_only, &m->attached_vat, &error) == CROWD_OK,
+              "%s", error.reason);
     CHECK_MSG(crowd_bake_write(m->plain_bake, "plain", NULL, &error) == CROWD_OK &&
                   crowd_bake_write(m->attached_bake, "attached", NULL, &error) == CROWD_OK &&
                   crowd_bake_load("plain", NULL, &m->plain_loaded, &error) == CROWD_OK &&
@@ -329,9 +438,9 @@ int test_gpu_props(void) {
         const variant plain = {.cull = CROWD_CULL_GPU};
         for (int t = 0; t < 2; t++) {
             for (int k = 0; k < 4; k++) {
-                check_variant(&m, tiers[t], modes[k], &plain, false);
+                check_variant(&m, tiers[t], modes[k], &plain, BAKES_BUILT);
             }
-            check_variant(&m, tiers[t], CROWD_GPU_MODE_STATIC, &plain, false);
+            check_variant(&m, tiers[t], CROWD_GPU_MODE_STATIC, &plain, BAKES_BUILT);
             check_pair(&m, tiers[t], CROWD_GPU_MODE_VAT);
             check_pair(&m, tiers[t], CROWD_GPU_MODE_GPU);
         }
@@ -339,19 +448,27 @@ int test_gpu_props(void) {
         const variant depth = {.cull = CROWD_CULL_GPU, .pass = CROWD_PASS_DEPTH};
         const variant fade = {.cull = CROWD_CULL_GPU, .fade = true};
         const variant late = {.cull = CROWD_CULL_GPU, .late = true};
-        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_BAT, &cpu_culled, false);
-        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_VAT, &unculled, false);
+        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_BAT, &cpu_culled, BAKES_BUILT);
+        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_VAT, &unculled, BAKES_BUILT);
         for (int k = 0; k < 4; k++) {
-            check_variant(&m, CROWD_TIER_GL45, modes[k], &depth, false);
-            check_variant(&m, CROWD_TIER_GL45, modes[k], &fade, false);
-            check_variant(&m, CROWD_TIER_PORTABLE, modes[k], &fade, false);
+            check_variant(&m, CROWD_TIER_GL45, modes[k], &depth, BAKES_BUILT);
+            check_variant(&m, CROWD_TIER_GL45, modes[k], &fade, BAKES_BUILT);
+            check_variant(&m, CROWD_TIER_PORTABLE, modes[k], &fade, BAKES_BUILT);
             if (m.plain_loaded != NULL && m.attached_loaded != NULL) {
-                check_variant(&m, CROWD_TIER_GL45, modes[k], &plain, true);
+                check_variant(&m, CROWD_TIER_GL45, modes[k], &plain, BAKES_LOADED);
             }
         }
-        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_CPU, &late, false);
-        check_variant(&m, CROWD_TIER_PORTABLE, CROWD_GPU_MODE_CPU, &late, false);
+        if (m.plain_vat != NULL && m.attached_vat != NULL) {
+            check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_VAT, &plain, BAKES_VAT_ONLY);
+            check_variant(&m, CROWD_TIER_PORTABLE, CROWD_GPU_MODE_VAT, &fade, BAKES_VAT_ONLY);
+        }
+        check_tracks_values(&m);
+        check_tracks_file(&m);
+        check_variant(&m, CROWD_TIER_GL45, CROWD_GPU_MODE_CPU, &late, BAKES_BUILT);
+        check_variant(&m, CROWD_TIER_PORTABLE, CROWD_GPU_MODE_CPU, &late, BAKES_BUILT);
     }
+    crowd_bake_destroy(m.plain_vat);
+    crowd_bake_destroy(m.attached_vat);
     crowd_bake_destroy(m.plain_loaded);
     crowd_bake_destroy(m.attached_loaded);
     crowd_bake_destroy(m.plain_bake);
