@@ -395,6 +395,10 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     if (result == CROWD_OK) {
         result = prepare_anim(bake, generation, &info, &anim, &anim_size, error);
     }
+    if (info.files.anim[0] == '\0') {
+        /* The tracks follow the runtime clips' sockets: none without them. */
+        info.files.socket_tracks[0] = '\0';
+    }
     if (result != CROWD_OK) {
         free(anim);
         return result;

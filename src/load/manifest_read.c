@@ -1093,9 +1093,10 @@ crowd_result crowd__manifest_read(const char *json, size_t size, const char *fil
                      ? read_bat(&r, bat, bake, info)
                      : fail(&r, CROWD_ERROR_INVALID_DATA, "bat must be an object or null");
     }
-    /* Optional (bakes before socket tracks have none): absent or null. */
+    /* Optional (bakes before socket tracks have none): absent or null. They
+     * follow the runtime clips' sockets, so only version 4 has them. */
     const cJSON *tracks = cJSON_GetObjectItemCaseSensitive(root, "socket_tracks");
-    if (result == CROWD_OK && tracks != NULL && !cJSON_IsNull(tracks)) {
+    if (result == CROWD_OK && r.version >= 4 && tracks != NULL && !cJSON_IsNull(tracks)) {
         result = cJSON_IsObject(tracks) ? read_socket_tracks(&r, tracks, bake, info)
                                         : fail(&r, CROWD_ERROR_INVALID_DATA,
                                                "socket_tracks must be an object or null");
