@@ -120,7 +120,7 @@ typedef struct player {
     locomotion locomotions[CAST_MAX_CHARACTERS];
     bool locomotion_declared, blending;
     float ground_speed;
-    props props;       /* --prop, loaded */
+    props props; /* --prop, loaded */
 } player;
 
 static int parse(int argc, char **argv, options *o) {

@@ -117,7 +117,8 @@ _Static_assert(CROWD_BAKE_BLEND_MAX_CLIPS == CROWD_BLEND_MAX_CLIPS &&
                "a bake's blends fit an archetype");
 _Static_assert(GPU_MAX_PROPS == CROWD_ARCHETYPE_MAX_PROPS &&
                    GPU_FLAG_PROPS_MASK == ((1u << GPU_MAX_PROPS) - 1u) << GPU_FLAG_PROPS_SHIFT &&
-                   (GPU_FLAG_PROPS_MASK & ((1u << (GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT + 2u)) - 1u)) == 0u,
+                   (GPU_FLAG_PROPS_MASK &
+                    ((1u << (GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT + 2u)) - 1u)) == 0u,
                "every prop type has its flag bit, above the other flags");
 _Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 

@@ -725,6 +725,25 @@ static int group_demo(void) {
     CHECK(strstr(r->out, "wrote demo.png") != NULL);
     CHECK_MSG(strstr(r->out, "two archetypes") != NULL && strstr(r->out, "in 2 passes") != NULL,
               "demo's picture line: %s", r->out);
+    /* The marchers: half the crowd on the blend by speed, from the walk's
+     * ground speed to the run's, carrying the three built-in props. */
+    const char *march = strstr(r->out, " of them march past at ");
+    while (march != NULL && march > r->out && march[-1] != '\n') {
+        march--; /* to the start of its line */
+    }
+    unsigned walkers = 0, swords = 0, shields = 0, hats = 0, types = 0;
+    float slowest = 0.0f, fastest = 0.0f;
+    CHECK_MSG(march != NULL && sscanf(march, "%u of them march past at %f to %f m/s", &walkers,
+                                      &slowest, &fastest) == 3,
+              "demo's march line: %s", r->out);
+    const char *carried = strstr(r->out, "carrying props attached at run time: ");
+    CHECK_MSG(carried != NULL && sscanf(carried,
+                                        "carrying props attached at run time: %u swords, "
+                                        "%u shields, %u hats (%u prop types",
+                                        &swords, &shields, &hats, &types) == 4,
+              "demo's props: %s", r->out);
+    CHECK(walkers > 0 && slowest > 0.5f && fastest > slowest && types == 3 && swords > 0 &&
+          shields > 0 && hats > 0 && swords <= walkers && shields <= walkers && hats <= walkers);
     r = run("demo", "-o", "/nonexistent/dir/demo.png", NULL);
     CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/demo.png") != NULL,
               "unwritable picture: exit %d, stderr: %s", r->exit_code, r->err);

@@ -1,17 +1,21 @@
-/* bench_blend - the application's CPU time per frame (crowd_world_update
- * and one colour pass, thread CPU time) with 10,000 instances playing
- * blends against 1,000 playing a clip, on both tiers (crowd/gpu.h
- * "blends").
+/* bench_gameplay - the application's CPU time per frame (crowd_world_update
+ * and one colour pass, thread CPU time) with 10,000 instances that a game
+ * drives (blends by speed, run-time props) against 1,000 playing a clip,
+ * on both tiers (crowd/gpu.h "blends", "Props").
  *
  * The builtin character is baked in memory (VAT only, no LODs); every
  * world draws in vat mode. Scenes:
  *   plain-1000    1,000 instances of walk, phases spread
  *   plain-10000   10,000 of them
- *   blend-10000   10,000 on the locomotion blend (walk and run by ground
- *                 speed), speeds spread over 1.6 .. 3.4 m/s, and every
- *                 frame 100 of them (1 %, a game steering) change speed by
- *                 crowd_instance_set_ground_speed (one record write each)
- *   still-10000   the same blends, nobody changing speed
+ *   props-10000   10,000 playing walk, carrying the built-in props
+ *                 (sword, shield, hat: each instance one, two or three of
+ *                 them, attached at run time)
+ *   still-10000   10,000 on the locomotion blend (walk and run by ground
+ *                 speed), speeds spread over 1.6 .. 3.4 m/s
+ *   blend-10000   the same, and every frame 100 of them (1 %, a game
+ *                 steering) change speed by crowd_instance_set_ground_speed
+ *                 (one record write each)
+ *   both-10000    blend-10000 carrying props-10000's props
  * The instances stand on a 3 m grid and the camera frames the first one
  * alone, so every scene draws one character (culled: the others are
  * outside the view): the rasterizer's work (llvmpipe shades vertices on
@@ -23,7 +27,7 @@
  * frames interleave in a shuffled order, warm-up frames are dropped, and
  * each time is the median with its 10th-90th percentiles.
  *
- * Usage: bench_blend [--rounds N]
+ * Usage: bench_gameplay [--rounds N]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -37,13 +41,13 @@
 #include "crowd/gpu.h"
 #include "host.h"
 
-enum { SCENES = 8, WARMUP = 5, MAX_ROUNDS = 2000, STEER = 100 };
+enum { SCENES = 12, WARMUP = 5, MAX_ROUNDS = 2000, STEER = 100 };
 
 typedef struct scene {
     const char *name;
     crowd_gpu_tier tier;
     uint32_t count;
-    bool blend, steer;
+    bool blend, steer, props;
     crowd_world *world;
     crowd_instance *ids;
     crowd_blend locomotion;
@@ -66,6 +70,34 @@ static float speed_of(uint32_t i, uint32_t round) {
     return 1.6f + 1.8f * (float)((i * 2654435761u + round * 40503u) % 1000u) / 1000.0f;
 }
 
+/* The built-in props as prop types of the archetype, and instance i's
+ * share of them: one, two or all three (bits of 1 + i % 7). */
+static bool add_props(scene *s, crowd_archetype archetype, crowd_prop props[3],
+                      crowd_error *error) {
+    for (uint32_t p = 0; p < 3; p++) {
+        crowd_asset *asset = NULL;
+        bool ok = crowd_builtin_prop_create(crowd_builtin_prop_name(p), &asset, error) == CROWD_OK;
+        crowd_prop_desc desc = {asset, crowd_builtin_prop_socket(p)};
+        ok = ok && crowd_world_add_prop(s->world, archetype, &desc, &props[p], error) == CROWD_OK;
+        crowd_asset_destroy(asset);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool dress(scene *s, const crowd_prop props[3], uint32_t i, crowd_error *error) {
+    uint32_t carried = 1u + i % 7u;
+    for (uint32_t p = 0; p < 3; p++) {
+        if ((carried >> p & 1u) &&
+            crowd_instance_attach_prop(s->world, s->ids[i], props[p], error) != CROWD_OK) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool scene_create(scene *s, const crowd_bake *bake, crowd_error *error) {
     crowd_archetype archetype;
     crowd_archetype_desc desc = {.asset = bake->asset, .bake = bake, .mode = CROWD_GPU_MODE_VAT};
@@ -84,6 +116,10 @@ static bool scene_create(scene *s, const crowd_bake *bake, crowd_error *error) {
         crowd_archetype_add_blend(s->world, archetype, &blend, &s->locomotion, error) != CROWD_OK) {
         return false;
     }
+    crowd_prop props[3];
+    if (s->props && !add_props(s, archetype, props, error)) {
+        return false;
+    }
     for (uint32_t i = 0; i < s->count; i++) {
         crowd_instance_desc instance = {
             .position = {3.0f * (float)(i % 100), 0.0f, 3.0f * (float)(i / 100)},
@@ -95,7 +131,8 @@ static bool scene_create(scene *s, const crowd_bake *bake, crowd_error *error) {
             (s->blend && (crowd_instance_play_blend(s->world, s->ids[i], s->locomotion,
                                                     speed_of(i, 0), 0.0f, error) != CROWD_OK ||
                           crowd_instance_set_ground_speed(s->world, s->ids[i], speed_of(i, 0),
-                                                          error) != CROWD_OK))) {
+                                                          error) != CROWD_OK)) ||
+            (s->props && !dress(s, props, i, error))) {
             return false;
         }
     }
@@ -129,7 +166,7 @@ int main(int argc, char **argv) {
         }
     }
     if (rounds < 10 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "usage: bench_blend [--rounds 10..%d]\n", MAX_ROUNDS);
+        fprintf(stderr, "usage: bench_gameplay [--rounds 10..%d]\n", MAX_ROUNDS);
         return 1;
     }
     crowd_error error = {0};
@@ -142,32 +179,27 @@ int main(int argc, char **argv) {
         host_target_resize(&target, 160, 90, &error) != CROWD_OK ||
         crowd_builtin_create(&asset, &error) != CROWD_OK ||
         crowd_bake_build(asset, &bake_desc, &bake, &error) != CROWD_OK) {
-        fprintf(stderr, "bench_blend: %s\n", error.reason);
+        fprintf(stderr, "bench_gameplay: %s\n", error.reason);
         return 1;
     }
-    scene scenes[SCENES] = {
-        {.name = "plain-1000", .tier = CROWD_TIER_GL45, .count = 1000},
-        {.name = "plain-10000", .tier = CROWD_TIER_GL45, .count = 10000},
-        {.name = "still-10000", .tier = CROWD_TIER_GL45, .count = 10000, .blend = true},
-        {.name = "blend-10000",
-         .tier = CROWD_TIER_GL45,
-         .count = 10000,
-         .blend = true,
-         .steer = true},
-        {.name = "plain-1000", .tier = CROWD_TIER_PORTABLE, .count = 1000},
-        {.name = "plain-10000", .tier = CROWD_TIER_PORTABLE, .count = 10000},
-        {.name = "still-10000", .tier = CROWD_TIER_PORTABLE, .count = 10000, .blend = true},
-        {.name = "blend-10000",
-         .tier = CROWD_TIER_PORTABLE,
-         .count = 10000,
-         .blend = true,
-         .steer = true},
+    scene scenes[SCENES];
+    static const scene kinds[SCENES / 2] = {
+        {.name = "plain-1000", .count = 1000},
+        {.name = "plain-10000", .count = 10000},
+        {.name = "props-10000", .count = 10000, .props = true},
+        {.name = "still-10000", .count = 10000, .blend = true},
+        {.name = "blend-10000", .count = 10000, .blend = true, .steer = true},
+        {.name = "both-10000", .count = 10000, .blend = true, .steer = true, .props = true},
     };
+    for (int s = 0; s < SCENES; s++) {
+        scenes[s] = kinds[s % (SCENES / 2)];
+        scenes[s].tier = s < SCENES / 2 ? CROWD_TIER_GL45 : CROWD_TIER_PORTABLE;
+    }
     scene *used[SCENES];
     for (int s = 0; s < SCENES; s++) {
         scenes[s].times = calloc(rounds, sizeof *scenes[s].times);
         if (scenes[s].times == NULL || !scene_create(&scenes[s], bake, &error)) {
-            fprintf(stderr, "bench_blend: %s: %s\n", scenes[s].name, error.reason);
+            fprintf(stderr, "bench_gameplay: %s: %s\n", scenes[s].name, error.reason);
             return 1;
         }
         used[s] = &scenes[s];
@@ -180,7 +212,7 @@ int main(int argc, char **argv) {
     crowd_light_default(&draw.light);
     char cpu[128] = "unknown CPU";
     bench_cpu_name(cpu, sizeof cpu);
-    printf("bench_blend: %s; %u rounds (after %d warm-up), thread CPU time of one frame "
+    printf("bench_gameplay: %s; %u rounds (after %d warm-up), thread CPU time of one frame "
            "(steering, crowd_world_update, one vat colour pass, 1 character in view)\n",
            cpu, rounds, WARMUP);
     uint32_t seed = 1;
@@ -199,18 +231,26 @@ int main(int argc, char **argv) {
             }
         }
     }
-    printf("%-9s %-12s %7s %10s %10s %10s %8s\n", "tier", "scene", "count", "median ms", "p10 ms",
-           "p90 ms", "drawn");
+    printf("%-9s %-12s %7s %10s %10s %10s %8s %6s %10s\n", "tier", "scene", "count", "median ms",
+           "p10 ms", "p90 ms", "drawn", "draws", "x plain1k");
     for (int s = 0; s < SCENES; s++) {
         qsort(scenes[s].times, rounds, sizeof *scenes[s].times, compare);
+    }
+    for (int s = 0; s < SCENES; s++) {
         /* Characters the last frame drew (the portable tier's CPU culling
          * counts them; the GL 4.5 tier's are read back with timing only). */
         crowd_world_stats stats;
         crowd_world_get_stats(scenes[s].world, &stats);
-        printf("%-9s %-12s %7u %10.3f %10.3f %10.3f %8llu\n", crowd_gpu_tier_name(scenes[s].tier),
-               scenes[s].name, scenes[s].count, 1e3 * scenes[s].times[rounds / 2],
-               1e3 * scenes[s].times[rounds / 10], 1e3 * scenes[s].times[(rounds * 9) / 10],
-               (unsigned long long)stats.visible_instances);
+        /* Each tier's first scene is its plain-1000. */
+        const scene *base = &scenes[s < SCENES / 2 ? 0 : SCENES / 2];
+        printf("%-9s %-12s %7u %10.3f %10.3f %10.3f %8llu %6u %9.2fx\n",
+               crowd_gpu_tier_name(scenes[s].tier), scenes[s].name, scenes[s].count,
+               1e3 * scenes[s].times[rounds / 2], 1e3 * scenes[s].times[rounds / 10],
+               1e3 * scenes[s].times[(rounds * 9) / 10],
+               (unsigned long long)stats.visible_instances, (unsigned)stats.draw_calls,
+               scenes[s].times[rounds / 2] / base->times[rounds / 2]);
+    }
+    for (int s = 0; s < SCENES; s++) {
         crowd_world_destroy(scenes[s].world);
         free(scenes[s].ids);
         free(scenes[s].times);
