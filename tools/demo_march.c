@@ -30,8 +30,8 @@ static crowd_result add_props(crowd_world *world, crowd_archetype archetype, cro
 /* Which props walker i carries: sword and shield, a hat, a sword and a hat,
  * nothing, in turn. */
 static bool carries(uint32_t walker, uint32_t prop) {
-    static const bool mix[4][3] = {{true, true, false}, {false, false, true},
-                                   {true, false, true}, {false, false, false}};
+    static const bool mix[4][3] = {
+        {true, true, false}, {false, false, true}, {true, false, true}, {false, false, false}};
     return mix[walker % 4][prop];
 }
 
@@ -68,7 +68,8 @@ crowd_result demo_march_add(crowd_world *world, crowd_archetype archetype, uint3
     locomotion walk;
     crowd_result result = locomotion_declare(world, archetype, &walk, error);
     if (result == CROWD_OK && walk.blend.index == 0) {
-        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, crowd_archetype_name(world, archetype),
+        return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED,
+                               crowd_archetype_name(world, archetype),
                                "no two travelling clips to blend by speed");
     }
     crowd_prop props[3] = {{0}};

@@ -12,9 +12,9 @@
 /* What demo_march_add made. */
 typedef struct demo_march {
     uint32_t walkers;
-    float slowest, fastest;  /* the walkers' ground speeds, m/s */
-    uint32_t prop_types;     /* of the archetype */
-    uint32_t carried[3];     /* swords, shields, hats */
+    float slowest, fastest; /* the walkers' ground speeds, m/s */
+    uint32_t prop_types;    /* of the archetype */
+    uint32_t carried[3];    /* swords, shields, hats */
 } demo_march;
 
 /* Adds `count` walkers of `archetype` (the built-in character, or any
