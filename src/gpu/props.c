@@ -33,13 +33,8 @@ static crowd_result find_socket(const gpu_archetype *r, const char *name, uint32
     const crowd_asset *asset = posed_asset(r);
     int32_t found = crowd_asset_find_socket(asset, name);
     if (found < 0) {
-        char list[256] = "";
-        size_t used = 0;
-        for (uint32_t s = 0; s < asset->socket_count && used < sizeof list; s++) {
-            int n = snprintf(list + used, sizeof list - used, "%s%s", s ? ", " : "",
-                             asset->sockets[s].name);
-            used += n > 0 ? (size_t)n : 0;
-        }
+        char list[256];
+        crowd__core_socket_names(asset, list, sizeof list);
         return crowd_error_set(
             error, CROWD_ERROR_INVALID_ARGUMENT, r->name, "no socket named '%s' (%s%s)", name,
             asset->socket_count > 0 ? "sockets: " : "the archetype has none", list);
