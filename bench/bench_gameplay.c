@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "bench_machine.h"
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
@@ -54,17 +55,6 @@ typedef struct scene {
     uint32_t steered; /* next instance to change speed */
     double *times;
 } scene;
-
-static double thread_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : (x > y ? 1 : 0);
-}
 
 static float speed_of(uint32_t i, uint32_t round) {
     return 1.6f + 1.8f * (float)((i * 2654435761u + round * 40503u) % 1000u) / 1000.0f;
@@ -144,7 +134,7 @@ static double frame(scene *s, uint32_t round, const crowd_draw_desc *draw,
                     const host_target *target) {
     static const float clear[3] = {0.3f, 0.35f, 0.4f};
     host_target_begin(target, clear);
-    double start = thread_s();
+    double start = bench_thread_s();
     for (uint32_t k = 0; s->steer && k < STEER; k++) {
         uint32_t i = s->steered;
         s->steered = (s->steered + 1) % s->count;
@@ -152,7 +142,7 @@ static double frame(scene *s, uint32_t round, const crowd_draw_desc *draw,
     }
     crowd_world_update(s->world, (round + 1) / 60.0, NULL);
     crowd_world_draw(s->world, draw, NULL);
-    double spent = thread_s() - start;
+    double spent = bench_thread_s() - start;
     uint8_t pixel[4 * 160 * 90];
     host_target_read_rgba(target, pixel, sizeof pixel, NULL);
     return spent;
@@ -240,7 +230,7 @@ int main(int argc, char **argv) {
     printf("%-9s %-12s %7s %10s %10s %10s %8s %6s %10s\n", "tier", "scene", "count", "median ms",
            "p10 ms", "p90 ms", "drawn", "draws", "x plain1k");
     for (int s = 0; s < SCENES; s++) {
-        qsort(scenes[s].times, rounds, sizeof *scenes[s].times, compare);
+        qsort(scenes[s].times, rounds, sizeof *scenes[s].times, bench_compare_doubles);
     }
     for (int s = 0; s < SCENES; s++) {
         /* Characters the last frame drew (the portable tier's CPU culling
