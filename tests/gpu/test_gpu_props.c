@@ -233,6 +233,50 @@ static void check_pair(const props_models *m, crowd_gpu_tier tier, crowd_gpu_mod
     gpu_test_tier = CROWD_TIER_AUTO;
 }
 
+/* The archetype holds CROWD_ARCHETYPE_MAX_PROPS prop types (one has been
+ * added), the next is CROWD_ERROR_LIMIT with nothing changed; the last
+ * one's flag bit (the record's top bit) and the blend partners' layout
+ * bits beside it do not disturb each other. */
+static void check_prop_limit(gpu_scene *s, const crowd_asset *builtin, const char *socket) {
+    crowd_prop last = {0};
+    crowd_error error = {0};
+    while (crowd_archetype_prop_count(s->world, s->archetype) < CROWD_ARCHETYPE_MAX_PROPS) {
+        REQUIRE_VOID(crowd_world_add_prop(s->world, s->archetype,
+                                          &(crowd_prop_desc){builtin, socket}, &last,
+                                          &error) == CROWD_OK);
+    }
+    crowd_prop more = {7};
+    CHECK(crowd_world_add_prop(s->world, s->archetype, &(crowd_prop_desc){builtin, socket}, &more,
+                               &error) == CROWD_ERROR_LIMIT &&
+          more.id == 0 && crowd_archetype_prop_count(s->world, s->archetype) == 12);
+    printf("  prop limit: %s\n", error.reason);
+    crowd_prop first = crowd_archetype_prop(s->world, s->archetype, 0);
+    uint32_t walk = 0, run = 0;
+    CHECK(crowd_archetype_find_clip(s->world, s->archetype, "walk", &walk) &&
+          crowd_archetype_find_clip(s->world, s->archetype, "run", &run));
+    crowd_blend blend = {0};
+    CHECK(crowd_archetype_add_blend(s->world, s->archetype,
+                                    &(crowd_blend_desc){"pace", 2, (uint32_t[]){walk, run}, NULL},
+                                    &blend, &error) == CROWD_OK);
+    crowd_instance one;
+    CHECK(crowd_world_add_instance(s->world, s->archetype, &(crowd_instance_desc){0}, &one, NULL) ==
+          CROWD_OK);
+    CHECK(crowd_instance_attach_prop(s->world, one, last, NULL) == CROWD_OK &&
+          crowd_instance_play_blend(s->world, one, blend, 2.0f, 0.3f, NULL) == CROWD_OK &&
+          crowd_instance_set_ground_speed(s->world, one, 2.5f, NULL) == CROWD_OK);
+    CHECK(crowd_instance_has_prop(s->world, one, last) &&
+          !crowd_instance_has_prop(s->world, one, first));
+    CHECK(crowd_instance_play(s->world, one, walk, 0.2f, NULL) == CROWD_OK &&
+          crowd_instance_has_prop(s->world, one, last));
+    CHECK(crowd_instance_detach_prop(s->world, one, last, NULL) == CROWD_OK &&
+          !crowd_instance_has_prop(s->world, one, last));
+    crowd_blend which = {0};
+    float parameter = 0.0f;
+    CHECK(!crowd_instance_get_blend(s->world, one, &which, &parameter));
+    CHECK(crowd_instance_play_blend(s->world, one, blend, 2.0f, 0.0f, NULL) == CROWD_OK &&
+          crowd_instance_get_blend(s->world, one, &which, &parameter) && parameter == 2.0f);
+}
+
 static void check_bad_input(void) {
     crowd_asset *builtin = NULL;
     REQUIRE_VOID(crowd_builtin_create(&builtin, NULL) == CROWD_OK);
@@ -289,6 +333,7 @@ static void check_bad_input(void) {
           crowd_instance_has_prop(s.world, mine, prop));
     CHECK(crowd_world_remove_instance(s.world, mine, NULL) == CROWD_OK);
     CHECK(crowd_prop_get_info(s.world, prop, &info) && info.carriers == 0);
+    check_prop_limit(&s, builtin, socket);
     gpu_scene_destroy(&s);
     crowd_asset_destroy(builtin);
 }
