@@ -127,7 +127,7 @@ float crowdClipTime(CrowdPlaying c) {
     return crowdPlayTime(crowdTime, c.start, c.offset, c.speed, c.duration, c.loop);
 }
 
-// Clip `index` as the blend partner of c, at c's phase (its clip time t
+// Clip "index" as the blend partner of c, at c's phase (its clip time t
 // over its duration).
 CrowdPlaying crowdPartnerOf(CrowdPlaying c, float index) {
     return crowdPlaying(index, c.loop, 0.0, 0.0, 0.0);
