@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "bench_machine.h"
 #include "crowd/bake.h"
 #include "crowd/builtin.h"
@@ -42,17 +43,6 @@ typedef struct scene {
     double *times;
     uint64_t read, events; /* summed over the measured rounds */
 } scene;
-
-static double thread_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : (x > y ? 1 : 0);
-}
 
 static bool scene_create(scene *s, const crowd_bake *bake, crowd_error *error) {
     crowd_archetype archetype;
@@ -91,7 +81,7 @@ static crowd_bake *make_bake(crowd_asset *asset, crowd_error *error) {
 }
 
 static void report(scene *s, uint32_t rounds) {
-    qsort(s->times, rounds, sizeof *s->times, compare);
+    qsort(s->times, rounds, sizeof *s->times, bench_compare_doubles);
     printf("%-14s %6u %6u %10.2f %10.2f %10.2f %12.1f %12.2f\n", s->name, s->plain, s->evented,
            1e6 * s->times[rounds / 2], 1e6 * s->times[rounds / 10],
            1e6 * s->times[(rounds * 9) / 10], (double)s->read / rounds, (double)s->events / rounds);
@@ -155,9 +145,9 @@ int main(int argc, char **argv) {
         double time_s = (round + 1) / 60.0;
         for (int k = 0; k < count; k++) {
             scene *s = used[k];
-            double start = thread_s();
+            double start = bench_thread_s();
             crowd_world_update(s->world, time_s, NULL);
-            double spent = thread_s() - start;
+            double spent = bench_thread_s() - start;
             crowd_world_stats stats;
             crowd_world_get_stats(s->world, &stats);
             if (round >= WARMUP) {

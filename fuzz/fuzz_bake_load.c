@@ -4,14 +4,15 @@
  *
  * An input is a whole bake folder packed as records: one byte choosing the
  * file (manifest, PNG or EXR VAT, VAT normals, BAT, mesh, under the names of
- * bakes before version 3 or of generation 1, and the runtime clips of
- * version 4), a little-endian
+ * bakes before version 3 or of generation 1, the runtime clips of
+ * version 4 and their socket tracks), a little-endian
  * uint32 length (clamped to what is left), then that many bytes. A later
  * record for the same file replaces the earlier one. The seeds
  * (fuzz/corpus/bake_load) are real bakes written by crowd_bake_write in
  * every encoding (anim_v4: runtime clips of version 1, anim_sockets:
  * version 2 with greenman's three sockets, events_v4: anim_v4 with events
- * in its manifest), packed this way, so mutations reach every reader with
+ * in its manifest, gameplay_v4: greenman with events, root motion taken
+ * out, a blend and the socket tracks), packed this way, so mutations reach every reader with
  * the other files intact. Anything may fail; nothing may crash, leak or be
  * reported by the sanitizers, and a bake that loads must be self-consistent.
  * The load runs on a checking allocator: every block it takes, kept or
@@ -31,9 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Kinds 0-5 are those of the first seeds (versions 1 and 2); later kinds
  * are appended, so an old seed still packs the same files. */
 static const char *const names[] = {
-    "bake.crowd.json", "bake.vat.png",    "bake.vat.exr",    "bake.vat_normal.exr",
-    "bake.bat.exr",    "bake.mesh.glb",   "bake.1.vat.png",  "bake.1.vat.exr",
-    "bake.1.bat.exr",  "bake.1.mesh.glb", "bake.1.anim.bin", "bake.1.vat_normal.exr"};
+    "bake.crowd.json",   "bake.vat.png",    "bake.vat.exr",    "bake.vat_normal.exr",
+    "bake.bat.exr",      "bake.mesh.glb",   "bake.1.vat.png",  "bake.1.vat.exr",
+    "bake.1.bat.exr",    "bake.1.mesh.glb", "bake.1.anim.bin", "bake.1.vat_normal.exr",
+    "bake.1.sockets.exr"};
 #define FILE_KINDS (sizeof names / sizeof names[0])
 
 /* What a loaded bake promises its users (crowd/bake.h). */
@@ -85,6 +87,11 @@ static void check_loaded(const crowd_bake *bake) {
     /* Sockets come with the runtime clips alone (crowd_asset_validate above
      * held their joints and offsets). */
     if (!bake->anim.present && bake->asset->socket_count != 0) {
+        abort();
+    }
+    /* Socket tracks: one track per socket of the runtime clips. */
+    if (bake->socket_tracks.texels != NULL &&
+        (!bake->anim.present || bake->socket_count != bake->asset->socket_count)) {
         abort();
     }
     /* Runtime clips: one per baked clip, each sampled without complaint. */

@@ -53,6 +53,15 @@ uvec4 record_uint(int v) {
 
 CROWD_UNIFORM(GPU_UNIFORM_VIEW_PROJ) uniform mat4 u_view_proj;
 CROWD_UNIFORM(GPU_UNIFORM_TIME) uniform float u_time;
+// A prop's draw over every instance: its flag bit, the carriers'. 0 for
+// the characters and for culled lists, which hold only carriers.
+CROWD_UNIFORM(GPU_UNIFORM_PROP_BIT) uniform uint u_prop_bit;
+
+// Whether this instance is drawn: an instance without the prop puts every
+// vertex of it outside the clip volume, so nothing of it is rasterized.
+bool carries_prop(uint flags) {
+    return u_prop_bit == 0u || (flags & u_prop_bit) != 0u;
+}
 
 out vec3 v_world;
 out vec3 v_normal;
@@ -421,4 +430,7 @@ void main() {
     v_material = a_material;
     v_instance = RECORD_UINT(GPU_RECORD_HANDLE);
     v_lod = (RECORD_UINT(GPU_RECORD_FLAGS) >> GPU_FLAG_LOD_SHIFT) & GPU_FLAG_LOD_BITS;
+    if (!carries_prop(RECORD_UINT(GPU_RECORD_FLAGS))) {
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    }
 }

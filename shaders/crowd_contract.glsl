@@ -81,6 +81,12 @@
 #define GPU_FLAG_PARTNER_LAYOUT_SHIFT 15u
 #define GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT 17u
 #define GPU_FLAG_LAYOUT_MASK 3u
+// Bits 20-31: the props the instance carries, bit p for prop type p of its
+// archetype (crowd_world_add_prop), so one record write attaches or
+// detaches one and the culling pass lists each carrier per prop type.
+#define GPU_FLAG_PROPS_SHIFT 20u
+#define GPU_MAX_PROPS 12 // = CROWD_ARCHETYPE_MAX_PROPS
+#define GPU_FLAG_PROPS_MASK 0xfff00000u
 
 // ---- the material record (gpu_material_record, `materials` in crowd.frag) --
 #define GPU_MATERIAL_VEC4S 2
@@ -158,6 +164,9 @@
 #define GPU_UNIFORM_LINEAR_OUTPUT 16
 #define GPU_UNIFORM_ARCHETYPE 17
 #define GPU_UNIFORM_LOD_TINT 18
+// A prop draw over every instance (no culled list): the carriers' flag bit
+// (GPU_FLAG_PROPS_*); 0 draws every instance (characters, culled lists).
+#define GPU_UNIFORM_PROP_BIT 29
 #define GPU_UNIFORM_CAMERA_POSITION 30
 // The portable tier has no layout(location) on uniforms: it looks each of
 // these up by name after linking (programs.c), into a table this long.
@@ -176,5 +185,9 @@
 #define GPU_CULL_UNIFORM_BIND_POSE 19
 #define GPU_CULL_UNIFORM_BIND_SPHERE 20
 #define GPU_CULL_UNIFORM_KEEP_LOD_STATE 21
+// Props: the list the first prop type's carriers go to (lists after the
+// LODs'), their command at GPU_MAX_LODS + prop, and which props have lists.
+#define GPU_CULL_UNIFORM_PROP_FIRST_LIST 22
+#define GPU_CULL_UNIFORM_PROP_MASK 23
 
 #endif

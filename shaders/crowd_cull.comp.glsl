@@ -8,8 +8,12 @@
 // distance does not flicker between two LODs. Visible records are copied
 // into the list of their LOD and counted into that LOD's indirect command,
 // so the draws that follow read compacted records as per-instance vertex
-// attributes (base instance = the list's start). Mirrors gpu_cull_cpu() in
-// src/gpu/cull.c, which must pick the same instances and LODs.
+// attributes (base instance = the list's start). A visible instance that
+// carries props is also copied into the list of each prop type it carries
+// (lists after the LODs', commands from GPU_MAX_LODS on), so each prop type
+// draws its visible carriers with one indirect draw. Mirrors gpu_cull_cpu()
+// in src/gpu/cull.c (and the props' crowd__gpu_props_cull_cpu), which must
+// pick the same instances and LODs.
 
 layout(local_size_x = GPU_CULL_GROUP_SIZE) in;
 
@@ -49,6 +53,20 @@ layout(location = GPU_CULL_UNIFORM_BIND_POSE) uniform bool u_bind_pose; // stati
 layout(location = GPU_CULL_UNIFORM_BIND_SPHERE) uniform vec4 u_bind_sphere;
 // the view that owns the hysteresis
 layout(location = GPU_CULL_UNIFORM_KEEP_LOD_STATE) uniform bool u_keep_lod_state;
+// props: the list of prop type 0, and the prop types that have lists
+layout(location = GPU_CULL_UNIFORM_PROP_FIRST_LIST) uniform uint u_prop_first_list;
+layout(location = GPU_CULL_UNIFORM_PROP_MASK) uniform uint u_prop_mask;
+
+// The record, visible, into the list of every prop type it carries.
+void list_props(Record rec, uint flags) {
+    uint carried = (flags >> GPU_FLAG_PROPS_SHIFT) & u_prop_mask;
+    while (carried != 0u) {
+        int p = findLSB(carried);
+        carried &= carried - 1u;
+        uint slot = atomicAdd(commands[GPU_MAX_LODS + p].instance_count, 1u);
+        visible[(u_prop_first_list + uint(p)) * u_capacity + slot] = rec;
+    }
+}
 
 // The sphere holding both spheres.
 vec4 hull(vec4 a, vec4 b) {
@@ -111,4 +129,5 @@ void main() {
     uint slot = atomicAdd(commands[lod].instance_count, 1u);
     RECORD_UINT(rec, GPU_RECORD_FLAGS) = (flags & ~GPU_FLAG_LOD_MASK) | (lod << GPU_FLAG_LOD_SHIFT);
     visible[lod * u_capacity + slot] = rec;
+    list_props(rec, flags);
 }

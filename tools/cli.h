@@ -59,6 +59,9 @@ bool cli_parse_size(const char *option, const char *text, uint32_t *width, uint3
 int cli_model_argument(const char *command, const char *arg, const char **models, uint32_t *count,
                        uint32_t max);
 
+/* The longest socket name of a SOCKET=FILE option, terminator included. */
+#define CLI_SOCKET_NAME_BYTES 256
+
 /* --attach SOCKET=FILE (info, bake). cli_attach_check prints a usage error
  * and returns false unless both parts are non-empty and the socket name is
  * shorter than 256 bytes. cli_attach_props loads each checked value's FILE
@@ -66,6 +69,8 @@ int cli_model_argument(const char *command, const char *arg, const char **models
  * errors are those of crowd_model_load and crowd_asset_attach, `asset`
  * holding the props merged before the failing one. */
 bool cli_attach_check(const char *value);
+/* The same check for any SOCKET=FILE option (--prop of play), named in the error. */
+bool cli_socket_file_check(const char *option, const char *value);
 crowd_result cli_attach_props(crowd_asset *asset, const char *const *values, uint32_t count,
                               const crowd_import_desc *import, crowd_error *error);
 

@@ -15,7 +15,6 @@
 /* Longest image side --size accepts. */
 #define CLI_MAX_SIZE 16384ul
 /* Room for a socket name of --attach, terminator included. */
-#define CLI_SOCKET_NAME_BYTES 256
 
 bool cli_verbose = false;
 
@@ -143,17 +142,21 @@ int cli_model_argument(const char *command, const char *arg, const char **models
     return -1;
 }
 
-bool cli_attach_check(const char *value) {
+bool cli_socket_file_check(const char *option, const char *value) {
     const char *equals = strchr(value, '=');
     if (equals == NULL || equals == value || equals[1] == '\0') {
-        cli_fail(CLI_EXIT_USAGE, "--attach: '%s' is not SOCKET=FILE", value);
+        cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not SOCKET=FILE", option, value);
         return false;
     }
     if (equals - value >= CLI_SOCKET_NAME_BYTES) {
-        cli_fail(CLI_EXIT_USAGE, "--attach: socket name too long");
+        cli_fail(CLI_EXIT_USAGE, "%s: socket name too long", option);
         return false;
     }
     return true;
+}
+
+bool cli_attach_check(const char *value) {
+    return cli_socket_file_check("--attach", value);
 }
 
 crowd_result cli_attach_props(crowd_asset *asset, const char *const *values, uint32_t count,

@@ -24,6 +24,7 @@
 #include "bake_blend_arg.h"
 #include "cli.h"
 #include "crowd/bake.h"
+#include "crowd/gpu.h"
 #include "crowd/import.h"
 
 static const char usage[] =
@@ -454,6 +455,23 @@ static void print_bat_row(const crowd_bake *bake, const crowd_bake_report *r, do
     printf(" %6.2fs%s\n", build_s, written ? "" : "  (not written)");
 }
 
+/* The socket tracks: their file's texels, and the GPU bytes a vat prop on
+ * each socket takes (crowd_prop_socket_track_bytes). */
+static void print_socket_tracks(const crowd_bake *bake) {
+    if (bake->socket_tracks.texels == NULL) {
+        return;
+    }
+    printf("socket tracks: %u sockets, %ux%u RGBA32F (%llu bytes); GPU bytes per vat prop type:",
+           bake->socket_count, bake->socket_tracks.width, bake->socket_tracks.height,
+           (unsigned long long)bake->socket_tracks.width * bake->socket_tracks.height * 16u);
+    for (uint32_t s = 0; s < bake->socket_count && s < bake->asset->socket_count; s++) {
+        const crowd_socket *socket = &bake->asset->sockets[s];
+        printf("%s %s %llu", s ? "," : "", socket->name,
+               (unsigned long long)crowd_prop_socket_track_bytes(bake, socket->joint));
+    }
+    printf("\n");
+}
+
 /* Each clip's rate, how it was chosen, and its between-frame error. */
 static void print_rates(const crowd_bake *bake, double diagonal) {
     printf("frames per clip (between-frame error: skinned positions mid-step against the "
@@ -778,6 +796,7 @@ static int run(const options *opt) {
                 code = report_others(asset, &desc, bake);
             }
             print_fits(bake);
+            print_socket_tracks(bake);
             print_lods(bake);
             print_anim(bake);
             print_events(bake);

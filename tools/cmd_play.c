@@ -13,7 +13,9 @@
  * ground speed, locomotion.h) at a ground speed that [ and ] lower and
  * raise by 0.25 m/s (crowd_instance_set_ground_speed: one record write per
  * character), each character walking forward at it, a little faster or
- * slower than the next; arrows (or WASD) and a
+ * slower than the next; P takes the props of --prop SOCKET=FILE (carried
+ * at run time, mixed over the crowd: play_props.h) off and puts them back;
+ * arrows (or WASD) and a
  * left-button drag orbit the camera, the wheel zooms; Escape quits. The
  * title bar reads mode, crowd size, wall time per frame, the application's
  * CPU time per frame (update and draws, the GPU not waited for) and draw
@@ -37,6 +39,7 @@
 #include "cli.h"
 #include "host.h"
 #include "locomotion.h"
+#include "play_props.h"
 #include "scene.h"
 #include "stage.h"
 
@@ -52,13 +55,16 @@ static const char usage[] =
     "  --screenshot FILE  write the last frame as a PNG when quitting\n"
     "  --keys STRING      type these keys, one per frame, from the first frame\n"
     "  --shadows          the crowd casts shadows onto the ground (a shadow map)\n"
+    "  --prop SOCKET=FILE a prop the characters with that socket carry, mixed over the\n"
+    "                     crowd (some carry none); repeatable, up to 8\n"
     "  --tier T           auto (default), gl45 or portable (crowd_world_desc.tier)\n"
     "  --context C        gl45 (default), gl33 or gles3: the window's OpenGL context;\n"
     "                     the ground and shadows are GL 4.5 code, left out on the others\n"
     "  --no-gl-thread     leave Mesa's GL driver thread off\n"
     "  --verbose          also print the library's informational messages\n"
     "keys: 1-5 mode, M next mode, + / - crowd size x2 / /2, space pause, C change clips,\n"
-    "      L tint characters by LOD, R root motion on/off (default on: characters of a bake\n"
+    "      L tint characters by LOD, P props on/off, R root motion on/off (default on: characters "
+    "of a bake\n"
     "      made with --root-motion extract walk across the ground by it, and go back to\n"
     "      their place when they get 8 m away), B blend by speed on/off (walk, run: the\n"
     "      clips that travel), [ / ] that ground speed -/+ 0.25 m/s,\n"
@@ -77,6 +83,7 @@ typedef struct options {
     bool mode_given, gl_thread, shadows;
     crowd_gpu_tier tier;
     host_context_api context;
+    props props; /* the --prop values (loaded by run) */
 } options;
 
 /* An instance's placement, which root motion changes frame by frame. */
@@ -113,15 +120,16 @@ typedef struct player {
     locomotion locomotions[CAST_MAX_CHARACTERS];
     bool locomotion_declared, blending;
     float ground_speed;
+    props props; /* --prop, loaded */
 } player;
 
 static int parse(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
-        static const char *const with_value[] = {
-            "--count",      "--mode", "--size", "--seed",    "--frames",
-            "--screenshot", "--keys", "--tier", "--context", NULL};
+        static const char *const with_value[] = {"--count",   "--mode",       "--size", "--seed",
+                                                 "--frames",  "--screenshot", "--keys", "--tier",
+                                                 "--context", "--prop",       NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -154,6 +162,10 @@ static int parse(int argc, char **argv, options *o) {
             o->screenshot = value;
         } else if (strcmp(arg, "--keys") == 0) {
             o->keys = value;
+        } else if (strcmp(arg, "--prop") == 0) {
+            if (!props_option(&o->props, value)) {
+                return CLI_EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--no-gl-thread") == 0) {
             o->gl_thread = false;
         } else if (strcmp(arg, "--shadows") == 0) {
@@ -235,6 +247,9 @@ static crowd_result set_count(player *p, uint32_t count, crowd_error *error) {
     }
     if (result == CROWD_OK && p->blending && count > p->count) {
         result = start_blending(p, p->count, count, error);
+    }
+    if (result == CROWD_OK && count > p->count) {
+        result = props_dress(&p->props, p->world, p->cast, p->ids, p->count, count, error);
     }
     if (result == CROWD_OK) {
         p->count = count;
@@ -387,6 +402,14 @@ static crowd_result on_key(player *p, uint32_t key, crowd_error *error) {
         return change_speed(p, -0.25f, error);
     case ']':
         return change_speed(p, 0.25f, error);
+    case 'p':
+    case 'P':
+        if (p->props.count == 0) {
+            snprintf(p->message, sizeof p->message, "no props (--prop SOCKET=FILE)");
+            return CROWD_OK;
+        }
+        snprintf(p->message, sizeof p->message, "props %s", p->props.on ? "off" : "on");
+        return props_set_on(&p->props, p->world, p->cast, p->ids, p->count, !p->props.on, error);
     default:
         return CROWD_OK;
     }
@@ -580,6 +603,9 @@ static crowd_result setup(player *p, crowd_error *error) {
         result = cast_add_archetypes(p->cast, p->world, wanted, error);
     }
     if (result == CROWD_OK) {
+        result = props_add(&p->props, p->world, p->cast, error);
+    }
+    if (result == CROWD_OK) {
         /* The ground is the CLI's own GL 4.5 code. */
         result =
             stage_create(p->context, o->context == HOST_CONTEXT_GL45, o->shadows, &p->stage, error);
@@ -610,6 +636,12 @@ static int run(const options *o) {
     if (cast_load(&characters, o->models, o->model_count, true, &logger, &error) != CROWD_OK) {
         return cli_report(&error);
     }
+    props loaded = o->props;
+    if (props_load(&loaded, &logger, &error) != CROWD_OK) {
+        props_release(&loaded);
+        cast_release(&characters);
+        return cli_report(&error);
+    }
     player p = {.options = o,
                 .cast = &characters,
                 .max_count = CROWD_WORLD_DEFAULT_MAX_INSTANCES,
@@ -618,7 +650,8 @@ static int run(const options *o) {
                 .zoom = 1.0f,
                 .clip_state = (uint64_t)o->seed + 0x5EED,
                 .camera_dirty = true,
-                .root_motion = true};
+                .root_motion = true,
+                .props = loaded};
     host_context_desc desc = {
         .window = true,
         .width = o->width,
@@ -644,6 +677,7 @@ static int run(const options *o) {
     crowd_world_destroy(p.world);
     host_context_destroy(p.context);
     cast_release(&characters);
+    props_release(&p.props);
     return code;
 }
 

@@ -1,9 +1,10 @@
 /* info_bake.c - `crowd info BAKE`: what a bake folder holds, as the loader
  * reads it: counts, clips with their frames and rates, textures, LODs and
  * the runtime clips (NAME.G.anim.bin: clips, tracks, keys, size and the
- * error the bake measured) with the sockets they carry, and each clip's
- * events and ground speed (crowd_anim_clip_ground_speed on the runtime
- * clips, what blends match speeds by) and the blends, as text or JSON. */
+ * error the bake measured) with the sockets they carry (and the GPU bytes
+ * of the socket track a vat prop on each takes), and each clip's events
+ * and ground speed (crowd_anim_clip_ground_speed on the runtime clips,
+ * what blends match speeds by) and the blends, as text or JSON. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "crowd/anim.h"
 #include "crowd/bake.h"
+#include "crowd/gpu.h"
 
 /* Each clip's ground speed, measured on the runtime clips watching the
  * feet of the baked mesh (as the world does); -1 where the bake has no
@@ -60,9 +62,11 @@ static void print_text(const crowd_bake *bake, const float *speeds) {
     printf("vertices          %u\njoints            %u\nframes            %u\n", bake->vertex_count,
            bake->joint_count, bake->frame_count);
     char vat[48], bat[48];
-    printf("VAT               %s\nBAT               %s\n",
+    char tracks[48];
+    printf("VAT               %s\nBAT               %s\nsocket tracks     %s\n",
            texture_line(&bake->vat_position, vat, sizeof vat),
-           texture_line(&bake->bat, bat, sizeof bat));
+           texture_line(&bake->bat, bat, sizeof bat),
+           texture_line(&bake->socket_tracks, tracks, sizeof tracks));
     printf("LODs              %u\n", bake->lod_count);
     printf("clips             %u\n", bake->clip_count);
     for (uint32_t c = 0; c < bake->clip_count; c++) {
@@ -120,11 +124,20 @@ static void print_text(const crowd_bake *bake, const float *speeds) {
         const crowd_socket *socket = &asset->sockets[s];
         printf("  '%s' on joint %u '%s'\n", socket->name, socket->joint,
                asset->skeleton.names[socket->joint]);
+        uint64_t track = crowd_prop_socket_track_bytes(bake, socket->joint);
+        if (track > 0) {
+            printf("    socket track  %llu bytes of GPU memory per vat prop type on it (from %s)\n",
+                   (unsigned long long)track,
+                   bake->socket_count > 0 ? "the bake's socket tracks" : "the BAT");
+        } else {
+            printf("    socket track  none (no socket tracks, no BAT): vat mode does not draw "
+                   "props on it\n");
+        }
     }
 }
 
 /* The sockets the runtime clips carry (none before manifest version 4). */
-static void add_sockets(cJSON *json, const crowd_asset *asset) {
+static void add_sockets(cJSON *json, const crowd_bake *bake, const crowd_asset *asset) {
     cJSON *sockets = cJSON_AddArrayToObject(json, "sockets");
     for (uint32_t s = 0; sockets != NULL && s < asset->socket_count; s++) {
         const crowd_socket *socket = &asset->sockets[s];
@@ -132,6 +145,8 @@ static void add_sockets(cJSON *json, const crowd_asset *asset) {
         cJSON_AddStringToObject(item, "name", socket->name);
         cJSON_AddNumberToObject(item, "joint", socket->joint);
         cJSON_AddStringToObject(item, "joint_name", asset->skeleton.names[socket->joint]);
+        cJSON_AddNumberToObject(item, "socket_track_bytes",
+                                (double)crowd_prop_socket_track_bytes(bake, socket->joint));
         cJSON_AddItemToArray(sockets, item);
     }
 }
@@ -196,7 +211,7 @@ static cJSON *build_json(const crowd_bake *bake, const float *speeds) {
         cJSON_AddBoolToObject(item, "ground_speeds", !blend->has_thresholds);
         cJSON_AddItemToArray(blends, item);
     }
-    add_sockets(json, bake->asset);
+    add_sockets(json, bake, bake->asset);
     const crowd_bake_anim *anim = &bake->anim;
     if (!anim->present) {
         cJSON_AddNullToObject(json, "runtime_clips");

@@ -239,6 +239,16 @@ typedef struct crowd_bake {
     uint32_t bat_rows_per_frame;
     crowd_texture bat;
 
+    /* Socket tracks: per baked frame, per socket s of `asset` (its order),
+     * the socket's model matrix (model[joint] x offset) as 3 rows of 4:
+     * RGBA32F texels 3s..3s+2 of the frame, laid out as the BAT (elements
+     * across, wrapping onto socket_rows_per_frame rows). What a vat prop
+     * follows (crowd_world_add_prop), in every bake with sockets, vat-only
+     * ones too. Format NONE (socket_count 0) when the asset has no sockets
+     * or the bake predates them. */
+    uint32_t socket_count, socket_rows_per_frame;
+    crowd_texture socket_tracks;
+
     /* 1..CROWD_BAKE_MAX_LODS; 1 = LOD 0 only (version-1 bakes, no LODs
      * asked for, or a mesh that cannot be simplified). Each LOD has fewer
      * triangles than the one before. */

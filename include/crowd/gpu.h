@@ -1,6 +1,7 @@
 /* crowd/gpu.h - a crowd world drawn into the application's own frame:
  * archetypes (character types), their instances, five playback modes,
- * colour and depth-only passes, the game's own shading.
+ * colour and depth-only passes, the game's own shading, and props (static
+ * meshes on sockets) carried and swapped per instance ("Props" below).
  *
  * The application owns the OpenGL context, the framebuffer, the camera and
  * the frame loop; crowd owns its buffers, textures and shaders and records
@@ -703,6 +704,90 @@ crowd_result crowd_instance_clear_pose(crowd_world *world, crowd_instance instan
                                        crowd_error *error);
 /* Whether the instance shows a caller's pose (false for a bad handle). */
 bool crowd_instance_has_pose(const crowd_world *world, crowd_instance instance);
+
+/* ---- props ---------------------------------------------------------------- */
+
+/* Props: static meshes (a sword, a shield, a hat) that instances carry on a
+ * socket of their archetype, attached and detached per instance at run time.
+ * A prop type is one mesh on one socket; each pass draws the visible
+ * carriers of a prop type with one instanced draw (cpu mode: one draw per
+ * carrier, as it draws its characters), culled and LOD-switched with their
+ * characters (a prop has no LODs of its own).
+ *
+ * The prop follows the socket exactly as `crowd bake --attach` would: its
+ * vertices are placed in the character's bind space at the socket (the
+ * joint's bind matrix times the socket's offset) and bound with weight 1
+ * to the socket's joint, then drawn by each mode's own skinning: static in
+ * the bind pose, bat from the baked joint matrices, gpu from the sampled
+ * palette, cpu skinned on the CPU with its character. vat has no joint
+ * matrices: the prop reads its socket track, the socket joint's skinning
+ * matrix at every baked frame (3 RGBA32F texels a frame, made when the prop
+ * is added from the bake's BAT rows, or sampled from its clips where it has
+ * no BAT), played with the same frame pair and crossfade as the VAT.
+ *
+ * Attaching or detaching writes one instance record (a flag bit); nothing
+ * else changes per instance. Prop types live until their archetype goes. A
+ * vat archetype with props also holds the bat programs (shared, counted in
+ * crowd_world_stats.program_count) once it draws one. */
+#define CROWD_ARCHETYPE_MAX_PROPS 12u
+
+typedef struct crowd_prop {
+    uint32_t id;
+} crowd_prop;
+
+typedef struct crowd_prop_desc {
+    /* The prop's mesh (positions and triangles; normals, uvs and materials
+     * when it has them), in the socket's space as a `--attach` prop is.
+     * Copied: the asset may go once the call returns. */
+    const crowd_asset *asset;
+    /* A socket of the archetype (crowd_archetype_find_socket). */
+    const char *socket;
+} crowd_prop_desc;
+
+/* Adds a prop type to an archetype. Errors, with nothing changed:
+ * CROWD_ERROR_INVALID_ARGUMENT (NULL world, desc, asset or socket; an
+ * archetype that does not exist; a socket it does not have, the error
+ * listing those it has; an asset without vertices or triangles, or whose
+ * indices or values are out of range), CROWD_ERROR_LIMIT (the archetype has
+ * CROWD_ARCHETYPE_MAX_PROPS already), CROWD_ERROR_INVALID_DATA (a socket's
+ * joint with a singular bind matrix), CROWD_ERROR_OUT_OF_MEMORY,
+ * CROWD_ERROR_GPU. */
+crowd_result crowd_world_add_prop(crowd_world *world, crowd_archetype archetype,
+                                  const crowd_prop_desc *desc, crowd_prop *out_prop,
+                                  crowd_error *error);
+/* What a prop type is and what it holds on the GPU. */
+typedef struct crowd_prop_info {
+    crowd_archetype archetype;
+    const char *socket;
+    uint32_t joint;        /* the socket's joint */
+    uint32_t vertex_count; /* the prop's mesh */
+    uint32_t carriers;     /* instances carrying it now */
+    /* GPU bytes: its mesh and materials, and its socket track (vat; 0
+     * where the archetype has no baked frames). */
+    uint64_t mesh_bytes, socket_track_bytes;
+} crowd_prop_info;
+bool crowd_prop_get_info(const crowd_world *world, crowd_prop prop, crowd_prop_info *out);
+/* GPU bytes of the socket track a vat prop on `joint` takes with this bake
+ * (crowd info BAKE lists it per socket): 48 bytes (3 RGBA32F texels) per
+ * baked frame, plus `joint` rows of padding; 0 when the bake has no frames
+ * or no BAT to take it from. No GL: any thread. */
+uint64_t crowd_prop_socket_track_bytes(const crowd_bake *bake, uint32_t joint);
+uint32_t crowd_archetype_prop_count(const crowd_world *world, crowd_archetype archetype);
+/* Prop type `index` (< crowd_archetype_prop_count) of an archetype, or 0. */
+crowd_prop crowd_archetype_prop(const crowd_world *world, crowd_archetype archetype,
+                                uint32_t index);
+
+/* The instance carries the prop from the next pass on (again: no change),
+ * or no longer does. Several props per instance, on any sockets. Errors,
+ * with nothing changed: CROWD_ERROR_INVALID_ARGUMENT (NULL world, an
+ * instance that is not live, a prop that does not exist or belongs to
+ * another archetype than the instance's). */
+crowd_result crowd_instance_attach_prop(crowd_world *world, crowd_instance instance,
+                                        crowd_prop prop, crowd_error *error);
+crowd_result crowd_instance_detach_prop(crowd_world *world, crowd_instance instance,
+                                        crowd_prop prop, crowd_error *error);
+/* Whether it carries the prop (false for bad handles). */
+bool crowd_instance_has_prop(const crowd_world *world, crowd_instance instance, crowd_prop prop);
 
 /* ---- frames ------------------------------------------------------------- */
 

@@ -67,6 +67,11 @@ uint64_t crowd__bake_frames_fit(const crowd_bake *bake, const bake_layout_reques
 /* Chooses widths and rows per frame, checks the max_size row limit (the
  * reason says how many frames fit and which fps would), allocates zeroed
  * textures and sets bake->frame_count. */
+/* bake_build_sockets.c: frame `frame`'s socket tracks from its model
+ * matrices (16 floats per joint), into bake->socket_tracks. */
+void crowd__bake_socket_tracks_frame(const crowd_bake *bake, const crowd_asset *asset,
+                                     uint32_t frame, const float *models);
+
 crowd_result crowd__bake_plan_textures(crowd_bake *bake, const crowd_asset *asset,
                                        uint64_t total_frames, const bake_layout_request *request,
                                        crowd_error *error);

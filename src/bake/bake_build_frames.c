@@ -157,6 +157,9 @@ static void pass1_frame(void *context, uint32_t worker, uint32_t frame) {
     if (bake->bat.texels != NULL) {
         encode_bat(bake, frame, skin);
     }
+    if (bake->socket_tracks.texels != NULL) {
+        crowd__bake_socket_tracks_frame(bake, asset, frame, ws->models);
+    }
     crowd_skin_apply(job->prepared, skin, ws->positions, job->vat_in_pass1 ? ws->normals : NULL);
     grow_bounds(ws, ws->positions, bake->vertex_count);
     if (job->vat_in_pass1) {

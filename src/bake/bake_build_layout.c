@@ -157,6 +157,18 @@ crowd_result crowd__bake_plan_textures(crowd_bake *bake, const crowd_asset *asse
             result = alloc_texture(&bake->vat_normal, vat_width, height, format, error);
         }
     }
+    uint32_t socket_width = 0, socket_rows = 0;
+    if (result == CROWD_OK && asset->socket_count > 0) {
+        result =
+            plan_one(bake, asset, "socket track", total_frames, 3 * (uint64_t)asset->socket_count,
+                     request, &socket_width, &socket_rows, error);
+    }
+    if (result == CROWD_OK && asset->socket_count > 0) {
+        bake->socket_count = asset->socket_count;
+        bake->socket_rows_per_frame = socket_rows;
+        result = alloc_texture(&bake->socket_tracks, socket_width, bake->frame_count * socket_rows,
+                               CROWD_TEXEL_RGBA32F, error);
+    }
     if (result == CROWD_OK && bat) {
         bake->bat_encoding = request->bat_encoding;
         bake->bat_rows_per_frame = bat_rows;

@@ -16,7 +16,8 @@
 /* What follows NAME (or NAME.<generation>) in the files of a bake: in the
  * bake folder, and in its OpenVAT folder (OpenVAT's own suffixes). */
 static const char *const folder_kinds[] = {
-    ".vat.png", ".vat.exr", ".vat_normal.exr", ".bat.exr", ".mesh.glb", ".anim.bin", NULL};
+    ".vat.png",     ".vat.exr",  ".vat_normal.exr", ".bat.exr",
+    ".sockets.exr", ".mesh.glb", ".anim.bin",       NULL};
 static const char *const openvat_kinds[] = {"-remap_info.json", "_vat.png", ".glb", NULL};
 
 static bool is_kind(const char *rest, const char *const *kinds) {

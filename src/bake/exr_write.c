@@ -4,6 +4,7 @@
 #include "bake/exr_write.h"
 
 #include <openexr.h>
+#include <string.h>
 
 #include "load/exr_texture.h"
 
@@ -28,10 +29,32 @@ static int64_t write_to_file(exr_const_context_t context, void *user, const void
     return (int64_t)size;
 }
 
+/* The library's own compress step, which compress_stored wraps. */
+typedef struct compress_step {
+    exr_result_t (*compress)(exr_encode_pipeline_t *encoder);
+} compress_step;
+
+/* OpenEXR 3.1's C core (Debian 12) stores a chunk that ZIP cannot shrink
+ * as it is, but one whose deflate output is exactly as long as the chunk
+ * keeps the deflate bytes, which every reader then takes for the plain
+ * pixels (OpenEXR issue 2306, fixed upstream in 3.4): garbage in a
+ * loaded bake (a socket-tracks file of 9x122 texels had such a chunk).
+ * Here that chunk is stored as it is, as the format says. */
+static exr_result_t compress_stored(exr_encode_pipeline_t *encoder) {
+    const compress_step *step = encoder->encoding_user_data;
+    exr_result_t rv = step->compress(encoder);
+    if (rv == EXR_ERR_SUCCESS && encoder->compressed_bytes == encoder->packed_bytes &&
+        encoder->compressed_buffer != encoder->packed_buffer) {
+        memcpy(encoder->compressed_buffer, encoder->packed_buffer, encoder->packed_bytes);
+    }
+    return rv;
+}
+
 static exr_result_t encode_chunks(exr_context_t context, int part, const crowd_texture *texture) {
     int32_t lines = 0;
     exr_result_t rv = exr_get_scanlines_per_chunk(context, part, &lines);
     exr_encode_pipeline_t encoder = EXR_ENCODE_PIPELINE_INITIALIZER;
+    compress_step step = {NULL};
     bool started = false;
     for (uint32_t y = 0; rv == EXR_ERR_SUCCESS && y < texture->height; y += (uint32_t)lines) {
         exr_chunk_info_t chunk;
@@ -48,6 +71,11 @@ static exr_result_t encode_chunks(exr_context_t context, int part, const crowd_t
         if (!started) {
             rv = exr_encoding_choose_default_routines(context, part, &encoder);
             started = true;
+            if (rv == EXR_ERR_SUCCESS && encoder.compress_fn != NULL) {
+                step.compress = encoder.compress_fn;
+                encoder.compress_fn = compress_stored;
+                encoder.encoding_user_data = &step;
+            }
         }
         if (rv == EXR_ERR_SUCCESS) {
             rv = exr_encoding_run(context, part, &encoder);

@@ -33,6 +33,10 @@ void crowd__manifest_file_names(const crowd_bake *bake, uint32_t generation,
     if (has_texture(&bake->bat)) {
         snprintf(files->bat, sizeof files->bat, "%s.%u.bat.exr", name, generation);
     }
+    if (has_texture(&bake->socket_tracks)) {
+        snprintf(files->socket_tracks, sizeof files->socket_tracks, "%s.%u.sockets.exr", name,
+                 generation);
+    }
 }
 
 bool crowd__manifest_texture_range(const crowd_texture *texture, manifest_range *range) {
@@ -107,6 +111,21 @@ static void put_bat(bool *failed, cJSON *root, const crowd_bake *bake, const man
                            bake->bat.format == CROWD_TEXEL_RGBA16F ? "f16" : "f32");
     crowd__json_put_string(failed, bat, "file", files->bat);
     put_range(failed, bat, "range", &info->bat_range);
+}
+
+/* The socket tracks (crowd_bake.socket_tracks), or null without sockets. */
+static void put_socket_tracks(bool *failed, cJSON *root, const crowd_bake *bake,
+                              const manifest_info *info) {
+    if (info->files.socket_tracks[0] == '\0') {
+        crowd__json_put(failed, root, "socket_tracks", cJSON_CreateNull());
+        return;
+    }
+    cJSON *tracks = crowd__json_put(failed, root, "socket_tracks", cJSON_CreateObject());
+    put_layout(failed, tracks, &bake->socket_tracks, bake->socket_rows_per_frame);
+    crowd__json_put(failed, tracks, "sockets", cJSON_CreateNumber(bake->socket_count));
+    crowd__json_put_string(failed, tracks, "encoding", "f32");
+    crowd__json_put_string(failed, tracks, "file", info->files.socket_tracks);
+    put_range(failed, tracks, "range", &info->socket_tracks_range);
 }
 
 /* Version 4's runtime clips, or null without them. */
@@ -291,6 +310,7 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
     put_lods(&failed, root, bake);
     put_vat(&failed, root, bake, info);
     put_bat(&failed, root, bake, info);
+    put_socket_tracks(&failed, root, bake, info);
     crowd__json_put_string(&failed, root, "mesh", files->mesh);
     put_anim(&failed, root, info);
     cJSON *checks = crowd__json_put(&failed, root, "files", cJSON_CreateObject());

@@ -125,6 +125,14 @@ static crowd_result check_bake(const crowd_bake *bake, crowd_error *error) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
                                "the BAT texture does not match the joint and frame counts");
     }
+    if (has_texture(&bake->socket_tracks) &&
+        (bake->socket_count != asset->socket_count ||
+         bake->socket_tracks.format != CROWD_TEXEL_RGBA32F ||
+         !layout_matches(&bake->socket_tracks, bake->socket_rows_per_frame,
+                         3 * (uint64_t)bake->socket_count, bake->frame_count))) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name,
+                               "the socket tracks do not match the socket and frame counts");
+    }
     for (uint32_t i = 0; i < bake->clip_count; i++) {
         if (bake->clips == NULL || bake->clips[i].name == NULL) {
             return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, name, "clip %u has no name",
@@ -206,6 +214,7 @@ static crowd_result measure_files(const atomic_set *set, manifest_info *info,
     const char *names[] = {files->vat_position,
                            files->vat_normal,
                            files->bat,
+                           files->socket_tracks,
                            files->mesh,
                            files->anim,
                            openvat ? openvat->remap_info : "",
@@ -274,6 +283,9 @@ static crowd_result write_files(atomic_set *set, const crowd_bake *bake, manifes
     }
     if (result == CROWD_OK && files->bat[0] != '\0') {
         result = write_texture(set, files->bat, &bake->bat, error);
+    }
+    if (result == CROWD_OK && files->socket_tracks[0] != '\0') {
+        result = write_texture(set, files->socket_tracks, &bake->socket_tracks, error);
     }
     if (result == CROWD_OK) {
         glb_write_desc desc = {
@@ -374,10 +386,18 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     if (result == CROWD_OK && info.files.bat[0] != '\0') {
         result = texture_range(bake, &bake->bat, "BAT", &info.bat_range, error);
     }
+    if (result == CROWD_OK && info.files.socket_tracks[0] != '\0') {
+        result = texture_range(bake, &bake->socket_tracks, "socket track",
+                               &info.socket_tracks_range, error);
+    }
     uint8_t *anim = NULL;
     size_t anim_size = 0;
     if (result == CROWD_OK) {
         result = prepare_anim(bake, generation, &info, &anim, &anim_size, error);
+    }
+    if (info.files.anim[0] == '\0') {
+        /* The tracks follow the runtime clips' sockets: none without them. */
+        info.files.socket_tracks[0] = '\0';
     }
     if (result != CROWD_OK) {
         free(anim);
@@ -385,9 +405,10 @@ crowd_result crowd_bake_write(const crowd_bake *bake, const char *dir,
     }
     /* Check the manifest before creating any file or folder (the files'
      * checks stand in until they are written). */
-    const char *named[] = {info.files.vat_position, info.files.vat_normal, info.files.bat,
-                           info.files.mesh, info.files.anim};
-    for (int i = 0; i < 5; i++) {
+    const char *named[] = {info.files.vat_position, info.files.vat_normal,
+                           info.files.bat,          info.files.mesh,
+                           info.files.anim,         info.files.socket_tracks};
+    for (int i = 0; i < 6; i++) {
         if (named[i][0] != '\0') {
             add_check(&info, named[i], 0, 0);
         }

@@ -19,12 +19,12 @@ typedef enum shape { SHAPE_BOX, SHAPE_CYLINDER } shape;
 typedef struct prop_part {
     shape shape;
     float centre[3];
-    float half[3];   /* box */
-    uint32_t axis;   /* cylinder: 0 x, 1 y, 2 z */
-    float radius_m;  /* cylinder */
-    float half_m;    /* cylinder: half its length */
-    float taper;     /* cylinder: the far end's radius over the near one's */
-    uint32_t sides;  /* cylinder */
+    float half[3];  /* box */
+    uint32_t axis;  /* cylinder: 0 x, 1 y, 2 z */
+    float radius_m; /* cylinder */
+    float half_m;   /* cylinder: half its length */
+    float taper;    /* cylinder: the far end's radius over the near one's */
+    uint32_t sides; /* cylinder */
 } prop_part;
 
 typedef struct prop_spec {
@@ -42,16 +42,31 @@ typedef struct prop_spec {
  * outside), held at its centre. hat: brim and crown standing on +Y at the
  * top of the head. */
 static const prop_spec specs[] = {
-    {"sword", "socket_hand_R", "steel", {0.56f, 0.57f, 0.60f, 1.0f}, 1.0f, 0.35f,
+    {"sword",
+     "socket_hand_R",
+     "steel",
+     {0.56f, 0.57f, 0.60f, 1.0f},
+     1.0f,
+     0.35f,
      {{SHAPE_CYLINDER, {0, 0, 0}, {0}, 1, 0.016f, 0.07f, 1.0f, 10},
       {SHAPE_BOX, {0, 0.08f, 0}, {0.018f, 0.012f, 0.09f}, 0, 0, 0, 0, 0},
       {SHAPE_BOX, {0, 0.47f, 0}, {0.005f, 0.38f, 0.024f}, 0, 0, 0, 0, 0}},
      3},
-    {"shield", "socket_hand_L", "wood", {0.30f, 0.15f, 0.05f, 1.0f}, 0.0f, 0.8f,
+    {"shield",
+     "socket_hand_L",
+     "wood",
+     {0.30f, 0.15f, 0.05f, 1.0f},
+     0.0f,
+     0.8f,
      {{SHAPE_CYLINDER, {0.045f, 0, 0}, {0}, 0, 0.26f, 0.012f, 1.0f, 24},
       {SHAPE_CYLINDER, {0.06f, 0, 0}, {0}, 0, 0.06f, 0.01f, 1.0f, 12}},
      2},
-    {"hat", "socket_head", "felt", {0.05f, 0.04f, 0.15f, 1.0f}, 0.0f, 0.9f,
+    {"hat",
+     "socket_head",
+     "felt",
+     {0.05f, 0.04f, 0.15f, 1.0f},
+     0.0f,
+     0.9f,
      {{SHAPE_CYLINDER, {0, -0.045f, 0}, {0}, 1, 0.17f, 0.006f, 1.0f, 24},
       {SHAPE_CYLINDER, {0, 0.02f, 0}, {0}, 1, 0.105f, 0.065f, 0.85f, 24}},
      2},
@@ -268,8 +283,8 @@ crowd_result crowd_builtin_prop_create(const char *name, crowd_asset **out_asset
     }
     if (!ok) {
         crowd_asset_destroy(asset);
-        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, "builtin:",
-                               "out of memory building the built-in %s", spec->name);
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY,
+                               "builtin:", "out of memory building the built-in %s", spec->name);
     }
     *out_asset = asset;
     return CROWD_OK;

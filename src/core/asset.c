@@ -1,6 +1,7 @@
 #include "crowd/asset.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/core_internal.h"
@@ -149,6 +150,16 @@ int32_t crowd_asset_find_socket(const crowd_asset *asset, const char *name) {
         }
     }
     return -1;
+}
+
+void crowd__core_socket_names(const crowd_asset *asset, char *out, size_t size) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (uint32_t s = 0; s < asset->socket_count && used < size; s++) {
+        int n = snprintf(out + used, size - used, "%s%s", s ? ", " : "",
+                         asset->sockets[s].name != NULL ? asset->sockets[s].name : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
 }
 
 bool crowd__core_skeleton_allocate(crowd_skeleton *sk, uint32_t joint_count) {

@@ -38,6 +38,10 @@ void crowd__core_material_defaults(crowd_material *material);
 void crowd__core_material_release(crowd_material *material);
 void crowd__core_material_release_with(const crowd_allocator *allocator, crowd_material *material);
 
+/* The asset's socket names, ", "-separated, into out[size] (cut short
+ * where they do not fit): what an error naming an unknown socket lists. */
+void crowd__core_socket_names(const crowd_asset *asset, char *out, size_t size);
+
 /* The arrays of a skeleton of `joint_count` joints, zeroed (names NULL),
  * and joint_count set; false when out of memory (what was allocated is
  * freed with the asset, as every array of it). */

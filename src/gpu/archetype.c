@@ -369,6 +369,7 @@ void crowd__gpu_archetype_destroy(gpu_archetype *r) {
     }
     release_mode_resources(r);
     crowd__gpu_cull_release(r);
+    crowd__gpu_props_release(r);
     crowd__gpu_instances_release(r);
     crowd__gpu_mesh_release(&r->mesh, &r->gpu_memory_bytes);
     for (int m = 0; m < CROWD_GPU_MODE_COUNT; m++) {

@@ -96,7 +96,9 @@ void crowd__gpu_cull_release(gpu_archetype *r) {
  * keeps what it had when it grows. */
 static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
     uint32_t capacity = r->instances.capacity;
-    if (r->cull.visible_buffer != 0 && r->cull.visible_capacity >= capacity) {
+    uint32_t lists = r->mesh.lod_count + r->props.count;
+    if (r->cull.visible_buffer != 0 && r->cull.visible_capacity >= capacity &&
+        r->cull.visible_lists >= lists) {
         return CROWD_OK;
     }
     crowd_result result;
@@ -104,7 +106,7 @@ static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
     GLuint old_state = r->cull.lod_state_buffer;
     uint64_t old_state_bytes = r->cull.lod_state_bytes;
     r->cull.lod_state_buffer = 0;
-    uint64_t records = (uint64_t)capacity * r->mesh.lod_count;
+    uint64_t records = (uint64_t)capacity * lists;
     /* Written by the culling pass, or by the CPU path's uploads. */
     if ((result =
              crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.visible_buffer,
@@ -126,14 +128,21 @@ static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
                                  (GLsizeiptr)old_state_bytes);
         crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &old_state, &old_state_bytes);
     }
-    if (r->cull.command_buffer == 0 &&
-        (result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.command_buffer,
-                                           &r->cull.command_bytes,
-                                           sizeof(draw_command) * CROWD_BAKE_MAX_LODS, NULL,
-                                           GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
-        return result;
+    /* The LODs' commands, then (from GPU_MAX_LODS) one per prop type. */
+    uint64_t command_bytes =
+        sizeof(draw_command) *
+        (r->props.count > 0 ? GPU_MAX_LODS + r->props.count : CROWD_BAKE_MAX_LODS);
+    if (command_bytes > r->cull.command_bytes) {
+        crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.command_buffer,
+                                 &r->cull.command_bytes);
+        if ((result = crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.command_buffer,
+                                               &r->cull.command_bytes, command_bytes, NULL,
+                                               GL_DYNAMIC_STORAGE_BIT, error)) != CROWD_OK) {
+            return result;
+        }
     }
     r->cull.visible_capacity = capacity;
+    r->cull.visible_lists = lists;
     return CROWD_OK;
 }
 
@@ -260,11 +269,31 @@ static void commands_for(const gpu_archetype *r, const gpu_view *view, const uin
     }
 }
 
+/* The props' commands, at GPU_MAX_LODS on: prop p draws list
+ * mesh.lod_count + p of its own mesh; counts[p] carriers (NULL: 0); the
+ * mask of the prop types that anyone carries. */
+static uint32_t prop_commands(const gpu_archetype *r, const uint32_t *counts, uint32_t capacity) {
+    draw_command commands[GPU_MAX_PROPS];
+    uint32_t mask = 0;
+    for (uint32_t p = 0; p < r->props.count; p++) {
+        const gpu_prop *prop = &r->props.items[p];
+        commands[p] = (draw_command){prop->mesh.index_count, counts != NULL ? counts[p] : 0, 0, 0,
+                                     (r->mesh.lod_count + p) * capacity};
+        mask |= prop->carriers > 0 ? 1u << p : 0u;
+    }
+    if (r->props.count > 0) {
+        glNamedBufferSubData(r->cull.command_buffer, GPU_MAX_LODS * sizeof(draw_command),
+                             (GLsizeiptr)(r->props.count * sizeof commands[0]), commands);
+    }
+    return mask;
+}
+
 static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
     draw_command zeroed[CROWD_BAKE_MAX_LODS];
     commands_for(r, view, NULL, r->cull.visible_capacity, zeroed);
     glNamedBufferSubData(r->cull.command_buffer, 0,
                          (GLsizeiptr)(view->lod_count * sizeof zeroed[0]), zeroed);
+    uint32_t prop_mask = prop_commands(r, NULL, r->cull.visible_capacity);
     GLuint program = r->world->cull_program;
     glUseProgram(program);
     glProgramUniform1ui(program, GPU_CULL_UNIFORM_COUNT, r->instances.count);
@@ -279,6 +308,8 @@ static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
                         r->mode == CROWD_GPU_MODE_STATIC ? 1u : 0u);
     glProgramUniform4fv(program, GPU_CULL_UNIFORM_BIND_SPHERE, 1, r->cull.bind_sphere);
     glProgramUniform1ui(program, GPU_CULL_UNIFORM_KEEP_LOD_STATE, view->keep_lod_state ? 1u : 0u);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_PROP_FIRST_LIST, r->mesh.lod_count);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_PROP_MASK, prop_mask);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_RECORDS, r->instances.buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_SPHERES, r->cull.clip_sphere_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_VISIBLE, r->cull.visible_buffer);
@@ -291,6 +322,23 @@ static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
                     GL_BUFFER_UPDATE_BARRIER_BIT);
     r->world->culled_upper_vertices += (uint64_t)r->mesh.index_count * r->instances.count;
     r->world->culled_upper_instances += r->instances.count;
+}
+
+/* The CPU culling's prop lists into the visible buffer, with their commands. */
+static void upload_prop_lists(gpu_archetype *r, uint32_t capacity) {
+    uint32_t counts[GPU_MAX_PROPS];
+    for (uint32_t p = 0; p < r->props.count; p++) {
+        counts[p] = r->props.items[p].cpu_count;
+        if (counts[p] > 0) {
+            uint64_t list = (uint64_t)(r->mesh.lod_count + p) * r->cull.visible_capacity;
+            glNamedBufferSubData(r->cull.visible_buffer,
+                                 (GLintptr)(list * sizeof(gpu_instance_record)),
+                                 (GLsizeiptr)(counts[p] * sizeof(gpu_instance_record)),
+                                 r->props.cpu_visible + (size_t)p * capacity);
+            r->world->stats.uploaded_bytes += counts[p] * sizeof(gpu_instance_record);
+        }
+    }
+    prop_commands(r, counts, r->cull.visible_capacity);
 }
 
 static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_error *error) {
@@ -320,8 +368,13 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
     uint32_t *counts = r->cull.cpu_counts;
     double start = r->world->timing ? crowd__gpu_thread_cpu_s() : 0.0;
     crowd__gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts);
+    crowd_result result =
+        r->props.count > 0 ? crowd__gpu_props_cull_cpu(r, view->lod_count, error) : CROWD_OK;
     if (r->world->timing) {
         r->world->stats.cpu_cull_time_s += crowd__gpu_thread_cpu_s() - start;
+    }
+    if (result != CROWD_OK) {
+        return result;
     }
     if (r->world->portable) {
         /* The draw streams the lists (draw_portable.c). */
@@ -347,6 +400,7 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
     commands_for(r, view, counts, r->cull.visible_capacity, commands);
     glNamedBufferSubData(r->cull.command_buffer, 0,
                          (GLsizeiptr)(view->lod_count * sizeof commands[0]), commands);
+    upload_prop_lists(r, capacity);
     return CROWD_OK;
 }
 

@@ -10,7 +10,7 @@
  * active unit stays), bound through the active unit on the portable one
  * (the world's saved state puts both back). No sampler object: crowd's
  * textures read with their own parameters. */
-static void bind_texture(const crowd_world *w, GLuint unit, GLenum target, GLuint texture) {
+void crowd__gpu_bind_texture(const crowd_world *w, GLuint unit, GLenum target, GLuint texture) {
     if (w->portable) {
         glActiveTexture(GL_TEXTURE0 + unit);
         glBindTexture(target, texture);
@@ -20,15 +20,15 @@ static void bind_texture(const crowd_world *w, GLuint unit, GLenum target, GLuin
     glBindSampler(unit, 0);
 }
 
-static void set_mode_uniforms(gpu_archetype *r, const gpu_program *program) {
+void crowd__gpu_draw_mode_uniforms(gpu_archetype *r, const gpu_program *program) {
     const crowd_bake *bake = r->bake;
     const GLint *at = program->uniform;
     switch (r->mode) {
     case CROWD_GPU_MODE_GPU: {
         glUniform1ui(at[GPU_UNIFORM_JOINT_COUNT], r->source->skeleton.joint_count);
         if (r->world->portable) {
-            bind_texture(r->world, GPU_TEXTURE_PALETTES, GL_TEXTURE_2D,
-                         r->streams.palette_textures[r->world->stream_section]);
+            crowd__gpu_bind_texture(r->world, GPU_TEXTURE_PALETTES, GL_TEXTURE_2D,
+                                    r->streams.palette_textures[r->world->stream_section]);
             break;
         }
         uint64_t used = 48ull * r->source->skeleton.joint_count * r->instances.count;
@@ -41,7 +41,7 @@ static void set_mode_uniforms(gpu_archetype *r, const gpu_program *program) {
         glUniform1ui(at[GPU_UNIFORM_TEX_WIDTH], bake->bat.width);
         glUniform1f(at[GPU_UNIFORM_INV_TEX_WIDTH], 1.0f / (float)bake->bat.width);
         glUniform1ui(at[GPU_UNIFORM_ROWS_PER_FRAME], bake->bat_rows_per_frame);
-        bind_texture(r->world, GPU_TEXTURE_BAT, GL_TEXTURE_2D, r->baked.bat_texture);
+        crowd__gpu_bind_texture(r->world, GPU_TEXTURE_BAT, GL_TEXTURE_2D, r->baked.bat_texture);
         break;
     case CROWD_GPU_MODE_VAT:
         glUniform1ui(at[GPU_UNIFORM_TEX_WIDTH], bake->vat_position.width);
@@ -55,11 +55,11 @@ static void set_mode_uniforms(gpu_archetype *r, const gpu_program *program) {
             glUniform3fv(at[GPU_UNIFORM_BOUNDS_MIN], 1, bake->bounds_min);
             glUniform3fv(at[GPU_UNIFORM_BOUNDS_EXTENT], 1, extent);
         } else {
-            bind_texture(r->world, GPU_TEXTURE_VAT_NORMAL, GL_TEXTURE_2D,
-                         r->baked.vat_normal_texture);
+            crowd__gpu_bind_texture(r->world, GPU_TEXTURE_VAT_NORMAL, GL_TEXTURE_2D,
+                                    r->baked.vat_normal_texture);
         }
-        bind_texture(r->world, GPU_TEXTURE_VAT_POSITION, GL_TEXTURE_2D,
-                     r->baked.vat_position_texture);
+        crowd__gpu_bind_texture(r->world, GPU_TEXTURE_VAT_POSITION, GL_TEXTURE_2D,
+                                r->baked.vat_position_texture);
         break;
     case CROWD_GPU_MODE_STATIC:
     case CROWD_GPU_MODE_CPU:
@@ -89,7 +89,7 @@ static void set_light(const gpu_program *program, const crowd_draw_desc *desc, u
 
 /* cpu mode: one draw per character from this frame's stream section. */
 static void draw_cpu(gpu_archetype *r) {
-    uint64_t vertices = r->source->mesh.vertex_count;
+    uint64_t vertices = crowd__gpu_skinned_vertices(r);
     uint64_t per_instance = 24 * vertices;
     if (per_instance == 0) {
         return; /* an empty mesh: nothing to draw */
@@ -108,49 +108,46 @@ static void draw_cpu(gpu_archetype *r) {
     crowd__gpu_mesh_bind_pose(&r->mesh);
 }
 
-crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
-                                       const float view_proj[16], float now, crowd_error *error) {
-    bool culled = desc->cull != CROWD_CULL_OFF && crowd__gpu_cull_applies(r);
-    uint32_t lod_count = 0;
-    if (culled) {
-        crowd_result result = crowd__gpu_cull_run(r, desc, view_proj, &lod_count, error);
-        if (result != CROWD_OK) {
-            return result;
-        }
-    }
-    if (r->world->portable) {
-        crowd_result result = crowd__gpu_streams_upload_portable(r, error);
-        if (result != CROWD_OK) {
-            return result;
-        }
-    }
-    const gpu_mode_programs *p = crowd__gpu_programs_of(r->programs[r->mode]);
-    bool fading = p->color_fade.id != 0 && crowd__gpu_crossfade_running(r, now);
+const gpu_program *crowd__gpu_pass_program(const gpu_mode_programs *p, bool depth, bool fading) {
+    return depth ? (fading ? &p->depth_fade : &p->depth) : (fading ? &p->color_fade : &p->color);
+}
+
+void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu_mesh *mesh,
+                         const crowd_draw_desc *desc, const float view_proj[16], float now) {
     bool depth = desc->pass == CROWD_PASS_DEPTH;
-    const gpu_program *program =
-        depth ? (fading ? &p->depth_fade : &p->depth) : (fading ? &p->color_fade : &p->color);
     const GLint *at = program->uniform;
     glUseProgram(program->id);
     glUniformMatrix4fv(at[GPU_UNIFORM_VIEW_PROJ], 1, GL_FALSE, view_proj);
+    glUniform1ui(at[GPU_UNIFORM_PROP_BIT], 0u);
     if (!depth) {
         set_light(program, desc, r->handle);
     }
-    if (r->mode == CROWD_GPU_MODE_BAT || r->mode == CROWD_GPU_MODE_VAT) {
+    if (at[GPU_UNIFORM_TIME] >= 0) {
         glUniform1f(at[GPU_UNIFORM_TIME], now);
     }
     if (!depth) {
         if (r->world->portable) {
-            bind_texture(r->world, GPU_TEXTURE_MATERIAL_RECORDS, GL_TEXTURE_2D,
-                         r->mesh.material_records);
+            crowd__gpu_bind_texture(r->world, GPU_TEXTURE_MATERIAL_RECORDS, GL_TEXTURE_2D,
+                                    mesh->material_records);
         } else {
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, r->mesh.material_buffer);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_MATERIALS, mesh->material_buffer);
         }
-        bind_texture(r->world, GPU_TEXTURE_MATERIALS, GL_TEXTURE_2D_ARRAY,
-                     r->mesh.material_textures);
+        crowd__gpu_bind_texture(r->world, GPU_TEXTURE_MATERIALS, GL_TEXTURE_2D_ARRAY,
+                                mesh->material_textures);
     }
     /* Bound-state calls only: see crowd__gpu_mesh_upload. */
-    glBindVertexArray(r->mesh.vao);
-    set_mode_uniforms(r, program);
+    glBindVertexArray(mesh->vao);
+}
+
+/* The characters' own draws of the pass. */
+static crowd_result draw_characters(gpu_archetype *r, const crowd_draw_desc *desc,
+                                    const float view_proj[16], float now, bool culled,
+                                    uint32_t lod_count, crowd_error *error) {
+    const gpu_mode_programs *p = crowd__gpu_programs_of(r->programs[r->mode]);
+    bool fading = p->color_fade.id != 0 && crowd__gpu_crossfade_running(r, now);
+    const gpu_program *program = crowd__gpu_pass_program(p, desc->pass == CROWD_PASS_DEPTH, fading);
+    crowd__gpu_draw_use(r, program, &r->mesh, desc, view_proj, now);
+    crowd__gpu_draw_mode_uniforms(r, program);
     if (r->world->portable) {
         return crowd__gpu_draw_portable(r, culled, lod_count, error);
     }
@@ -168,6 +165,29 @@ crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *
     }
     crowd__gpu_count_unculled(r);
     return CROWD_OK;
+}
+
+crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                       const float view_proj[16], float now, crowd_error *error) {
+    bool culled = desc->cull != CROWD_CULL_OFF && crowd__gpu_cull_applies(r);
+    uint32_t lod_count = 0;
+    if (culled) {
+        crowd_result result = crowd__gpu_cull_run(r, desc, view_proj, &lod_count, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    if (r->world->portable) {
+        crowd_result result = crowd__gpu_streams_upload_portable(r, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
+    crowd_result result = draw_characters(r, desc, view_proj, now, culled, lod_count, error);
+    if (result != CROWD_OK || r->props.count == 0) {
+        return result;
+    }
+    return crowd__gpu_props_draw(r, desc, view_proj, now, culled, error);
 }
 
 void crowd__gpu_count_unculled(gpu_archetype *r) {

@@ -12,17 +12,30 @@ static const void *index_offset(uint32_t first_index) {
 }
 
 /* The CPU culling's lists (crowd__gpu_cull_cpu), one draw per LOD. */
+/* The CPU culling's lists, one draw per LOD; the props' lists of carriers
+ * follow in the same stream, for their draws (props_draw.c). */
 static crowd_result draw_culled(gpu_archetype *r, uint32_t lod_count, crowd_error *error) {
-    const gpu_instance_record *lists[CROWD_BAKE_MAX_LODS] = {NULL};
+    const gpu_instance_record *lists[CROWD_BAKE_MAX_LODS + GPU_MAX_PROPS] = {NULL};
+    uint32_t counts[CROWD_BAKE_MAX_LODS + GPU_MAX_PROPS] = {0};
+    uint64_t first = 0;
     for (uint32_t k = 0; k < lod_count; k++) {
         lists[k] = r->cull.cpu_visible + (size_t)k * r->instances.capacity;
+        counts[k] = r->cull.cpu_counts[k];
+        first += counts[k];
     }
-    const uint32_t *counts = r->cull.cpu_counts;
-    crowd_result result = crowd__gpu_records_stream(r, lists, counts, lod_count, error);
+    for (uint32_t p = 0; p < r->props.count; p++) {
+        gpu_prop *prop = &r->props.items[p];
+        lists[lod_count + p] = r->props.cpu_visible + (size_t)p * r->instances.capacity;
+        counts[lod_count + p] = prop->cpu_count;
+        prop->stream_first = first;
+        first += prop->cpu_count;
+    }
+    crowd_result result =
+        crowd__gpu_records_stream(r, lists, counts, lod_count + r->props.count, error);
     if (result != CROWD_OK) {
         return result;
     }
-    uint64_t first = 0;
+    first = 0;
     for (uint32_t k = 0; k < lod_count; k++) {
         if (counts[k] > 0) {
             crowd__gpu_records_point(r->streams.records, first);
@@ -38,7 +51,7 @@ static crowd_result draw_culled(gpu_archetype *r, uint32_t lod_count, crowd_erro
 
 /* cpu mode: one draw per character from this frame's uploaded vertices. */
 static void draw_characters(gpu_archetype *r) {
-    uint64_t vertices = r->source->mesh.vertex_count;
+    uint64_t vertices = crowd__gpu_skinned_vertices(r);
     uint64_t per_instance = 24 * vertices;
     if (per_instance == 0 || r->streams.skinned_buffer == 0) {
         return; /* an empty mesh, or nothing updated yet: nothing to draw */

@@ -244,6 +244,8 @@ crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
         crowd__gpu_pose_reset_cursor(r, slot, 0);
     }
     record.handle = r->instances.records[slot].handle;
+    /* A new state, the same props. */
+    record.flags |= r->instances.records[slot].flags & GPU_FLAG_PROPS_MASK;
     r->instances.records[slot] = record;
     crowd__gpu_blends_slot_clip(r, slot, record.speed);
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
@@ -325,6 +327,7 @@ crowd_result crowd__gpu_instance_start(gpu_archetype *r, uint32_t slot, uint32_t
     crowd__gpu_poses_end(r, slot);
     gpu_instance_record *rec = &r->instances.records[slot];
     uint32_t loop_mode = rec->flags & GPU_FLAG_LOOP_MASK;
+    uint32_t props = rec->flags & GPU_FLAG_PROPS_MASK;
     float now = (float)r->world->clock_s;
     if (crossfade_s > 0.0f) {
         /* The pose being left is the current clip's; a fade already running
@@ -349,13 +352,13 @@ crowd_result crowd__gpu_instance_start(gpu_archetype *r, uint32_t slot, uint32_t
         rec->flags = loop_mode | (loop_mode << GPU_FLAG_FROM_LOOP_SHIFT) | GPU_FLAG_FADE |
                      (rec->flags & GPU_FLAG_CLIP_LOOPS ? GPU_FLAG_FROM_CLIP_LOOPS : 0u) |
                      layout << GPU_FLAG_FROM_LAYOUT_SHIFT |
-                     partner_layout << GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT;
+                     partner_layout << GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT | props;
         crowd__gpu_blends_slot_fade(r, slot);
         if (r->source != NULL) {
             crowd__gpu_pose_move_cursor(r, slot, 0, slot, 1);
         }
     } else {
-        rec->flags = loop_mode;
+        rec->flags = loop_mode | props;
         rec->fade_duration_s = 0.0f;
         rec->from_partner_weight = 0.0f;
     }
@@ -390,6 +393,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     crowd__gpu_events_remove(r, slot, last);
     crowd__gpu_poses_remove(r, slot, last);
     crowd__gpu_blends_remove(r, slot, last);
+    crowd__gpu_props_forget(r, slot);
     if (slot != last) {
         r->instances.records[slot] = r->instances.records[last];
         r->instances.slot_handle[slot] = r->instances.slot_handle[last];
@@ -409,6 +413,7 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
 
 void crowd__gpu_instances_clear(gpu_archetype *r) {
     r->instances.count = 0;
+    crowd__gpu_props_forget_all(r);
     crowd__gpu_events_clear(r);
     crowd__gpu_poses_clear(r);
     crowd__gpu_blends_clear(r);

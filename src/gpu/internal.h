@@ -116,6 +116,11 @@ _Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds ever
 _Static_assert(CROWD_BAKE_BLEND_MAX_CLIPS == CROWD_BLEND_MAX_CLIPS &&
                    CROWD_BAKE_MAX_BLENDS == CROWD_ARCHETYPE_MAX_BLENDS,
                "a bake's blends fit an archetype");
+_Static_assert(GPU_MAX_PROPS == CROWD_ARCHETYPE_MAX_PROPS &&
+                   GPU_FLAG_PROPS_MASK == ((1u << GPU_MAX_PROPS) - 1u) << GPU_FLAG_PROPS_SHIFT &&
+                   (GPU_FLAG_PROPS_MASK &
+                    ((1u << (GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT + 2u)) - 1u)) == 0u,
+               "every prop type has its flag bit, above the other flags");
 _Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 
 /* A clip's first frame and frame count in one record word: both are below
@@ -280,7 +285,8 @@ typedef struct gpu_cull_lists {
     float bind_sphere[4];
     GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
     uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
-    uint32_t visible_capacity;        /* records per LOD list */
+    uint32_t visible_capacity;        /* records per LOD or prop list */
+    uint32_t visible_lists;           /* the LODs' lists, then one per prop type */
     float *clip_spheres;              /* 4 per clip, CPU copy */
     uint8_t *cpu_lod_state;           /* per slot, the CPU path's hysteresis */
     gpu_instance_record *cpu_visible; /* per LOD, at LOD x cpu_visible_capacity */
@@ -359,6 +365,39 @@ typedef struct gpu_event_list {
     uint32_t count, capacity;
 } gpu_event_list;
 
+/* props.c: the archetype's prop types. Each keeps its mesh in the
+ * character's bind space (gpu_mesh, drawn with the character's record), its
+ * vertices on the CPU for cpu mode's skinning (after the character's in the
+ * skinned stream, from first_skinned), and vat's socket track. */
+typedef struct gpu_prop {
+    char *socket_name;
+    uint32_t joint;
+    gpu_mesh mesh;
+    uint32_t vertex_count;
+    float *positions, *normals; /* bind space, 3 floats per vertex */
+    uint32_t first_skinned;
+    GLuint track_texture; /* 3 RGBA32F texels per baked frame, or 0 */
+    uint64_t track_bytes;
+    uint64_t mesh_bytes; /* the mesh's and materials' share of gpu_memory_bytes */
+    uint32_t carriers;
+    /* The last CPU culling's carriers (records at p x capacity of
+     * gpu_props.cpu_visible) and, on the portable tier, where the pass's
+     * record stream holds them. */
+    uint32_t cpu_count;
+    uint64_t stream_first;
+} gpu_prop;
+
+typedef struct gpu_props {
+    gpu_prop items[GPU_MAX_PROPS];
+    uint32_t count;
+    uint32_t vertex_total; /* every prop's, cpu mode's share of the skinned stream */
+    /* vat props draw with the bat programs (their socket track is a
+     * one-joint BAT), taken with the first vat prop draw. */
+    gpu_program_set *track_programs;
+    gpu_instance_record *cpu_visible; /* cpu_lists lists of cpu_capacity records */
+    uint32_t cpu_capacity, cpu_lists;
+} gpu_props;
+
 /* One character type (archetype.c): what it was made from, its clips and
  * mode, the programs it draws with, and its parts. */
 struct gpu_archetype {
@@ -389,6 +428,7 @@ struct gpu_archetype {
     gpu_cull_lists cull;
     gpu_events events;
     gpu_blends blends;
+    gpu_props props;
 
     uint64_t gpu_memory_bytes;
 };
@@ -851,5 +891,43 @@ void crowd__gpu_timing_note_commands(crowd_world *world, GLuint command_buffer, 
 /* Brackets one draw call set of a pass. */
 void crowd__gpu_timing_begin(crowd_world *world);
 void crowd__gpu_timing_end(crowd_world *world);
+
+/* instances.c: the slot's record to the GPU (the GL 4.5 tier's copy). */
+void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot);
+
+/* props.c */
+/* Vertices cpu mode skins per instance: the character's, then every prop's. */
+static inline uint64_t crowd__gpu_skinned_vertices(const gpu_archetype *r) {
+    return (uint64_t)r->source->mesh.vertex_count + r->props.vertex_total;
+}
+/* cpu mode: the props' vertices rigidly by the palette (12 floats per
+ * joint), into the skinned stream's positions and normals after the
+ * character's. */
+void crowd__gpu_props_skin(const gpu_archetype *r, const float *palette, float *positions,
+                           float *normals);
+/* The carrier counts lose the removed slot's props (before it is moved over). */
+void crowd__gpu_props_forget(gpu_archetype *r, uint32_t slot);
+void crowd__gpu_props_forget_all(gpu_archetype *r);
+void crowd__gpu_props_release(gpu_archetype *r);
+/* CPU culling: each prop's carriers among the LOD lists just made. */
+crowd_result crowd__gpu_props_cull_cpu(gpu_archetype *r, uint32_t lod_count, crowd_error *error);
+
+/* props_draw.c: the pass's prop draws, after the archetype's own (draw.c
+ * has bound its program, uniforms and vertex array): `culled` as it drew. */
+crowd_result crowd__gpu_props_draw(gpu_archetype *r, const crowd_draw_desc *desc,
+                                   const float view_proj[16], float now_s, bool culled,
+                                   crowd_error *error);
+
+/* draw.c, for the props' draws */
+/* The pass's uniforms (view_proj, light, clock) on `program`, made current,
+ * with the materials of `mesh` bound and its vertex array. */
+void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu_mesh *mesh,
+                         const crowd_draw_desc *desc, const float view_proj[16], float now_s);
+/* The mode's own uniforms and textures (joint count and palettes, BAT or VAT). */
+void crowd__gpu_draw_mode_uniforms(gpu_archetype *r, const gpu_program *program);
+/* A texture on a unit (both tiers). */
+void crowd__gpu_bind_texture(const crowd_world *w, GLuint unit, GLenum target, GLuint texture);
+/* The program of the pass: depth or colour, with crossfade code or not. */
+const gpu_program *crowd__gpu_pass_program(const gpu_mode_programs *p, bool depth, bool fading);
 
 #endif

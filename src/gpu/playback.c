@@ -213,6 +213,9 @@ crowd_result crowd__gpu_pose_prepare_skinning(gpu_archetype *r, crowd_error *err
  * frame then holds all of it. */
 void crowd__gpu_pose_skin(gpu_archetype *r, uint32_t slot, float now_s, float *out) {
     crowd__gpu_pose_palette(r, slot, now_s, r->playback.palette);
-    crowd_skin_apply(r->playback.skin_prepared, r->playback.palette, out,
-                     out + 3 * (size_t)r->source->mesh.vertex_count);
+    /* Positions of the character and its props, then their normals. */
+    float *normals = out + 3 * (size_t)crowd__gpu_skinned_vertices(r);
+    crowd_skin_apply(r->playback.skin_prepared, r->playback.palette, out, normals);
+    size_t own = 3 * (size_t)r->source->mesh.vertex_count;
+    crowd__gpu_props_skin(r, r->playback.palette, out + own, normals + own);
 }

@@ -42,6 +42,7 @@ static const char *const uniform_names[GPU_UNIFORM_COUNT] = {
     [GPU_UNIFORM_LINEAR_OUTPUT] = "u_linear_output",
     [GPU_UNIFORM_ARCHETYPE] = "u_archetype",
     [GPU_UNIFORM_LOD_TINT] = "u_lod_tint",
+    [GPU_UNIFORM_PROP_BIT] = "u_prop_bit",
     [GPU_UNIFORM_CAMERA_POSITION] = "u_camera_position",
 };
 

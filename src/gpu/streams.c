@@ -57,7 +57,7 @@ crowd_result crowd__gpu_streams_update(gpu_archetype *r, float now, crowd_error 
     if (!cpu && r->mode != CROWD_GPU_MODE_GPU) {
         return CROWD_OK;
     }
-    uint64_t vertices = r->source->mesh.vertex_count;
+    uint64_t vertices = cpu ? crowd__gpu_skinned_vertices(r) : 0;
     uint64_t per_instance = cpu ? 24 * vertices : 48ull * r->source->skeleton.joint_count;
     if (r->world->portable) {
         return crowd__gpu_streams_update_portable(r, now, error);

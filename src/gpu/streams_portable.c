@@ -16,7 +16,7 @@
 #define PALETTE_WIDTH (1u << GPU_PALETTE_WIDTH_SHIFT)
 
 static uint64_t per_instance_bytes(const gpu_archetype *r) {
-    return r->mode == CROWD_GPU_MODE_CPU ? 24ull * r->source->mesh.vertex_count
+    return r->mode == CROWD_GPU_MODE_CPU ? 24ull * crowd__gpu_skinned_vertices(r)
                                          : 48ull * r->source->skeleton.joint_count;
 }
 

@@ -48,6 +48,7 @@ void crowd_bake_destroy(crowd_bake *bake) {
     crowd__mem_free(&allocator, bake->vat_position.texels);
     crowd__mem_free(&allocator, bake->vat_normal.texels);
     crowd__mem_free(&allocator, bake->bat.texels);
+    crowd__mem_free(&allocator, bake->socket_tracks.texels);
     crowd__mem_free(&allocator, bake->lod_vertices);
     crowd__mem_free(&allocator, bake->lod_indices);
     crowd_asset_destroy(bake->owned_asset);

@@ -340,6 +340,20 @@ static crowd_result load_anim(const load_source *source, const manifest_info *in
     return CROWD_OK;
 }
 
+/* The socket tracks, which follow the runtime clips' sockets one to one. */
+static crowd_result load_socket_tracks(const load_source *source, const manifest_info *info,
+                                       crowd_bake *bake, crowd_error *error) {
+    const char *file = info->files.socket_tracks;
+    uint32_t sockets = bake->owned_asset != NULL ? bake->owned_asset->socket_count : 0;
+    if (!bake->anim.present || sockets != bake->socket_count) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, file,
+                               "holds tracks of %u sockets, the runtime clips have %u",
+                               bake->socket_count, sockets);
+    }
+    return load_texture(source, &bake->allocator, info, file, &bake->socket_tracks,
+                        &info->socket_tracks_range, error);
+}
+
 crowd_result crowd__load_bake_from(const load_source *source, const char *manifest,
                                    const crowd_bake_load_desc *desc, crowd_bake **out_bake,
                                    crowd_error *error) {
@@ -376,6 +390,9 @@ crowd_result crowd__load_bake_from(const load_source *source, const char *manife
     }
     if (result == CROWD_OK && info.files.anim[0] != '\0') {
         result = load_anim(source, &info, bake, error);
+    }
+    if (result == CROWD_OK && info.files.socket_tracks[0] != '\0') {
+        result = load_socket_tracks(source, &info, bake, error);
     }
     if (result != CROWD_OK) {
         crowd_bake_destroy(bake);

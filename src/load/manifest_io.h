@@ -36,7 +36,8 @@ typedef struct manifest_files {
     char vat_normal[MANIFEST_NAME_MAX + 16];   /* "" unless f16/f32 */
     char bat[MANIFEST_NAME_MAX + 16];          /* "" without a BAT */
     char mesh[MANIFEST_NAME_MAX + 16];
-    char anim[MANIFEST_NAME_MAX + 16]; /* "" without runtime clips (load/anim_io.h) */
+    char anim[MANIFEST_NAME_MAX + 16];          /* "" without runtime clips (load/anim_io.h) */
+    char socket_tracks[MANIFEST_NAME_MAX + 16]; /* "" without sockets */
 } manifest_files;
 
 /* True for a name the manifest may use: not empty, at most MANIFEST_NAME_MAX
@@ -44,8 +45,9 @@ typedef struct manifest_files {
 bool crowd__manifest_valid_file_name(const char *name);
 
 /* Room for every file a manifest can name (crowd__manifest_referenced_files):
- * VAT position and normal, BAT, mesh, runtime clips, the OpenVAT set's 3. */
-#define MANIFEST_MAX_FILES 8
+ * VAT position and normal, BAT, mesh, runtime clips, socket tracks, the
+ * OpenVAT set's 3. */
+#define MANIFEST_MAX_FILES 9
 typedef char manifest_path[MANIFEST_NAME_MAX + 32];
 
 /* Version 3's "files": each file of the set with its size and CRC-32, so a
@@ -64,7 +66,7 @@ typedef struct manifest_info {
      * counts, size and measured error; the writer's input, the reader's
      * output (the loader sets bake->anim from it once the file is read). */
     crowd_bake_anim anim;
-    manifest_range vat_position_range, vat_normal_range, bat_range;
+    manifest_range vat_position_range, vat_normal_range, bat_range, socket_tracks_range;
     manifest_check checks[MANIFEST_MAX_FILES]; /* version 3; every file it names */
     uint32_t check_count;                      /* 0 before version 3 */
 } manifest_info;

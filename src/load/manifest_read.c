@@ -812,6 +812,35 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
     return result == CROWD_OK ? get_range(r, bat, "bat", "range", &info->bat_range) : result;
 }
 
+/* The socket tracks: `sockets` of them, 3 texels each per frame, checked
+ * against the runtime clips' sockets once those are read (load_bake.c). */
+static crowd_result read_socket_tracks(manifest_reader *r, const cJSON *tracks, crowd_bake *bake,
+                                       manifest_info *info) {
+    const char *encoding = NULL;
+    crowd_result result = get_uint(r, tracks, "socket_tracks", "sockets", 1,
+                                   CROWD_BAKE_MAX_TEXTURE_SIZE, &bake->socket_count);
+    if (result == CROWD_OK) {
+        result = read_layout(r, tracks, "socket_tracks", 3 * (uint64_t)bake->socket_count, bake,
+                             &bake->socket_tracks, &bake->socket_rows_per_frame);
+    }
+    if (result == CROWD_OK) {
+        result = get_string(r, tracks, "socket_tracks", "encoding", &encoding);
+    }
+    if (result != CROWD_OK) {
+        return result;
+    }
+    if (strcmp(encoding, "f32") != 0) {
+        return fail(r, CROWD_ERROR_UNSUPPORTED, "socket_tracks.encoding \"%.40s\" is unknown (f32)",
+                    encoding);
+    }
+    bake->socket_tracks.format = CROWD_TEXEL_RGBA32F;
+    result = get_file_name(r, tracks, "socket_tracks", "file", info->files.socket_tracks,
+                           sizeof info->files.socket_tracks);
+    return result == CROWD_OK
+               ? get_range(r, tracks, "socket_tracks", "range", &info->socket_tracks_range)
+               : result;
+}
+
 /* ---- runtime clips (version 4) -------------------------------------------------- */
 
 static crowd_result get_count(manifest_reader *r, const cJSON *object, const char *key,
@@ -918,9 +947,10 @@ static crowd_result read_checks(manifest_reader *r, const cJSON *root, manifest_
         }
         info->check_count++;
     }
-    const char *named[] = {info->files.vat_position, info->files.vat_normal, info->files.bat,
-                           info->files.mesh, info->files.anim};
-    for (int i = 0; i < 5 && result == CROWD_OK; i++) {
+    const char *named[] = {info->files.vat_position, info->files.vat_normal,
+                           info->files.bat,          info->files.mesh,
+                           info->files.anim,         info->files.socket_tracks};
+    for (int i = 0; i < 6 && result == CROWD_OK; i++) {
         if (named[i][0] != '\0' && crowd__manifest_find_check(info, named[i]) == NULL) {
             result = fail(r, CROWD_ERROR_INVALID_DATA,
                           "files has no size and checksum for \"%.100s\", which the manifest uses",
@@ -1084,6 +1114,14 @@ crowd_result crowd__manifest_read(const char *json, size_t size, const char *fil
                      ? read_bat(&r, bat, bake, info)
                      : fail(&r, CROWD_ERROR_INVALID_DATA, "bat must be an object or null");
     }
+    /* Optional (bakes before socket tracks have none): absent or null. They
+     * follow the runtime clips' sockets, so only version 4 has them. */
+    const cJSON *tracks = cJSON_GetObjectItemCaseSensitive(root, "socket_tracks");
+    if (result == CROWD_OK && r.version >= 4 && tracks != NULL && !cJSON_IsNull(tracks)) {
+        result = cJSON_IsObject(tracks) ? read_socket_tracks(&r, tracks, bake, info)
+                                        : fail(&r, CROWD_ERROR_INVALID_DATA,
+                                               "socket_tracks must be an object or null");
+    }
     if (result == CROWD_OK && cJSON_IsNull(vat) && cJSON_IsNull(bat)) {
         result = fail(&r, CROWD_ERROR_INVALID_DATA, "the bake has neither a VAT nor a BAT");
     }
@@ -1121,6 +1159,7 @@ uint32_t crowd__manifest_referenced_files(const char *json, size_t size, manifes
     add_path(bat, "file", paths, &count);
     add_path(root, "mesh", paths, &count);
     add_path(cJSON_GetObjectItemCaseSensitive(root, "anim"), "file", paths, &count);
+    add_path(cJSON_GetObjectItemCaseSensitive(root, "socket_tracks"), "file", paths, &count);
     add_path(openvat, "remap_info", paths, &count);
     add_path(openvat, "texture", paths, &count);
     add_path(openvat, "mesh", paths, &count);

@@ -18,6 +18,8 @@
 #include "test_json.h"
 #include "bakeio_compare.h"
 #include "bake/openvat_write.h"
+#include "crowd/builtin.h"
+#include "load/bake_internal.h"
 
 static char root[] = "/tmp/test_bakeio.XXXXXX";
 
@@ -79,6 +81,43 @@ static void round_trip(const char *label, uint32_t vertices, uint32_t lods,
     fx_memory_set_free(&set);
     crowd_bake_destroy(bake);
     crowd_asset_destroy(asset);
+}
+
+/* A float texture one of whose 16-row chunks deflates to exactly its own
+ * size: OpenEXR 3.1 then kept the deflate bytes as if they were the plain
+ * pixels (bake/exr_write.c). The built-in character's socket tracks with
+ * the clips idle and walk (9x122 texels) have such a chunk (rows 80-95):
+ * written and loaded back, every texel must be the one in memory. */
+static int test_exr_exact_size_chunk(void) {
+    crowd_asset *asset = NULL;
+    crowd_bake *bake = NULL, *loaded = NULL;
+    crowd_error error = {0};
+    const char *const clips[] = {"idle", "walk"};
+    crowd_bake_desc desc = {.clips = clips, .clip_count = 2, .lods = -1};
+    REQUIRE(crowd_builtin_create(&asset, NULL) == CROWD_OK &&
+            crowd_bake_build(asset, &desc, &bake, &error) == CROWD_OK);
+    CHECK(bake->socket_tracks.width == 9 && bake->socket_tracks.height == 122);
+    char dir[1024];
+    folder(dir, sizeof dir, "exact_size_chunk");
+    CHECK_MSG(crowd_bake_write(bake, dir, NULL, &error) == CROWD_OK, "write: %s", error.reason);
+    CHECK_MSG(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK, "load: %s: %s", error.file,
+              error.reason);
+    const crowd_texture *textures[2][2] = {{&bake->socket_tracks, NULL}, {&bake->bat, NULL}};
+    if (loaded != NULL) {
+        textures[0][1] = &loaded->socket_tracks;
+        textures[1][1] = &loaded->bat;
+        for (int t = 0; t < 2; t++) {
+            const crowd_texture *a = textures[t][0], *b = textures[t][1];
+            size_t bytes = (size_t)a->width * a->height * crowd__bake_texel_size_bytes(a->format);
+            CHECK_MSG(b->width == a->width && b->height == a->height &&
+                          memcmp(a->texels, b->texels, bytes) == 0,
+                      "%s: the loaded texels differ", t == 0 ? "socket tracks" : "BAT");
+        }
+    }
+    crowd_bake_destroy(loaded);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+    return 0;
 }
 
 static void test_round_trips(void) {
@@ -592,6 +631,7 @@ int main(void) {
         return 1;
     }
     test_round_trips();
+    test_exr_exact_size_chunk();
     test_manifest_fields();
     test_texcoord1();
     test_lod_meshes();

@@ -725,10 +725,80 @@ static int group_demo(void) {
     CHECK(strstr(r->out, "wrote demo.png") != NULL);
     CHECK_MSG(strstr(r->out, "two archetypes") != NULL && strstr(r->out, "in 2 passes") != NULL,
               "demo's picture line: %s", r->out);
+    /* The marchers: half the crowd on the blend by speed, from the walk's
+     * ground speed to the run's, carrying the three built-in props. */
+    const char *march = strstr(r->out, " of them march past at ");
+    while (march != NULL && march > r->out && march[-1] != '\n') {
+        march--; /* to the start of its line */
+    }
+    unsigned walkers = 0, swords = 0, shields = 0, hats = 0, types = 0;
+    float slowest = 0.0f, fastest = 0.0f;
+    CHECK_MSG(march != NULL && sscanf(march, "%u of them march past at %f to %f m/s", &walkers,
+                                      &slowest, &fastest) == 3,
+              "demo's march line: %s", r->out);
+    const char *carried = strstr(r->out, "carrying props attached at run time: ");
+    CHECK_MSG(carried != NULL && sscanf(carried,
+                                        "carrying props attached at run time: %u swords, "
+                                        "%u shields, %u hats (%u prop types",
+                                        &swords, &shields, &hats, &types) == 4,
+              "demo's props: %s", r->out);
+    CHECK(walkers > 0 && slowest > 0.5f && fastest > slowest && types == 3 && swords > 0 &&
+          shields > 0 && hats > 0 && swords <= walkers && shields <= walkers && hats <= walkers);
     r = run("demo", "-o", "/nonexistent/dir/demo.png", NULL);
     CHECK_MSG(r->exit_code == 4 && strstr(r->err, "/nonexistent/dir/demo.png") != NULL,
               "unwritable picture: exit %d, stderr: %s", r->exit_code, r->err);
     return check_finish();
+}
+
+/* Whether two files hold the same bytes (PNGs of the same pixels do). */
+static bool same_file(const char *a, const char *b) {
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa != NULL && fb != NULL;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF || cb == EOF) {
+            break;
+        }
+    }
+    if (fa != NULL) {
+        fclose(fa);
+    }
+    if (fb != NULL) {
+        fclose(fb);
+    }
+    return same;
+}
+
+/* --prop: the built-in character carries another as a hat on socket_head
+ * (any model is a mesh to carry), paused at time 0 (space first): P takes
+ * the props off, which draws what no --prop draws; bad values are errors. */
+static void play_props(void) {
+    const char *shots[3] = {"play_bare.png", "play_props.png", "play_props_off.png"};
+    const char *keys[3] = {" ", " ", " P"};
+    for (int k = 0; k < 3; k++) {
+        remove(shots[k]);
+        const cli_run *r =
+            k == 0 ? run("play", "builtin:", "--count", "2", "--size", "160x90", "--frames", "3",
+                         "--keys", keys[k], "--screenshot", shots[k], NULL)
+                   : run("play", "builtin:", "--count", "2", "--size", "160x90", "--frames", "3",
+                         "--prop", "socket_head=builtin:", "--keys", keys[k], "--screenshot",
+                         shots[k], NULL);
+        CHECK_MSG(r->exit_code == 0, "play %s: exit %d, stderr: %s", shots[k], r->exit_code,
+                  r->err);
+    }
+    CHECK_MSG(!same_file(shots[0], shots[1]), "the props do not show");
+    CHECK_MSG(same_file(shots[0], shots[2]), "P leaves something of the props");
+    check_usage_error(run("play", "builtin:", "--prop", "socket_head", NULL),
+                      "--prop without =", "SOCKET=FILE");
+    const cli_run *r = run("play", "builtin:", "--frames", "1", "--size", "160x90", "--prop",
+                           "socket_nope=builtin:", NULL);
+    CHECK_MSG(r->exit_code != 0 && strstr(r->err, "no socket named 'socket_nope'") != NULL,
+              "unknown socket: exit %d, stderr: %s", r->exit_code, r->err);
+    r = run("play", "builtin:", "--frames", "1", "--size", "160x90", "--prop",
+            "socket_head=no_such_file.glb", NULL);
+    CHECK_MSG(r->exit_code != 0 && strstr(r->err, "no_such_file.glb") != NULL,
+              "missing prop file: exit %d, stderr: %s", r->exit_code, r->err);
 }
 
 static int group_play(void) {
@@ -761,6 +831,7 @@ static int group_play(void) {
             "b]4+[5cbb", "--screenshot", "play_blend.png", NULL);
     CHECK_MSG(r->exit_code == 0, "play blend: exit %d, stderr: %s", r->exit_code, r->err);
     CHECK(png_size("play_blend.png", &width, &height) && width == 160 && height == 90);
+    play_props();
     return check_finish();
 }
 

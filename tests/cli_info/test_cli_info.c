@@ -337,7 +337,8 @@ static void check_helper_failures(void) {
 
 #endif
 
-/* A bake folder: its clips, runtime clips and sockets, as text and JSON; one whose
+/* A bake folder: its clips, runtime clips and sockets (with the GPU bytes of
+ * their socket tracks), as text and JSON; one whose
  * runtime clips file is cut short is one error line naming it. */
 static void check_bake(void) {
     static cli_run baked;
@@ -351,7 +352,8 @@ static void check_bake(void) {
                   strstr(r->out, "error against the source 0 ") != NULL &&
                   strstr(r->out, "sockets           3\n  'socket_hand_R' on joint ") != NULL &&
                   strstr(r->out, "'socket_head' on joint ") != NULL &&
-                  strstr(r->out, ", loop, ground speed 1.5") != NULL,
+                  strstr(r->out, ", loop, ground speed 1.5") != NULL &&
+                  strstr(r->out, "    socket track  ") != NULL,
               "%s", r->out);
     r = run("info_bake/builtin.crowd.json", "--json", NULL);
     cJSON *json = cJSON_Parse(r->out);
@@ -376,6 +378,11 @@ static void check_bake(void) {
                   json_int(hand, "joint") > 0 &&
                   cJSON_IsString(cJSON_GetObjectItem(hand, "joint_name")),
               "sockets: %.300s", r->out);
+    /* A vat prop's socket track: 3 RGBA32F texels per baked frame, after
+     * `joint` rows (crowd_prop_socket_track_bytes). */
+    CHECK_MSG(json_int(hand, "socket_track_bytes") ==
+                  48 * (json_int(json, "frame_count") + json_int(hand, "joint")),
+              "socket track: %.300s", r->out);
     cJSON_Delete(json);
     CHECK(truncate("info_bake/builtin.1.anim.bin", 100) == 0);
     r = run("info_bake", NULL);

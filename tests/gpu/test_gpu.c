@@ -26,7 +26,8 @@
  *                           (joint and socket queries), rootmotion
  *                           (crowd_instance_root_motion), blend (1D
  *                           blends, speed matching), pose (the
- *                           game's own poses), state_portable
+ *                           game's own poses), props (run-time props),
+ *                           state_portable
  *                           (with world), portable, and portable_gl33,
  *                           portable_gles3, state_gl33 and state_gles3
  *                           (each on its own context, run alone); none =
@@ -301,6 +302,9 @@ int main(int argc, char **argv) {
     }
     if (run_group(which, "rootmotion", NULL)) {
         result = combine(result, test_gpu_root_motion());
+    }
+    if (run_group(which, "props", NULL)) {
+        result = combine(result, test_gpu_props());
     }
     if (run_group(which, "pose", NULL)) {
         result = combine(result, test_gpu_pose());

@@ -117,6 +117,8 @@ int test_gpu_events(void);
 /* The game's own poses: images (test_gpu_pose.c) and the rest
  * (test_gpu_pose_api.c). */
 int test_gpu_pose(void);
+/* Props at run time against the --attach merge (test_gpu_props.c). */
+int test_gpu_props(void);
 int test_gpu_pose_api(void);
 
 #endif

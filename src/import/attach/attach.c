@@ -105,13 +105,8 @@ static crowd_result find_socket(const crowd_asset *asset, const char *socket_nam
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, file,
                                "no socket named '%s': the model has no sockets", socket_name);
     }
-    char list[256] = "";
-    size_t used = 0;
-    for (uint32_t s = 0; s < asset->socket_count && used < sizeof list; s++) {
-        int n = snprintf(list + used, sizeof list - used, "%s%s", s ? ", " : "",
-                         asset->sockets[s].name);
-        used += n > 0 ? (size_t)n : 0;
-    }
+    char list[256];
+    crowd__core_socket_names(asset, list, sizeof list);
     return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, file,
                            "no socket named '%s' (sockets: %s)", socket_name, list);
 }
