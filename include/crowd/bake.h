@@ -127,6 +127,14 @@ typedef struct crowd_bake_clip {
      * crowd_root_motion; crowd_bake_desc.root_motion), from the bake's
      * blocks; sample_count 0 when the bake keeps it in the frames. */
     crowd_root_motion root_motion;
+    /* Its ground speed (crowd_anim_clip_ground_speed on the source
+     * skeleton, watching the mesh's feet), model units a second, when the
+     * bake was written (manifest "ground_speed"): a world made from the
+     * loaded bake uses it rather than measuring the runtime clips, so every
+     * player matches speeds on the same numbers. has_ground_speed false for
+     * a built bake (the world measures) or an older manifest. */
+    float ground_speed;
+    bool has_ground_speed;
 } crowd_bake_clip;
 
 /* One level of detail. */
@@ -188,6 +196,8 @@ typedef struct crowd_bake_event {
  * crowd/gpu.h): clips of the bake along one parameter. */
 #define CROWD_BAKE_BLEND_MAX_CLIPS 16 /* = CROWD_BLEND_MAX_CLIPS */
 #define CROWD_BAKE_MAX_BLENDS 64      /* = CROWD_ARCHETYPE_MAX_BLENDS */
+/* Weights k / STEPS at which a blend's strides are taken per segment. */
+#define CROWD_BAKE_BLEND_STRIDE_STEPS 8
 
 typedef struct crowd_bake_blend {
     char *name;          /* as an event's name: 1..CROWD_BAKE_EVENT_NAME_MAX bytes, unique */
@@ -197,6 +207,13 @@ typedef struct crowd_bake_blend {
      * (measured by the world when an archetype is made). */
     float thresholds[CROWD_BAKE_BLEND_MAX_CLIPS];
     bool has_thresholds;
+    /* Per segment (clips i, i + 1), the phase-locked blend's stride at
+     * weight k / CROWD_BAKE_BLEND_STRIDE_STEPS (ground speed x cycle, what
+     * crowd_instance_set_ground_speed interpolates), when the bake was
+     * written (manifest "strides"): used by a world made from the loaded
+     * bake as the clips' ground_speed is. has_strides false otherwise. */
+    float strides[CROWD_BAKE_BLEND_MAX_CLIPS - 1][CROWD_BAKE_BLEND_STRIDE_STEPS + 1];
+    bool has_strides;
 } crowd_bake_blend;
 
 typedef struct crowd_bake {

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "bake/manifest_write.h"
+
+#include "bake/manifest_ground.h"
 #include "bake/write_json.h"
 #include "load/bake_internal.h"
 
@@ -218,7 +220,8 @@ static void put_clip_root_motion(bool *failed, cJSON *object, const crowd_bake_c
 /* The bake's blends, when it has any ("blends": [{"name", "clips": [clip
  * names], "thresholds": [...] or absent for the clips' ground speeds}]):
  * optional like the events. */
-static void put_blends(bool *failed, cJSON *root, const crowd_bake *bake) {
+static void put_blends(bool *failed, cJSON *root, const crowd_bake *bake,
+                       const manifest_ground *ground) {
     if (bake->blend_count == 0) {
         return;
     }
@@ -235,6 +238,15 @@ static void put_blends(bool *failed, cJSON *root, const crowd_bake *bake) {
         if (blend->has_thresholds) {
             crowd__json_put_floats(failed, object, "thresholds", blend->thresholds,
                                    (int)blend->clip_count);
+        }
+        /* Speed matching's strides, one array of STEPS + 1 per segment. */
+        cJSON *strides = ground->strides != NULL
+                             ? crowd__json_put(failed, object, "strides", cJSON_CreateArray())
+                             : NULL;
+        for (uint32_t i = 0; strides != NULL && i + 1 < blend->clip_count; i++) {
+            crowd__json_put(
+                failed, strides, NULL,
+                cJSON_CreateFloatArray(ground->strides[b][i], CROWD_BAKE_BLEND_STRIDE_STEPS + 1));
         }
     }
 }
@@ -257,6 +269,11 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
         diagonal += e * e;
     }
     diagonal = sqrt(diagonal);
+    manifest_ground ground;
+    crowd_result measured = crowd__manifest_ground_measure(bake, &ground, error);
+    if (measured != CROWD_OK) {
+        return measured;
+    }
     bool failed = false;
     cJSON *root = cJSON_CreateObject();
     crowd__json_put_string(&failed, root, "format", MANIFEST_FORMAT);
@@ -285,8 +302,11 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
         put_clip_bounds(&failed, object, clip);
         put_clip_events(&failed, object, bake, i);
         put_clip_root_motion(&failed, object, clip);
+        if (ground.speeds != NULL) {
+            crowd__json_put_number(&failed, object, "ground_speed", ground.speeds[i]);
+        }
     }
-    put_blends(&failed, root, bake);
+    put_blends(&failed, root, bake, &ground);
     put_lods(&failed, root, bake);
     put_vat(&failed, root, bake, info);
     put_bat(&failed, root, bake, info);
@@ -309,6 +329,7 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
     }
     char *json = failed ? NULL : cJSON_Print(root);
     cJSON_Delete(root);
+    crowd__manifest_ground_free(bake, &ground);
     if (json == NULL) {
         return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, files->manifest, "out of memory");
     }

@@ -1,11 +1,13 @@
 /* 1D blend spaces (crowd/gpu.h "blends"): an archetype's declared blends
- * and what speed matching needs of them, measured once: every clip's
- * ground speed (crowd_anim_clip_ground_speed) at the first need, and each
- * segment's stride on the phase-locked blend when a blend is declared.
+ * and what speed matching needs of them, measured once
+ * (anim/ground_measure.h) or read from a loaded bake: every clip's ground
+ * speed at the first need, and each segment's stride on the phase-locked
+ * blend when a blend is declared.
  * Playing them is blend_play.c; each slot's state blend_slots.c. */
 #include <math.h>
 #include <string.h>
 
+#include "anim/ground_measure.h"
 #include "core/core_internal.h"
 #include "crowd/bake.h"
 #include "gpu/internal.h"
@@ -16,89 +18,71 @@ static crowd_result oom(crowd_error *error) {
 
 /* ---- ground speeds -------------------------------------------------------- */
 
-/* Every clip's, measured once: on the source skeleton (the asset, or a
- * loaded bake's runtime clips), watching the feet of the drawn mesh. */
+/* Every clip's, once: a loaded bake's as written at bake time (every clip
+ * has one), else measured on the source skeleton (the asset, or a loaded
+ * bake's runtime clips), watching the feet of the drawn mesh. */
 crowd_result crowd__gpu_blends_measure(gpu_archetype *r, crowd_error *error) {
     if (r->blends.ground_speeds != NULL) {
         return CROWD_OK;
     }
-    if (r->source == NULL) {
+    bool baked = r->bake != NULL && r->bake->clip_count == r->clip_count;
+    for (uint32_t c = 0; baked && c < r->clip_count; c++) {
+        baked = r->bake->clips[c].has_ground_speed;
+    }
+    if (!baked && r->source == NULL) {
         return crowd_error_set(error, CROWD_ERROR_UNSUPPORTED, r->name,
                                "no skeleton and clips to measure ground speeds on (a bake "
                                "without runtime clips): give the thresholds");
     }
     const crowd_allocator *allocator = &r->world->allocator;
-    const crowd_skeleton *skeleton = &r->source->skeleton;
-    uint32_t joints = skeleton->joint_count;
     float *speeds = crowd__mem_alloc_zeroed(allocator, r->clip_count + 1, sizeof *speeds);
-    crowd_transform *pose = crowd__mem_alloc(allocator, joints * sizeof *pose);
-    float *models = crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *models);
-    uint8_t *feet = crowd__mem_alloc(allocator, joints);
+    uint32_t *sources = crowd__mem_alloc_zeroed(allocator, r->clip_count + 1, sizeof *sources);
     crowd_result result = CROWD_OK;
-    if (speeds == NULL || pose == NULL || models == NULL || feet == NULL) {
+    if (speeds == NULL || sources == NULL) {
         result = oom(error);
-    } else {
-        const crowd_mesh *mesh = &r->drawn->mesh;
-        bool have_feet = mesh->vertex_count > 0 &&
-                         crowd_anim_foot_joints(skeleton, mesh, pose, models, feet) > 0;
+    } else if (baked) {
         for (uint32_t c = 0; c < r->clip_count; c++) {
-            uint32_t source = r->clips[c].source_clip;
-            crowd_ground_speed g = {0};
-            if (source < r->source->clip_count &&
-                crowd_anim_clip_ground_speed(skeleton, &r->source->clips[source],
-                                             have_feet ? feet : NULL, pose, models, &g)) {
-                speeds[c] = g.speed;
-            }
+            speeds[c] = r->bake->clips[c].ground_speed;
         }
+    } else {
+        for (uint32_t c = 0; c < r->clip_count; c++) {
+            sources[c] = r->clips[c].source_clip;
+        }
+        result = crowd__ground_measure_speeds(allocator, r->source, &r->drawn->mesh, sources,
+                                              r->clip_count, speeds, error);
+    }
+    if (result == CROWD_OK) {
         r->blends.ground_speeds = speeds;
         speeds = NULL;
     }
     crowd__mem_free(allocator, speeds);
-    crowd__mem_free(allocator, pose);
-    crowd__mem_free(allocator, models);
-    crowd__mem_free(allocator, feet);
+    crowd__mem_free(allocator, sources);
     return result;
 }
 
-/* The blend's strides (gpu_blend.strides), measured on the source
- * skeleton; nothing without one. */
-static crowd_result measure_strides(gpu_archetype *r, gpu_blend *b, crowd_error *error) {
+/* The blend's strides (gpu_blend.strides): a loaded bake's as written
+ * (`baked`, NULL for a blend declared at run time), else measured on the
+ * source skeleton; nothing without one. */
+static crowd_result measure_strides(gpu_archetype *r, gpu_blend *b, const crowd_bake_blend *baked,
+                                    crowd_error *error) {
+    if (baked != NULL && baked->has_strides) {
+        memcpy(b->strides, baked->strides, sizeof b->strides);
+        b->has_strides = true;
+        return CROWD_OK;
+    }
     if (r->source == NULL) {
         return CROWD_OK;
     }
-    const crowd_allocator *allocator = &r->world->allocator;
-    const crowd_skeleton *skeleton = &r->source->skeleton;
-    uint32_t joints = skeleton->joint_count;
-    crowd_transform *poses = crowd__mem_alloc(allocator, 2 * (size_t)joints * sizeof *poses);
-    float *models = crowd__mem_alloc(allocator, (size_t)joints * 16 * sizeof *models);
-    uint8_t *feet = crowd__mem_alloc(allocator, joints);
-    crowd_result result = CROWD_OK;
-    if (poses == NULL || models == NULL || feet == NULL) {
-        result = oom(error);
-    } else {
-        const crowd_mesh *mesh = &r->drawn->mesh;
-        bool have_feet = mesh->vertex_count > 0 &&
-                         crowd_anim_foot_joints(skeleton, mesh, poses, models, feet) > 0;
-        b->has_strides = true;
-        for (uint32_t i = 0; i + 1 < b->clip_count; i++) {
-            const gpu_clip *a = &r->clips[b->clips[i]], *c = &r->clips[b->clips[i + 1]];
-            bool sourced =
-                a->source_clip < r->source->clip_count && c->source_clip < r->source->clip_count;
-            for (uint32_t k = 0; k <= GPU_BLEND_STRIDE_STEPS; k++) {
-                float w = (float)k / (float)GPU_BLEND_STRIDE_STEPS;
-                crowd_ground_speed g = {0};
-                if (sourced) {
-                    crowd_anim_blend_ground_speed(skeleton, &r->source->clips[a->source_clip],
-                                                  &r->source->clips[c->source_clip], w,
-                                                  have_feet ? feet : NULL, poses, models, &g);
-                }
-                b->strides[i][k] = g.speed * (a->duration_s + (c->duration_s - a->duration_s) * w);
-            }
-        }
+    uint32_t sources[CROWD_BLEND_MAX_CLIPS];
+    float durations[CROWD_BLEND_MAX_CLIPS];
+    for (uint32_t i = 0; i < b->clip_count; i++) {
+        sources[i] = r->clips[b->clips[i]].source_clip;
+        durations[i] = r->clips[b->clips[i]].duration_s;
     }
-    crowd__mem_free(allocator, poses);
-    crowd__mem_free(allocator, models);
-    crowd__mem_free(allocator, feet);
+    crowd_result result =
+        crowd__ground_measure_strides(&r->world->allocator, r->source, &r->drawn->mesh, sources,
+                                      durations, b->clip_count, b->strides, error);
+    b->has_strides = result == CROWD_OK;
     return result;
 }
 
@@ -114,7 +98,8 @@ float crowd_archetype_clip_ground_speed(const crowd_world *world, crowd_archetyp
 /* ---- declaring ------------------------------------------------------------ */
 
 /* Declares `desc` on r (checked), its index + 1 into *out_index. */
-static crowd_result add_blend(gpu_archetype *r, const crowd_blend_desc *desc, uint32_t *out_index,
+static crowd_result add_blend(gpu_archetype *r, const crowd_blend_desc *desc,
+                              const crowd_bake_blend *baked, uint32_t *out_index,
                               crowd_error *error) {
     crowd_result result = CROWD_OK;
     if (desc == NULL || desc->clips == NULL) {
@@ -156,7 +141,7 @@ static crowd_result add_blend(gpu_archetype *r, const crowd_blend_desc *desc, ui
         }
         blend.thresholds[i] = t;
     }
-    result = measure_strides(r, &blend, error);
+    result = measure_strides(r, &blend, baked, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -189,7 +174,7 @@ crowd_result crowd_archetype_add_blend(crowd_world *world, crowd_archetype arche
     }
     uint32_t index = 0;
     if (result == CROWD_OK) {
-        result = add_blend(r, desc, &index, error);
+        result = add_blend(r, desc, NULL, &index, error);
     }
     if (result == CROWD_OK) {
         *out_blend = (crowd_blend){.archetype = r->handle, .index = index};
@@ -205,7 +190,7 @@ crowd_result crowd__gpu_blends_declare_baked(gpu_archetype *r, crowd_error *erro
                                  .clips = baked->clips,
                                  .thresholds = baked->has_thresholds ? baked->thresholds : NULL};
         uint32_t index = 0;
-        crowd_result result = add_blend(r, &desc, &index, error);
+        crowd_result result = add_blend(r, &desc, baked, &index, error);
         if (result != CROWD_OK) {
             return result;
         }

@@ -10,6 +10,7 @@
 
 #include "../../shaders/crowd_contract.glsl"
 #include "crowd/anim.h"
+#include "crowd/bake.h"
 #include "crowd/gpu.h"
 #include "crowd/skin.h"
 #include "gpu/gl.h"
@@ -322,7 +323,7 @@ typedef struct gpu_events {
 /* blend.c, blend_slots.c, blend_play.c: the archetype's blends and each
  * slot's place in one. */
 /* Weights at which a blend's strides are measured per segment. */
-#define GPU_BLEND_STRIDE_STEPS 8u
+#define GPU_BLEND_STRIDE_STEPS ((uint32_t)CROWD_BAKE_BLEND_STRIDE_STEPS)
 typedef struct gpu_blend {
     char *name;
     uint32_t clip_count;

@@ -1,8 +1,10 @@
 /* The manifest's "blends" (docs/manifest.md): [{"name", "clips": [names of
- * baked clips], "thresholds": [numbers], optional}], optional itself, so
+ * baked clips], "thresholds": [numbers], optional, "strides": [per segment
+ * 9 numbers], optional}], optional itself, so
  * bakes without blends read as before and readers before blends ignore it
  * (they play the clips, not the blends). */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <string.h>
 
 #include "load/bake_internal.h"
@@ -10,6 +12,33 @@
 
 static crowd_result bad(crowd_error *error, const char *file, const char *what, int blend) {
     return crowd_error_set(error, CROWD_ERROR_INVALID_DATA, file, "blends[%d]: %s", blend, what);
+}
+
+/* "strides": clip_count - 1 arrays of CROWD_BAKE_BLEND_STRIDE_STEPS + 1
+ * numbers, finite and >= 0 (the stride at weight k / STEPS of each
+ * segment, written by the bake for speed matching). */
+static bool
+read_strides(const cJSON *list, int clip_count,
+             float out[CROWD_BAKE_BLEND_MAX_CLIPS - 1][CROWD_BAKE_BLEND_STRIDE_STEPS + 1]) {
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) != clip_count - 1) {
+        return false;
+    }
+    for (int i = 0; i < clip_count - 1; i++) {
+        const cJSON *segment = cJSON_GetArrayItem(list, i);
+        if (!cJSON_IsArray(segment) ||
+            cJSON_GetArraySize(segment) != CROWD_BAKE_BLEND_STRIDE_STEPS + 1) {
+            return false;
+        }
+        for (int k = 0; k <= CROWD_BAKE_BLEND_STRIDE_STEPS; k++) {
+            const cJSON *value = cJSON_GetArrayItem(segment, k);
+            if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) ||
+                !(value->valuedouble >= 0.0 && value->valuedouble <= 3.4e38)) {
+                return false;
+            }
+            out[i][k] = (float)value->valuedouble;
+        }
+    }
+    return true;
 }
 
 static crowd_result read_blend(const cJSON *item, int index, const char *file, crowd_bake *bake,
@@ -39,6 +68,14 @@ static crowd_result read_blend(const cJSON *item, int index, const char *file, c
         names[i] = clip->valuestring;
         values[i] = value != NULL ? (float)value->valuedouble : 0.0f;
     }
+    float strides[CROWD_BAKE_BLEND_MAX_CLIPS - 1][CROWD_BAKE_BLEND_STRIDE_STEPS + 1];
+    const cJSON *stride_list = cJSON_GetObjectItemCaseSensitive(item, "strides");
+    if (stride_list != NULL && !read_strides(stride_list, count, strides)) {
+        return bad(error, file,
+                   "strides must hold one array per segment (clips less one), each of "
+                   "9 finite numbers >= 0",
+                   index);
+    }
     crowd_error added = {0};
     crowd_result result = crowd_bake_add_blend(bake, name->valuestring, (uint32_t)count, names,
                                                thresholds != NULL ? values : NULL, &added);
@@ -46,6 +83,11 @@ static crowd_result read_blend(const cJSON *item, int index, const char *file, c
         return crowd_error_set(
             error, result == CROWD_ERROR_INVALID_ARGUMENT ? CROWD_ERROR_INVALID_DATA : result, file,
             "blends[%d]: %s", index, added.reason);
+    }
+    crowd_bake_blend *blend = &bake->blends[bake->blend_count - 1];
+    if (stride_list != NULL) {
+        memcpy(blend->strides, strides, sizeof blend->strides);
+        blend->has_strides = true;
     }
     return CROWD_OK;
 }

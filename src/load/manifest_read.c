@@ -460,6 +460,21 @@ static crowd_result read_clip_root_motion(manifest_reader *r, const cJSON *objec
     return result;
 }
 
+/* The clip's optional "ground_speed" (written by bakes since blends'
+ * strides, docs/manifest.md): finite and >= 0; absent, the world measures. */
+static crowd_result read_clip_ground_speed(manifest_reader *r, const cJSON *object,
+                                           const char *where, crowd_bake_clip *clip) {
+    if (cJSON_GetObjectItemCaseSensitive(object, "ground_speed") == NULL) {
+        return CROWD_OK;
+    }
+    crowd_result result = get_float(r, object, where, "ground_speed", &clip->ground_speed);
+    if (result == CROWD_OK && clip->ground_speed < 0.0f) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.ground_speed is negative", where);
+    }
+    clip->has_ground_speed = result == CROWD_OK;
+    return result;
+}
+
 static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
     cJSON *clips;
     crowd_result result = member(r, root, "", "clips", &clips);
@@ -529,6 +544,9 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
         }
         if (result == CROWD_OK) {
             result = read_clip_rate(r, object, where, clip);
+        }
+        if (result == CROWD_OK) {
+            result = read_clip_ground_speed(r, object, where, clip);
         }
     }
     if (result == CROWD_OK && next_frame != bake->frame_count) {

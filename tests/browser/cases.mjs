@@ -6,7 +6,8 @@ import path from 'node:path';
 import { frameBox, renderInstances } from './layout.mjs';
 
 export const MODELS = [
-    { name: 'builtin', source: 'builtin:', loop: 'walk', once: 'die', fadeTo: 'wave' },
+    { name: 'builtin', source: 'builtin:', loop: 'walk', once: 'die', fadeTo: 'wave',
+      bake: ['--blend', 'locomotion=walk,run'] },
     { name: 'robot', file: 'robot.glb', loop: 'Robot_Walking', once: 'Robot_Death',
       fadeTo: 'Robot_Punch' },
 ];
@@ -51,9 +52,43 @@ function crowdBox(instances, bounds) {
     return { min, max };
 }
 
+// The blend scenes of a bake with blends (builtin:'s walk-run
+// `locomotion`): one instance at weights 0.25, 0.5 and 0.75 of run, moved
+// along the blend (phase kept), and crossfades into and out of the blend,
+// each drawn by fade_render's steps (`fade` = its leading arguments).
+function blendScenes(model, manifest, base, fade) {
+    const blend = manifest.blends?.[0];
+    if (!blend) {
+        return [];
+    }
+    const speed = (name) => manifest.clips.find((c) => c.name === name).ground_speed;
+    const [t0, t1] = blend.thresholds ?? blend.clips.map(speed);
+    // The parameter as both sides read it: one float32, printed once.
+    const at = (w) => String(Math.fround(t0 + w * (t1 - t0)));
+    const scene = (name, first, time, steps) => {
+        const plays = steps.map((s) => {
+            const f = s.split(':');
+            return f[0] === 'b' ? { at: Number(f[1]), instance: 0, blend: f[2], parameter: Number(f[3]), fade: Number(f[4]) }
+                : f[0] === 'v' ? { at: Number(f[1]), instance: 0, parameter: Number(f[2]) }
+                    : { at: Number(f[1]), instance: 0, clip: f[2], fade: Number(f[3]) };
+        });
+        return { name, reference: { tool: 'fade', args: [...fade, first, String(time), ...steps] },
+                 spec: { ...base, time, instances: [{ clip: first }], plays } };
+    };
+    return [
+        ...[0.25, 0.5, 0.75].map((w) => scene(`blend_${w * 100}`, 'idle', 0.47,
+                                              [`b:0.1:${blend.name}:${at(w)}:0`])),
+        scene('blend_move', 'idle', 0.6, [`b:0.1:${blend.name}:${at(0.25)}:0`, `v:0.35:${at(0.75)}`]),
+        scene('blend_fade_in', model.loop, 0.55, [`b:0.3:${blend.name}:${at(0.5)}:0.5`]),
+        scene('blend_fade_out', 'idle', 0.65, [`b:0.1:${blend.name}:${at(0.75)}:0`,
+                                               `p:0.4:${model.fadeTo}:0.5`]),
+    ];
+}
+
 // [{name, reference: {tool: 'render' | 'fade', args}, spec}] for a bake in
+// (with `blends`, the blend scenes too, for players that play blends)
 // `dir` (its manifest `manifest`, served at `url`).
-export function scenes(model, encoding, dir, manifest, url) {
+export function scenes(model, encoding, dir, manifest, url, { blends = false } = {}) {
     const mode = encoding.mode;
     const once = manifest.clips.find((c) => c.name === model.once);
     const single = camera(manifest.bounds, ...SINGLE);
@@ -76,6 +111,7 @@ export function scenes(model, encoding, dir, manifest, url) {
           spec: { ...base, time: 0.65, instances: [{ clip: model.loop }],
                   plays: [{ at: 0.4, instance: 0, clip: model.fadeTo, fade: 0.5 }] } },
     ];
+    out.push(...(blends ? blendScenes(model, manifest, base, [dir, mode, ...SINGLE, cameraArg]) : []));
     const bind = bindBounds(path.join(dir, manifest.mesh));
     const instances = renderInstances({ count: 100, seed: 7, clips: manifest.clips, ...bind });
     const many = camera(crowdBox(instances, { min: bind.bindMin, max: bind.bindMax }), ...CROWD);

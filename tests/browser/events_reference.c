@@ -10,10 +10,17 @@
  *                           clip time TIME at SPEED, LOOP clip|on|off
  *   p:I:CLIP:FADE           instance I plays CLIP with a FADE s crossfade
  *   s:I:SPEED               instance I's speed changes
+ *   b:I:BLEND:PARAM:FADE    instance I plays blend BLEND (a name) at PARAM
+ *                           with a FADE s crossfade
+ *   v:I:PARAM               instance I's blend parameter changes
+ *   g:I:SPEED               instance I's ground speed (speed matching)
+ *   r:I                     prints instance I's rate and its clip's speed
  *   u:T                     crowd_world_update at clock T
  * Output, per event of update number U (0-based):
  *   U INSTANCE CLIP event|end NAME TIME COUNT FADING_OUT
- * with NAME "-" for an end and TIME as %.9g (a float32 exactly).
+ * with NAME "-" for an end and TIME as %.9g (a float32 exactly), and per
+ * r: step "rate I RATE SPEED" (%.9g: the blend's rate, the record's speed,
+ * read from the world's own state: crowd has no getter for them).
  * Exit 0 when the script ran, 1 on any failure (with the reason).
  */
 #include <stdio.h>
@@ -22,6 +29,7 @@
 
 #include "crowd/bake.h"
 #include "crowd/gpu.h"
+#include "gpu/internal.h"
 #include "host.h"
 
 #define MAX_INSTANCES 64
@@ -92,6 +100,40 @@ static int add(script *s, const char *step, crowd_error *error) {
     return 0;
 }
 
+/* The blend steps (b, v, g) and the rate print (r). */
+static int blend_step(script *s, const char *step, crowd_error *error) {
+    char name[65];
+    unsigned i;
+    float a, b;
+    crowd_blend blend;
+    crowd_result result = CROWD_OK;
+    if (step[0] == 'b') {
+        if (sscanf(step, "b:%u:%64[^:]:%f:%f", &i, name, &a, &b) != 4 || i >= s->instance_count ||
+            !crowd_archetype_find_blend(s->world, s->archetype, name, &blend)) {
+            return bad_step(step);
+        }
+        result = crowd_instance_play_blend(s->world, s->instances[i], blend, a, b, error);
+    } else if (step[0] == 'r') {
+        gpu_archetype *r = NULL;
+        uint32_t slot = 0;
+        if (sscanf(step, "r:%u", &i) != 1 || i >= s->instance_count ||
+            crowd__gpu_world_find_instance(s->world, s->instances[i], &r, &slot, error) !=
+                CROWD_OK) {
+            return bad_step(step);
+        }
+        printf("rate %u %.9g %.9g\n", i, (double)crowd__gpu_blends_slot(r, slot)->rate,
+               (double)r->instances.records[slot].speed);
+    } else {
+        if (sscanf(step + 1, ":%u:%f", &i, &a) != 2 || i >= s->instance_count) {
+            return bad_step(step);
+        }
+        result = step[0] == 'v'
+                     ? crowd_instance_set_blend_parameter(s->world, s->instances[i], a, error)
+                     : crowd_instance_set_ground_speed(s->world, s->instances[i], a, error);
+    }
+    return result == CROWD_OK ? 0 : fail(error);
+}
+
 static int run_step(script *s, const char *step, crowd_error *error) {
     char clip[65];
     unsigned i;
@@ -102,6 +144,11 @@ static int run_step(script *s, const char *step, crowd_error *error) {
     switch (step[0]) {
     case 'a':
         return add(s, step, error);
+    case 'b':
+    case 'v':
+    case 'g':
+    case 'r':
+        return blend_step(s, step, error);
     case 'p':
         if (sscanf(step, "p:%u:%64[^:]:%f", &i, clip, &a) != 3 || i >= s->instance_count ||
             !find_clip(s, clip, &index)) {

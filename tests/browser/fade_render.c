@@ -6,9 +6,15 @@
  *
  *   fade_render DIR OUT.png vat|bat WIDTH HEIGHT EX,EY,EZ,TX,TY,TZ
  *               FROM_CLIP TO_CLIP PLAY_AT_S FADE_S TIME_S
+ *   fade_render DIR OUT.png vat|bat WIDTH HEIGHT EX,EY,EZ,TX,TY,TZ
+ *               FROM_CLIP TIME_S STEP...
  *
  * The instance is added at clock 0 playing FROM_CLIP, at clock PLAY_AT_S
- * starts TO_CLIP with a FADE_S crossfade, and is drawn at clock TIME_S.
+ * starts TO_CLIP with a FADE_S crossfade, and is drawn at clock TIME_S. The
+ * second form plays steps instead, each at its clock AT (in order):
+ *   p:AT:CLIP:FADE          crowd_instance_play
+ *   b:AT:BLEND:PARAM:FADE   crowd_instance_play_blend (BLEND a name)
+ *   v:AT:PARAM              crowd_instance_set_blend_parameter
  * Exit 0 when the PNG was written, 1 on any failure (with the reason).
  */
 #include <stdio.h>
@@ -44,7 +50,42 @@ static int clip_index(const job *j, crowd_archetype a, const char *name, uint32_
     return 0;
 }
 
-static int draw(job *j, char **argv) {
+/* One step of the second form at its clock. */
+static int play_step(job *j, crowd_archetype a, crowd_instance instance, const char *step,
+                     crowd_error *error) {
+    char name[65];
+    double at;
+    float x, y;
+    uint32_t index;
+    crowd_blend blend;
+    crowd_result result;
+    if (sscanf(step, "p:%lf:%64[^:]:%f", &at, name, &x) == 3 &&
+        clip_index(j, a, name, &index) == 0) {
+        crowd_world_set_time(j->world, at);
+        result = crowd_instance_play(j->world, instance, index, x, error);
+    } else if (sscanf(step, "b:%lf:%64[^:]:%f:%f", &at, name, &x, &y) == 4 &&
+               crowd_archetype_find_blend(j->world, a, name, &blend)) {
+        crowd_world_set_time(j->world, at);
+        result = crowd_instance_play_blend(j->world, instance, blend, x, y, error);
+    } else if (sscanf(step, "v:%lf:%f", &at, &x) == 2) {
+        crowd_world_set_time(j->world, at);
+        result = crowd_instance_set_blend_parameter(j->world, instance, x, error);
+    } else {
+        fprintf(stderr, "fade_render: bad step '%s'\n", step);
+        return 1;
+    }
+    return result == CROWD_OK ? 0 : fail(error);
+}
+
+/* The old form's crossfade as a step: p:PLAY_AT:TO_CLIP:FADE. */
+static int fade_step(job *j, crowd_archetype a, crowd_instance instance, char **argv,
+                     crowd_error *error) {
+    char step[128];
+    snprintf(step, sizeof step, "p:%s:%s:%s", argv[9], argv[8], argv[10]);
+    return play_step(j, a, instance, step, error);
+}
+
+static int draw(job *j, int argc, char **argv) {
     crowd_error error = {0};
     crowd_gpu_mode mode;
     uint32_t width = (uint32_t)atoi(argv[4]), height = (uint32_t)atoi(argv[5]);
@@ -66,11 +107,11 @@ static int draw(job *j, char **argv) {
         return fail(&error);
     }
     crowd_instance_desc instance_desc = {0};
-    uint32_t to_clip = 0;
-    if (clip_index(j, archetype, argv[7], &instance_desc.clip) != 0 ||
-        clip_index(j, archetype, argv[8], &to_clip) != 0) {
+    if (clip_index(j, archetype, argv[7], &instance_desc.clip) != 0) {
         return 1;
     }
+    bool steps = argc != 12 || strchr(argv[8], ':') != NULL || strchr(argv[9], ':') != NULL;
+    double time_s = atof(argv[steps ? 8 : 11]);
     crowd_instance instance;
     crowd_draw_desc draw = {.pass = CROWD_PASS_COLOR};
     crowd_light_default(&draw.light);
@@ -78,10 +119,15 @@ static int draw(job *j, char **argv) {
         CROWD_OK) {
         return fail(&error);
     }
-    crowd_world_set_time(j->world, atof(argv[9]));
-    if (crowd_instance_play(j->world, instance, to_clip, (float)atof(argv[10]), &error) !=
-            CROWD_OK ||
-        crowd_world_update(j->world, atof(argv[11]), &error) != CROWD_OK ||
+    for (int k = 9; steps && k < argc; k++) {
+        if (play_step(j, archetype, instance, argv[k], &error) != 0) {
+            return 1;
+        }
+    }
+    if (!steps && fade_step(j, archetype, instance, argv, &error) != 0) {
+        return 1;
+    }
+    if (crowd_world_update(j->world, time_s, &error) != CROWD_OK ||
         host_target_resize(&j->target, width, height, &error) != CROWD_OK) {
         return fail(&error);
     }
@@ -105,13 +151,13 @@ static int draw(job *j, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 12) {
+    if (argc < 10) {
         fprintf(stderr, "usage: fade_render DIR OUT.png vat|bat WIDTH HEIGHT EX,EY,EZ,TX,TY,TZ "
-                        "FROM_CLIP TO_CLIP PLAY_AT_S FADE_S TIME_S\n");
+                        "FROM_CLIP (TO_CLIP PLAY_AT_S FADE_S TIME_S | TIME_S STEP...)\n");
         return 1;
     }
     job j = {0};
-    int code = draw(&j, argv);
+    int code = draw(&j, argc, argv);
     free(j.pixels);
     host_target_release(&j.target);
     crowd_world_destroy(j.world);

@@ -30,7 +30,7 @@ export function bakeAll(crowd, models, encodings, only, tmp) {
                 continue;
             }
             const dir = path.join(tmp, name);
-            run(crowd, ['bake', source, '-o', dir, '--quiet', ...encoding.options]);
+            run(crowd, ['bake', source, '-o', dir, '--quiet', ...(model.bake ?? []), ...encoding.options]);
             const file = fs.readdirSync(dir).find((f) => f.endsWith('.crowd.json'));
             bakes.push({ model, encoding, name, dir, file,
                          manifest: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) });

@@ -1,9 +1,11 @@
 // test_browser.mjs - crowd's three.js player (integrations/three) in a real
 // browser against crowd's own renderer. For builtin: and robot.glb (when
 // ../shared/models has it), in every encoding: bake with the CLI, draw a
-// looping clip, a one-shot clip held at its end, a crossfade mid-point and
-// 100 instances in mixed clips with `crowd render` (the crossfade with
-// fade_render, crowd render has no crossfade option) and with the player in
+// looping clip, a one-shot clip held at its end, a crossfade mid-point, 100
+// instances in mixed clips, and for builtin: (baked with a walk-run blend)
+// the blend at weights 0.25, 0.5, 0.75, a parameter change and crossfades
+// into and out of it with `crowd render` (crossfades and blends with
+// fade_render, crowd render has no option for them) and with the player in
 // headless chromium, then compare. Also: shadows follow the animation, the
 // example page runs, a texture beyond the device's MAX_TEXTURE_SIZE and
 // broken files are refused with clear errors. Without shadows a crowd draws
@@ -56,7 +58,7 @@ async function compareAll(page, tools, bakes, tmp) {
     let failures = 0;
     console.log('model    encoding     case           IoU      colour  draws');
     for (const b of bakes) {
-        for (const scene of scenes(b.model, b.encoding, b.dir, b.manifest, b.url)) {
+        for (const scene of scenes(b.model, b.encoding, b.dir, b.manifest, b.url, { blends: true })) {
             const stem = path.join(tmp, `${path.basename(b.dir)}_${scene.name}`);
             const want = reference(tools, scene, `${stem}_crowd.png`);
             const got = await page.evaluate((spec) => window.renderStill(spec), scene.spec);

@@ -7,7 +7,12 @@
 // must match: update, instance, clip, kind, name, clip time (as float32),
 // count and fadingOut, in the same order for each instance. A few events are
 // also checked against times worked out by hand below, so the two cannot
-// agree on a wrong answer.
+// agree on a wrong answer. Blends (the bake's walk-run `locomotion`): events
+// from the main clip only, across parameter changes and crossfades into and
+// out of the blend; speed matching: the player's rate (setGroundSpeed) at
+// several speeds equals the world's (crowd_instance_set_ground_speed) as
+// float32, and one is worked out by hand from the manifest's strides. Bad
+// blend calls are refused with clear errors.
 //
 //   node test_browser_events.mjs --crowd CLI --events-reference PROGRAM --node-modules DIR
 //
@@ -71,8 +76,70 @@ const SCRIPTS = [
              [3, 2, 'wave_start', 0, 1], [5, 2, 'wave_start', 0, 1]] },
 ];
 
+// The blend scripts, from the bake's manifest: walk (1 s) and run (0.7 s)
+// between their ground speeds. Half-way the blend's cycle is 0.85 s and walk
+// plays at 1 / 0.85.
+function blendScripts(manifest) {
+    const speed = (name) => manifest.clips.find((c) => c.name === name).ground_speed;
+    const mid = Math.fround((speed('walk') + speed('run')) / 2);
+    const above = speed('run') + 1;
+    return [
+        { name: 'blend', steps: ['a:idle:0:1:clip', 'a:walk:0:1:clip', 'u:0.05', `b:0:locomotion:${mid}:0`,
+                                 `b:1:locomotion:${mid}:0.3`, 'u:0.2', 'u:0.3', 'u:0.8', `v:0:${above}`,
+                                 'u:1.0', 'u:1.3', 'p:0:walk:0.4', 'u:1.5', 'u:2'],
+          // #0 from 0.05: walk's step_l at clock 0.05 + 0.25 x 0.85 = 0.2625
+          // (update 2), step_r at 0.6875 (update 3), run's step never while
+          // blended. At 0.8 (walk's phase 0.882) run alone from 0.618: its
+          // step at 1.082 (update 5, not 4). From 1.3 a fade to walk: its
+          // step_l at 1.55 (update 7); run, leaving until 1.7, fires none.
+          // #1 fades from walk into the blend: the walk left fires step_l at
+          // 0.25 (update 2) as the blend's walk does at 0.2625.
+          hand: [[2, 0, 'step_l', 0.25, 1], [3, 0, 'step_r', 0.75, 1], [2, 0, 'step', 0.2, 0],
+                 [3, 0, 'step', 0.2, 0], [4, 0, 'step', 0.2, 0], [5, 0, 'step', 0.2, 1],
+                 [6, 0, 'step', 0.2, 0], [7, 0, 'step', 0.2, 0], [7, 0, 'step_l', 0.25, 1],
+                 [2, 1, 'step', 0.2, 0]] },
+        { name: 'ground speed', steps: ['a:idle:0:1:clip', 'u:0.1', 'b:0:locomotion:2:0', 'g:0:0.5', 'r:0',
+                                        'g:0:2', 'r:0', `g:0:${mid}`, 'r:0', 'g:0:2.9', 'r:0', 'g:0:5',
+                                        'r:0', 'u:0.5', 's:0:1.5', 'r:0', 'g:0:3', 'r:0', 'u:1.2',
+                                        'g:0:0', 'r:0'],
+          hand: [] },
+    ];
+}
+
+// Below the first threshold the blend plays walk alone at v x d_walk /
+// stride (the manifest's stride of walk alone): the first g: step's rate.
+function handRate(manifest, v) {
+    const walk = manifest.clips.find((c) => c.name === 'walk');
+    const stride = Math.fround(manifest.blends[0].strides[0][0]);
+    return Math.fround(Math.fround(Math.fround(v) * Math.fround(walk.duration_s)) / stride);
+}
+
+function splitRates(events) {
+    return { events: events.filter((e) => e.rate === undefined),
+             rates: events.filter((e) => e.rate !== undefined) };
+}
+
+function compareRates(want, got) {
+    const failures = [];
+    const line = (r) => `#${r.rate} rate ${r.value} speed ${r.speed}`;
+    if (want.length !== got.length) {
+        failures.push(`${want.length} rates from crowd, ${got.length} from three.js`);
+    }
+    for (let k = 0; k < Math.min(want.length, got.length); k++) {
+        if (line(want[k]) !== line(got[k])) {
+            failures.push(`rate ${k}: crowd ${line(want[k])}; three.js ${line(got[k])}`);
+        }
+    }
+    return failures;
+}
+
 function parseReference(text) {
     return text.trim().split('\n').filter((l) => l.length > 0).map((line) => {
+        if (line.startsWith('rate ')) {
+            const [, instance, value, speed] = line.split(' ');
+            return { rate: Number(instance), value: Math.fround(Number(value)),
+                     speed: Math.fround(Number(speed)) };
+        }
         const [update, instance, clip, kind, name, time, count, fadingOut] = line.split(' ');
         return { update: Number(update), instance: Number(instance), clip: Number(clip), kind,
                  name: name === '-' ? '' : name, time: Math.fround(Number(time)),
@@ -144,6 +211,25 @@ async function checkBadEvents(page, dir) {
     return failures;
 }
 
+// Bad blend calls: an unknown blend, a parameter that is not finite, a
+// negative ground speed, an instance playing no blend.
+async function checkBadBlends(page) {
+    const cases = [[['b:0:nope:1:0'], /no blend "nope"; blends: locomotion/],
+                   [['b:0:locomotion:NaN:0'], /blend parameter must be a finite number/],
+                   [['b:0:locomotion:2:0', 'g:0:-1'], /ground speed -1 is negative/],
+                   [['v:0:2'], /instance 0 plays no blend/],
+                   [['g:0:2'], /instance 0 plays no blend/]];
+    let failures = 0;
+    for (const [steps, want] of cases) {
+        const message = await page.evaluate((s) => window.runEvents('/bake/builtin/builtin.crowd.json', s)
+            .then(() => 'accepted', (e) => e.message), ['a:walk:0:1:clip', ...steps]);
+        const ok = want.test(message);
+        console.log(`${ok ? 'ok  ' : 'FAIL'} bad blend call ${steps.at(-1)}: ${message}`);
+        failures += ok ? 0 : 1;
+    }
+    return failures;
+}
+
 async function main() {
     const args = parseArgs();
     for (const program of [args.crowd, args['events-reference']]) {
@@ -156,7 +242,8 @@ async function main() {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crowd-browser-events-'));
     const dir = path.join(tmp, 'builtin');
     run(args.crowd, ['bake', 'builtin:', '-o', dir, '--fps', '10', '--what', 'vat', '--lods', '0',
-                     '--quiet', ...EVENTS.flatMap((e) => ['--event', e])]);
+                     '--quiet', '--blend', 'locomotion=walk,run', ...EVENTS.flatMap((e) => ['--event', e])]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'builtin.crowd.json'), 'utf8'));
     const server = await serve([['/crowd/node_modules/', args['node-modules']],
                                 ['/crowd/test/', path.join(here, 'page')],
                                 ['/crowd/', path.join(root, 'integrations/three')],
@@ -166,18 +253,27 @@ async function main() {
         const page = await browser.newPage(64, 64);
         await page.goto(`${server.url}/crowd/test/events.html`);
         await page.waitForFunction(() => window.crowdPageReady === true);
-        for (const script of SCRIPTS) {
-            const want = parseReference(run(args['events-reference'], [dir, ...script.steps]));
-            const got = await page.evaluate((steps) => window.runEvents('/bake/builtin/builtin.crowd.json', steps),
-                                            script.steps);
-            const problems = compareScript(script, want, got);
+        for (const script of [...SCRIPTS, ...blendScripts(manifest)]) {
+            const want = splitRates(parseReference(run(args['events-reference'], [dir, ...script.steps])));
+            const got = splitRates(await page.evaluate(
+                (steps) => window.runEvents('/bake/builtin/builtin.crowd.json', steps), script.steps));
+            const problems = [...compareScript(script, want.events, got.events),
+                              ...compareRates(want.rates, got.rates)];
+            if (want.rates.length > 0 && want.rates[0].value !== handRate(manifest, 0.5)) {
+                problems.push(`crowd's rate at 0.5 m/s is ${want.rates[0].value}, by hand ${handRate(manifest, 0.5)}`);
+            }
+            if (want.rates.length > 0) {
+                console.log(`     rates: ${want.rates.map((r) => r.value).join(', ')}`);
+            }
             console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${script.name}: ` +
-                        `${want.length} events from crowd, ${got.length} from three.js`);
+                        `${want.events.length} events from crowd, ${got.events.length} from three.js` +
+                        (want.rates.length > 0 ? `, ${want.rates.length} rates` : ''));
             problems.forEach((p) => console.log(`     ${p}`));
             found += problems.length;
         }
         // Last: its manifests beside the bake's would make it ambiguous for
         // events_reference.
+        found += await checkBadBlends(page);
         return found + await checkBadEvents(page, dir);
     });
     await server.close();

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/ground_measure.h"
 #include "check.h"
 #include "crowd/anim.h"
 #include "crowd/bake.h"
@@ -423,6 +424,112 @@ static void test_baked_blend(const crowd_asset *bar) {
     CHECK(r == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "blends[0]") != NULL);
 }
 
+/* Replaces the first `from` in file `path` by `to`; false when absent. */
+static bool edit_file(const char *path, const char *from, const char *to) {
+    static char json[1 << 20], out[1 << 20];
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return false;
+    }
+    size_t size = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[size] = '\0';
+    char *at = strstr(json, from);
+    if (at == NULL || size + strlen(to) >= sizeof out) {
+        return false;
+    }
+    size_t head = (size_t)(at - json);
+    memcpy(out, json, head);
+    strcpy(out + head, to);
+    strcat(out + head, at + strlen(from));
+    f = fopen(path, "wb");
+    if (f == NULL) {
+        return false;
+    }
+    fwrite(out, 1, strlen(out), f);
+    fclose(f);
+    return true;
+}
+
+/* A written bake carries what speed matching needs (clips[].ground_speed,
+ * blends[].strides): exactly what a world made from the built bake
+ * measures, read back by the loader and used by the loaded bake's world
+ * (players without a skeleton, the three.js player, match on them).
+ * Malformed ones are refused; a manifest without them loads and its world
+ * measures. */
+static void test_baked_measures(const crowd_asset *bar) {
+    crowd_bake *bake = NULL, *loaded = NULL;
+    crowd_error error;
+    REQUIRE_VOID(crowd_bake_build(bar, NULL, &bake, &error) == CROWD_OK);
+    const char *clips[2] = {"bend", "slide"};
+    const float thresholds[2] = {0.0f, 1.0f};
+    CHECK(crowd_bake_add_blend(bake, "bend_slide", 2, clips, thresholds, &error) == CROWD_OK);
+    CHECK_MSG(crowd_bake_write(bake, "baked_measures", NULL, &error) == CROWD_OK, "%s",
+              error.reason);
+    gpu_scene built;
+    float speeds[8] = {0};
+    uint32_t clip_count = bake->clip_count < 8 ? bake->clip_count : 8;
+    if (gpu_scene_create(NULL, bake, CROWD_GPU_MODE_CPU, &built)) {
+        for (uint32_t c = 0; c < clip_count; c++) {
+            speeds[c] = crowd_archetype_clip_ground_speed(built.world, built.archetype, c);
+        }
+        gpu_scene_destroy(&built);
+    }
+    crowd_bake_destroy(bake);
+    CHECK_MSG(crowd_bake_load("baked_measures", NULL, &loaded, &error) == CROWD_OK, "%s",
+              error.reason);
+    REQUIRE_VOID(loaded != NULL && loaded->blend_count == 1);
+    int same = 0, moving = 0;
+    for (uint32_t c = 0; c < clip_count; c++) {
+        same += loaded->clips[c].has_ground_speed && loaded->clips[c].ground_speed == speeds[c];
+        moving += speeds[c] > 0.0f;
+    }
+    printf("  %u clips' ground speeds in the manifest, %d as the world measures, %d moving\n",
+           (unsigned)clip_count, same, moving);
+    CHECK(same == (int)clip_count && moving > 0);
+    /* The strides, against a measure on the source clips. */
+    const uint32_t sources[2] = {BEND, SLIDE};
+    const float durations[2] = {bar->clips[BEND].duration_s, bar->clips[SLIDE].duration_s};
+    float strides[CROWD_BAKE_BLEND_MAX_CLIPS - 1][CROWD__GROUND_STRIDE_STEPS + 1];
+    CHECK(crowd__ground_measure_strides(NULL, bar, &bar->mesh, sources, durations, 2, strides,
+                                        NULL) == CROWD_OK);
+    CHECK(loaded->blends[0].has_strides &&
+          memcmp(loaded->blends[0].strides[0], strides[0], sizeof strides[0]) == 0);
+    gpu_scene s;
+    if (gpu_scene_create(NULL, loaded, CROWD_GPU_MODE_CPU, &s)) {
+        for (uint32_t c = 0; c < clip_count; c++) {
+            CHECK(crowd_archetype_clip_ground_speed(s.world, s.archetype, c) == speeds[c]);
+        }
+        gpu_scene_destroy(&s);
+    }
+    crowd_bake_destroy(loaded);
+
+    const char *manifest = "baked_measures/bar.crowd.json";
+    CHECK(edit_file(manifest, "\"ground_speed\":\t", "\"ground_speed\":\t-1"));
+    crowd_result r = crowd_bake_load("baked_measures", NULL, &loaded, &error);
+    printf("  a negative ground speed: %s\n", error.reason);
+    CHECK(r == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "ground_speed is negative"));
+    CHECK(edit_file(manifest, "\"ground_speed\":\t-1", "\"ground_speed_old\":\t"));
+    CHECK(edit_file(manifest, "\"strides\":\t[[", "\"strides\":\t[[1, "));
+    r = crowd_bake_load("baked_measures", NULL, &loaded, &error);
+    printf("  strides of 10 numbers: %s\n", error.reason);
+    CHECK(r == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "strides must hold"));
+    /* Without them (a bake of before): loads, and its world measures. */
+    CHECK(edit_file(manifest, "\"strides\":\t[[1, ", "\"strides_old\":\t[["));
+    while (edit_file(manifest, "\"ground_speed\":\t", "\"ground_speed_old\":\t")) {
+    }
+    REQUIRE_VOID(crowd_bake_load("baked_measures", NULL, &loaded, &error) == CROWD_OK);
+    CHECK(!loaded->clips[0].has_ground_speed && !loaded->blends[0].has_strides);
+    if (gpu_scene_create(NULL, loaded, CROWD_GPU_MODE_CPU, &s)) {
+        float g = crowd_archetype_clip_ground_speed(s.world, s.archetype, SLIDE);
+        CHECK_MSG(fabsf(g - speeds[SLIDE]) <= 1e-3f * speeds[SLIDE] + 1e-6f,
+                  "measured on the runtime clips: %g, at bake time %g", (double)g,
+                  (double)speeds[SLIDE]);
+        gpu_scene_destroy(&s);
+    }
+    crowd_bake_destroy(loaded);
+}
+
 /* Root motion of a blend: the two clips' displacements mixed by the
  * weight, the partner's at the main's phase. The bar baked with its root
  * motion extracted: slide moves the root +x 0.6 m in its first second,
@@ -599,6 +706,8 @@ int test_gpu_blend(void) {
         test_events(bar);
         printf("blend: declared in the bake\n");
         test_baked_blend(bar);
+        printf("blend: speed matching's measures in the bake\n");
+        test_baked_measures(bar);
         printf("blend: root motion\n");
         test_root_motion(bar);
     }

@@ -18,6 +18,22 @@ function checkFits(manifest, texture, name, maxTextureSize) {
     }
 }
 
+// The clips as the shader reads them (shader.js crowdClips): one RGBA32F
+// texel per clip, rows of at most 1024.
+function clipTable(clips) {
+    const width = Math.min(clips.length, 1024), height = Math.ceil(clips.length / width);
+    const data = new Float32Array(4 * width * height);
+    clips.forEach((c, i) => data.set([c.first_frame, 4 * c.frame_count + c.layout, c.duration_s, c.fps], 4 * i));
+    const texture = new THREE.DataTexture(data, width, height, THREE.RGBAFormat, THREE.FloatType);
+    texture.internalFormat = 'RGBA32F';
+    texture.magFilter = texture.minFilter = THREE.NearestFilter;
+    texture.generateMipmaps = false;
+    texture.flipY = false;
+    texture.colorSpace = THREE.NoColorSpace;
+    texture.needsUpdate = true;
+    return texture;
+}
+
 export class CrowdBake {
     // Loads the bake whose manifest is at `url` (NAME.crowd.json; the other
     // files are found next to it). Options:
@@ -71,8 +87,10 @@ export class CrowdBake {
         this.manifest = manifest;
         this.mode = mode;
         this.clips = manifest.clips;
+        // [{name, clips (indices), thresholds, strides}] (blend.js readBlends).
+        this.blends = manifest.blendList;
         this.defines = defines;
-        this.uniforms = uniforms;
+        this.uniforms = { ...uniforms, crowdClips: { value: clipTable(manifest.clips) } };
         const geometry = mesh.geometry;
         const attributes = geometry.attributes;
         if (mode === 'vat') {
@@ -103,6 +121,21 @@ export class CrowdBake {
     // A crowd of `count` instances (see crowd.js); add crowd.mesh to a scene.
     createCrowd(count) {
         return new Crowd(this, count);
+    }
+
+    // Index of a blend given by index or name; throws for an unknown one or
+    // one the player cannot place (an older bake without ground speeds).
+    blendIndex(blend) {
+        const index = typeof blend === 'string' ? this.blends.findIndex((b) => b.name === blend) : blend;
+        if (!Number.isInteger(index) || index < 0 || index >= this.blends.length) {
+            throw new RangeError(`crowd: no blend ${JSON.stringify(blend)}; blends: ` +
+                                 (this.blends.map((b) => b.name).join(', ') || 'none'));
+        }
+        if (!this.blends[index].thresholds) {
+            throw new Error(`crowd: blend "${this.blends[index].name}" has no thresholds and its ` +
+                            'clips no ground_speed (a bake written before them): bake it again');
+        }
+        return index;
     }
 
     // Index of a clip given by index or name; throws for an unknown one.

@@ -1,17 +1,21 @@
 // crowd.js - a crowd of one bake: one InstancedMesh (one draw per material),
-// every instance with its own clip, clip time, speed, loop mode and
+// every instance with its own clip or blend, clip time, speed, loop mode and
 // crossfade, all evaluated in the vertex shader. The CPU writes an
 // instance's record only when its state changes; a frame costs one uniform.
-// Time rules: docs/time.md and include/crowd/gpu.h ("Crossfade"), mirrored
-// from crowd's runtime (src/gpu/instances.c), in float32 as crowd keeps them.
+// Time rules: docs/time.md and include/crowd/gpu.h ("Crossfade", "blends"),
+// mirrored from crowd's runtime (src/gpu/instances.c, src/gpu/blend_play.c),
+// in float32 as crowd keeps them.
 import * as THREE from 'three';
+import { blendState, groundRate } from './blend.js';
 import { EventIndex, START_CLIP, START_CONTINUE, START_FADE } from './crowd_events.js';
 import { playPosition, playUnwrapped } from './events.js';
 import { patchMaterial } from './shader.js';
 
 const f32 = Math.fround;
 const LOOP_CLIP = 0, LOOP_ON = 1, LOOP_OFF = 2;
-const WRAPS = 4; // flags bit: the instance's time wraps (shader.js)
+// crowdFade's flags (shader.js): the clip played wraps, the clip faded from does.
+const WRAPS = 1, FROM_WRAPS = 2;
+const NO_BLEND = -1;
 
 function loopMode(loop) {
     if (loop === undefined || loop === 'clip') {
@@ -48,13 +52,20 @@ export class Crowd {
             geometry.setAttribute(name, a);
             return a;
         };
+        // shader.js says what each holds.
         this.clipRecord = record('crowdClip');
-        this.playRecord = record('crowdPlay');
         this.fromClipRecord = record('crowdFromClip');
-        this.fromPlayRecord = record('crowdFromPlay');
+        this.fadeRecord = record('crowdFade');
+        this.partnerRecord = record('crowdPartner');
         this.loopModes = new Uint8Array(count);
-        this.clipIndices = new Uint32Array(count);
-        this.fromClipIndices = new Uint32Array(count);
+        // Each instance's blend (NO_BLEND or its index), parameter, rate
+        // (the speed it was given) and the factors its clip and the clip a
+        // fade leaves run at (speed = rate x factor; 1 for a clip).
+        this.blendOf = new Int32Array(count).fill(NO_BLEND);
+        this.parameters = new Float32Array(count);
+        this.rates = new Float32Array(count);
+        this.factors = new Float32Array(count);
+        this.fromFactors = new Float32Array(count);
         this.eventIndex = new EventIndex(bake.clips, count, (i) => this.clipClock(i),
                                          (i) => this.fromClipClock(i));
         const materials = bake.materials.map((m) =>
@@ -87,11 +98,14 @@ export class Crowd {
     // (the event's clip time, or the end reached), count (1, or the whole
     // loops of a long update), fadingOut (fired by the clip a crossfade is
     // leaving)}], those from state changes since the update before first.
+    // A blend fires its main clip's (the lower of its segment), not its
+    // partner's, as crowd's runtime does.
     events() {
         return this.eventIndex.reported;
     }
 
-    // Replaces instance i's whole state (a crossfade in progress ends):
+    // Replaces instance i's whole state (a crossfade in progress or a blend
+    // ends):
     //   position [x, y, z] or Vector3 (default origin), heading radians about
     //   +Y, scale, clip (index or name), time = clip time now (seconds),
     //   speed (1; 0 holds, negative plays backwards), loop (true, false, or
@@ -121,70 +135,98 @@ export class Crowd {
         this.mesh.boundingBox = null;
         this.eventIndex.settle(i);
         this.loopModes[i] = mode;
-        this.clipIndices[i] = index;
-        this.setClip(this.clipRecord, i, index);
-        this.write(this.playRecord, i, f32(this.time), time, speed, this.flags(i, index));
-        this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
+        this.blendOf[i] = NO_BLEND;
+        this.rates[i] = speed;
+        this.factors[i] = this.fromFactors[i] = 1;
+        this.write(this.clipRecord, i, index, f32(this.time), time, speed);
         this.write(this.fromClipRecord, i, 0, 0, 0, 0);
+        this.write(this.fadeRecord, i, 0, 0, this.wraps(i, index) ? WRAPS : 0, 0);
+        this.write(this.partnerRecord, i, 0, 0, 0, 0);
         this.eventIndex.start(i, START_CLIP);
     }
 
     // Changes instance i's playback rate now without a jump in pose (0
-    // holds). Its clip (and the one a crossfade leaves) keeps its start and
-    // takes an offset that puts its clip time now where it was: the fade
-    // starts at the clip's start, so the start cannot move.
+    // holds), as crowd_instance_set_speed: each clip playing (and the one a
+    // crossfade leaves) restarts now from its clip time now; a blend's
+    // clips run at the rate times their blend factor.
     setSpeed(i, speed) {
         this.checkIndex(i);
         finite('speed', speed);
         this.eventIndex.settle(i);
-        const now = f32(this.time), p = this.playRecord.array, q = this.fromPlayRecord.array;
+        const now = f32(this.time), c = this.clipRecord.array, q = this.fromClipRecord.array;
         const at = 4 * i;
-        // The clip time now (wrapped or clamped, as crowd_instance_set_speed
-        // folds it) less what the new speed adds from the start.
-        const fold = (clip, start, offset, flags) => {
-            const t = playUnwrapped(now, start, offset, p[at + 2]);
-            const time = playPosition(t, this.bake.clips[clip].duration_s, (flags & WRAPS) !== 0).time;
-            return f32(time - f32(f32(now - start) * f32(speed)));
-        };
-        if (q[at + 2] > 0) {
-            this.write(this.fromPlayRecord, i, q[at], fold(this.fromClipIndices[i], q[at], q[at + 1], q[at + 3]),
-                       q[at + 2], q[at + 3]);
+        this.rates[i] = speed;
+        if (this.fading(i)) {
+            this.write(this.fromClipRecord, i, q[at], now, this.clipTimeOf(i, true),
+                       f32(f32(speed) * this.fromFactors[i]));
         }
-        this.write(this.playRecord, i, p[at], fold(this.clipIndices[i], p[at], p[at + 1], p[at + 3]),
-                   speed, p[at + 3]);
+        this.write(this.clipRecord, i, c[at], now, this.clipTimeOf(i, false),
+                   f32(f32(speed) * this.factors[i]));
         this.eventIndex.start(i, START_CONTINUE);
     }
 
-    // Starts `clip` from time 0 now, crossfading from the current clip over
-    // `fade` seconds (0 = cut); the old clip keeps playing on its own clock
-    // during the fade. Speed and loop mode carry over.
+    // Starts `clip` from time 0 now, crossfading from what instance i plays
+    // (a clip or a blend) over `fade` seconds (0 = cut); the old clip keeps
+    // playing on its own clock during the fade. Speed and loop mode carry
+    // over; a blend ends.
     play(i, clip, fade = 0) {
         this.checkIndex(i);
-        if (!(fade >= 0) || !Number.isFinite(fade)) {
-            throw new RangeError(`crowd: fade ${fade} must be finite and >= 0`);
-        }
-        const index = this.bake.clipIndex(clip);
-        const now = f32(this.time);
-        const c = this.clipRecord.array, p = this.playRecord.array, at = 4 * i;
-        this.eventIndex.settle(i);
-        if (fade > 0) {
-            this.fromClipIndices[i] = this.clipIndices[i];
-            // A fade already running is cut short: its source clip drops out.
-            // The fade starts with the new clip (its start_s) and the old
-            // clip keeps the instance's speed.
-            this.write(this.fromClipRecord, i, c[at], c[at + 1], c[at + 2], c[at + 3]);
-            this.write(this.fromPlayRecord, i, p[at], p[at + 1], fade, p[at + 3]);
-        } else {
-            this.write(this.fromPlayRecord, i, 0, 0, 0, 0);
-        }
-        this.clipIndices[i] = index;
-        this.setClip(this.clipRecord, i, index);
-        this.write(this.playRecord, i, now, 0, p[at + 2], this.flags(i, index));
+        this.start(i, this.bake.clipIndex(clip), fade);
         this.eventIndex.start(i, fade > 0 ? START_FADE : START_CLIP);
     }
 
+    // Plays `blend` (index or name of bake.blends) at `parameter` from
+    // phase 0 now, crossfading from what instance i plays over `fade`
+    // seconds as play() does. The parameter picks two neighbouring clips and
+    // the upper's weight from the blend's thresholds; the partner plays at
+    // the lower clip's phase, both over the blend's cycle (crowd/gpu.h
+    // "blends").
+    playBlend(i, blend, parameter, fade = 0) {
+        this.checkIndex(i);
+        const index = this.bake.blendIndex(blend);
+        finite('blend parameter', parameter);
+        const state = blendState(this.bake.blends[index], this.bake.clips, f32(parameter));
+        this.start(i, state.main, fade);
+        this.blendOf[i] = index;
+        this.applyBlend(i, f32(parameter), 0, this.rates[i]);
+        this.eventIndex.start(i, fade > 0 ? START_FADE : START_CLIP);
+    }
+
+    // Moves instance i along its blend to `parameter`: new weights (and
+    // segment), the phase kept.
+    setBlendParameter(i, parameter) {
+        this.checkBlending(i, parameter);
+        this.moveAlong(i, f32(parameter), this.rates[i]);
+    }
+
+    // Speed matching: instance i moves over the ground at `speed` (model
+    // units a second, >= 0; the game moves it): its blend's parameter
+    // becomes the speed and its rate makes the planted foot stay put, from
+    // the bake's strides (crowd_instance_set_ground_speed).
+    setGroundSpeed(i, speed) {
+        this.checkBlending(i, speed);
+        if (speed < 0) {
+            throw new RangeError(`crowd: ground speed ${speed} is negative`);
+        }
+        const blend = this.bake.blends[this.blendOf[i]];
+        if (!blend.strides) {
+            throw new Error(`crowd: blend "${blend.name}" has no strides (a bake written before ` +
+                            'speed matching, or without runtime clips): bake it again');
+        }
+        const v = f32(speed);
+        this.moveAlong(i, v, groundRate(blend, this.bake.clips, v));
+    }
+
+    // The blend instance i plays ({blend: index, name, parameter}) or null.
+    blendPlaying(i) {
+        this.checkIndex(i);
+        const b = this.blendOf[i];
+        return b === NO_BLEND ? null
+            : { blend: b, name: this.bake.blends[b].name, parameter: this.parameters[i] };
+    }
+
     // Instance i's clip time now (seconds) and the clip, by the clip-time
-    // rule the shader plays.
+    // rule the shader plays (a blend's: its main clip's).
     clipTime(i) {
         this.checkIndex(i);
         const c = this.clipClock(i);
@@ -193,19 +235,19 @@ export class Crowd {
     }
 
     clipClock(i) {
-        const p = this.playRecord.array, at = 4 * i;
-        return { clip: this.clipIndices[i], start: p[at], offset: p[at + 1], speed: p[at + 2],
-                 loop: (p[at + 3] & WRAPS) !== 0 };
+        const c = this.clipRecord.array, at = 4 * i;
+        return { clip: c[at], start: c[at + 1], offset: c[at + 2], speed: c[at + 3],
+                 loop: (this.fadeRecord.array[at + 2] & WRAPS) !== 0 };
     }
 
     // The clip a crossfade is leaving (null when none was set).
     fromClipClock(i) {
-        const p = this.playRecord.array, q = this.fromPlayRecord.array, at = 4 * i;
-        if (!(q[at + 2] > 0)) {
+        if (!this.fading(i)) {
             return null;
         }
-        return { clip: this.fromClipIndices[i], start: q[at], offset: q[at + 1], speed: p[at + 2],
-                 loop: (q[at + 3] & WRAPS) !== 0, fadeStart: p[at], fadeDuration: q[at + 2] };
+        const q = this.fromClipRecord.array, f = this.fadeRecord.array, at = 4 * i;
+        return { clip: q[at], start: q[at + 1], offset: q[at + 2], speed: q[at + 3],
+                 loop: (f[at + 2] & FROM_WRAPS) !== 0, fadeStart: f[at], fadeDuration: f[at + 1] };
     }
 
     // Frees the GPU objects of this crowd (the bake's textures stay).
@@ -224,18 +266,86 @@ export class Crowd {
         }
     }
 
-    setClip(record, i, index) {
-        const clip = this.bake.clips[index];
-        this.write(record, i, clip.first_frame, clip.frame_count, clip.duration_s, clip.fps);
+    checkBlending(i, value) {
+        this.checkIndex(i);
+        if (this.blendOf[i] === NO_BLEND) {
+            throw new Error(`crowd: instance ${i} plays no blend (playBlend)`);
+        }
+        finite('blend parameter', value);
     }
 
-    // The frame layout of clip `index` and whether instance i's time wraps
-    // in it (its loop mode, or the clip's own flag).
-    flags(i, index) {
-        const clip = this.bake.clips[index];
+    fading(i) {
+        return this.fadeRecord.array[4 * i + 1] > 0;
+    }
+
+    // Whether instance i's time wraps in clip `index` (its loop mode, or
+    // the clip's own flag).
+    wraps(i, index) {
         const mode = this.loopModes[i];
-        const wraps = mode === LOOP_CLIP ? clip.loop : mode === LOOP_ON;
-        return clip.layout + (wraps ? WRAPS : 0);
+        return mode === LOOP_CLIP ? this.bake.clips[index].loop : mode === LOOP_ON;
+    }
+
+    // The clip time now of instance i's clip (or the one its fade leaves),
+    // wrapped or clamped as crowd folds it.
+    clipTimeOf(i, from) {
+        const c = from ? this.fromClipClock(i) : this.clipClock(i);
+        const t = playUnwrapped(f32(this.time), c.start, c.offset, c.speed);
+        return playPosition(t, this.bake.clips[c.clip].duration_s, c.loop).time;
+    }
+
+    // Starts clip `index` alone from time 0 now at the instance's rate, as
+    // crowd__gpu_instance_start: with fade > 0 what played (blend partner
+    // and all) becomes the clip faded from; a fade already running is cut
+    // short (its source clip drops out).
+    start(i, index, fade) {
+        if (!(fade >= 0) || !Number.isFinite(fade)) {
+            throw new RangeError(`crowd: fade ${fade} must be finite and >= 0`);
+        }
+        const now = f32(this.time), c = this.clipRecord.array, f = this.fadeRecord.array;
+        const partner = this.partnerRecord.array, at = 4 * i;
+        this.eventIndex.settle(i);
+        let flags = this.wraps(i, index) ? WRAPS : 0;
+        if (fade > 0) {
+            this.write(this.fromClipRecord, i, c[at], c[at + 1], c[at + 2], c[at + 3]);
+            flags |= (f[at + 2] & WRAPS) !== 0 ? FROM_WRAPS : 0;
+            this.write(this.fadeRecord, i, now, fade, flags, 0);
+            this.write(this.partnerRecord, i, 0, 0, partner[at], partner[at + 1]);
+            this.fromFactors[i] = this.factors[i];
+        } else {
+            this.write(this.fadeRecord, i, 0, 0, flags, 0);
+            this.write(this.partnerRecord, i, 0, 0, 0, 0);
+            this.fromFactors[i] = 1;
+        }
+        this.blendOf[i] = NO_BLEND;
+        this.factors[i] = 1;
+        this.write(this.clipRecord, i, index, now, 0, this.rates[i]);
+    }
+
+    // Puts instance i on its blend at parameter p, phase (0..1 of the
+    // cycle) and rate, re-anchored now (apply in src/gpu/blend_play.c).
+    applyBlend(i, p, phase, rate) {
+        const state = blendState(this.bake.blends[this.blendOf[i]], this.bake.clips, p);
+        const partner = this.partnerRecord.array, f = this.fadeRecord.array, at = 4 * i;
+        const dMain = f32(this.bake.clips[state.main].duration_s);
+        this.parameters[i] = p;
+        this.rates[i] = rate;
+        this.factors[i] = state.factor;
+        const wraps = this.wraps(i, state.main) ? WRAPS : 0;
+        this.write(this.fadeRecord, i, f[at], f[at + 1], (f[at + 2] & FROM_WRAPS) | wraps, 0);
+        this.write(this.partnerRecord, i, Math.max(state.partner, 0), state.weight,
+                   partner[at + 2], partner[at + 3]);
+        this.write(this.clipRecord, i, state.main, f32(this.time), f32(phase * dMain),
+                   f32(f32(rate) * state.factor));
+    }
+
+    // Re-anchors a blending instance at parameter p and rate, phase kept.
+    moveAlong(i, p, rate) {
+        this.eventIndex.settle(i);
+        const clip = this.clipRecord.array[4 * i];
+        const d = f32(this.bake.clips[clip].duration_s);
+        const phase = d > 0 ? f32(this.clipTimeOf(i, false) / d) : 0;
+        this.applyBlend(i, p, phase, rate);
+        this.eventIndex.start(i, START_CONTINUE);
     }
 
     write(attribute, i, x, y, z, w) {

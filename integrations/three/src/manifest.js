@@ -1,6 +1,7 @@
 // manifest.js - reads a bake's NAME.crowd.json (docs/manifest.md) and checks
 // what the player relies on, so a wrong or unsupported bake fails here with
 // its file and reason instead of drawing garbage later.
+import { readBlends } from './blend.js';
 
 const VAT_ENCODINGS = ['unorm16_oct', 'f16', 'f32'];
 const BAT_ENCODINGS = ['f32', 'f16'];
@@ -61,7 +62,8 @@ function checkEvents(url, c) {
 
 // Fetches and checks the manifest; returns it with `url` (absolute),
 // `fileUrl(name)` resolving the files it names, and every clip's `fps` and
-// frame `layout` (FRAMES_*) whatever the version.
+// frame `layout` (FRAMES_*) whatever the version, and `blendList`, its
+// blends resolved (blend.js).
 export async function loadManifest(url) {
     const absolute = new URL(url, globalThis.location?.href).href;
     const response = await fetch(absolute);
@@ -109,6 +111,9 @@ export async function loadManifest(url) {
             c.layout = c.loop ? FRAMES_WRAP : FRAMES_CLAMP;
         }
         checkEvents(absolute, c);
+        if (c.ground_speed !== undefined && !(Number.isFinite(c.ground_speed) && c.ground_speed >= 0)) {
+            throw fail(absolute, `clip "${c.name}": ground_speed ${c.ground_speed} is not a number >= 0`);
+        }
         next += c.frame_count;
     }
     if (next !== m.frame_count) {
@@ -129,6 +134,7 @@ export async function loadManifest(url) {
     if (!m.vat && !m.bat) {
         throw fail(absolute, 'the bake has neither a VAT nor a BAT');
     }
+    m.blendList = readBlends(absolute, m);
     m.url = absolute;
     m.fileUrl = (name) => new URL(name, absolute).href;
     return m;

@@ -1,7 +1,8 @@
 // shader.js - the vertex work of crowd's vat and bat modes, patched into
 // three.js's own materials through onBeforeCompile. It follows
-// include/crowd/gpu.h ("Time", "Crossfade") and shaders/crowd.vert.glsl: the
-// same clip time, frame pair, interpolation and crossfade, so a three.js
+// include/crowd/gpu.h ("Time", "Crossfade", "blends") and
+// shaders/crowd.vert.glsl: the same clip time, frame pair, interpolation,
+// blend partner and crossfade, so a three.js
 // crowd and crowd's runtime draw the same pose at the same clock.
 
 // The clip-time rule (docs/time.md): crowd_anim_play_time and
@@ -78,22 +79,29 @@ void crowdFramePair(float fps, float duration, int frameCount, int frameLayout, 
 }
 `;
 
-// Per-instance attributes (one vec4 each, written by crowd.js):
-//   crowdClip      first_frame, frame_count, duration_s, fps of the clip played
-//   crowdPlay      start_s, offset_s, speed, flags
-//   crowdFromClip  the clip being faded from, as crowdClip
-//   crowdFromPlay  its start_s, offset_s, then fade_duration_s, its flags
-// flags: the clip's frame layout (CROWD_FRAMES_*) + 4 when the instance's
-// time wraps (its loop mode resolved against the clip's own flag). The fade
-// starts at crowdPlay's start_s (play() starts the new clip then) and the
-// clip faded from keeps the instance's speed, as crowd's runtime does.
+// Per-instance attributes (one vec4 each, written by crowd.js), four: with
+// three's position, normal, uv and instanceMatrix (4) and the mode's own
+// (vat: crowdTexel; bat: crowdJoints, crowdWeights) at most 13 of the 16
+// attributes WebGL2 guarantees.
+//   crowdClip      clip index, start_s, offset_s, speed of the clip played
+//   crowdFromClip  the same for the clip a crossfade leaves
+//   crowdFade      fade start_s, fade duration_s, flags, 0
+//   crowdPartner   blend partner clip index, its weight (0: none), the same
+//                  for the clip the crossfade leaves
+// flags: 1 when the clip played wraps, 2 when the clip faded from does (the
+// loop mode resolved against the clip's own flag). A partner plays at its
+// clip's phase (t / d x d_partner) and loops as its clip does, as
+// crowd.vert.glsl's partner_of / partner_time. The clips themselves are
+// the crowdClips texture, one RGBA32F texel per clip: first frame, frame
+// count x 4 + frame layout, duration_s, fps.
 const HEADER = /* glsl */ `
 ${TIME_GLSL}
 uniform float crowdTime;
+uniform highp sampler2D crowdClips;
 attribute vec4 crowdClip;
-attribute vec4 crowdPlay;
 attribute vec4 crowdFromClip;
-attribute vec4 crowdFromPlay;
+attribute vec4 crowdFade;
+attribute vec4 crowdPartner;
 
 struct CrowdPlaying {
     int firstFrame;
@@ -107,14 +115,26 @@ struct CrowdPlaying {
     float speed;
 };
 
-CrowdPlaying crowdPlaying(vec4 clip, vec2 play, float speed, float flags) {
-    int bits = int(flags);
-    return CrowdPlaying(int(clip.x), int(clip.y), clip.z, clip.w, bits & 3, (bits & 4) != 0,
-                        play.x, play.y, speed);
+CrowdPlaying crowdPlaying(float index, bool loop, float start, float offset, float speed) {
+    int i = int(index), width = textureSize(crowdClips, 0).x;
+    vec4 clip = texelFetch(crowdClips, ivec2(i % width, i / width), 0);
+    int packed = int(clip.y);
+    return CrowdPlaying(int(clip.x), packed >> 2, clip.z, clip.w, packed & 3, loop, start, offset,
+                        speed);
 }
 
 float crowdClipTime(CrowdPlaying c) {
     return crowdPlayTime(crowdTime, c.start, c.offset, c.speed, c.duration, c.loop);
+}
+
+// Clip "index" as the blend partner of c, at c's phase (its clip time t
+// over its duration).
+CrowdPlaying crowdPartnerOf(CrowdPlaying c, float index) {
+    return crowdPlaying(index, c.loop, 0.0, 0.0, 0.0);
+}
+
+float crowdPartnerTime(CrowdPlaying c, float t, CrowdPlaying partner) {
+    return c.duration > 0.0 ? t / c.duration * partner.duration : 0.0;
 }
 
 // The two baked frames (global) around clip time t and the second's weight.
@@ -126,12 +146,23 @@ void crowdFrames(CrowdPlaying c, float t, out int f0, out int f1, out float alph
 
 // Weight of the new clip: exactly 1 once the fade is over.
 float crowdFadeWeight() {
-    float duration = crowdFromPlay.z;
-    float elapsed = crowdTime - crowdPlay.x;
+    float duration = crowdFade.y;
+    float elapsed = crowdTime - crowdFade.x;
     if (!(duration > 0.0) || elapsed >= duration) {
         return 1.0;
     }
     return clamp(elapsed / duration, 0.0, 1.0);
+}
+
+CrowdPlaying crowdTo() {
+    int flags = int(crowdFade.z);
+    return crowdPlaying(crowdClip.x, (flags & 1) != 0, crowdClip.y, crowdClip.z, crowdClip.w);
+}
+
+CrowdPlaying crowdFrom() {
+    int flags = int(crowdFade.z);
+    return crowdPlaying(crowdFromClip.x, (flags & 2) != 0, crowdFromClip.y, crowdFromClip.z,
+                        crowdFromClip.w);
 }
 
 #if defined(CROWD_VAT)
@@ -178,16 +209,29 @@ void crowdVatClip(CrowdPlaying c, float t, ivec2 at, out vec3 pos, out vec3 nrm)
     nrm = mix(n0, n1, alpha);
 }
 
+// Clip c at time t mixed with its blend partner (weight w, 0: none).
+void crowdVatBlend(CrowdPlaying c, float t, float partner, float w, ivec2 at, out vec3 pos,
+                   out vec3 nrm) {
+    crowdVatClip(c, t, at, pos, nrm);
+    if (w > 0.0) {
+        CrowdPlaying p = crowdPartnerOf(c, partner);
+        vec3 pp, pn;
+        crowdVatClip(p, crowdPartnerTime(c, t, p), at, pp, pn);
+        pos = mix(pos, pp, w);
+        nrm = mix(nrm, pn, w);
+    }
+}
+
 void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
     ivec2 at = ivec2(floor(crowdTexel * vec2(textureSize(crowdVat, 0))));
-    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xy, crowdPlay.z, crowdPlay.w);
-    crowdVatClip(to, crowdClipTime(to), at, pos, nrm);
+    CrowdPlaying to = crowdTo();
+    crowdVatBlend(to, crowdClipTime(to), crowdPartner.x, crowdPartner.y, at, pos, nrm);
     float w = crowdFadeWeight();
     if (w < 1.0) {
         // Crossfade blends skinned positions and normals (not local poses).
-        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xy, crowdPlay.z, crowdFromPlay.w);
+        CrowdPlaying from = crowdFrom();
         vec3 p, n;
-        crowdVatClip(from, crowdClipTime(from), at, p, n);
+        crowdVatBlend(from, crowdClipTime(from), crowdPartner.z, crowdPartner.w, at, p, n);
         pos = mix(p, pos, w);
         nrm = mix(n, nrm, w);
     }
@@ -214,17 +258,46 @@ void crowdBatClip(int j, int f0, int f1, float alpha, out vec4 r0, out vec4 r1, 
     r2 = mix(crowdBatFetch(3 * j + 2, f0), crowdBatFetch(3 * j + 2, f1), alpha);
 }
 
+// A clip at time t as its frame pair, with its blend partner's (weight
+// w; 0: none).
+struct CrowdFrames {
+    int f0, f1, p0, p1;
+    float alpha, beta, w;
+};
+
+CrowdFrames crowdBatFrames(CrowdPlaying c, float t, float partner, float w) {
+    CrowdFrames f;
+    crowdFrames(c, t, f.f0, f.f1, f.alpha);
+    f.w = w;
+    f.p0 = f.p1 = 0;
+    f.beta = 0.0;
+    if (w > 0.0) {
+        CrowdPlaying p = crowdPartnerOf(c, partner);
+        crowdFrames(p, crowdPartnerTime(c, t, p), f.p0, f.p1, f.beta);
+    }
+    return f;
+}
+
+// Joint j's matrix rows of f: the clip's, mixed with the partner's.
+void crowdBatJoint(int j, CrowdFrames f, out vec4 m0, out vec4 m1, out vec4 m2) {
+    crowdBatClip(j, f.f0, f.f1, f.alpha, m0, m1, m2);
+    if (f.w > 0.0) {
+        vec4 b0, b1, b2;
+        crowdBatClip(j, f.p0, f.p1, f.beta, b0, b1, b2);
+        m0 = mix(m0, b0, f.w);
+        m1 = mix(m1, b1, f.w);
+        m2 = mix(m2, b2, f.w);
+    }
+}
+
 void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
-    CrowdPlaying to = crowdPlaying(crowdClip, crowdPlay.xy, crowdPlay.z, crowdPlay.w);
-    int f0, f1;
-    float alpha;
-    crowdFrames(to, crowdClipTime(to), f0, f1, alpha);
+    CrowdPlaying to = crowdTo();
+    CrowdFrames f = crowdBatFrames(to, crowdClipTime(to), crowdPartner.x, crowdPartner.y);
     float w = crowdFadeWeight();
-    int g0 = 0, g1 = 0;
-    float beta = 0.0;
+    CrowdFrames g = f;
     if (w < 1.0) {
-        CrowdPlaying from = crowdPlaying(crowdFromClip, crowdFromPlay.xy, crowdPlay.z, crowdFromPlay.w);
-        crowdFrames(from, crowdClipTime(from), g0, g1, beta);
+        CrowdPlaying from = crowdFrom();
+        g = crowdBatFrames(from, crowdClipTime(from), crowdPartner.z, crowdPartner.w);
     }
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     for (int k = 0; k < 4; k++) {
@@ -232,11 +305,11 @@ void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
         if (weight != 0.0) {
             int j = int(crowdJoints[k]);
             vec4 m0, m1, m2;
-            crowdBatClip(j, f0, f1, alpha, m0, m1, m2);
+            crowdBatJoint(j, f, m0, m1, m2);
             if (w < 1.0) {
                 // Crossfade blends the two clips' matrices (not local poses).
                 vec4 n0, n1, n2;
-                crowdBatClip(j, g0, g1, beta, n0, n1, n2);
+                crowdBatJoint(j, g, n0, n1, n2);
                 m0 = mix(n0, m0, w);
                 m1 = mix(n1, m1, w);
                 m2 = mix(n2, m2, w);

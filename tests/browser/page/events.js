@@ -2,8 +2,9 @@
 // script (tests/browser/events_reference.c gives the same script to crowd's
 // world) played on the three.js player's Crowd; resolves to every event
 // crowd.events() gave, as {update, instance, clip, kind, name, time, count,
-// fadingOut}. The crowd has one instance per `a:` step, each set at clock 0
-// (a script adds every instance before its first update).
+// fadingOut}, and per `r:` step {rate: instance, value (the blend's rate),
+// speed (its clip's)}. The crowd has one instance per `a:` step, each set at
+// clock 0 (a script adds every instance before its first update).
 import * as THREE from 'three';
 import { CrowdBake } from '../crowd.js';
 
@@ -28,6 +29,15 @@ window.runEvents = async (bakeUrl, steps) => {
             crowd.play(Number(f[0]), f[1], Number(f[2]));
         } else if (op === 's') {
             crowd.setSpeed(Number(f[0]), Number(f[1]));
+        } else if (op === 'b') {
+            crowd.playBlend(Number(f[0]), f[1], Number(f[2]), Number(f[3]));
+        } else if (op === 'v') {
+            crowd.setBlendParameter(Number(f[0]), Number(f[1]));
+        } else if (op === 'g') {
+            crowd.setGroundSpeed(Number(f[0]), Number(f[1]));
+        } else if (op === 'r') {
+            const i = Number(f[0]);
+            out.push({ rate: i, value: crowd.rates[i], speed: crowd.clipRecord.array[4 * i + 3] });
         } else if (op === 'u') {
             crowd.update(Number(f[0]));
             for (const e of crowd.events()) {

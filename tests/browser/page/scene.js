@@ -4,7 +4,10 @@
 //   spec = { bake: manifest URL, mode: 'vat' | 'bat', width, height,
 //            eye: [x, y, z], target: [x, y, z],
 //            instances: [setInstance descriptions], set at clock 0,
-//            plays: [{ at: clock, instance, clip, fade }], in order,
+//            plays: [{ at: clock, instance, clip, fade }], in order; an
+//              entry with `blend` (and `parameter`) plays that blend
+//              (crowd.playBlend), one with only `parameter` moves along
+//              the blend (setBlendParameter),
 //            time: the clock of the frame,
 //            ground: add a ground plane that receives the sun's shadows,
 //            castShadow: the crowd casts them }
@@ -63,7 +66,13 @@ window.renderStill = async (spec) => {
     spec.instances.forEach((description, i) => crowd.setInstance(i, description));
     for (const p of spec.plays ?? []) {
         crowd.update(p.at);
-        crowd.play(p.instance, p.clip, p.fade);
+        if (p.blend !== undefined) {
+            crowd.playBlend(p.instance, p.blend, p.parameter, p.fade);
+        } else if (p.clip === undefined) {
+            crowd.setBlendParameter(p.instance, p.parameter);
+        } else {
+            crowd.play(p.instance, p.clip, p.fade);
+        }
     }
     crowd.update(spec.time);
     const scene = new THREE.Scene();
