@@ -76,6 +76,9 @@ static void print_text(const crowd_bake *bake, const float *speeds) {
         if (speeds[c] >= 0.0f) {
             printf(", ground speed %.4g m/s", (double)speeds[c]);
         }
+        if (clip->max_step >= 0.0f) {
+            printf(", step %.3g m a frame", (double)clip->max_step);
+        }
         printf("\n");
         const crowd_root_motion *motion = &clip->root_motion;
         if (motion->sample_count > 0) {
@@ -172,6 +175,11 @@ static cJSON *build_json(const crowd_bake *bake, const float *speeds) {
             cJSON_AddNumberToObject(item, "ground_speed", speeds[c]);
         } else {
             cJSON_AddNullToObject(item, "ground_speed");
+        }
+        if (clip->max_step >= 0.0f) {
+            cJSON_AddNumberToObject(item, "max_step", clip->max_step);
+        } else {
+            cJSON_AddNullToObject(item, "max_step");
         }
         const crowd_root_motion *motion = &clip->root_motion;
         if (motion->sample_count > 0) {

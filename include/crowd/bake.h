@@ -135,6 +135,12 @@ typedef struct crowd_bake_clip {
      * a built bake (the world measures) or an older manifest. */
     float ground_speed;
     bool has_ground_speed;
+    /* The largest distance any vertex moves from one baked frame of the
+     * clip to the next (skinned positions, model units): how far the pose
+     * can be from the interpolated one when the nearest frame is played
+     * instead (half of it at most). Measured at build; from the manifest
+     * ("max_step") when loaded, -1 (not known) for an older manifest. */
+    float max_step;
 } crowd_bake_clip;
 
 /* One level of detail. */

@@ -38,6 +38,10 @@ typedef struct frames_job {
     const crowd_clip **frame_clips; /* per global frame; NULL = rest pose */
     float *frame_times;
     float *skin; /* 12 * joint_count floats per frame */
+    /* The step pass: per global frame, whether the next frame is of the
+     * same clip, and the largest vertex distance to it. */
+    bool *has_next;
+    float *steps;
     worker_scratch *workers;
     bool vat_in_pass1;
     /* Progress: pass 1 and pass 2 each count one unit per frame. */
@@ -167,6 +171,42 @@ static void pass1_frame(void *context, uint32_t worker, uint32_t frame) {
     }
 }
 
+/* The largest distance a vertex moves from this frame to the next of its
+ * clip, both skinned here (the frames run in parallel, so neither is kept
+ * from pass 1); the worker's normal buffer holds the next frame. */
+static void step_frame(void *context, uint32_t worker, uint32_t frame) {
+    frames_job *job = context;
+    if (!job->has_next[frame]) {
+        return;
+    }
+    const crowd_bake *bake = job->bake;
+    worker_scratch *ws = &job->workers[worker];
+    size_t stride = 12 * (size_t)bake->joint_count;
+    crowd_skin_apply(job->prepared, job->skin + stride * frame, ws->positions, NULL);
+    crowd_skin_apply(job->prepared, job->skin + stride * (frame + 1), ws->normals, NULL);
+    float most = 0.0f;
+    for (size_t i = 0; i < 3 * (size_t)bake->vertex_count; i += 3) {
+        float dx = ws->normals[i] - ws->positions[i],
+              dy = ws->normals[i + 1] - ws->positions[i + 1],
+              dz = ws->normals[i + 2] - ws->positions[i + 2];
+        float d2 = dx * dx + dy * dy + dz * dz;
+        most = d2 > most ? d2 : most;
+    }
+    job->steps[frame] = sqrtf(most);
+}
+
+/* Each clip's max_step from the step pass. */
+static void finish_steps(frames_job *job) {
+    crowd_bake *bake = job->bake;
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        crowd_bake_clip *clip = &bake->clips[c];
+        clip->max_step = 0.0f;
+        for (uint32_t k = 0; k + 1 < clip->frame_count; k++) {
+            clip->max_step = fmaxf(clip->max_step, job->steps[clip->first_frame + k]);
+        }
+    }
+}
+
 static void pass2_frame(void *context, uint32_t worker, uint32_t frame) {
     frames_job *job = context;
     const crowd_bake *bake = job->bake;
@@ -190,6 +230,8 @@ static void free_job(frames_job *job, uint32_t thread_count) {
     free(job->frame_clips);
     free(job->frame_times);
     free(job->skin);
+    free(job->has_next);
+    free(job->steps);
 }
 
 static bool alloc_job(frames_job *job, uint32_t thread_count) {
@@ -200,7 +242,10 @@ static bool alloc_job(frames_job *job, uint32_t thread_count) {
     job->frame_times = calloc(bake->frame_count, sizeof *job->frame_times);
     job->skin = malloc((size_t)bake->frame_count * 12 * joints * sizeof(float));
     job->workers = calloc(thread_count, sizeof *job->workers);
-    if (!job->frame_clips || !job->frame_times || !job->skin || !job->workers) {
+    job->has_next = calloc(bake->frame_count, sizeof *job->has_next);
+    job->steps = calloc(bake->frame_count, sizeof *job->steps);
+    if (!job->frame_clips || !job->frame_times || !job->skin || !job->workers || !job->has_next ||
+        !job->steps) {
         return false;
     }
     uint32_t cursor_size = crowd_anim_cursor_size(&asset->skeleton);
@@ -225,6 +270,7 @@ static bool alloc_job(frames_job *job, uint32_t thread_count) {
         for (uint32_t k = 0; k < clip->frame_count; k++) {
             job->frame_clips[clip->first_frame + k] = source;
             job->frame_times[clip->first_frame + k] = crowd_anim_frame_time(&frames, k);
+            job->has_next[clip->first_frame + k] = k + 1 < clip->frame_count;
         }
     }
     return true;
@@ -292,6 +338,10 @@ crowd_result crowd__bake_run_frames(crowd_bake *bake, const crowd_asset *asset,
     job.units_total = bake->frame_count * (pass2 ? 2u : 1u);
     crowd__bake_parallel_for(bake->frame_count, threads, pass1_frame, report_progress, &job);
     result = finish_pass1(&job, threads, error);
+    if (result == CROWD_OK) {
+        crowd__bake_parallel_for(bake->frame_count, threads, step_frame, NULL, &job);
+        finish_steps(&job);
+    }
     if (result == CROWD_OK && pass2) {
         job.units_before = bake->frame_count;
         crowd__bake_parallel_for(bake->frame_count, threads, pass2_frame, report_progress, &job);

@@ -305,6 +305,9 @@ crowd_result crowd__manifest_write(const crowd_bake *bake, const manifest_info *
         if (ground.speeds != NULL) {
             crowd__json_put_number(&failed, object, "ground_speed", ground.speeds[i]);
         }
+        if (clip->max_step >= 0.0f) {
+            crowd__json_put_number(&failed, object, "max_step", clip->max_step);
+        }
     }
     put_blends(&failed, root, bake, &ground);
     put_lods(&failed, root, bake);

@@ -475,6 +475,21 @@ static crowd_result read_clip_ground_speed(manifest_reader *r, const cJSON *obje
     return result;
 }
 
+/* The clip's optional "max_step" (the largest vertex move from one frame to
+ * the next, model units): finite and >= 0; absent (older bakes), -1. */
+static crowd_result read_clip_max_step(manifest_reader *r, const cJSON *object, const char *where,
+                                       crowd_bake_clip *clip) {
+    clip->max_step = -1.0f;
+    if (cJSON_GetObjectItemCaseSensitive(object, "max_step") == NULL) {
+        return CROWD_OK;
+    }
+    crowd_result result = get_float(r, object, where, "max_step", &clip->max_step);
+    if (result == CROWD_OK && clip->max_step < 0.0f) {
+        result = fail(r, CROWD_ERROR_INVALID_DATA, "%s.max_step is negative", where);
+    }
+    return result;
+}
+
 static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake *bake) {
     cJSON *clips;
     crowd_result result = member(r, root, "", "clips", &clips);
@@ -547,6 +562,9 @@ static crowd_result read_clips(manifest_reader *r, const cJSON *root, crowd_bake
         }
         if (result == CROWD_OK) {
             result = read_clip_ground_speed(r, object, where, clip);
+        }
+        if (result == CROWD_OK) {
+            result = read_clip_max_step(r, object, where, clip);
         }
     }
     if (result == CROWD_OK && next_frame != bake->frame_count) {

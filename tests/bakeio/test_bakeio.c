@@ -120,6 +120,63 @@ static int test_exr_exact_size_chunk(void) {
     return 0;
 }
 
+/* Each clip's max_step against the largest vertex move between its
+ * consecutive frames read back from an f32 VAT (another path than the
+ * bake's skinning); written and loaded it stays; a manifest without it
+ * loads with -1 (not known), a negative one is refused. */
+static int test_max_step(void) {
+    crowd_asset *asset = NULL;
+    crowd_bake *bake = NULL, *loaded = NULL;
+    crowd_error error = {0};
+    const char *const clips[] = {"walk", "die"};
+    crowd_bake_desc desc = {
+        .clips = clips, .clip_count = 2, .lods = -1, .vat_encoding = CROWD_VAT_F32};
+    REQUIRE(crowd_builtin_create(&asset, NULL) == CROWD_OK &&
+            crowd_bake_build(asset, &desc, &bake, &error) == CROWD_OK);
+    for (uint32_t c = 0; c < bake->clip_count; c++) {
+        const crowd_bake_clip *clip = &bake->clips[c];
+        float most = 0.0f;
+        for (uint32_t k = 0; k + 1 < clip->frame_count; k++) {
+            for (uint32_t v = 0; v < bake->vertex_count; v++) {
+                float p[3], q[3], n[3];
+                crowd_bake_vat_fetch(bake, clip->first_frame + k, v, p, n);
+                crowd_bake_vat_fetch(bake, clip->first_frame + k + 1, v, q, n);
+                float d = sqrtf((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) +
+                                (q[2] - p[2]) * (q[2] - p[2]));
+                most = fmaxf(most, d);
+            }
+        }
+        CHECK_MSG(clip->max_step > 0.01f && fabsf(clip->max_step - most) <= 1e-5f,
+                  "%s: max_step %g, the VAT's frames move %g", clip->name, (double)clip->max_step,
+                  (double)most);
+    }
+    char dir[1024], manifest[1100];
+    folder(dir, sizeof dir, "max_step");
+    snprintf(manifest, sizeof manifest, "%s/builtin.crowd.json", dir);
+    CHECK(crowd_bake_write(bake, dir, NULL, &error) == CROWD_OK);
+    CHECK(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK && loaded != NULL &&
+          loaded->clips[1].max_step == bake->clips[1].max_step);
+    crowd_bake_destroy(loaded);
+    loaded = NULL;
+    cJSON *json = test_read_json(manifest);
+    REQUIRE(json != NULL);
+    cJSON *walk = cJSON_GetArrayItem(cJSON_GetObjectItem(json, "clips"), 0);
+    cJSON_DeleteItemFromObject(walk, "max_step");
+    CHECK(test_write_json(manifest, json));
+    CHECK(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_OK && loaded != NULL &&
+          loaded->clips[0].max_step == -1.0f && loaded->clips[1].max_step > 0.0f);
+    crowd_bake_destroy(loaded);
+    loaded = NULL;
+    cJSON_AddNumberToObject(walk, "max_step", -0.5);
+    CHECK(test_write_json(manifest, json));
+    CHECK(crowd_bake_load(dir, NULL, &loaded, &error) == CROWD_ERROR_INVALID_DATA &&
+          loaded == NULL && strstr(error.reason, "max_step is negative") != NULL);
+    cJSON_Delete(json);
+    crowd_bake_destroy(bake);
+    crowd_asset_destroy(asset);
+    return 0;
+}
+
 static void test_round_trips(void) {
     round_trip("unorm16", 10, 1, (fx_bake_options){10, CROWD_VAT_UNORM16_OCT, 9, CROWD_BAT_F32, 1});
     round_trip("unorm16_wrapped", 10, 1,
@@ -632,6 +689,7 @@ int main(void) {
     }
     test_round_trips();
     test_exr_exact_size_chunk();
+    test_max_step();
     test_manifest_fields();
     test_texcoord1();
     test_lod_meshes();
