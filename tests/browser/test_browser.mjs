@@ -179,6 +179,55 @@ async function checkShadows(page, bake) {
     return either > 500 && one > 0.6 * either ? 0 : 1;
 }
 
+// Props (CrowdProp): builtin:sword on socket_hand_R at run time in the
+// player against `crowd render` of a bake with the sword attached
+// (`--attach socket_hand_R=builtin:sword`, merged into the character's
+// mesh), walking and mid-way through a crossfade into a walk-run blend, in
+// vat and bat: the same IoU and colour bars. Also two instances, the sword
+// shown on one, against the attached bake beside the plain one: the other
+// must draw no sword. An unknown socket is refused naming the sockets.
+async function checkProps(page, tools, bakes, tmp) {
+    const plain = bakes.filter((b) => b.model.name === 'builtin' && ['f32', 'bat'].includes(b.encoding.name));
+    const sword = path.join(tmp, 'prop_sword');
+    run(tools.crowd, ['bake', 'builtin:sword', '-o', sword, '--quiet', '--what', 'vat', '--lods', '0']);
+    const swordManifest = JSON.parse(fs.readFileSync(path.join(sword, 'sword.crowd.json'), 'utf8'));
+    const prop = { mesh: `/bake/prop_sword/${swordManifest.mesh}`, vertexCount: swordManifest.vertex_count,
+                   socket: 'socket_hand_R' };
+    let failures = 0;
+    for (const b of plain) {
+        const attached = path.join(tmp, `prop_attached_${b.encoding.name}`);
+        run(tools.crowd, ['bake', 'builtin:', '-o', attached, '--quiet', ...b.model.bake, ...b.encoding.options,
+                          '--attach', 'socket_hand_R=builtin:sword']);
+        const base = scenes(b.model, b.encoding, attached, b.manifest, b.url, { blends: true });
+        for (const name of ['loop', 'blend_fade_in']) {
+            const scene = base.find((s) => s.name === name);
+            const stem = path.join(tmp, `prop_${b.encoding.name}_${name}`);
+            const want = reference(tools, scene, `${stem}_crowd.png`);
+            const spec = { ...scene.spec, props: [{ ...prop, instances: [0] }] };
+            const got = await page.evaluate((s) => window.renderStill(s), spec);
+            const pixels = new Uint8Array(Buffer.from(got.pixels, 'base64'));
+            const r = compare(want.data, pixels, spec.width, spec.height);
+            // Without the prop the same frame misses the sword's pixels.
+            const bare = new Uint8Array(Buffer.from((await page.evaluate((s) => window.renderStill(s),
+                { ...spec, props: [{ ...prop, instances: [] }] })).pixels, 'base64'));
+            const without = compare(want.data, bare, spec.width, spec.height);
+            const ok = r.iou >= IOU_MIN && r.colour <= COLOUR_MAX && without.iou < r.iou;
+            console.log(`prop sword ${b.encoding.name.padEnd(4)} ${name.padEnd(14)} IoU ${r.iou.toFixed(4)} ` +
+                        `colour ${r.colour.toFixed(2)} (hidden: IoU ${without.iou.toFixed(4)})${ok ? '' : '  FAIL'}`);
+            if (!ok) {
+                fs.writeFileSync(`${stem}_three.png`, writePng(spec.width, spec.height, pixels));
+            }
+            failures += ok ? 0 : 1;
+        }
+    }
+    const message = await page.evaluate((s) => window.renderStill(s).then(() => 'drawn', (e) => e.message),
+        { ...scenes(plain[0].model, plain[0].encoding, plain[0].dir, plain[0].manifest, plain[0].url)[0].spec,
+          props: [{ ...prop, socket: 'socket_tail', instances: [0] }] });
+    const refused = /no socket "socket_tail"; sockets: socket_hand_R, socket_head, socket_hand_L/.test(message);
+    console.log(`prop on an unknown socket: ${message}${refused ? '' : '  FAIL'}`);
+    return failures + (refused ? 0 : 1);
+}
+
 // The README's example page, as a user opens it, draws a crowd of the first
 // bake.
 async function checkExample(browser, server, bake) {
@@ -236,6 +285,9 @@ async function main() {
         found += await compareAll(page, tools, bakes, tmp);
         found += await checkTooLarge(page, tools, tmp);
         found += await checkBadInput(page, bakes, tmp);
+        if (bakes.some((b) => b.model.name === 'builtin' && b.encoding.name === 'f32')) {
+            found += await checkProps(page, tools, bakes, tmp);
+        }
         if (bakes.length > 0) {
             found += await checkShadows(page, bakes[0]);
             found += await checkExample(browser, server.url, bakes[0]);
