@@ -123,6 +123,12 @@ static void put_socket_tracks(bool *failed, cJSON *root, const crowd_bake *bake,
     cJSON *tracks = crowd__json_put(failed, root, "socket_tracks", cJSON_CreateObject());
     put_layout(failed, tracks, &bake->socket_tracks, bake->socket_rows_per_frame);
     crowd__json_put(failed, tracks, "sockets", cJSON_CreateNumber(bake->socket_count));
+    /* The sockets' names in track order, for players without the runtime
+     * clips (the three.js player attaches props by socket name). */
+    cJSON *names = crowd__json_put(failed, tracks, "names", cJSON_CreateArray());
+    for (uint32_t s = 0; s < bake->socket_count && s < bake->asset->socket_count; s++) {
+        crowd__json_put(failed, names, NULL, cJSON_CreateString(bake->asset->sockets[s].name));
+    }
     crowd__json_put_string(failed, tracks, "encoding", "f32");
     crowd__json_put_string(failed, tracks, "file", info->files.socket_tracks);
     put_range(failed, tracks, "range", &info->socket_tracks_range);

@@ -830,6 +830,28 @@ static crowd_result read_bat(manifest_reader *r, const cJSON *bat, crowd_bake *b
     return result == CROWD_OK ? get_range(r, bat, "bat", "range", &info->bat_range) : result;
 }
 
+/* The tracks' optional "names" (written since the three.js player's props):
+ * one non-empty string per socket, no two alike. The runtime clips hold the
+ * sockets themselves; these are for players without them. */
+static crowd_result read_socket_names(manifest_reader *r, const cJSON *tracks, uint32_t count) {
+    const cJSON *names = cJSON_GetObjectItemCaseSensitive(tracks, "names");
+    if (names == NULL) {
+        return CROWD_OK;
+    }
+    bool ok = cJSON_IsArray(names) && (uint32_t)cJSON_GetArraySize(names) == count;
+    for (int i = 0; ok && i < (int)count; i++) {
+        const cJSON *name = cJSON_GetArrayItem(names, i);
+        ok = cJSON_IsString(name) && name->valuestring[0] != '\0';
+        for (int k = 0; ok && k < i; k++) {
+            ok = strcmp(cJSON_GetArrayItem(names, k)->valuestring, name->valuestring) != 0;
+        }
+    }
+    return ok ? CROWD_OK
+              : fail(r, CROWD_ERROR_INVALID_DATA,
+                     "socket_tracks.names must be %u different non-empty strings (one a socket)",
+                     count);
+}
+
 /* The socket tracks: `sockets` of them, 3 texels each per frame, checked
  * against the runtime clips' sockets once those are read (load_bake.c). */
 static crowd_result read_socket_tracks(manifest_reader *r, const cJSON *tracks, crowd_bake *bake,
@@ -840,6 +862,9 @@ static crowd_result read_socket_tracks(manifest_reader *r, const cJSON *tracks, 
     if (result == CROWD_OK) {
         result = read_layout(r, tracks, "socket_tracks", 3 * (uint64_t)bake->socket_count, bake,
                              &bake->socket_tracks, &bake->socket_rows_per_frame);
+    }
+    if (result == CROWD_OK) {
+        result = read_socket_names(r, tracks, bake->socket_count);
     }
     if (result == CROWD_OK) {
         result = get_string(r, tracks, "socket_tracks", "encoding", &encoding);

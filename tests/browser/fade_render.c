@@ -15,6 +15,10 @@
  *   p:AT:CLIP:FADE          crowd_instance_play
  *   b:AT:BLEND:PARAM:FADE   crowd_instance_play_blend (BLEND a name)
  *   v:AT:PARAM              crowd_instance_set_blend_parameter
+ *   n:CLIP:X:Z              another instance at (X, 0, Z) playing CLIP from 0
+ *                           (instances 1, 2, ...; the steps above act on 0)
+ *   w:I:SOCKET:MODEL        instance I carries MODEL (crowd_model_load, e.g.
+ *                           builtin:sword) on SOCKET (crowd_world_add_prop)
  * Exit 0 when the PNG was written, 1 on any failure (with the reason).
  */
 #include <stdio.h>
@@ -23,12 +27,17 @@
 
 #include "crowd/bake.h"
 #include "crowd/gpu.h"
+#include "crowd/import.h"
 #include "host.h"
+
+#define MAX_INSTANCES 8
 
 /* tools/stage.c's sky, linear RGB. */
 static const float clear_rgb[3] = {0.32f, 0.38f, 0.46f};
 
 typedef struct job {
+    crowd_instance instances[MAX_INSTANCES];
+    uint32_t instance_count;
     crowd_bake *bake;
     host_context *context;
     crowd_world *world;
@@ -50,6 +59,41 @@ static int clip_index(const job *j, crowd_archetype a, const char *name, uint32_
     return 0;
 }
 
+/* The n: and w: steps (instances and their run-time props). */
+static int scene_step(job *j, crowd_archetype a, const char *step, crowd_error *error) {
+    char name[65], model[65];
+    float x, z;
+    unsigned i;
+    uint32_t clip;
+    if (sscanf(step, "n:%64[^:]:%f:%f", name, &x, &z) == 3) {
+        crowd_instance_desc desc = {.clip = 0, .position = {x, 0.0f, z}};
+        if (clip_index(j, a, name, &clip) != 0 || j->instance_count == MAX_INSTANCES) {
+            return 1;
+        }
+        desc.clip = clip;
+        return crowd_world_add_instance(j->world, a, &desc, &j->instances[j->instance_count++],
+                                        error) == CROWD_OK
+                   ? 0
+                   : fail(error);
+    }
+    if (sscanf(step, "w:%u:%64[^:]:%64s", &i, name, model) != 3 || i >= j->instance_count) {
+        fprintf(stderr, "fade_render: bad step '%s'\n", step);
+        return 1;
+    }
+    crowd_asset *asset = NULL;
+    crowd_prop prop;
+    crowd_result result = crowd_model_load(model, NULL, &asset, error);
+    if (result == CROWD_OK) {
+        crowd_prop_desc desc = {.asset = asset, .socket = name};
+        result = crowd_world_add_prop(j->world, a, &desc, &prop, error);
+    }
+    crowd_asset_destroy(asset);
+    if (result == CROWD_OK) {
+        result = crowd_instance_attach_prop(j->world, j->instances[i], prop, error);
+    }
+    return result == CROWD_OK ? 0 : fail(error);
+}
+
 /* One step of the second form at its clock. */
 static int play_step(job *j, crowd_archetype a, crowd_instance instance, const char *step,
                      crowd_error *error) {
@@ -59,6 +103,9 @@ static int play_step(job *j, crowd_archetype a, crowd_instance instance, const c
     uint32_t index;
     crowd_blend blend;
     crowd_result result;
+    if (step[0] == 'n' || step[0] == 'w') {
+        return scene_step(j, a, step, error);
+    }
     if (sscanf(step, "p:%lf:%64[^:]:%f", &at, name, &x) == 3 &&
         clip_index(j, a, name, &index) == 0) {
         crowd_world_set_time(j->world, at);
@@ -112,13 +159,14 @@ static int draw(job *j, int argc, char **argv) {
     }
     bool steps = argc != 12 || strchr(argv[8], ':') != NULL || strchr(argv[9], ':') != NULL;
     double time_s = atof(argv[steps ? 8 : 11]);
-    crowd_instance instance;
     crowd_draw_desc draw = {.pass = CROWD_PASS_COLOR};
     crowd_light_default(&draw.light);
-    if (crowd_world_add_instance(j->world, archetype, &instance_desc, &instance, &error) !=
+    if (crowd_world_add_instance(j->world, archetype, &instance_desc, &j->instances[0], &error) !=
         CROWD_OK) {
         return fail(&error);
     }
+    j->instance_count = 1;
+    crowd_instance instance = j->instances[0];
     for (int k = 9; steps && k < argc; k++) {
         if (play_step(j, archetype, instance, argv[k], &error) != 0) {
             return 1;

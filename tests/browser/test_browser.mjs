@@ -179,6 +179,97 @@ async function checkShadows(page, bake) {
     return either > 500 && one > 0.6 * either ? 0 : 1;
 }
 
+// Props (CrowdProp): builtin:sword on socket_hand_R at run time in the
+// player against `crowd render` of a bake with the sword attached
+// (`--attach socket_hand_R=builtin:sword`, merged into the character's
+// mesh), walking and mid-way through a crossfade into a walk-run blend, in
+// vat and bat: the same IoU and colour bars. Also two instances, the sword
+// shown on one, against the attached bake beside the plain one: the other
+// must draw no sword. An unknown socket is refused naming the sockets.
+async function checkProps(page, tools, bakes, tmp) {
+    const plain = bakes.filter((b) => b.model.name === 'builtin' && ['f32', 'bat'].includes(b.encoding.name));
+    const sword = path.join(tmp, 'prop_sword');
+    run(tools.crowd, ['bake', 'builtin:sword', '-o', sword, '--quiet', '--what', 'vat', '--lods', '0']);
+    const swordManifest = JSON.parse(fs.readFileSync(path.join(sword, 'sword.crowd.json'), 'utf8'));
+    const prop = { mesh: `/bake/prop_sword/${swordManifest.mesh}`, vertexCount: swordManifest.vertex_count,
+                   socket: 'socket_hand_R' };
+    let failures = 0;
+    for (const b of plain) {
+        const attached = path.join(tmp, `prop_attached_${b.encoding.name}`);
+        run(tools.crowd, ['bake', 'builtin:', '-o', attached, '--quiet', ...b.model.bake, ...b.encoding.options,
+                          '--attach', 'socket_hand_R=builtin:sword']);
+        const base = scenes(b.model, b.encoding, attached, b.manifest, b.url, { blends: true });
+        for (const name of ['loop', 'blend_fade_in']) {
+            const scene = base.find((s) => s.name === name);
+            const stem = path.join(tmp, `prop_${b.encoding.name}_${name}`);
+            const want = reference(tools, scene, `${stem}_crowd.png`);
+            const spec = { ...scene.spec, props: [{ ...prop, instances: [0] }] };
+            const got = await page.evaluate((s) => window.renderStill(s), spec);
+            const pixels = new Uint8Array(Buffer.from(got.pixels, 'base64'));
+            const r = compare(want.data, pixels, spec.width, spec.height);
+            // Without the prop the same frame misses the sword's pixels.
+            const bare = new Uint8Array(Buffer.from((await page.evaluate((s) => window.renderStill(s),
+                { ...spec, props: [{ ...prop, instances: [] }] })).pixels, 'base64'));
+            const without = compare(want.data, bare, spec.width, spec.height);
+            const ok = r.iou >= IOU_MIN && r.colour <= COLOUR_MAX && without.iou < r.iou;
+            console.log(`prop sword ${b.encoding.name.padEnd(4)} ${name.padEnd(14)} IoU ${r.iou.toFixed(4)} ` +
+                        `colour ${r.colour.toFixed(2)} (hidden: IoU ${without.iou.toFixed(4)})${ok ? '' : '  FAIL'}`);
+            if (!ok) {
+                fs.writeFileSync(`${stem}_three.png`, writePng(spec.width, spec.height, pixels));
+            }
+            failures += ok ? 0 : 1;
+        }
+    }
+    failures += await checkTwoProps(page, tools, plain, tmp, prop);
+    const message = await page.evaluate((s) => window.renderStill(s).then(() => 'drawn', (e) => e.message),
+        { ...scenes(plain[0].model, plain[0].encoding, plain[0].dir, plain[0].manifest, plain[0].url)[0].spec,
+          props: [{ ...prop, socket: 'socket_tail', instances: [0] }] });
+    const refused = /no socket "socket_tail"; sockets: socket_hand_R, socket_head, socket_hand_L/.test(message);
+    console.log(`prop on an unknown socket: ${message}${refused ? '' : '  FAIL'}`);
+    return failures + (refused ? 0 : 1);
+}
+
+// Two instances with different props (a sword on the first's right hand, a
+// shield on the second's left) against crowd's world carrying the same
+// run-time props (crowd_world_add_prop through fade_render's w: steps).
+async function checkTwoProps(page, tools, plain, tmp, sword) {
+    const dir = path.join(tmp, 'prop_shield');
+    run(tools.crowd, ['bake', 'builtin:shield', '-o', dir, '--quiet', '--what', 'vat', '--lods', '0']);
+    const m = JSON.parse(fs.readFileSync(path.join(dir, 'shield.crowd.json'), 'utf8'));
+    const shield = { mesh: `/bake/prop_shield/${m.mesh}`, vertexCount: m.vertex_count, socket: 'socket_hand_L' };
+    let failures = 0;
+    for (const b of plain) {
+        const { min, max } = b.manifest.bounds;
+        const view = frameBox([min[0], min[1], min[2]], [max[0] + 1, max[1], max[2]], 320 / 240);
+        const cam = [...view.eye, ...view.target].map((v) => Math.fround(v));
+        const scene = { reference: { tool: 'fade', args: [b.dir, b.encoding.mode, '320', '240', cam.join(','), 'walk',
+                                                          '0.37', 'n:walk:1:0', 'w:0:socket_hand_R:builtin:sword',
+                                                          'w:1:socket_hand_L:builtin:shield'] } };
+        const spec = { bake: b.url, mode: b.encoding.mode, width: 320, height: 240, eye: cam.slice(0, 3),
+                       target: cam.slice(3), time: 0.37,
+                       instances: [{ clip: 'walk' }, { clip: 'walk', position: [1, 0, 0] }],
+                       props: [{ ...sword, instances: [0] }, { ...shield, instances: [1] }] };
+        const stem = path.join(tmp, `props_two_${b.encoding.name}`);
+        const want = reference(tools, scene, `${stem}_crowd.png`);
+        const got = await page.evaluate((s) => window.renderStill(s), spec);
+        const pixels = new Uint8Array(Buffer.from(got.pixels, 'base64'));
+        const r = compare(want.data, pixels, 320, 240);
+        // The props swapped round: each on the other's instance.
+        const swapped = new Uint8Array(Buffer.from((await page.evaluate((s) => window.renderStill(s),
+            { ...spec, props: [{ ...sword, instances: [1] }, { ...shield, instances: [0] }] })).pixels, 'base64'));
+        const other = compare(want.data, swapped, 320, 240);
+        // One draw per material of each mesh: the crowd's 3, a prop's 1 each.
+        const ok = r.iou >= IOU_MIN && r.colour <= COLOUR_MAX && other.iou < r.iou && got.calls === 5;
+        console.log(`props sword + shield ${b.encoding.name.padEnd(4)} IoU ${r.iou.toFixed(4)} colour ` +
+                    `${r.colour.toFixed(2)} draws ${got.calls} (swapped: IoU ${other.iou.toFixed(4)})${ok ? '' : '  FAIL'}`);
+        if (!ok) {
+            fs.writeFileSync(`${stem}_three.png`, writePng(320, 240, pixels));
+        }
+        failures += ok ? 0 : 1;
+    }
+    return failures;
+}
+
 // The README's example page, as a user opens it, draws a crowd of the first
 // bake.
 async function checkExample(browser, server, bake) {
@@ -236,6 +327,9 @@ async function main() {
         found += await compareAll(page, tools, bakes, tmp);
         found += await checkTooLarge(page, tools, tmp);
         found += await checkBadInput(page, bakes, tmp);
+        if (bakes.some((b) => b.model.name === 'builtin' && b.encoding.name === 'f32')) {
+            found += await checkProps(page, tools, bakes, tmp);
+        }
         if (bakes.length > 0) {
             found += await checkShadows(page, bakes[0]);
             found += await checkExample(browser, server.url, bakes[0]);

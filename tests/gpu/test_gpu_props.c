@@ -385,6 +385,42 @@ static void check_tracks_values(const props_models *m) {
 
 /* The written bake's socket tracks file: loaded back bit for bit; cut short
  * or missing, the load fails naming it and gives no bake. */
+/* The manifest names the sockets of the tracks (socket_tracks.names, for
+ * players without the runtime clips): the asset's, in order; a list of
+ * another length is refused. */
+static void check_socket_names(const crowd_bake *built) {
+    char path[300], want[2048] = "\"names\":\t[";
+    snprintf(path, sizeof path, "plain/%s.crowd.json", built->name);
+    for (uint32_t s = 0; s < built->asset->socket_count; s++) {
+        size_t at = strlen(want);
+        snprintf(want + at, sizeof want - at, "%s\"%s\"", s > 0 ? ", " : "",
+                 built->asset->sockets[s].name);
+    }
+    size_t size = 0;
+    char *json = test_read_file(path, &size);
+    REQUIRE_VOID(json != NULL);
+    CHECK_MSG(strstr(json, want) != NULL, "the manifest lacks %s]", want);
+    char *at = strstr(json, "\"names\":\t[");
+    if (at != NULL) {
+        size_t head = (size_t)(at - json) + strlen("\"names\":\t[");
+        char *edited = malloc(size + 8);
+        REQUIRE_VOID(edited != NULL);
+        memcpy(edited, json, head);
+        memcpy(edited + head, "\"x\", ", 5);
+        memcpy(edited + head + 5, json + head, size - head);
+        test_write_file(path, edited, size + 5);
+        free(edited);
+        crowd_bake *bake = NULL;
+        crowd_error error = {0};
+        crowd_result result = crowd_bake_load("plain", NULL, &bake, &error);
+        printf("  a socket name too many: %s\n", error.reason);
+        CHECK(result == CROWD_ERROR_INVALID_DATA && strstr(error.reason, "socket_tracks.names"));
+        crowd_bake_destroy(bake);
+    }
+    test_write_file(path, json, size);
+    free(json);
+}
+
 static void check_tracks_file(const props_models *m) {
     const crowd_bake *loaded = m->plain_loaded, *built = m->plain_bake;
     REQUIRE_VOID(loaded != NULL);
@@ -427,6 +463,7 @@ static void check_tracks_file(const props_models *m) {
     }
     test_write_file(path, data, size);
     free(data);
+    check_socket_names(built);
 }
 
 static bool load_models(props_models *m) {

@@ -73,6 +73,13 @@ export class CrowdBake {
             textures = { crowdVat: loadExrTexture(file(texture.position), texture, texture.encoding),
                          crowdVatNormal: loadExrTexture(file(texture.normal), texture, texture.encoding) };
         }
+        // The socket tracks carry props (props.js), in either mode.
+        const tracks = manifest.socket_tracks;
+        if (tracks && manifest.socketNames.length > 0) {
+            checkFits(manifest, tracks, 'socket tracks', renderer.capabilities.maxTextureSize);
+            uniforms.crowdSocketRowsPerFrame = { value: tracks.rows_per_frame };
+            textures.crowdSockets = loadExrTexture(file(tracks.file), tracks, 'f32');
+        }
         // All at once, so the first failure rejects and none goes unhandled.
         const names = Object.keys(textures);
         const [mesh, ...loaded] = await Promise.all([
@@ -89,6 +96,8 @@ export class CrowdBake {
         this.clips = manifest.clips;
         // [{name, clips (indices), thresholds, strides}] (blend.js readBlends).
         this.blends = manifest.blendList;
+        // The sockets props attach to (the manifest's socket_tracks.names).
+        this.sockets = manifest.socketNames;
         this.defines = defines;
         this.uniforms = { ...uniforms, crowdClips: { value: clipTable(manifest.clips) } };
         const geometry = mesh.geometry;
@@ -134,6 +143,17 @@ export class CrowdBake {
         if (!this.blends[index].thresholds) {
             throw new Error(`crowd: blend "${this.blends[index].name}" has no thresholds and its ` +
                             'clips no ground_speed (a bake written before them): bake it again');
+        }
+        return index;
+    }
+
+    // Index of the socket named `name`; throws for an unknown one.
+    socketIndex(name) {
+        const index = this.sockets.indexOf(name);
+        if (index < 0) {
+            throw new RangeError(`crowd: no socket ${JSON.stringify(name)}; sockets: ` +
+                                 (this.sockets.join(', ') || 'none (a bake without socket tracks or ' +
+                                  'their names: bake it again)'));
         }
         return index;
     }

@@ -9,6 +9,7 @@ import * as THREE from 'three';
 import { blendState, groundRate } from './blend.js';
 import { EventIndex, START_CLIP, START_CONTINUE, START_FADE } from './crowd_events.js';
 import { playPosition, playUnwrapped } from './events.js';
+import { CrowdProp } from './props.js';
 import { patchMaterial } from './shader.js';
 
 const f32 = Math.fround;
@@ -215,6 +216,14 @@ export class Crowd {
         }
         const v = f32(speed);
         this.moveAlong(i, v, groundRate(blend, this.bake.clips, v));
+    }
+
+    // A prop type: `geometry` (a BufferGeometry in the socket's space) drawn
+    // with `material` (or an array, one per geometry group) on the socket
+    // named `socket` (bake.sockets) of the instances it is shown on
+    // (prop.show(i)); add prop.mesh to the scene beside crowd.mesh.
+    addProp(options) {
+        return new CrowdProp(this, options);
     }
 
     // The blend instance i plays ({blend: index, name, parameter}) or null.

@@ -60,6 +60,20 @@ function checkEvents(url, c) {
     }
 }
 
+// The socket tracks' names (docs/manifest.md socket_tracks.names): [] for a
+// bake without socket tracks or written before the names.
+function readSocketNames(url, tracks) {
+    const names = tracks?.names;
+    if (names === undefined) {
+        return [];
+    }
+    if (!Array.isArray(names) || names.length !== tracks.sockets ||
+        !names.every((n) => typeof n === 'string' && n !== '') || new Set(names).size !== names.length) {
+        throw fail(url, `socket_tracks.names must be ${tracks.sockets} different names`);
+    }
+    return names;
+}
+
 // Fetches and checks the manifest; returns it with `url` (absolute),
 // `fileUrl(name)` resolving the files it names, and every clip's `fps` and
 // frame `layout` (FRAMES_*) whatever the version, and `blendList`, its
@@ -135,6 +149,7 @@ export async function loadManifest(url) {
         throw fail(absolute, 'the bake has neither a VAT nor a BAT');
     }
     m.blendList = readBlends(absolute, m);
+    m.socketNames = readSocketNames(absolute, m.socket_tracks);
     m.url = absolute;
     m.fileUrl = (name) => new URL(name, absolute).href;
     return m;

@@ -165,6 +165,26 @@ CrowdPlaying crowdFrom() {
                         crowdFromClip.w);
 }
 
+// A clip at time t as its frame pair, with its blend partner's (weight
+// w; 0: none).
+struct CrowdFrames {
+    int f0, f1, p0, p1;
+    float alpha, beta, w;
+};
+
+CrowdFrames crowdBatFrames(CrowdPlaying c, float t, float partner, float w) {
+    CrowdFrames f;
+    crowdFrames(c, t, f.f0, f.f1, f.alpha);
+    f.w = w;
+    f.p0 = f.p1 = 0;
+    f.beta = 0.0;
+    if (w > 0.0) {
+        CrowdPlaying p = crowdPartnerOf(c, partner);
+        crowdFrames(p, crowdPartnerTime(c, t, p), f.p0, f.p1, f.beta);
+    }
+    return f;
+}
+
 #if defined(CROWD_VAT)
 uniform int crowdRowsPerFrame;
 attribute vec2 crowdTexel; // TEXCOORD_1: the vertex's texel centre in frame 0
@@ -258,26 +278,6 @@ void crowdBatClip(int j, int f0, int f1, float alpha, out vec4 r0, out vec4 r1, 
     r2 = mix(crowdBatFetch(3 * j + 2, f0), crowdBatFetch(3 * j + 2, f1), alpha);
 }
 
-// A clip at time t as its frame pair, with its blend partner's (weight
-// w; 0: none).
-struct CrowdFrames {
-    int f0, f1, p0, p1;
-    float alpha, beta, w;
-};
-
-CrowdFrames crowdBatFrames(CrowdPlaying c, float t, float partner, float w) {
-    CrowdFrames f;
-    crowdFrames(c, t, f.f0, f.f1, f.alpha);
-    f.w = w;
-    f.p0 = f.p1 = 0;
-    f.beta = 0.0;
-    if (w > 0.0) {
-        CrowdPlaying p = crowdPartnerOf(c, partner);
-        crowdFrames(p, crowdPartnerTime(c, t, p), f.p0, f.p1, f.beta);
-    }
-    return f;
-}
-
 // Joint j's matrix rows of f: the clip's, mixed with the partner's.
 void crowdBatJoint(int j, CrowdFrames f, out vec4 m0, out vec4 m1, out vec4 m2) {
     crowdBatClip(j, f.f0, f.f1, f.alpha, m0, m1, m2);
@@ -324,6 +324,64 @@ void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
     nrm = vec3(dot(r0.xyz, nrm), dot(r1.xyz, nrm), dot(r2.xyz, nrm));
 }
 #endif
+
+#if defined(CROWD_PROP)
+// A prop (props.js): a static mesh in its socket's space, carried by the
+// socket's model matrix from the socket tracks (NAME.G.sockets.exr, laid
+// out as the BAT with 3 texels a socket), interpolated, blended with the
+// partner's and crossfaded as bat's skinning matrices are.
+uniform highp sampler2D crowdSockets;
+uniform int crowdSocketRowsPerFrame;
+uniform int crowdSocket;
+attribute float crowdPropShown; // 0: this instance does not carry the prop
+
+vec4 crowdSocketFetch(int e, int f) {
+    int width = textureSize(crowdSockets, 0).x;
+    return texelFetch(crowdSockets, ivec2(e % width, e / width + f * crowdSocketRowsPerFrame), 0);
+}
+
+void crowdSocketClip(int f0, int f1, float alpha, out vec4 r0, out vec4 r1, out vec4 r2) {
+    int e = 3 * crowdSocket;
+    r0 = mix(crowdSocketFetch(e, f0), crowdSocketFetch(e, f1), alpha);
+    r1 = mix(crowdSocketFetch(e + 1, f0), crowdSocketFetch(e + 1, f1), alpha);
+    r2 = mix(crowdSocketFetch(e + 2, f0), crowdSocketFetch(e + 2, f1), alpha);
+}
+
+void crowdSocketRows(CrowdFrames f, out vec4 m0, out vec4 m1, out vec4 m2) {
+    crowdSocketClip(f.f0, f.f1, f.alpha, m0, m1, m2);
+    if (f.w > 0.0) {
+        vec4 b0, b1, b2;
+        crowdSocketClip(f.p0, f.p1, f.beta, b0, b1, b2);
+        m0 = mix(m0, b0, f.w);
+        m1 = mix(m1, b1, f.w);
+        m2 = mix(m2, b2, f.w);
+    }
+}
+
+void crowdAnimate(inout vec3 pos, inout vec3 nrm) {
+    if (crowdPropShown == 0.0) {
+        pos = vec3(0.0); // every triangle degenerate: nothing drawn
+        return;
+    }
+    CrowdPlaying to = crowdTo();
+    CrowdFrames f = crowdBatFrames(to, crowdClipTime(to), crowdPartner.x, crowdPartner.y);
+    vec4 m0, m1, m2;
+    crowdSocketRows(f, m0, m1, m2);
+    float w = crowdFadeWeight();
+    if (w < 1.0) {
+        CrowdPlaying from = crowdFrom();
+        CrowdFrames g = crowdBatFrames(from, crowdClipTime(from), crowdPartner.z, crowdPartner.w);
+        vec4 n0, n1, n2;
+        crowdSocketRows(g, n0, n1, n2);
+        m0 = mix(n0, m0, w);
+        m1 = mix(n1, m1, w);
+        m2 = mix(n2, m2, w);
+    }
+    vec4 p = vec4(pos, 1.0);
+    pos = vec3(dot(m0, p), dot(m1, p), dot(m2, p));
+    nrm = vec3(dot(m0.xyz, nrm), dot(m1.xyz, nrm), dot(m2.xyz, nrm));
+}
+#endif
 `;
 
 // Replaces three's first vertex chunks: beginnormal_vertex (which runs first,
@@ -348,6 +406,7 @@ vec3 transformed = crowdPosition;
 #ifdef USE_ALPHAHASH
 vPosition = crowdPosition;
 #endif
+
 `;
 
 function replaceChunk(source, chunk, by) {

@@ -9,10 +9,13 @@
 //              (crowd.playBlend), one with only `parameter` moves along
 //              the blend (setBlendParameter),
 //            time: the clock of the frame,
+//            props: [{ mesh: a mesh.glb URL (a prop bake's), vertexCount,
+//                      socket, instances: [indices it is shown on] }],
 //            ground: add a ground plane that receives the sun's shadows,
 //            castShadow: the crowd casts them }
 import * as THREE from 'three';
 import { CrowdBake } from '../crowd.js';
+import { loadMesh } from '../src/mesh.js';
 import { addCrowdLights, crowdCamera } from '../example/stage.js';
 
 // Shared with oracle.js (the source-file oracle draws with the same renderer).
@@ -78,6 +81,15 @@ window.renderStill = async (spec) => {
     const scene = new THREE.Scene();
     const sun = addCrowdLights(scene);
     scene.add(crowd.mesh);
+    const props = [];
+    for (const p of spec.props ?? []) {
+        const mesh = await loadMesh(new URL(p.mesh, location.href).href, p.vertexCount);
+        mesh.materials.forEach((m) => { m.side = THREE.DoubleSide; });
+        const prop = crowd.addProp({ geometry: mesh.geometry, material: mesh.materials, socket: p.socket });
+        p.instances.forEach((i) => prop.show(i));
+        scene.add(prop.mesh);
+        props.push({ prop, mesh });
+    }
     renderer.shadowMap.enabled = spec.ground === true;
     const floor = spec.ground ? addGround(scene, sun, bake.manifest.bounds) : null;
     crowd.mesh.castShadow = spec.castShadow === true;
@@ -87,6 +99,10 @@ window.renderStill = async (spec) => {
     const gl = renderer.getContext();
     const pixels = new Uint8Array(spec.width * spec.height * 4);
     gl.readPixels(0, 0, spec.width, spec.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    for (const { prop, mesh } of props) {
+        prop.dispose();
+        mesh.geometry.dispose();
+    }
     crowd.dispose();
     floor?.geometry.dispose();
     floor?.material.dispose();
