@@ -81,6 +81,13 @@ static inline void glDrawElementsInstancedBaseInstance(GLenum mode, GLsizei coun
     crowd__gpu_gl45_absent("glDrawElementsInstancedBaseInstance");
 }
 
+static inline void glDrawElementsIndirect(GLenum mode, GLenum type, const void *indirect) {
+    (void)mode;
+    (void)type;
+    (void)indirect;
+    crowd__gpu_gl45_absent("glDrawElementsIndirect");
+}
+
 static inline void glGenerateTextureMipmap(GLuint texture) {
     (void)texture;
     crowd__gpu_gl45_absent("glGenerateTextureMipmap");
