@@ -139,22 +139,26 @@ async function measure(browser, server, way, scene, args, bakeUrl) {
     return { ...result, bytes: server.bytesSent() - sentBefore };
 }
 
-// measure, with one more try of a page whose only fault was a request
-// chromium aborted (net::ERR_ABORTED: seen once in a few runs on the robot
-// model's fetch, on a machine loaded by other work). The retry is printed,
-// and its error is kept out of the run's errors; any other error fails.
+// measure, with up to two more tries of a page whose only fault was a
+// request chromium aborted (net::ERR_ABORTED: seen in a few runs of many on
+// the robot model's fetch, twice in a row once, on a machine loaded by other
+// work). Each retry is printed, and its error is kept out of the run's
+// errors; any other error fails, and so does a third abort.
+const ABORT_TRIES = 3;
 async function measureOnce(browser, server, way, scene, args, bakeUrl) {
-    const errors = browser.errors.length;
-    try {
-        return await measure(browser, server, way, scene, args, bakeUrl);
-    } catch (e) {
-        const fresh = browser.errors.slice(errors);
-        if (fresh.length === 0 || !fresh.every((x) => x.includes('net::ERR_ABORTED'))) {
-            throw e;
+    for (let attempt = 1; ; attempt++) {
+        const errors = browser.errors.length;
+        try {
+            return await measure(browser, server, way, scene, args, bakeUrl);
+        } catch (e) {
+            const fresh = browser.errors.slice(errors);
+            if (attempt === ABORT_TRIES || fresh.length === 0 ||
+                !fresh.every((x) => x.includes('net::ERR_ABORTED'))) {
+                throw e;
+            }
+            console.log(`retried ${way} at N = ${scene.instances.length} (try ${attempt + 1}): ${fresh.join('; ')}`);
+            browser.errors.length = errors;
         }
-        console.log(`retried ${way} at N = ${scene.instances.length} once: ${fresh.join('; ')}`);
-        browser.errors.length = errors;
-        return measure(browser, server, way, scene, args, bakeUrl);
     }
 }
 
