@@ -85,6 +85,11 @@ void crowd__gpu_cull_release(gpu_archetype *r) {
     crowd__mem_free(&r->world->allocator, r->cull.clip_spheres);
     crowd__mem_free(&r->world->allocator, r->cull.cpu_lod_state);
     crowd__mem_free(&r->world->allocator, r->cull.cpu_visible);
+    crowd__mem_free(&r->world->allocator, r->cull.block_spheres);
+    crowd__mem_free(&r->world->allocator, r->cull.block_fresh);
+    r->cull.block_spheres = NULL;
+    r->cull.block_fresh = NULL;
+    r->cull.block_capacity = 0;
     r->cull.clip_spheres = NULL;
     r->cull.cpu_lod_state = NULL;
     r->cull.cpu_visible = NULL;
@@ -210,54 +215,112 @@ static void sphere_hull(const float a[4], const float b[4], float out[4]) {
     out[3] = radius;
 }
 
-void crowd__gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
+void crowd__gpu_cull_block_changed(gpu_archetype *r, uint32_t slot) {
+    uint32_t block = slot / GPU_CULL_BLOCK;
+    if (block < r->cull.block_capacity) {
+        r->cull.block_fresh[block] = 0;
+    }
+}
+
+/* The instance's world sphere as the culling pass makes it: its clip's
+ * (every clip's while it blends), grown over the clip a fade leaves, placed
+ * by the record's transform. */
+static void instance_sphere(const gpu_archetype *r, const gpu_instance_record *rec, bool bind_pose,
+                            float out[4]) {
+    float sphere[4];
+    uint32_t at = rec->partner_weight > 0.0f ? 0u : 1u + rec->clip;
+    memcpy(sphere, bind_pose ? r->cull.bind_sphere : r->cull.clip_spheres + 4 * at, sizeof sphere);
+    if (!bind_pose && (rec->flags & GPU_FLAG_FADE) && rec->fade_duration_s > 0.0f) {
+        uint32_t from_at = rec->from_partner_weight > 0.0f ? 0u : 1u + rec->from_clip;
+        sphere_hull(sphere, r->cull.clip_spheres + 4 * from_at, sphere);
+    }
+    float c = rec->cos_heading, s = rec->sin_heading, scale = rec->scale;
+    out[0] = rec->position[0] + scale * (c * sphere[0] + s * sphere[2]);
+    out[1] = rec->position[1] + scale * sphere[1];
+    out[2] = rec->position[2] + scale * (-s * sphere[0] + c * sphere[2]);
+    out[3] = scale * sphere[3];
+}
+
+static bool sphere_visible(const gpu_view *view, const float sphere[4]) {
+    for (int p = 0; p < 6; p++) {
+        const float *plane = view->planes[p];
+        /* Written so that a NaN is outside, as the compute pass has it. */
+        if (!(plane[0] * sphere[0] + plane[1] * sphere[1] + plane[2] * sphere[2] + plane[3] >=
+              -sphere[3])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Remakes block b's sphere around its members' (slots first .. end - 1). */
+static void block_sphere(gpu_archetype *r, uint32_t b, uint32_t first, uint32_t end,
+                         bool bind_pose) {
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = first; i < end; i++) {
+        float sphere[4];
+        instance_sphere(r, &r->instances.records[i], bind_pose, sphere);
+        for (int a = 0; a < 3; a++) {
+            lo[a] = fminf(lo[a], sphere[a] - sphere[3]);
+            hi[a] = fmaxf(hi[a], sphere[a] + sphere[3]);
+        }
+    }
+    box_sphere(lo, hi, r->cull.block_spheres + 4 * (size_t)b);
+    r->cull.block_fresh[b] = 1;
+}
+
+/* The LOD an instance whose sphere is in view draws at, by projected error
+ * with hysteresis against its previous one. */
+static uint32_t pick_lod(const gpu_view *view, const float sphere[4], float scale,
+                         uint8_t previous_state) {
+    float w = view->clip_w[0] * sphere[0] + view->clip_w[1] * sphere[1] +
+              view->clip_w[2] * sphere[2] + view->clip_w[3];
+    if (view->lod_count <= 1 || !(w > sphere[3])) {
+        return 0;
+    }
+    uint32_t fine = 0, coarse = 0;
+    for (uint32_t k = 1; k < view->lod_count; k++) {
+        float projected = view->lod_scaled_error[k] * scale / w;
+        fine = projected <= 1.0f ? k : fine;
+        coarse = projected <= 1.0f - LOD_HYSTERESIS ? k : coarse;
+    }
+    uint32_t previous = previous_state < view->lod_count ? previous_state : view->lod_count - 1;
+    return previous > fine ? fine : (coarse > previous ? coarse : previous);
+}
+
+void crowd__gpu_cull_cpu(gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
                          gpu_instance_record *out, uint32_t capacity, uint32_t counts[]) {
     bool bind_pose = r->mode == CROWD_GPU_MODE_STATIC;
     memset(counts, 0, CROWD_BAKE_MAX_LODS * sizeof counts[0]);
-    for (uint32_t i = 0; i < r->instances.count; i++) {
-        const gpu_instance_record *rec = &r->instances.records[i];
-        float sphere[4];
-        uint32_t at = rec->partner_weight > 0.0f ? 0u : 1u + rec->clip;
-        memcpy(sphere, bind_pose ? r->cull.bind_sphere : r->cull.clip_spheres + 4 * at,
-               sizeof sphere);
-        if (!bind_pose && (rec->flags & GPU_FLAG_FADE) && rec->fade_duration_s > 0.0f) {
-            uint32_t from_at = rec->from_partner_weight > 0.0f ? 0u : 1u + rec->from_clip;
-            sphere_hull(sphere, r->cull.clip_spheres + 4 * from_at, sphere);
+    if (r->cull.blocks_bind_pose != bind_pose) {
+        memset(r->cull.block_fresh, 0, r->cull.block_capacity);
+        r->cull.blocks_bind_pose = bind_pose;
+    }
+    uint32_t count = r->instances.count;
+    for (uint32_t b = 0; b * GPU_CULL_BLOCK < count; b++) {
+        uint32_t first = b * GPU_CULL_BLOCK;
+        uint32_t end = count - first < GPU_CULL_BLOCK ? count : first + GPU_CULL_BLOCK;
+        if (!r->cull.block_fresh[b]) {
+            block_sphere(r, b, first, end, bind_pose);
         }
-        float c = rec->cos_heading, s = rec->sin_heading, scale = rec->scale;
-        float centre[3] = {rec->position[0] + scale * (c * sphere[0] + s * sphere[2]),
-                           rec->position[1] + scale * sphere[1],
-                           rec->position[2] + scale * (-s * sphere[0] + c * sphere[2])};
-        float radius = scale * sphere[3];
-        bool inside = true;
-        for (int p = 0; p < 6 && inside; p++) {
-            const float *plane = view->planes[p];
-            inside =
-                plane[0] * centre[0] + plane[1] * centre[1] + plane[2] * centre[2] + plane[3] >=
-                -radius;
-        }
-        if (!inside) {
+        if (!sphere_visible(view, r->cull.block_spheres + 4 * (size_t)b)) {
             continue;
         }
-        uint32_t lod = 0;
-        float w = view->clip_w[0] * centre[0] + view->clip_w[1] * centre[1] +
-                  view->clip_w[2] * centre[2] + view->clip_w[3];
-        if (view->lod_count > 1 && w > radius) {
-            uint32_t fine = 0, coarse = 0;
-            for (uint32_t k = 1; k < view->lod_count; k++) {
-                float projected = view->lod_scaled_error[k] * scale / w;
-                fine = projected <= 1.0f ? k : fine;
-                coarse = projected <= 1.0f - LOD_HYSTERESIS ? k : coarse;
+        for (uint32_t i = first; i < end; i++) {
+            const gpu_instance_record *rec = &r->instances.records[i];
+            float sphere[4];
+            instance_sphere(r, rec, bind_pose, sphere);
+            if (!sphere_visible(view, sphere)) {
+                continue;
             }
-            uint32_t previous = lod_state[i] < view->lod_count ? lod_state[i] : view->lod_count - 1;
-            lod = previous > fine ? fine : (coarse > previous ? coarse : previous);
+            uint32_t lod = pick_lod(view, sphere, rec->scale, lod_state[i]);
+            if (view->keep_lod_state) {
+                lod_state[i] = (uint8_t)lod;
+            }
+            gpu_instance_record *kept = &out[lod * capacity + counts[lod]++];
+            *kept = *rec;
+            kept->flags = (kept->flags & ~GPU_FLAG_LOD_MASK) | lod << GPU_FLAG_LOD_SHIFT;
         }
-        if (view->keep_lod_state) {
-            lod_state[i] = (uint8_t)lod;
-        }
-        gpu_instance_record *kept = &out[lod * capacity + counts[lod]++];
-        *kept = *rec;
-        kept->flags = (kept->flags & ~GPU_FLAG_LOD_MASK) | lod << GPU_FLAG_LOD_SHIFT;
     }
 }
 
@@ -364,6 +427,27 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
                                    "out of memory for the CPU culling lists");
         }
         r->cull.cpu_visible_capacity = capacity;
+    }
+    uint32_t blocks = (capacity + GPU_CULL_BLOCK - 1) / GPU_CULL_BLOCK;
+    if (r->cull.block_capacity < blocks) {
+        const crowd_allocator *allocator = &r->world->allocator;
+        void *spheres =
+            crowd__mem_grow(allocator, r->cull.block_spheres,
+                            4 * sizeof(float) * r->cull.block_capacity, 4 * sizeof(float) * blocks);
+        if (spheres != NULL) {
+            r->cull.block_spheres = spheres;
+        }
+        void *fresh =
+            crowd__mem_grow(allocator, r->cull.block_fresh, r->cull.block_capacity, blocks);
+        if (fresh != NULL) {
+            memset((uint8_t *)fresh + r->cull.block_capacity, 0, blocks - r->cull.block_capacity);
+            r->cull.block_fresh = fresh;
+        }
+        if (spheres == NULL || fresh == NULL) {
+            return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, r->name,
+                                   "out of memory for the CPU culling's blocks");
+        }
+        r->cull.block_capacity = blocks;
     }
     uint32_t *counts = r->cull.cpu_counts;
     double start = r->world->timing ? crowd__gpu_thread_cpu_s() : 0.0;

@@ -112,6 +112,7 @@ void crowd__gpu_instances_release(gpu_archetype *r) {
 }
 
 void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot) {
+    crowd__gpu_cull_block_changed(r, slot);
     if (r->world->portable) {
         return; /* the CPU copy is what the next pass streams */
     }

@@ -292,7 +292,17 @@ typedef struct gpu_cull_lists {
     gpu_instance_record *cpu_visible; /* per LOD, at LOD x cpu_visible_capacity */
     uint32_t cpu_visible_capacity;
     uint32_t cpu_counts[CROWD_BAKE_MAX_LODS]; /* the last CPU culling's, per LOD */
+    /* The CPU culling's blocks of GPU_CULL_BLOCK slots: a world sphere
+     * around its members' spheres, tested first, so a block outside the
+     * view costs one test. A block's sphere is remade when one of its
+     * records was written since (block_fresh 0) or the mode changed between
+     * bind pose and clips; removals leave it larger than it need be. */
+    float *block_spheres; /* 4 per block */
+    uint8_t *block_fresh;
+    uint32_t block_capacity;
+    bool blocks_bind_pose;
 } gpu_cull_lists;
+#define GPU_CULL_BLOCK 64u
 
 /* events.c: each slot's event clocks, the index of the slots that can fire
  * and every clip's markers. */
@@ -672,7 +682,8 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
 crowd_result crowd__gpu_instance_start(gpu_archetype *r, uint32_t slot, uint32_t clip,
                                        float crossfade_s, crowd_error *error);
 /* Sends the slot's record to the GPU (the GL 4.5 tier; nothing on the
- * portable one, which streams records per pass). */
+ * portable one, which streams records per pass) and tells the CPU culling
+ * that its block changed. Every change of a record goes through here. */
 void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot);
 /* The record's clip words (frames, fps, duration, loop and layout flags). */
 void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip);
@@ -845,8 +856,11 @@ void crowd__gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc,
                           const float view_proj[16], gpu_view *out);
 /* The CPU path: visible records into per-LOD lists (out, capacity each),
  * counts per LOD. Same choices as crowd_cull.comp.glsl. */
-void crowd__gpu_cull_cpu(const gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
+void crowd__gpu_cull_cpu(gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
                          gpu_instance_record *out, uint32_t capacity, uint32_t counts[]);
+/* The slot's record changed: its block's sphere is remade at the next CPU
+ * culling. */
+void crowd__gpu_cull_block_changed(gpu_archetype *r, uint32_t slot);
 
 /* draw.c */
 /* Draws the archetype's instances in `pass` with the given uniforms; an
@@ -891,9 +905,6 @@ void crowd__gpu_timing_note_commands(crowd_world *world, GLuint command_buffer, 
 /* Brackets one draw call set of a pass. */
 void crowd__gpu_timing_begin(crowd_world *world);
 void crowd__gpu_timing_end(crowd_world *world);
-
-/* instances.c: the slot's record to the GPU (the GL 4.5 tier's copy). */
-void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot);
 
 /* props.c */
 /* Vertices cpu mode skins per instance: the character's, then every prop's. */

@@ -36,6 +36,7 @@
 typedef struct field {
     crowd_world *world;
     crowd_archetype archetype;
+    crowd_instance ids[FIELD_SIDE * FIELD_SIDE]; /* in the order added */
 } field;
 
 /* Deterministic pseudo-random numbers in [0, 1). */
@@ -81,6 +82,7 @@ static bool field_create(const crowd_asset *asset, const crowd_bake *bake, crowd
             fprintf(stderr, "field instance %d: %s\n", i, error.reason);
             return false;
         }
+        out->ids[i] = id;
     }
     return true;
 }
@@ -353,6 +355,77 @@ static void test_lod_switch(const char *name, const crowd_asset *asset, const cr
     gpu_scene_destroy(&scene);
 }
 
+/* CULL_OFF and CULL_CPU draw the same pixels at camera 0 (looking along -z
+ * from inside the field). */
+static bool cpu_cull_exact(crowd_world *world, double t, const char *what) {
+    crowd_camera camera = path_camera(0);
+    crowd_world_stats off_stats, cpu_stats;
+    uint8_t *off = frame_with(world, t, &camera, CROWD_CULL_OFF, 0.0f, &off_stats);
+    uint8_t *cpu = frame_with(world, t, &camera, CROWD_CULL_CPU, 0.0f, &cpu_stats);
+    bool same = off != NULL && cpu != NULL && memcmp(off, cpu, GPU_TEST_PIXELS * 4) == 0;
+    CHECK_MSG(same && cpu_stats.visible_instances > 0,
+              "%s: the CPU culling (%llu kept) draws other pixels than none", what,
+              (unsigned long long)cpu_stats.visible_instances);
+    free(off);
+    free(cpu);
+    return same;
+}
+
+/* The CPU culling tests blocks of GPU_CULL_BLOCK records first, each
+ * around its members: records that change after a culling must reach their
+ * blocks. Blocks of characters in a tight group behind the camera (culled
+ * as a whole) and in front of it; then one from behind moves in front, one
+ * in front is removed (the swap-remove moves the last record into its
+ * place), one is added, one plays another clip with a crossfade, and the
+ * mode goes to static (the bind pose's sphere) and back: each time the CPU
+ * culling draws exactly what drawing everyone does. */
+static void test_cpu_blocks_follow_changes(const crowd_asset *asset, const crowd_bake *bake) {
+    crowd_world *world = NULL;
+    crowd_archetype archetype;
+    REQUIRE_VOID(crowd_world_create(NULL, &world, NULL) == CROWD_OK);
+    CHECK(crowd_world_add_archetype(
+              world,
+              &(crowd_archetype_desc){.asset = asset, .bake = bake, .mode = CROWD_GPU_MODE_VAT},
+              &archetype, NULL) == CROWD_OK);
+    enum { GROUP = 2 * GPU_CULL_BLOCK };
+    crowd_instance behind[GROUP], front[GROUP];
+    for (uint32_t i = 0; i < GROUP; i++) {
+        float x = 0.3f * (float)(i % 8), z = 0.3f * (float)(i / 8);
+        crowd_instance_desc desc = {.position = {2.0f + x, 0.0f, 40.0f + z}};
+        CHECK(crowd_world_add_instance(world, archetype, &desc, &behind[i], NULL) == CROWD_OK);
+    }
+    for (uint32_t i = 0; i < GROUP; i++) {
+        float x = 0.9f * (float)(i % 8), z = 0.9f * (float)(i / 8);
+        crowd_instance_desc desc = {.position = {-0.5f + x, 0.0f, -4.0f - z}};
+        CHECK(crowd_world_add_instance(world, archetype, &desc, &front[i], NULL) == CROWD_OK);
+    }
+    crowd_world_set_time(world, 0.0);
+    crowd_camera camera = path_camera(0);
+    crowd_world_stats stats;
+    uint8_t *first = frame_with(world, 0.2, &camera, CROWD_CULL_CPU, 0.0f, &stats);
+    free(first);
+    CHECK_MSG(stats.visible_instances > 0 && stats.visible_instances <= GROUP,
+              "%llu kept of the group in front (%u)", (unsigned long long)stats.visible_instances,
+              (unsigned)GROUP);
+    const float near_eye[3] = {3.0f, 0.0f, -2.0f};
+    CHECK(crowd_instance_set_transform(world, behind[GROUP - 1], near_eye, 0.0f, 1.0f, NULL) ==
+          CROWD_OK);
+    cpu_cull_exact(world, 0.4, "one from behind moved in front");
+    CHECK(crowd_world_remove_instance(world, front[3], NULL) == CROWD_OK);
+    cpu_cull_exact(world, 0.6, "after a removal");
+    crowd_instance added;
+    CHECK(crowd_world_add_instance(world, archetype,
+                                   &(crowd_instance_desc){.position = {4.0f, 0.0f, -3.0f}}, &added,
+                                   NULL) == CROWD_OK);
+    CHECK(crowd_instance_play(world, front[10], 1, 0.5f, NULL) == CROWD_OK);
+    cpu_cull_exact(world, 0.8, "added, crossfading");
+    CHECK(crowd_archetype_set_mode(world, archetype, CROWD_GPU_MODE_STATIC, NULL) == CROWD_OK);
+    cpu_cull_exact(world, 1.0, "static");
+    CHECK(crowd_archetype_set_mode(world, archetype, CROWD_GPU_MODE_VAT, NULL) == CROWD_OK);
+    cpu_cull_exact(world, 1.2, "vat again");
+    crowd_world_destroy(world);
+}
+
 int test_gpu_cull(void) {
     printf("cull: culling and LODs\n");
     crowd_error error;
@@ -363,6 +436,7 @@ int test_gpu_cull(void) {
     printf("  builtin: %u LODs\n", bake->lod_count);
     test_never_culled_visible(builtin, bake);
     test_gpu_matches_cpu(builtin, bake);
+    test_cpu_blocks_follow_changes(builtin, bake);
     test_lod_switch("builtin", builtin, bake, "wave");
     crowd_bake_destroy(bake);
     crowd_asset_destroy(builtin);
