@@ -24,7 +24,8 @@
  *             per archetype and pass, persistently mapped streams.
  *   portable  OpenGL 3.3 core, OpenGL ES 3.0+, WebGL2: records as instanced
  *             attributes bound at a per-draw offset, culling and LOD choice
- *             on the CPU (the same rule as the compute pass) into a buffer
+ *             on the CPU (the same rule as the compute pass; blocks of 64
+ *             records tested first, each around its members) into a buffer
  *             streamed by orphaning, one glDrawElementsInstanced per
  *             archetype, LOD and pass (cpu mode: per character); materials
  *             and gpu mode's palettes in textures (palettes in a ring of
