@@ -32,6 +32,20 @@ static crowd_blend bend_slide(gpu_scene *s) {
     return blend;
 }
 
+/* A scene of the bar in `mode` with the bend_slide blend and one instance
+ * at the origin; false (a failed check) when the scene cannot be made. */
+static bool blend_scene(const crowd_asset *bar, const crowd_bake *bake, crowd_gpu_mode mode,
+                        gpu_scene *s, crowd_blend *blend, crowd_instance *id) {
+    if (!gpu_scene_create(bar, bake, mode, s)) {
+        CHECK(false);
+        return false;
+    }
+    *blend = bend_slide(s);
+    CHECK(crowd_world_add_instance(s->world, s->archetype, &(crowd_instance_desc){0}, id, NULL) ==
+          CROWD_OK);
+    return true;
+}
+
 /* At parameter w from clock 0 to clock t: the cycle lasts D = lerp(1, 2, w),
  * so bend is at t / D and slide at 2 t / D. */
 static void test_weights(const crowd_asset *bar, const crowd_bake *bake, crowd_gpu_tier tier) {
@@ -48,14 +62,11 @@ static void test_weights(const crowd_asset *bar, const crowd_bake *bake, crowd_g
         REQUIRE_VOID(reference != NULL && bend_alone != NULL);
         for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
             gpu_scene s;
-            if (!gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s)) {
-                CHECK(false);
+            crowd_blend blend;
+            crowd_instance id;
+            if (!blend_scene(bar, bake, (crowd_gpu_mode)m, &s, &blend, &id)) {
                 continue;
             }
-            crowd_blend blend = bend_slide(&s);
-            crowd_instance id;
-            CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
-                                           NULL) == CROWD_OK);
             CHECK(crowd_instance_play_blend(s.world, id, blend, w, 0.0f, NULL) == CROWD_OK);
             uint8_t *image = gpu_test_render(s.world, t, &camera);
             bool baked = m == CROWD_GPU_MODE_BAT || m == CROWD_GPU_MODE_VAT;
@@ -217,14 +228,11 @@ static void test_fade_images(const crowd_asset *bar, const crowd_bake *bake) {
             gpu_test_tier = tiers[t];
             for (int m = CROWD_GPU_MODE_CPU; m < CROWD_GPU_MODE_COUNT; m++) {
                 gpu_scene s;
-                if (!gpu_scene_create(bar, bake, (crowd_gpu_mode)m, &s)) {
-                    CHECK(false);
+                crowd_blend blend;
+                crowd_instance id;
+                if (!blend_scene(bar, bake, (crowd_gpu_mode)m, &s, &blend, &id)) {
                     continue;
                 }
-                crowd_blend blend = bend_slide(&s);
-                crowd_instance id;
-                CHECK(crowd_world_add_instance(s.world, s.archetype, &(crowd_instance_desc){0}, &id,
-                                               NULL) == CROWD_OK);
                 if (into == 0) {
                     CHECK(crowd_instance_play_blend(s.world, id, blend, 0.5f, 0.0f, NULL) ==
                           CROWD_OK);
