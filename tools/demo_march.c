@@ -55,7 +55,7 @@ static crowd_result add_walker(crowd_world *world, crowd_archetype archetype,
     for (uint32_t p = 0; p < 3 && result == CROWD_OK; p++) {
         if (carries(i, p)) {
             result = crowd_instance_attach_prop(world, *out, props[p], error);
-            march->carried[p]++;
+            march->carried[p] += result == CROWD_OK;
         }
     }
     return result;
