@@ -31,6 +31,16 @@ mkdir "$work/new" "$work/found"
 cd "$work"
 # UBSan's reports are findings too: libFuzzer sees only what stops the process.
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+# Leaks inside assimp's own readers (it drops what a reader allocated when
+# the reader throws on malformed input) are not crowd's and cannot be fixed
+# here: the same suppressions as the ASan stage (tests/lsan.supp, Makefile).
+# Everything crowd allocates outside assimp is still a finding. assimp is
+# built without frame pointers, so the fast unwinder stops at operator new
+# before reaching it: the full unwinder records the frames the suppression
+# matches.
+suppressions=$(realpath "$(dirname "$0")/../tests/lsan.supp")
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$suppressions:print_suppressions=0}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-fast_unwind_on_malloc=0}"
 # An input running this long hangs the reader: a finding, however slow the machine.
 per_input_guard=300
 
