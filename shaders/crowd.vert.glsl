@@ -8,9 +8,10 @@
 // or some instance plays a blend (a clip mixed with a blend partner that
 // shares its phase): the build reads the partners too. With every fade
 // weight 1 and no partner both builds compute the same values.
-// Locations and the record's layout are crowd_contract.glsl's, and the
-// clip-time rule (crowd_play_time, crowd_frame_pair) is crowd_time.glsl:
-// the world puts both before this.
+// Locations and the record's layout are crowd_contract.glsl's, the
+// clip-time rule (crowd_play_time, crowd_frame_pair) is crowd_time.glsl's
+// and the record's decoding crowd_record.glsl's: the world puts them
+// before this.
 
 layout(location = GPU_ATTR_POSITION) in vec3 a_position;
 layout(location = GPU_ATTR_NORMAL) in vec3 a_normal;
@@ -22,34 +23,14 @@ layout(location = GPU_ATTR_MATERIAL) in uint a_material;
 // copies (itself in LOD0).
 layout(location = GPU_ATTR_TEXEL) in uvec2 a_texel;
 
-// The instance's record as per-instance attributes, word by word as
-// crowd_contract.glsl lays it out. GLSL ES 3.00 has no arrays of vertex
-// inputs: the portable tier reads one attribute per vector, at the same
-// locations (words are constants, so the selection folds away).
-#if defined(CROWD_TIER_GL45)
-layout(location = GPU_INSTANCE_ATTR) in vec4 i_float[GPU_RECORD_FLOAT_VEC4S];
-layout(location = GPU_INSTANCE_UINT_ATTR) in uvec4 i_uint[GPU_RECORD_UINT_VEC4S];
-#define RECORD_FLOAT(word) i_float[(word) / 4][(word) % 4]
-#define RECORD_UINT(word) i_uint[(word) / 4 - GPU_RECORD_FLOAT_VEC4S][(word) % 4]
-#else
-layout(location = GPU_INSTANCE_FLOAT_ATTR_0) in vec4 i_float0;
-layout(location = GPU_INSTANCE_FLOAT_ATTR_1) in vec4 i_float1;
-layout(location = GPU_INSTANCE_FLOAT_ATTR_2) in vec4 i_float2;
-layout(location = GPU_INSTANCE_FLOAT_ATTR_3) in vec4 i_float3;
-layout(location = GPU_INSTANCE_FLOAT_ATTR_4) in vec4 i_float4;
-layout(location = GPU_INSTANCE_FLOAT_ATTR_5) in vec4 i_float5;
-layout(location = GPU_INSTANCE_UINT_ATTR_0) in uvec4 i_uint0;
-layout(location = GPU_INSTANCE_UINT_ATTR_1) in uvec4 i_uint1;
-layout(location = GPU_INSTANCE_UINT_ATTR_2) in uvec4 i_uint2;
-vec4 record_float(int v) {
-    return v == 0 ? i_float0 : (v == 1 ? i_float1 : (v == 2 ? i_float2 : (v == 3 ? i_float3 : (v == 4 ? i_float4 : i_float5))));
-}
-uvec4 record_uint(int v) {
-    return v == GPU_RECORD_FLOAT_VEC4S ? i_uint0 : (v == GPU_RECORD_FLOAT_VEC4S + 1 ? i_uint1 : i_uint2);
-}
-#define RECORD_FLOAT(word) record_float((word) / 4)[(word) % 4]
-#define RECORD_UINT(word) record_uint((word) / 4)[(word) % 4]
-#endif
+// The instance's record (crowd_contract.glsl) as per-instance attributes,
+// unpacked by the attribute fetch: position, heading code, scale / speed /
+// phase, tint (normalized bytes), bits and handle.
+layout(location = GPU_INSTANCE_POSITION_ATTR) in vec3 i_position;
+layout(location = GPU_INSTANCE_HEADING_ATTR) in int i_heading;
+layout(location = GPU_INSTANCE_MOTION_ATTR) in vec3 i_motion;
+layout(location = GPU_INSTANCE_TINT_ATTR) in vec4 i_tint;
+layout(location = GPU_INSTANCE_BITS_ATTR) in uvec2 i_bits;
 
 CROWD_UNIFORM(GPU_UNIFORM_VIEW_PROJ) uniform mat4 u_view_proj;
 CROWD_UNIFORM(GPU_UNIFORM_TIME) uniform float u_time;
@@ -88,6 +69,8 @@ CROWD_UNIFORM(GPU_UNIFORM_JOINT_COUNT) uniform uint u_joint_count;
 CROWD_UNIFORM(GPU_UNIFORM_TEX_WIDTH) uniform uint u_tex_width;
 CROWD_UNIFORM(GPU_UNIFORM_ROWS_PER_FRAME) uniform uint u_rows_per_frame;
 CROWD_UNIFORM(GPU_UNIFORM_INV_TEX_WIDTH) uniform float u_inv_tex_width; // 1 / u_tex_width, correctly rounded
+// The clip table (crowd_contract.glsl): frames, fps, duration, layout.
+CROWD_UNIFORM(GPU_UNIFORM_CLIPS) uniform uvec4 u_clips[GPU_MAX_CLIPS];
 
 // A clip as one instance plays it.
 struct Playing {
@@ -102,11 +85,11 @@ struct Playing {
     float speed;
 };
 
-Playing playing(uint frames, uint fps_bits, uint frame_layout, bool clip_loops, uint loop_mode,
-                float duration_s, float start_s, float offset_s, float speed) {
-    bool loop = loop_mode == 0u ? clip_loops : loop_mode == 1u;
-    return Playing(frames & 65535u, frames >> 16u, frame_layout, uintBitsToFloat(fps_bits), loop,
-                   duration_s, start_s, offset_s, speed);
+// Clip `clip` of the table, played from `phase` at the epoch.
+Playing playing(uint clip, bool loop, float phase, float speed) {
+    uvec4 c = u_clips[clip];
+    return Playing(c.x & 65535u, c.x >> 16u, c.w & 3u, uintBitsToFloat(c.y), loop,
+                   uintBitsToFloat(c.z), 0.0, phase, speed);
 }
 
 float clip_time(Playing c) {
@@ -116,9 +99,8 @@ float clip_time(Playing c) {
 #if defined(CROSSFADE)
 // A blend partner: played at the phase of `c` (its clip time over its
 // duration), so both cycles start and end together; loops as `c` does.
-Playing partner_of(Playing c, uint frames, uint fps_bits, uint frame_layout, float duration_s) {
-    return Playing(frames & 65535u, frames >> 16u, frame_layout, uintBitsToFloat(fps_bits), c.loop,
-                   duration_s, 0.0, 0.0, 0.0);
+Playing partner_of(Playing c, uint clip) {
+    return playing(clip, c.loop, 0.0, 0.0);
 }
 
 float partner_time(Playing c, float t, Playing partner) {
@@ -247,15 +229,22 @@ void vat_clip(Playing c, float t, ivec2 at, out vec3 position, out vec3 normal) 
 #endif
 
 #if defined(CROSSFADE)
+// The side table (crowd_contract.glsl): a fading or blending instance's
+// entry, GPU_SIDE_TEXELS texels, found by the record's handle word.
+CROWD_BINDING(GPU_TEXTURE_SIDE) uniform highp usampler2D u_side;
+
+uvec4 side_texel(uint entry, int k) {
+    return texelFetch(u_side, ivec2(int((entry & (GPU_SIDE_ROW_ENTRIES - 1u)) * uint(GPU_SIDE_TEXELS)) + k,
+                                    int(entry >> GPU_SIDE_ROW_SHIFT)), 0);
+}
+
 // Weight of the new clip. Exactly 1 once fade_duration_s has passed since
 // fade_start_s (a subtraction rounds correctly, a division need not): the
-// world leaves this build once its clock is past every fade's end, and
-// the other build must then draw the same.
-float fade_weight() {
-    float fade_start_s = RECORD_FLOAT(GPU_RECORD_FADE_START);
-    float fade_duration_s = RECORD_FLOAT(GPU_RECORD_FADE_DURATION);
+// world frees the entry once its clock is past the fade's end, and the
+// other build must then draw the same. No entry: duration 0, weight 1.
+float fade_weight(float fade_start_s, float fade_duration_s) {
     float elapsed = u_time - fade_start_s;
-    if ((RECORD_UINT(GPU_RECORD_FLAGS) & GPU_FLAG_FADE) == 0u || !(fade_duration_s > 0.0) || elapsed >= fade_duration_s) {
+    if (!(fade_duration_s > 0.0) || elapsed >= fade_duration_s) {
         return 1.0;
     }
     return clamp(elapsed / fade_duration_s, 0.0, 1.0);
@@ -284,40 +273,33 @@ void main() {
 #endif
 
 #if defined(MODE_BAT) || defined(MODE_VAT)
-    uint flags = RECORD_UINT(GPU_RECORD_FLAGS);
-    Playing to = playing(RECORD_UINT(GPU_RECORD_FRAMES), RECORD_UINT(GPU_RECORD_FPS_BITS),
-                         (flags >> GPU_FLAG_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
-                         (flags & GPU_FLAG_CLIP_LOOPS) != 0u, flags & GPU_FLAG_LOOP_MASK,
-                         RECORD_FLOAT(GPU_RECORD_DURATION), RECORD_FLOAT(GPU_RECORD_START),
-                         RECORD_FLOAT(GPU_RECORD_OFFSET), RECORD_FLOAT(GPU_RECORD_SPEED));
+    Playing to = playing(crowd_record_clip(i_bits.x), crowd_record_loops(i_bits.x), i_motion.z,
+                         i_motion.y);
     float t_to = clip_time(to);
 #if defined(CROSSFADE)
-    Playing from = playing(RECORD_UINT(GPU_RECORD_FROM_FRAMES),
-                           RECORD_UINT(GPU_RECORD_FROM_FPS_BITS),
-                           (flags >> GPU_FLAG_FROM_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
-                           (flags & GPU_FLAG_FROM_CLIP_LOOPS) != 0u,
-                           (flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK,
-                           RECORD_FLOAT(GPU_RECORD_FROM_DURATION),
-                           RECORD_FLOAT(GPU_RECORD_FROM_START),
-                           RECORD_FLOAT(GPU_RECORD_FROM_OFFSET),
-                           RECORD_FLOAT(GPU_RECORD_FROM_SPEED));
-    float w_to = fade_weight();
+    // No entry (a record without GPU_BITS_EXTENDED): zeros, so no fade and
+    // no partners.
+    uvec4 side0 = uvec4(0u), side1 = uvec4(0u);
+    if (crowd_record_extended(i_bits.x)) {
+        side0 = side_texel(i_bits.y, 0);
+        side1 = side_texel(i_bits.y, 1);
+    }
+    uint side_clips = side0[GPU_SIDE_CLIPS];
+    Playing from = playing(side_clips & GPU_BITS_CLIP_MASK, (side_clips & GPU_SIDE_FROM_LOOP) != 0u,
+                           uintBitsToFloat(side1[GPU_SIDE_FROM_PHASE - 4]),
+                           uintBitsToFloat(side1[GPU_SIDE_FROM_SPEED - 4]));
+    float w_to = fade_weight(uintBitsToFloat(side0[GPU_SIDE_FADE_START]),
+                             uintBitsToFloat(side0[GPU_SIDE_FADE_DURATION]));
     float t_from = 0.0;
     if (w_to < 1.0) {
         t_from = clip_time(from);
     }
     // Blend partners (0 weight: none), each at its clip's phase.
-    float w_partner = RECORD_FLOAT(GPU_RECORD_PARTNER_WEIGHT);
-    Playing partner = partner_of(to, RECORD_UINT(GPU_RECORD_PARTNER_FRAMES),
-                                 RECORD_UINT(GPU_RECORD_PARTNER_FPS_BITS),
-                                 (flags >> GPU_FLAG_PARTNER_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
-                                 RECORD_FLOAT(GPU_RECORD_PARTNER_DURATION));
+    float w_partner = uintBitsToFloat(side1[GPU_SIDE_PARTNER_WEIGHT - 4]);
+    Playing partner = partner_of(to, (side_clips >> 8u) & GPU_BITS_CLIP_MASK);
     float t_partner = partner_time(to, t_to, partner);
-    float w_from_partner = w_to < 1.0 ? RECORD_FLOAT(GPU_RECORD_FROM_PARTNER_WEIGHT) : 0.0;
-    Playing from_partner = partner_of(from, RECORD_UINT(GPU_RECORD_FROM_PARTNER_FRAMES),
-                                      RECORD_UINT(GPU_RECORD_FROM_PARTNER_FPS_BITS),
-                                      (flags >> GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT) & GPU_FLAG_LAYOUT_MASK,
-                                      RECORD_FLOAT(GPU_RECORD_FROM_PARTNER_DURATION));
+    float w_from_partner = w_to < 1.0 ? uintBitsToFloat(side1[GPU_SIDE_FROM_PARTNER_WEIGHT - 4]) : 0.0;
+    Playing from_partner = partner_of(from, (side_clips >> 16u) & GPU_BITS_CLIP_MASK);
     float t_from_partner = partner_time(from, t_from, from_partner);
 #endif
 #endif
@@ -415,22 +397,23 @@ void main() {
 #endif
 #endif
 
-    float c = RECORD_FLOAT(GPU_RECORD_COS_HEADING), s = RECORD_FLOAT(GPU_RECORD_SIN_HEADING);
-    float scale = RECORD_FLOAT(GPU_RECORD_SCALE);
-    mat3 rotation = mat3(c, 0.0, -s, 0.0, 1.0, 0.0, s, 0.0, c);
-    vec3 origin = vec3(RECORD_FLOAT(GPU_RECORD_POSITION), RECORD_FLOAT(GPU_RECORD_POSITION + 1),
-                       RECORD_FLOAT(GPU_RECORD_POSITION + 2));
-    vec3 world = origin + rotation * (scale * position);
+    vec2 heading = crowd_record_heading(i_heading);
+    vec3 world = crowd_record_place(i_position, heading, i_motion.x, position);
     gl_Position = u_view_proj * vec4(world, 1.0);
     v_world = world;
-    v_normal = rotation * normal;
+    v_normal = vec3(heading.x * normal.x + heading.y * normal.z, normal.y,
+                    -heading.y * normal.x + heading.x * normal.z);
     v_uv = a_uv;
-    v_tint = vec4(RECORD_FLOAT(GPU_RECORD_TINT), RECORD_FLOAT(GPU_RECORD_TINT + 1),
-                  RECORD_FLOAT(GPU_RECORD_TINT + 2), RECORD_FLOAT(GPU_RECORD_TINT + 3));
+    v_tint = i_tint;
     v_material = a_material;
-    v_instance = RECORD_UINT(GPU_RECORD_HANDLE);
-    v_lod = (RECORD_UINT(GPU_RECORD_FLAGS) >> GPU_FLAG_LOD_SHIFT) & GPU_FLAG_LOD_BITS;
-    if (!carries_prop(RECORD_UINT(GPU_RECORD_FLAGS))) {
+#if defined(CROSSFADE)
+    v_instance = crowd_record_extended(i_bits.x) ? side0[GPU_SIDE_HANDLE] : i_bits.y;
+#else
+    // Only the CROSSFADE build draws while any record has a side entry.
+    v_instance = i_bits.y;
+#endif
+    v_lod = crowd_record_lod(i_bits.x);
+    if (!carries_prop(i_bits.x)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
     }
 }

@@ -16,77 +16,75 @@
 #define CROWD_CONTRACT_GLSL
 
 // ---- the instance record (gpu_instance_record) ----------------------------
-// Per-instance vertex attributes GPU_INSTANCE_ATTR.. in the vertex stage,
-// whole records in the culling pass's storage buffers: GPU_RECORD_VEC4S
-// vectors, the first GPU_RECORD_FLOAT_VEC4S of floats, the rest of uints.
-#define GPU_RECORD_VEC4S 9
-#define GPU_RECORD_FLOAT_VEC4S 6
-#define GPU_RECORD_UINT_VEC4S 3
+// GPU_RECORD_WORDS 32-bit words, 40 bytes, packed by src/gpu/record_pack.c
+// from the CPU's full state (gpu_instance_state) and decoded in one GLSL
+// place (crowd_record.glsl); the culling pass reads and copies whole records.
+// Precision: positions are f32 (within 1 mm up to 10 km from the origin: an
+// f32 step there is 0.98 mm); the heading is an int32 code of the angle over
+// the full circle (2^32 steps; the shaders' float decode keeps 24 bits of it,
+// 2pi / 2^25 = 1.9e-7 rad); tints are unorm8, clamped to [0, 1]. Clip time is
+// (u_time * speed + phase), u_time the clock less the world's epoch (rebased
+// every GPU_EPOCH_S, so below it), phase the clip time at the epoch: 0.1 ms
+// or better over a 24 h clock.
+#define GPU_RECORD_WORDS 10
+#define GPU_RECORD_POSITION 0 // 3 floats: world position, metres
+#define GPU_RECORD_HEADING 3  // int32: heading_rad * 2^31 / pi
+#define GPU_RECORD_SCALE 4
+#define GPU_RECORD_SPEED 5
+#define GPU_RECORD_PHASE 6 // clip time (s, unwrapped) at the epoch
+#define GPU_RECORD_TINT 7  // unorm8 x4, r in the low byte
+#define GPU_RECORD_BITS 8  // GPU_BITS_*
+// The instance's crowd_instance.id; while GPU_BITS_EXTENDED, its side-table
+// entry instead (the entry holds the id).
+#define GPU_RECORD_HANDLE 9
+#define GPU_EPOCH_S 64.0
 
-#define GPU_RECORD_POSITION 0 // 3 words: world position, metres
-#define GPU_RECORD_COS_HEADING 3
-#define GPU_RECORD_TINT 4 // 4 words
-#define GPU_RECORD_SCALE 8
-#define GPU_RECORD_START 9 // clock when the clip started, s
-#define GPU_RECORD_OFFSET 10
-#define GPU_RECORD_SPEED 11
-#define GPU_RECORD_DURATION 12 // of the clip, s
-#define GPU_RECORD_FADE_START 13
-#define GPU_RECORD_FADE_DURATION 14 // > 0 while a crossfade is set
-#define GPU_RECORD_FROM_DURATION 15 // of the clip faded from
-#define GPU_RECORD_FROM_START 16
-#define GPU_RECORD_FROM_OFFSET 17
-#define GPU_RECORD_FROM_SPEED 18
-#define GPU_RECORD_SIN_HEADING 19
-// A blend (crowd_instance_play_blend) plays two clips of a segment: the
-// clip above and its partner, which shares its phase (partner time = clip
-// time / duration * partner duration, so the feet stay in step) and is
-// mixed in with PARTNER_WEIGHT (0: no partner). The same for the clip a
-// crossfade leaves.
-#define GPU_RECORD_PARTNER_WEIGHT 20
-#define GPU_RECORD_PARTNER_DURATION 21
-#define GPU_RECORD_FROM_PARTNER_WEIGHT 22
-#define GPU_RECORD_FROM_PARTNER_DURATION 23
-// uints from here
-#define GPU_RECORD_CLIP 24
-#define GPU_RECORD_FLAGS 25     // GPU_FLAG_*
-#define GPU_RECORD_FRAMES 26    // first baked frame | frame count << 16
-#define GPU_RECORD_FPS_BITS 27  // the clip's fps, a float's bits
-#define GPU_RECORD_FROM_CLIP 28
-#define GPU_RECORD_FROM_FRAMES 29
-#define GPU_RECORD_FROM_FPS_BITS 30
-#define GPU_RECORD_HANDLE 31 // the instance's crowd_instance.id
-#define GPU_RECORD_PARTNER_FRAMES 32 // the blend partner's, as FRAMES
-#define GPU_RECORD_PARTNER_FPS_BITS 33
-#define GPU_RECORD_FROM_PARTNER_FRAMES 34
-#define GPU_RECORD_FROM_PARTNER_FPS_BITS 35
-
-// ---- the record's flags ----------------------------------------------------
-// Loop mode (crowd_loop_mode) of the clip in bits 0-1, of the clip faded
-// from in bits 2-3; GPU_FLAG_FADE while that clip is meaningful; whether
-// each clip was baked as a loop; bits 8-10 the LOD a culled pass drew the
-// instance at (0 in the records themselves, set in the visible lists'
-// copies); the frame layout (crowd_frame_layout) of each clip in bits 11-12
-// and 13-14, of their blend partners in bits 15-16 and 17-18.
-#define GPU_FLAG_LOOP_MASK 3u
-#define GPU_FLAG_FROM_LOOP_SHIFT 2u
-#define GPU_FLAG_FADE 16u
-#define GPU_FLAG_CLIP_LOOPS 32u
-#define GPU_FLAG_FROM_CLIP_LOOPS 64u
-#define GPU_FLAG_LOD_SHIFT 8u
+// ---- the record's bits ------------------------------------------------------
+// The clip (an index into the clip table), whether its time wraps (the
+// instance's loop mode resolved against the clip's own), the side-table flag,
+// the culling sphere (every clip's while the instance fades or blends), the
+// LOD a culled pass drew it at (0 in the records themselves, set in the
+// visible lists' copies) and bits 20-31 the props it carries, bit p for prop
+// type p of its archetype (crowd_world_add_prop), so one record write
+// attaches or detaches one and the culling pass lists each carrier per prop
+// type.
+#define GPU_BITS_CLIP_MASK 127u
+#define GPU_BITS_LOOP 128u
+#define GPU_BITS_EXTENDED 512u
+#define GPU_BITS_ANY_CLIP 1024u
+#define GPU_FLAG_LOD_SHIFT 11u
 #define GPU_FLAG_LOD_BITS 7u
 #define GPU_FLAG_LOD_MASK (GPU_FLAG_LOD_BITS << GPU_FLAG_LOD_SHIFT)
-#define GPU_FLAG_LAYOUT_SHIFT 11u
-#define GPU_FLAG_FROM_LAYOUT_SHIFT 13u
-#define GPU_FLAG_PARTNER_LAYOUT_SHIFT 15u
-#define GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT 17u
-#define GPU_FLAG_LAYOUT_MASK 3u
-// Bits 20-31: the props the instance carries, bit p for prop type p of its
-// archetype (crowd_world_add_prop), so one record write attaches or
-// detaches one and the culling pass lists each carrier per prop type.
 #define GPU_FLAG_PROPS_SHIFT 20u
 #define GPU_MAX_PROPS 12 // = CROWD_ARCHETYPE_MAX_PROPS
 #define GPU_FLAG_PROPS_MASK 0xfff00000u
+
+// ---- the clip table ---------------------------------------------------------
+// Per clip one uvec4 in the uniform array u_clips (GPU_UNIFORM_CLIPS, at most
+// GPU_MAX_CLIPS): first baked frame | frame count << 16, fps (a float's
+// bits), duration (a float's bits), frame layout (crowd_frame_layout) | 4
+// when the clip was baked as a loop. A uniform array, not a uniform buffer:
+// binding a UBO would touch the application's indexed buffer bindings.
+#define GPU_MAX_CLIPS 128 // = CROWD_ARCHETYPE_MAX_CLIPS
+#define GPU_CLIP_LOOPS 4u
+
+// ---- the side table ---------------------------------------------------------
+// Rare state, for instances that fade or blend in bat and vat modes: an
+// entry of GPU_SIDE_TEXELS RGBA32UI texels (32 bytes) in the texture on
+// GPU_TEXTURE_SIDE, GPU_SIDE_ROW_ENTRIES entries a row, found by the
+// record's handle word while GPU_BITS_EXTENDED. Words:
+#define GPU_SIDE_TEXELS 2
+#define GPU_SIDE_ROW_ENTRIES 512u
+#define GPU_SIDE_ROW_SHIFT 9u
+#define GPU_SIDE_CLIPS 0 // from clip | partner << 8 | from partner << 16 | GPU_SIDE_*
+#define GPU_SIDE_HANDLE 1
+#define GPU_SIDE_FADE_START 2 // float, relative to the epoch
+#define GPU_SIDE_FADE_DURATION 3 // > 0 while a crossfade runs
+#define GPU_SIDE_FROM_PHASE 4
+#define GPU_SIDE_FROM_SPEED 5
+#define GPU_SIDE_PARTNER_WEIGHT 6      // blend partner of the clip: 0 none
+#define GPU_SIDE_FROM_PARTNER_WEIGHT 7 // of the clip faded from
+#define GPU_SIDE_FROM_LOOP (1u << 24)  // the faded-from clip's time wraps
 
 // ---- the material record (gpu_material_record, `materials` in crowd.frag) --
 #define GPU_MATERIAL_VEC4S 2
@@ -106,20 +104,17 @@
 #define GPU_ATTR_MATERIAL 5
 #define GPU_ATTR_TEXEL 6 // the LOD0 vertex's VAT texel (column, row in a frame)
 #define GPU_ATTR_COUNT 7
-#define GPU_INSTANCE_ATTR 7       // = GPU_ATTR_COUNT: the record's float vectors
-#define GPU_INSTANCE_UINT_ATTR 13 // = GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S
+// The record as GPU_INSTANCE_ATTRS attributes (the fetch unpacks each):
+// position vec3, heading int, scale / speed / phase vec3, tint as normalized
+// bytes, bits and handle uvec2.
+#define GPU_INSTANCE_ATTR 7 // = GPU_ATTR_COUNT
+#define GPU_INSTANCE_ATTRS 5
+#define GPU_INSTANCE_POSITION_ATTR 7
+#define GPU_INSTANCE_HEADING_ATTR 8
+#define GPU_INSTANCE_MOTION_ATTR 9
+#define GPU_INSTANCE_TINT_ATTR 10
+#define GPU_INSTANCE_BITS_ATTR 11
 #define GPU_BINDING_INSTANCES 7
-// The same locations one by one, for the portable tier's shaders (GLSL ES
-// 3.00 has no arrays of vertex inputs, and its layout values are literals).
-#define GPU_INSTANCE_FLOAT_ATTR_0 7
-#define GPU_INSTANCE_FLOAT_ATTR_1 8
-#define GPU_INSTANCE_FLOAT_ATTR_2 9
-#define GPU_INSTANCE_FLOAT_ATTR_3 10
-#define GPU_INSTANCE_FLOAT_ATTR_4 11
-#define GPU_INSTANCE_FLOAT_ATTR_5 12
-#define GPU_INSTANCE_UINT_ATTR_0 13
-#define GPU_INSTANCE_UINT_ATTR_1 14
-#define GPU_INSTANCE_UINT_ATTR_2 15 // the last of the 16 attributes every tier has
 
 // ---- storage buffer bindings ----------------------------------------------
 #define GPU_SSBO_PALETTES 1 // gpu mode's skinning matrices, 3 vec4 per joint
@@ -138,13 +133,15 @@
 #define GPU_TEXTURE_BAT 1
 #define GPU_TEXTURE_VAT_POSITION 2
 #define GPU_TEXTURE_VAT_NORMAL 3
-#define GPU_TEXTURE_UNITS 4 // the units the GL 4.5 tier binds: 0 .. 3
+#define GPU_TEXTURE_UNITS 7 // the units the GL 4.5 tier saves: 0 .. 3 and GPU_TEXTURE_SIDE
 // The portable tier's stand-ins for storage buffers: the materials as
 // RGBA32UI texels (GPU_MATERIAL_VEC4S per material, one row) and gpu mode's
 // palettes as RGBA32F texels, rows of 1 << GPU_PALETTE_WIDTH_SHIFT.
 #define GPU_TEXTURE_MATERIAL_RECORDS 4
 #define GPU_TEXTURE_PALETTES 5
-#define GPU_PORTABLE_TEXTURE_UNITS 6 // the units the portable tier binds: 0 .. 5
+// Both tiers: the side table (RGBA32UI).
+#define GPU_TEXTURE_SIDE 6
+#define GPU_PORTABLE_TEXTURE_UNITS 7 // the units the portable tier binds: 0 .. 6
 #define GPU_PALETTE_WIDTH_SHIFT 10u
 #define GPU_PALETTE_WIDTH_MASK 1023u
 
@@ -170,7 +167,9 @@
 #define GPU_UNIFORM_CAMERA_POSITION 30
 // The portable tier has no layout(location) on uniforms: it looks each of
 // these up by name after linking (programs.c), into a table this long.
-#define GPU_UNIFORM_COUNT 31
+// The clip table: GPU_MAX_CLIPS locations from here (on the GL 4.5 tier).
+#define GPU_UNIFORM_CLIPS 31
+#define GPU_UNIFORM_COUNT 32
 
 // ---- the culling pass -----------------------------------------------------
 #define GPU_CULL_GROUP_SIZE 64 // invocations per work group

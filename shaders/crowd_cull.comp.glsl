@@ -1,8 +1,7 @@
 // crowd_cull.comp.glsl - one view's culling and LOD choice for one
 // archetype, one invocation per instance: the instance's animated bounding
-// sphere (its clip's, or the hull of both clips' during a crossfade, or
-// every clip's for a clip mixed with a blend partner; the
-// bind pose's in static mode) against the view's six frustum planes, then
+// sphere (its clip's, or every clip's during a crossfade or for a clip
+// mixed with a blend partner; the bind pose's in static mode) against the view's six frustum planes, then
 // the coarsest LOD whose measured error projects to at most the caller's
 // pixel budget, with a hysteresis band so an instance at the switching
 // distance does not flicker between two LODs. Visible records are copied
@@ -17,13 +16,12 @@
 
 layout(local_size_x = GPU_CULL_GROUP_SIZE) in;
 
-// A whole record, word by word as crowd_contract.glsl lays it out.
+// A whole record, word by word as crowd_contract.glsl lays it out (decoded
+// by crowd_record.glsl).
 struct Record {
-    vec4 f[GPU_RECORD_FLOAT_VEC4S];
-    uvec4 u[GPU_RECORD_UINT_VEC4S];
+    uint w[GPU_RECORD_WORDS];
 };
-#define RECORD_FLOAT(rec, word) rec.f[(word) / 4][(word) % 4]
-#define RECORD_UINT(rec, word) rec.u[(word) / 4 - GPU_RECORD_FLOAT_VEC4S][(word) % 4]
+#define RECORD_FLOAT(rec, word) uintBitsToFloat(rec.w[word])
 
 // glMultiDrawElementsIndirect's command, as GL defines it.
 struct Command {
@@ -68,43 +66,24 @@ void list_props(Record rec, uint flags) {
     }
 }
 
-// The sphere holding both spheres.
-vec4 hull(vec4 a, vec4 b) {
-    float d = distance(a.xyz, b.xyz);
-    if (d + b.w <= a.w) {
-        return a;
-    }
-    if (d + a.w <= b.w) {
-        return b;
-    }
-    float r = 0.5 * (d + a.w + b.w);
-    return vec4(a.xyz + (b.xyz - a.xyz) * ((r - a.w) / d), r);
-}
-
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= u_count) {
         return;
     }
     Record rec = records[i];
-    uint flags = RECORD_UINT(rec, GPU_RECORD_FLAGS);
-    // Sphere 0 holds every clip's: a blend partner can be any clip.
-    bool partnered = RECORD_FLOAT(rec, GPU_RECORD_PARTNER_WEIGHT) > 0.0;
+    uint flags = rec.w[GPU_RECORD_BITS];
+    // Sphere 0 holds every clip's: for a blend partner (any clip) and the
+    // clip a crossfade leaves.
+    bool any_clip = (flags & GPU_BITS_ANY_CLIP) != 0u;
     vec4 sphere = u_bind_pose ? u_bind_sphere
-                              : clip_spheres[partnered ? 0u : 1u + RECORD_UINT(rec, GPU_RECORD_CLIP)];
-    if (!u_bind_pose && (flags & GPU_FLAG_FADE) != 0u &&
-        RECORD_FLOAT(rec, GPU_RECORD_FADE_DURATION) > 0.0) {
-        bool from_partnered = RECORD_FLOAT(rec, GPU_RECORD_FROM_PARTNER_WEIGHT) > 0.0;
-        sphere = hull(sphere, clip_spheres[from_partnered ? 0u : 1u + RECORD_UINT(rec, GPU_RECORD_FROM_CLIP)]);
-    }
-    float c = RECORD_FLOAT(rec, GPU_RECORD_COS_HEADING);
-    float s = RECORD_FLOAT(rec, GPU_RECORD_SIN_HEADING);
+                              : clip_spheres[any_clip ? 0u : 1u + crowd_record_clip(flags)];
+    vec2 heading = crowd_record_heading(int(rec.w[GPU_RECORD_HEADING]));
     float scale = RECORD_FLOAT(rec, GPU_RECORD_SCALE);
     vec3 origin = vec3(RECORD_FLOAT(rec, GPU_RECORD_POSITION),
                        RECORD_FLOAT(rec, GPU_RECORD_POSITION + 1),
                        RECORD_FLOAT(rec, GPU_RECORD_POSITION + 2));
-    vec3 centre =
-        origin + scale * vec3(c * sphere.x + s * sphere.z, sphere.y, -s * sphere.x + c * sphere.z);
+    vec3 centre = crowd_record_place(origin, heading, scale, sphere.xyz);
     float radius = scale * sphere.w;
     for (int p = 0; p < 6; p++) {
         if (dot(u_planes[p].xyz, centre) + u_planes[p].w < -radius) {
@@ -127,7 +106,7 @@ void main() {
         lod_state[i] = lod;
     }
     uint slot = atomicAdd(commands[lod].instance_count, 1u);
-    RECORD_UINT(rec, GPU_RECORD_FLAGS) = (flags & ~GPU_FLAG_LOD_MASK) | (lod << GPU_FLAG_LOD_SHIFT);
+    rec.w[GPU_RECORD_BITS] = (flags & ~GPU_FLAG_LOD_MASK) | (lod << GPU_FLAG_LOD_SHIFT);
     visible[lod * u_capacity + slot] = rec;
     list_props(rec, flags);
 }

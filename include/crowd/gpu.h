@@ -312,9 +312,11 @@ typedef struct crowd_archetype_desc {
  * CROWD_ERROR_INVALID_ARGUMENT (no asset or bake, bake and asset of
  * different vertex counts, mode not playable with what was given),
  * CROWD_ERROR_INVALID_DATA (a loaded bake whose layout does not hold),
- * CROWD_ERROR_LIMIT (too many archetypes, a texture beyond what the GL
+ * CROWD_ERROR_LIMIT (too many archetypes, more than
+ * CROWD_ARCHETYPE_MAX_CLIPS clips, a texture beyond what the GL
  * implementation allows), CROWD_ERROR_GPU (a shader failed to compile, with
  * the GL log, or a GL call failed). Nothing is left behind on failure. */
+#define CROWD_ARCHETYPE_MAX_CLIPS 128u
 crowd_result crowd_world_add_archetype(crowd_world *world, const crowd_archetype_desc *desc,
                                        crowd_archetype *out_archetype, crowd_error *error);
 /* Removes an archetype, its instances and GL objects. */

@@ -157,6 +157,11 @@ static crowd_result check_bake(const crowd_bake *bake, const crowd_asset *drawn,
 static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
     const crowd_bake *bake = r->bake;
     r->clip_count = bake != NULL ? bake->clip_count : r->source->clip_count;
+    if (r->clip_count > CROWD_ARCHETYPE_MAX_CLIPS) {
+        /* The record's clip index and the shaders' clip table hold this many. */
+        return crowd_error_set(error, CROWD_ERROR_LIMIT, NULL, "%u clips, at most %u",
+                               (unsigned)r->clip_count, (unsigned)CROWD_ARCHETYPE_MAX_CLIPS);
+    }
     r->clips = crowd__mem_alloc_zeroed(&r->world->allocator, r->clip_count > 0 ? r->clip_count : 1,
                                        sizeof *r->clips);
     if (r->clips == NULL) {
@@ -192,6 +197,12 @@ static crowd_result make_clips(gpu_archetype *r, crowd_error *error) {
         if (clip->name == NULL) {
             return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
         }
+        /* The shaders' clip table (u_clips, GPU_UNIFORM_CLIPS). */
+        uint32_t *row = r->clip_table[c];
+        row[0] = gpu_frames(clip->first_frame, clip->frame_count);
+        memcpy(&row[1], &clip->fps, sizeof clip->fps);
+        memcpy(&row[2], &clip->duration_s, sizeof clip->duration_s);
+        row[3] = (uint32_t)clip->layout | (clip->loop ? GPU_CLIP_LOOPS : 0u);
     }
     return CROWD_OK;
 }
@@ -258,6 +269,8 @@ crowd_result crowd__gpu_archetype_set_mode(gpu_archetype *r, crowd_gpu_mode mode
         crowd_error ignored;
         programs_for(r, CROWD_GPU_MODE_STATIC, &ignored);
     }
+    /* Side-table entries exist in bat and vat modes only. */
+    crowd__gpu_records_repack_all(r);
     return result;
 }
 

@@ -48,7 +48,7 @@ static void apply(gpu_archetype *r, uint32_t slot, uint32_t index, float p, floa
                   float rate) {
     const gpu_blend *b = &r->blends.items[index];
     blend_segment seg = segment_of(b, p);
-    gpu_instance_record *rec = &r->instances.records[slot];
+    gpu_instance_state *rec = &r->instances.states[slot];
     gpu_blend_slot *state = &r->blends.slots[slot];
     uint32_t main = b->clips[seg.main];
     if (r->source != NULL && rec->clip != main) {
@@ -83,7 +83,7 @@ static void apply(gpu_archetype *r, uint32_t slot, uint32_t index, float p, floa
 
 /* The slot's phase now: its clip's time over its duration. */
 static float phase_now(const gpu_archetype *r, uint32_t slot) {
-    const gpu_instance_record *rec = &r->instances.records[slot];
+    const gpu_instance_state *rec = &r->instances.states[slot];
     const gpu_clip *c = &r->clips[rec->clip];
     float t = crowd__gpu_clip_time(c, rec->flags & GPU_FLAG_LOOP_MASK, (float)r->world->clock_s,
                                    rec->start_s, rec->offset_s, rec->speed);

@@ -48,7 +48,7 @@ void crowd__gpu_blends_slot_clip(gpu_archetype *r, uint32_t slot, float rate) {
     uint32_t from_partner = b->from_partner_clip;
     crowd__gpu_blends_slot_init(r, slot, rate);
     /* The clip a crossfade leaves keeps its blend until the fade ends. */
-    if (r->instances.records[slot].flags & GPU_FLAG_FADE) {
+    if (r->instances.states[slot].flags & GPU_FLAG_FADE) {
         b->from_factor = from_factor;
         b->from_partner_clip = from_partner;
     }
@@ -71,7 +71,7 @@ void crowd__gpu_blends_clear(gpu_archetype *r) {
 
 void crowd__gpu_blends_set_rate(gpu_archetype *r, uint32_t slot, float rate) {
     gpu_blend_slot *b = &r->blends.slots[slot];
-    gpu_instance_record *rec = &r->instances.records[slot];
+    gpu_instance_state *rec = &r->instances.states[slot];
     b->rate = rate;
     rec->speed = rate * b->factor;
     if (rec->flags & GPU_FLAG_FADE) {
@@ -83,7 +83,7 @@ const gpu_blend_slot *crowd__gpu_blends_slot(const gpu_archetype *r, uint32_t sl
     return &r->blends.slots[slot];
 }
 
-void crowd__gpu_record_clear_partner(gpu_instance_record *rec) {
+void crowd__gpu_record_clear_partner(gpu_instance_state *rec) {
     rec->partner_weight = 0.0f;
     rec->partner_duration_s = 0.0f;
     rec->partner_frames = 0;

@@ -223,21 +223,19 @@ void crowd__gpu_cull_block_changed(gpu_archetype *r, uint32_t slot) {
 }
 
 /* The instance's world sphere as the culling pass makes it: its clip's
- * (every clip's while it blends), grown over the clip a fade leaves, placed
- * by the record's transform. */
+ * (every clip's while it fades or blends: GPU_BITS_ANY_CLIP), placed by
+ * the record's transform as crowd_record.glsl decodes it. */
 static void instance_sphere(const gpu_archetype *r, const gpu_instance_record *rec, bool bind_pose,
                             float out[4]) {
     float sphere[4];
-    uint32_t at = rec->partner_weight > 0.0f ? 0u : 1u + rec->clip;
+    uint32_t at = rec->bits & GPU_BITS_ANY_CLIP ? 0u : 1u + (rec->bits & GPU_BITS_CLIP_MASK);
     memcpy(sphere, bind_pose ? r->cull.bind_sphere : r->cull.clip_spheres + 4 * at, sizeof sphere);
-    if (!bind_pose && (rec->flags & GPU_FLAG_FADE) && rec->fade_duration_s > 0.0f) {
-        uint32_t from_at = rec->from_partner_weight > 0.0f ? 0u : 1u + rec->from_clip;
-        sphere_hull(sphere, r->cull.clip_spheres + 4 * from_at, sphere);
-    }
-    float c = rec->cos_heading, s = rec->sin_heading, scale = rec->scale;
-    out[0] = rec->position[0] + scale * (c * sphere[0] + s * sphere[2]);
-    out[1] = rec->position[1] + scale * sphere[1];
-    out[2] = rec->position[2] + scale * (-s * sphere[0] + c * sphere[2]);
+    float angle = crowd__gpu_heading_angle(rec->heading);
+    float c = cosf(angle), s = sinf(angle), scale = rec->scale;
+    float x = scale * sphere[0], y = scale * sphere[1], z = scale * sphere[2];
+    out[0] = rec->position[0] + (c * x + s * z);
+    out[1] = rec->position[1] + y;
+    out[2] = rec->position[2] + (-s * x + c * z);
     out[3] = scale * sphere[3];
 }
 
@@ -319,7 +317,7 @@ void crowd__gpu_cull_cpu(gpu_archetype *r, const gpu_view *view, uint8_t *lod_st
             }
             gpu_instance_record *kept = &out[lod * capacity + counts[lod]++];
             *kept = *rec;
-            kept->flags = (kept->flags & ~GPU_FLAG_LOD_MASK) | lod << GPU_FLAG_LOD_SHIFT;
+            kept->bits = (kept->bits & ~GPU_FLAG_LOD_MASK) | lod << GPU_FLAG_LOD_SHIFT;
         }
     }
 }

@@ -20,9 +20,17 @@ void crowd__gpu_bind_texture(const crowd_world *w, GLuint unit, GLenum target, G
     glBindSampler(unit, 0);
 }
 
+void crowd__gpu_draw_clip_table(const gpu_archetype *r, const gpu_program *program) {
+    if (program->uniform[GPU_UNIFORM_CLIPS] >= 0 && r->clip_count > 0) {
+        glUniform4uiv(program->uniform[GPU_UNIFORM_CLIPS], (GLsizei)r->clip_count,
+                      r->clip_table[0]);
+    }
+}
+
 void crowd__gpu_draw_mode_uniforms(gpu_archetype *r, const gpu_program *program) {
     const crowd_bake *bake = r->bake;
     const GLint *at = program->uniform;
+    crowd__gpu_draw_clip_table(r, program);
     switch (r->mode) {
     case CROWD_GPU_MODE_GPU: {
         glUniform1ui(at[GPU_UNIFORM_JOINT_COUNT], r->source->skeleton.joint_count);
@@ -123,7 +131,10 @@ void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu
         set_light(program, desc, r->handle);
     }
     if (at[GPU_UNIFORM_TIME] >= 0) {
-        glUniform1f(at[GPU_UNIFORM_TIME], now);
+        /* The records' times are relative to the epoch (record_pack.c);
+         * the difference is exact in double and small as a float. */
+        (void)now;
+        glUniform1f(at[GPU_UNIFORM_TIME], (float)(r->world->clock_s - r->world->epoch_s));
     }
     if (!depth) {
         if (r->world->portable) {
@@ -148,6 +159,12 @@ static crowd_result draw_characters(gpu_archetype *r, const crowd_draw_desc *des
     const gpu_program *program = crowd__gpu_pass_program(p, desc->pass == CROWD_PASS_DEPTH, fading);
     crowd__gpu_draw_use(r, program, &r->mesh, desc, view_proj, now);
     crowd__gpu_draw_mode_uniforms(r, program);
+    if (fading) {
+        crowd_result result = crowd__gpu_side_bind(r, error);
+        if (result != CROWD_OK) {
+            return result;
+        }
+    }
     if (r->world->portable) {
         return crowd__gpu_draw_portable(r, culled, lod_count, error);
     }

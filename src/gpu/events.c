@@ -109,14 +109,14 @@ static bool clip_fires(const gpu_archetype *r, uint32_t clip, uint32_t loop_mode
            (c->marker_count > 0 || !crowd__gpu_clip_loops(c, loop_mode));
 }
 
-static uint32_t from_loop_mode(const gpu_instance_record *rec) {
+static uint32_t from_loop_mode(const gpu_instance_state *rec) {
     return (rec->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK;
 }
 
 /* A slot showing the caller's pose (crowd_instance_set_pose) plays no
  * clip, so it fires nothing and stays out of the index. */
 static bool slot_fires(const gpu_archetype *r, uint32_t slot) {
-    const gpu_instance_record *rec = &r->instances.records[slot];
+    const gpu_instance_state *rec = &r->instances.states[slot];
     const gpu_event_clock *clock = &r->events.clocks[slot];
     if (crowd__gpu_poses_models(r, slot) != NULL) {
         return false;
@@ -182,7 +182,7 @@ static void fire(gpu_archetype *r, uint32_t slot, uint32_t clip, uint32_t loop_m
     crowd_clip_markers markers = {times, c->marker_count, c->duration_s, loop};
     uint32_t count = crowd_anim_markers_passed(&markers, from_t, to_t, fresh, r->events.hits,
                                                r->events.hit_capacity);
-    const gpu_instance_record *rec = &r->instances.records[slot];
+    const gpu_instance_state *rec = &r->instances.states[slot];
     for (uint32_t h = 0; h < count && h < r->events.hit_capacity; h++) {
         const crowd_marker_hit *hit = &r->events.hits[h];
         bool end = hit->marker == CROWD_MARKER_END;
@@ -203,7 +203,7 @@ static void fire(gpu_archetype *r, uint32_t slot, uint32_t clip, uint32_t loop_m
  * those of the clip its fade leaves, up to the fade's end. */
 static crowd_result read_slot(gpu_archetype *r, uint32_t slot, float clock_s, gpu_event_list *list,
                               crowd_error *error) {
-    const gpu_instance_record *rec = &r->instances.records[slot];
+    const gpu_instance_state *rec = &r->instances.states[slot];
     gpu_event_clock *clock = &r->events.clocks[slot];
     bool from_live = (clock->flags & GPU_EVENTS_FROM_LIVE) != 0;
     crowd_result result = reserve_list(r->world, list, 2 * r->events.hit_capacity, error);
@@ -246,7 +246,7 @@ crowd_result crowd__gpu_events_settle(gpu_archetype *r, uint32_t slot, crowd_err
 }
 
 void crowd__gpu_events_start(gpu_archetype *r, uint32_t slot, gpu_event_start how) {
-    const gpu_instance_record *rec = &r->instances.records[slot];
+    const gpu_instance_state *rec = &r->instances.states[slot];
     gpu_event_clock *clock = &r->events.clocks[slot];
     float now = (float)r->world->clock_s;
     if (how == GPU_EVENT_START_CLIP) {

@@ -165,18 +165,21 @@ static crowd_result compile(gpu_glsl glsl, GLenum stage, const char *name, const
     const char *contract = crowd_gpu_shader_source("crowd_contract.glsl");
     const char *prelude =
         stage == GL_VERTEX_SHADER ? crowd_gpu_shader_source("crowd_time.glsl") : "";
+    /* ... and read records through the one decoder. */
+    const char *record = stage != GL_FRAGMENT_SHADER ? crowd_gpu_shader_source("crowd_record.glsl") : "";
     const char *tier = crowd_gpu_shader_source("crowd_tier.glsl");
     /* The tail's own line numbers in the log: source string 1 from line 1. */
-    const char *parts[8] = {crowd__gpu_glsl_preamble(glsl),
+    const char *parts[9] = {crowd__gpu_glsl_preamble(glsl),
                             tier != NULL ? tier : "",
                             defines != NULL ? defines : "",
                             contract != NULL ? contract : "",
                             prelude,
+                            record != NULL ? record : "",
                             body,
                             "\n#line 1 1\n",
                             tail};
     GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, tail != NULL ? 8 : 6, parts, NULL);
+    glShaderSource(shader, tail != NULL ? 9 : 7, parts, NULL);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);

@@ -23,9 +23,16 @@ static crowd_result oom(crowd_error *error) {
  * records into a new buffer of that size. */
 static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error) {
     const crowd_allocator *allocator = &r->world->allocator;
-    void *p = crowd__mem_grow(allocator, r->instances.records,
-                              r->instances.capacity * sizeof *r->instances.records,
-                              capacity * sizeof *r->instances.records);
+    void *p = crowd__mem_grow(allocator, r->instances.states,
+                              r->instances.capacity * sizeof *r->instances.states,
+                              capacity * sizeof *r->instances.states);
+    if (p == NULL) {
+        return oom(error);
+    }
+    r->instances.states = p;
+    p = crowd__mem_grow(allocator, r->instances.records,
+                        r->instances.capacity * sizeof *r->instances.records,
+                        capacity * sizeof *r->instances.records);
     if (p == NULL) {
         return oom(error);
     }
@@ -37,7 +44,10 @@ static crowd_result reserve(gpu_archetype *r, uint32_t capacity, crowd_error *er
         return oom(error);
     }
     r->instances.slot_handle = p;
-    crowd_result result = crowd__gpu_events_reserve(r, capacity, error);
+    crowd_result result = crowd__gpu_side_reserve(r, capacity, error);
+    if (result == CROWD_OK) {
+        result = crowd__gpu_events_reserve(r, capacity, error);
+    }
     if (result == CROWD_OK) {
         result = crowd__gpu_poses_reserve(r, capacity, error);
     }
@@ -84,7 +94,9 @@ crowd_result crowd__gpu_instances_init(gpu_archetype *r, crowd_error *error) {
 }
 
 bool crowd__gpu_crossfade_running(const gpu_archetype *r, float now_s) {
-    return (double)now_s < r->instances.fade_end_s || r->blends.partnered > 0;
+    /* A side-table entry is a fade or blend some record still shows. */
+    return (double)now_s < r->instances.fade_end_s || r->blends.partnered > 0 ||
+           r->instances.side.count > 0;
 }
 
 /* A fade from start_s over duration_s has weight exactly 1 from the first
@@ -93,25 +105,29 @@ bool crowd__gpu_crossfade_running(const gpu_archetype *r, float now_s) {
  * sum) qualifies, as rounding cannot take the difference below the float
  * duration_s; the double sum rounds to nearest, one step up makes it an
  * upper bound. */
-static void note_fade_end(gpu_archetype *r, float start_s, float duration_s) {
-    double end = nextafter((double)start_s + (double)duration_s, INFINITY);
+static void note_fade_end(gpu_archetype *r, double start_s, float duration_s) {
+    double end = nextafter(start_s + (double)duration_s, INFINITY);
     r->instances.fade_end_s = end > r->instances.fade_end_s ? end : r->instances.fade_end_s;
 }
 
 void crowd__gpu_instances_release(gpu_archetype *r) {
     uint64_t bytes = (uint64_t)r->instances.capacity * sizeof(gpu_instance_record);
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->instances.buffer, &bytes);
+    crowd__mem_free(&r->world->allocator, r->instances.states);
     crowd__mem_free(&r->world->allocator, r->instances.records);
+    crowd__gpu_side_release(r);
     crowd__mem_free(&r->world->allocator, r->instances.slot_handle);
     crowd__gpu_events_release(r);
     crowd__gpu_poses_release(r);
     crowd__gpu_blends_release(r);
+    r->instances.states = NULL;
     r->instances.records = NULL;
     r->instances.slot_handle = NULL;
     r->instances.capacity = r->instances.count = 0;
 }
 
 void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot) {
+    crowd__gpu_record_pack(r, slot);
     crowd__gpu_cull_block_changed(r, slot);
     if (r->world->portable) {
         return; /* the CPU copy is what the next pass streams */
@@ -145,7 +161,7 @@ static const gpu_clip *clip_of(const gpu_archetype *r, uint32_t clip) {
 
 /* Sets the record's clip with what the shaders need of it: baked frames,
  * duration and whether it loops (zeros for an asset without clips). */
-void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip) {
+void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_state *rec, uint32_t clip) {
     const gpu_clip *c = clip_of(r, clip);
     float fps = c != NULL ? c->fps : 0.0f;
     rec->clip = clip;
@@ -158,7 +174,7 @@ void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_record *rec
 }
 
 static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instance_desc *desc,
-                                     gpu_instance_record *out, crowd_error *error) {
+                                     gpu_instance_state *out, crowd_error *error) {
     if (desc == NULL) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "desc is NULL");
     }
@@ -181,6 +197,7 @@ static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instanc
     }
     memset(out, 0, sizeof *out);
     memcpy(out->position, desc->position, sizeof out->position);
+    out->heading_rad = desc->heading_rad;
     out->cos_heading = cosf(desc->heading_rad);
     out->sin_heading = sinf(desc->heading_rad);
     bool no_tint = desc->tint[0] == 0.0f && desc->tint[1] == 0.0f && desc->tint[2] == 0.0f &&
@@ -191,7 +208,7 @@ static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instanc
     out->scale = desc->scale == 0.0f ? 1.0f : desc->scale;
     out->flags = (uint32_t)desc->loop;
     crowd__gpu_record_set_clip(r, out, desc->clip);
-    out->start_s = (float)r->world->clock_s;
+    out->start_s = r->world->clock_s;
     out->offset_s = desc->time_offset_s;
     out->speed = desc->paused ? 0.0f : (desc->speed == 0.0f ? 1.0f : desc->speed);
     return CROWD_OK;
@@ -200,7 +217,7 @@ static crowd_result record_from_desc(const gpu_archetype *r, const crowd_instanc
 crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc *desc,
                                      uint32_t handle_index, uint32_t handle, uint32_t *out_slot,
                                      crowd_error *error) {
-    gpu_instance_record record;
+    gpu_instance_state record;
     crowd_result result = record_from_desc(r, desc, &record, error);
     if (result != CROWD_OK) {
         return result;
@@ -216,7 +233,7 @@ crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc
     uint32_t slot = r->instances.count++;
     record.handle = handle;
     r->instances.slot_handle[slot] = handle_index;
-    r->instances.records[slot] = record;
+    r->instances.states[slot] = record;
     if (r->source != NULL) {
         crowd__gpu_pose_reset_cursor(r, slot, 0);
         crowd__gpu_pose_reset_cursor(r, slot, 1);
@@ -232,7 +249,7 @@ crowd_result crowd__gpu_instance_add(gpu_archetype *r, const crowd_instance_desc
 
 crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
                                         const crowd_instance_desc *desc, crowd_error *error) {
-    gpu_instance_record record;
+    gpu_instance_state record;
     crowd_result result = record_from_desc(r, desc, &record, error);
     if (result == CROWD_OK) {
         result = crowd__gpu_events_settle(r, slot, error);
@@ -241,13 +258,13 @@ crowd_result crowd__gpu_instance_update(gpu_archetype *r, uint32_t slot,
         return result;
     }
     crowd__gpu_poses_end(r, slot); /* a new state: its clip plays */
-    if (r->source != NULL && record.clip != r->instances.records[slot].clip) {
+    if (r->source != NULL && record.clip != r->instances.states[slot].clip) {
         crowd__gpu_pose_reset_cursor(r, slot, 0);
     }
-    record.handle = r->instances.records[slot].handle;
+    record.handle = r->instances.states[slot].handle;
     /* A new state, the same props. */
-    record.flags |= r->instances.records[slot].flags & GPU_FLAG_PROPS_MASK;
-    r->instances.records[slot] = record;
+    record.flags |= r->instances.states[slot].flags & GPU_FLAG_PROPS_MASK;
+    r->instances.states[slot] = record;
     crowd__gpu_blends_slot_clip(r, slot, record.speed);
     crowd__gpu_events_start(r, slot, GPU_EVENT_START_CLIP);
     crowd__gpu_instance_write(r, slot);
@@ -262,8 +279,9 @@ crowd_result crowd__gpu_instance_set_transform(gpu_archetype *r, uint32_t slot,
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "transform values must be finite, scale >= 0");
     }
-    gpu_instance_record *rec = &r->instances.records[slot];
+    gpu_instance_state *rec = &r->instances.states[slot];
     memcpy(rec->position, position, sizeof rec->position);
+    rec->heading_rad = heading_rad;
     rec->cos_heading = cosf(heading_rad);
     rec->sin_heading = sinf(heading_rad);
     rec->scale = scale == 0.0f ? 1.0f : scale;
@@ -291,8 +309,8 @@ crowd_result crowd__gpu_instance_set_speed(gpu_archetype *r, uint32_t slot, floa
     if (result != CROWD_OK) {
         return result;
     }
-    gpu_instance_record *rec = &r->instances.records[slot];
-    float now = (float)r->world->clock_s;
+    gpu_instance_state *rec = &r->instances.states[slot];
+    double now = r->world->clock_s;
     rec->offset_s = current_time(r, rec->clip, rec->flags & GPU_FLAG_LOOP_MASK, rec->start_s,
                                  rec->offset_s, rec->speed);
     rec->start_s = now;
@@ -326,10 +344,10 @@ crowd_result crowd__gpu_instance_start(gpu_archetype *r, uint32_t slot, uint32_t
     /* The clip shows from now on; a crossfade starts from the clip the
      * instance's clock ran under the pose, not from the pose. */
     crowd__gpu_poses_end(r, slot);
-    gpu_instance_record *rec = &r->instances.records[slot];
+    gpu_instance_state *rec = &r->instances.states[slot];
     uint32_t loop_mode = rec->flags & GPU_FLAG_LOOP_MASK;
     uint32_t props = rec->flags & GPU_FLAG_PROPS_MASK;
-    float now = (float)r->world->clock_s;
+    double now = r->world->clock_s;
     if (crossfade_s > 0.0f) {
         /* The pose being left is the current clip's; a fade already running
          * is cut short (its source clip drops out). */
@@ -391,12 +409,14 @@ crowd_result crowd__gpu_instance_play(gpu_archetype *r, uint32_t slot, uint32_t 
 uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
     uint32_t last = r->instances.count - 1;
     uint32_t moved = UINT32_MAX;
+    crowd__gpu_side_free(r, slot);
     crowd__gpu_events_remove(r, slot, last);
     crowd__gpu_poses_remove(r, slot, last);
     crowd__gpu_blends_remove(r, slot, last);
     crowd__gpu_props_forget(r, slot);
     if (slot != last) {
-        r->instances.records[slot] = r->instances.records[last];
+        r->instances.states[slot] = r->instances.states[last];
+        crowd__gpu_side_move_slot(r, slot, last);
         r->instances.slot_handle[slot] = r->instances.slot_handle[last];
         moved = r->instances.slot_handle[slot];
         if (r->source != NULL) {
@@ -413,6 +433,10 @@ uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot) {
 }
 
 void crowd__gpu_instances_clear(gpu_archetype *r) {
+    for (uint32_t slot = 0; slot < r->instances.count; slot++) {
+        r->instances.side.slot_entry[slot] = UINT32_MAX;
+    }
+    r->instances.side.count = 0;
     r->instances.count = 0;
     crowd__gpu_props_forget_all(r);
     crowd__gpu_events_clear(r);
@@ -423,7 +447,7 @@ void crowd__gpu_instances_clear(gpu_archetype *r) {
 
 void crowd__gpu_instances_grow_bounds(const gpu_archetype *r, float min[3], float max[3]) {
     for (uint32_t slot = 0; slot < r->instances.count; slot++) {
-        const gpu_instance_record *rec = &r->instances.records[slot];
+        const gpu_instance_state *rec = &r->instances.states[slot];
         float c = rec->cos_heading, s = rec->sin_heading;
         for (int corner = 0; corner < 8; corner++) {
             float x = (corner & 1) ? r->bind_max[0] : r->bind_min[0];

@@ -17,30 +17,28 @@
 
 typedef struct gpu_archetype gpu_archetype;
 
-/* One instance on the GPU (GPU_RECORD_* in shaders/crowd_contract.glsl, the
- * one description of it; the asserts below hold this struct to it). The
- * vertex shader reads it as per-instance vertex attributes, not from a
- * storage buffer: a software rasterizer fetches a per-instance attribute
- * once per batch of vertices, but loads storage buffer values one lane at a
- * time. The clip's baked frames and duration ride along (written with the
- * clip), so no clip table is read per vertex either. */
-typedef struct gpu_instance_record {
+/* One instance's full state, on the CPU only: what every CPU path (events,
+ * queries, cpu and gpu modes, root motion) reads, and what the GPU record
+ * (gpu_instance_record) is packed from (record_pack.c) at each write. Clock
+ * times are doubles, so they hold over a long clock. */
+typedef struct gpu_instance_state {
     float position[3];
     /* The heading as its cosine and sine (sin_heading further down), worked
-     * out once when the instance is written rather than for every vertex. */
+     * out once when the instance is written. */
     float cos_heading;
     float tint[4];
     float scale;
-    float start_s;
+    double start_s;
     float offset_s;
     float speed;
     float duration_s; /* of clip */
-    float fade_start_s;
+    double fade_start_s;
     float fade_duration_s; /* > 0 while a crossfade is set */
     float from_duration_s; /* of from_clip */
-    float from_start_s;
+    double from_start_s;
     float from_offset_s;
     float from_speed;
+    float heading_rad;
     float sin_heading;
     float partner_weight; /* blend partner of clip: 0 none */
     float partner_duration_s;
@@ -49,7 +47,7 @@ typedef struct gpu_instance_record {
     uint32_t clip;
     uint32_t flags;    /* GPU_FLAG_* */
     uint32_t frames;   /* clip's baked frames (bat, vat): gpu_frames() */
-    uint32_t fps_bits; /* the clip's fps, a float's bits (attributes are uints here) */
+    uint32_t fps_bits; /* the clip's fps, a float's bits */
     uint32_t from_clip;
     uint32_t from_frames;
     uint32_t from_fps_bits;
@@ -58,6 +56,40 @@ typedef struct gpu_instance_record {
     uint32_t partner_fps_bits;
     uint32_t from_partner_frames;
     uint32_t from_partner_fps_bits;
+} gpu_instance_state;
+
+/* The state's flags: loop mode (crowd_loop_mode) of the clip in bits 0-1,
+ * of the clip faded from in bits 2-3; GPU_FLAG_FADE while that clip is
+ * meaningful; whether each clip was baked as a loop; the frame layout
+ * (crowd_frame_layout) of each clip and of their blend partners; the props
+ * in the record's bits (GPU_FLAG_PROPS_*, the same bits in both). */
+#define GPU_FLAG_LOOP_MASK 3u
+#define GPU_FLAG_FROM_LOOP_SHIFT 2u
+#define GPU_FLAG_FADE 16u
+#define GPU_FLAG_CLIP_LOOPS 32u
+#define GPU_FLAG_FROM_CLIP_LOOPS 64u
+#define GPU_FLAG_LAYOUT_SHIFT 11u
+#define GPU_FLAG_FROM_LAYOUT_SHIFT 13u
+#define GPU_FLAG_PARTNER_LAYOUT_SHIFT 15u
+#define GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT 17u
+#define GPU_FLAG_LAYOUT_MASK 3u
+
+/* One instance on the GPU (GPU_RECORD_* in shaders/crowd_contract.glsl, the
+ * one description of it; the asserts below hold this struct to it): 40
+ * bytes. The vertex shader reads it as per-instance vertex attributes, not
+ * from a storage buffer: a software rasterizer fetches a per-instance
+ * attribute once per batch of vertices, but loads storage buffer values one
+ * lane at a time. Per-clip constants are in the clip table (u_clips), a
+ * fade's or blend's state in the side table. */
+typedef struct gpu_instance_record {
+    float position[3];
+    int32_t heading; /* heading_rad * 2^31 / pi */
+    float scale;
+    float speed;
+    float phase_s;
+    uint8_t tint[4];
+    uint32_t bits;   /* GPU_BITS_* */
+    uint32_t handle; /* crowd_instance.id, or the side entry while GPU_BITS_EXTENDED */
 } gpu_instance_record;
 
 #define GPU_WORD(type, field) (offsetof(type, field) / 4)
@@ -65,51 +97,23 @@ typedef struct gpu_instance_record {
     _Static_assert(GPU_WORD(gpu_instance_record, field) == (word),                                 \
                    "gpu_instance_record." #field " is not where crowd_contract.glsl puts it")
 GPU_RECORD_AT(position, GPU_RECORD_POSITION);
-GPU_RECORD_AT(cos_heading, GPU_RECORD_COS_HEADING);
-GPU_RECORD_AT(tint, GPU_RECORD_TINT);
+GPU_RECORD_AT(heading, GPU_RECORD_HEADING);
 GPU_RECORD_AT(scale, GPU_RECORD_SCALE);
-GPU_RECORD_AT(start_s, GPU_RECORD_START);
-GPU_RECORD_AT(offset_s, GPU_RECORD_OFFSET);
 GPU_RECORD_AT(speed, GPU_RECORD_SPEED);
-GPU_RECORD_AT(duration_s, GPU_RECORD_DURATION);
-GPU_RECORD_AT(fade_start_s, GPU_RECORD_FADE_START);
-GPU_RECORD_AT(fade_duration_s, GPU_RECORD_FADE_DURATION);
-GPU_RECORD_AT(from_duration_s, GPU_RECORD_FROM_DURATION);
-GPU_RECORD_AT(from_start_s, GPU_RECORD_FROM_START);
-GPU_RECORD_AT(from_offset_s, GPU_RECORD_FROM_OFFSET);
-GPU_RECORD_AT(from_speed, GPU_RECORD_FROM_SPEED);
-GPU_RECORD_AT(sin_heading, GPU_RECORD_SIN_HEADING);
-GPU_RECORD_AT(clip, GPU_RECORD_CLIP);
-GPU_RECORD_AT(flags, GPU_RECORD_FLAGS);
-GPU_RECORD_AT(frames, GPU_RECORD_FRAMES);
-GPU_RECORD_AT(fps_bits, GPU_RECORD_FPS_BITS);
-GPU_RECORD_AT(from_clip, GPU_RECORD_FROM_CLIP);
-GPU_RECORD_AT(from_frames, GPU_RECORD_FROM_FRAMES);
-GPU_RECORD_AT(from_fps_bits, GPU_RECORD_FROM_FPS_BITS);
+GPU_RECORD_AT(phase_s, GPU_RECORD_PHASE);
+GPU_RECORD_AT(tint, GPU_RECORD_TINT);
+GPU_RECORD_AT(bits, GPU_RECORD_BITS);
 GPU_RECORD_AT(handle, GPU_RECORD_HANDLE);
-GPU_RECORD_AT(partner_weight, GPU_RECORD_PARTNER_WEIGHT);
-GPU_RECORD_AT(partner_duration_s, GPU_RECORD_PARTNER_DURATION);
-GPU_RECORD_AT(from_partner_weight, GPU_RECORD_FROM_PARTNER_WEIGHT);
-GPU_RECORD_AT(from_partner_duration_s, GPU_RECORD_FROM_PARTNER_DURATION);
-GPU_RECORD_AT(partner_frames, GPU_RECORD_PARTNER_FRAMES);
-GPU_RECORD_AT(partner_fps_bits, GPU_RECORD_PARTNER_FPS_BITS);
-GPU_RECORD_AT(from_partner_frames, GPU_RECORD_FROM_PARTNER_FRAMES);
-GPU_RECORD_AT(from_partner_fps_bits, GPU_RECORD_FROM_PARTNER_FPS_BITS);
-_Static_assert(sizeof(gpu_instance_record) == 16 * GPU_RECORD_VEC4S,
-               "gpu_instance_record is GPU_RECORD_VEC4S 16-byte vectors");
-_Static_assert(GPU_RECORD_FLOAT_VEC4S + GPU_RECORD_UINT_VEC4S == GPU_RECORD_VEC4S &&
-                   GPU_WORD(gpu_instance_record, clip) == 4 * GPU_RECORD_FLOAT_VEC4S,
-               "the record's uints start at vector GPU_RECORD_FLOAT_VEC4S");
+_Static_assert(sizeof(gpu_instance_record) == 4 * GPU_RECORD_WORDS,
+               "gpu_instance_record is GPU_RECORD_WORDS words");
 _Static_assert(GPU_INSTANCE_ATTR == GPU_ATTR_COUNT && GPU_BINDING_INSTANCES == GPU_ATTR_COUNT &&
-                   GPU_INSTANCE_UINT_ATTR == GPU_INSTANCE_ATTR + GPU_RECORD_FLOAT_VEC4S,
-               "the record's attributes follow the mesh's");
-_Static_assert(GPU_INSTANCE_FLOAT_ATTR_0 == GPU_INSTANCE_ATTR &&
-                   GPU_INSTANCE_FLOAT_ATTR_5 == GPU_INSTANCE_ATTR + 5 &&
-                   GPU_INSTANCE_UINT_ATTR_0 == GPU_INSTANCE_UINT_ATTR &&
-                   GPU_INSTANCE_UINT_ATTR_2 == GPU_INSTANCE_UINT_ATTR + 2 &&
-                   GPU_INSTANCE_UINT_ATTR_2 < 16 && GPU_RECORD_FLOAT_VEC4S == 6 &&
-                   GPU_RECORD_UINT_VEC4S == 3,
-               "the portable tier's one-by-one record attributes are the array's locations");
+                   GPU_INSTANCE_POSITION_ATTR == GPU_INSTANCE_ATTR &&
+                   GPU_INSTANCE_BITS_ATTR == GPU_INSTANCE_ATTR + GPU_INSTANCE_ATTRS - 1 &&
+                   GPU_INSTANCE_BITS_ATTR < 16,
+               "the record's attributes follow the mesh's, within the 16 every tier has");
+_Static_assert(GPU_MAX_CLIPS == CROWD_ARCHETYPE_MAX_CLIPS && GPU_MAX_CLIPS - 1 == GPU_BITS_CLIP_MASK,
+               "a clip index fits the record's bits");
+_Static_assert((1u << GPU_SIDE_ROW_SHIFT) == GPU_SIDE_ROW_ENTRIES, "side table rows");
 _Static_assert((1u << GPU_PALETTE_WIDTH_SHIFT) - 1u == GPU_PALETTE_WIDTH_MASK,
                "the palette texture's width and mask agree");
 _Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds every LOD");
@@ -119,7 +123,8 @@ _Static_assert(CROWD_BAKE_BLEND_MAX_CLIPS == CROWD_BLEND_MAX_CLIPS &&
 _Static_assert(GPU_MAX_PROPS == CROWD_ARCHETYPE_MAX_PROPS &&
                    GPU_FLAG_PROPS_MASK == ((1u << GPU_MAX_PROPS) - 1u) << GPU_FLAG_PROPS_SHIFT &&
                    (GPU_FLAG_PROPS_MASK &
-                    ((1u << (GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT + 2u)) - 1u)) == 0u,
+                    ((1u << (GPU_FLAG_FROM_PARTNER_LAYOUT_SHIFT + 2u)) - 1u)) == 0u &&
+                   (GPU_FLAG_PROPS_MASK & (GPU_FLAG_LOD_MASK | GPU_BITS_ANY_CLIP)) == 0u,
                "every prop type has its flag bit, above the other flags");
 _Static_assert(GPU_FLAG_LOD_BITS + 1u >= CROWD_BAKE_MAX_LODS, "a LOD index fits its flag bits");
 
@@ -205,11 +210,28 @@ typedef struct gpu_mesh {
  * [0, count); slot_handle maps a slot to its index in the world's handle
  * table. The portable tier keeps no GPU copy (buffer 0): each pass streams
  * the records it draws (gpu_streams.records). */
+/* side_table.c: the rare state of instances that fade or blend in bat and
+ * vat modes (GPU_SIDE_* in crowd_contract.glsl), dense in entries
+ * [0, count) as the slots are (freeing one moves the last into it). The
+ * texture is remade or refilled at the next draw after a change. */
+typedef struct gpu_side_table {
+    uint32_t *words;      /* 4 * GPU_SIDE_TEXELS per entry, CPU copy */
+    uint32_t *entry_slot; /* per entry */
+    uint32_t *slot_entry; /* per slot, capacity of the instances; UINT32_MAX: none */
+    uint32_t count, capacity;
+    GLuint texture;
+    uint32_t texture_rows;
+    uint64_t texture_bytes;
+    bool dirty;
+} gpu_side_table;
+
 typedef struct gpu_instances {
     GLuint buffer;
     uint32_t capacity;
     uint32_t count;
-    gpu_instance_record *records;
+    gpu_instance_state *states;   /* the CPU's full state, per slot */
+    gpu_instance_record *records; /* packed from states: the GPU buffer's copy */
+    gpu_side_table side;
     uint32_t *slot_handle;
     /* Every crossfade ever set ends before this clock time (-INFINITY when
      * none was): from then on each fade weight is exactly 1. */
@@ -423,6 +445,7 @@ struct gpu_archetype {
 
     uint32_t clip_count;
     gpu_clip *clips;
+    uint32_t clip_table[GPU_MAX_CLIPS][4]; /* u_clips (crowd_contract.glsl) */
 
     /* Taken from the world's shared sets when a mode is first used (or at
      * creation, desc.warm_programs), and kept until the archetype goes. */
@@ -475,6 +498,8 @@ struct crowd_world {
     GLint max_texture_size;
     GLint max_texture_layers;
     double clock_s;
+    /* Records' times are relative to it (crowd_contract.glsl, GPU_EPOCH_S). */
+    double epoch_s;
 
     /* Archetypes by index (NULL when free), handle = index + 1 | generation << 8. */
     gpu_archetype *archetypes[CROWD_WORLD_MAX_ARCHETYPES];
@@ -685,8 +710,43 @@ crowd_result crowd__gpu_instance_start(gpu_archetype *r, uint32_t slot, uint32_t
  * portable one, which streams records per pass) and tells the CPU culling
  * that its block changed. Every change of a record goes through here. */
 void crowd__gpu_instance_write(gpu_archetype *r, uint32_t slot);
+/* record_pack.c: the slot's GPU record from its state (and its side-table
+ * entry taken, refilled or freed), into instances.records. */
+void crowd__gpu_record_pack(gpu_archetype *r, uint32_t slot);
+/* Every slot's record again (a mode change, a new epoch); on the GL 4.5
+ * tier the buffer gets them all. */
+void crowd__gpu_records_repack_all(gpu_archetype *r);
+/* The heading code of the record (GPU_RECORD_HEADING) and the angle the
+ * shaders decode from it. */
+int32_t crowd__gpu_heading_code(float heading_rad);
+float crowd__gpu_heading_angle(int32_t code);
+/* The clip time a record encodes at clock time epoch + rel_s, evaluated as
+ * the shaders do (float). */
+float crowd__gpu_record_clip_time(const gpu_archetype *r, const gpu_instance_record *rec,
+                                  float rel_s);
+/* Whether the slot needs a side-table entry now (a running fade or a blend
+ * partner, in bat or vat mode). */
+bool crowd__gpu_record_extended(const gpu_archetype *r, uint32_t slot);
+/* World update: a new epoch when the clock has run GPU_EPOCH_S past it,
+ * and entries freed whose fade has ended. */
+void crowd__gpu_records_tick(crowd_world *w);
+
+/* side_table.c */
+crowd_result crowd__gpu_side_reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error);
+void crowd__gpu_side_release(gpu_archetype *r);
+/* The slot's entry (taken if it had none), its words to fill. */
+uint32_t *crowd__gpu_side_take(gpu_archetype *r, uint32_t slot, uint32_t *out_entry);
+/* Frees the slot's entry if it has one; the last entry moves into it (its
+ * slot's record gets the new index). */
+void crowd__gpu_side_free(gpu_archetype *r, uint32_t slot);
+/* Removal: the last slot's entry (if any) becomes slot's. */
+void crowd__gpu_side_move_slot(gpu_archetype *r, uint32_t slot, uint32_t last);
+/* Before a draw that reads it: the texture holds the entries, bound on
+ * GPU_TEXTURE_SIDE. */
+crowd_result crowd__gpu_side_bind(gpu_archetype *r, crowd_error *error);
+
 /* The record's clip words (frames, fps, duration, loop and layout flags). */
-void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_record *rec, uint32_t clip);
+void crowd__gpu_record_set_clip(const gpu_archetype *r, gpu_instance_state *rec, uint32_t clip);
 /* Removes the record in `slot`; the last record moves into it. Returns the
  * handle index of the moved record (UINT32_MAX when none moved). */
 uint32_t crowd__gpu_instance_remove(gpu_archetype *r, uint32_t slot);
@@ -721,7 +781,7 @@ const gpu_blend_slot *crowd__gpu_blends_slot(const gpu_archetype *r, uint32_t sl
  * creation; an error (a clip's ground speed that does not rise) fails it. */
 crowd_result crowd__gpu_blends_declare_baked(gpu_archetype *r, crowd_error *error);
 /* Clears the record's partner words and flags (to side). */
-void crowd__gpu_record_clear_partner(gpu_instance_record *rec);
+void crowd__gpu_record_clear_partner(gpu_instance_state *rec);
 
 /* events.c */
 /* The markers of every clip of the bake (r->clips made), checked. */
@@ -758,7 +818,7 @@ bool crowd__gpu_clip_loops(const gpu_clip *clip, uint32_t loop_mode);
 /* crowd_anim_play_time of `clip` played in loop_mode (crowd_loop_mode). */
 float crowd__gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s, float start_s,
                            float offset_s, float speed);
-float crowd__gpu_fade_weight(const gpu_instance_record *record, float now_s);
+float crowd__gpu_fade_weight(const gpu_instance_state *record, float now_s);
 crowd_result crowd__gpu_pose_reserve(gpu_archetype *r, crowd_error *error);
 void crowd__gpu_pose_release(gpu_archetype *r);
 void crowd__gpu_pose_reset_cursor(gpu_archetype *r, uint32_t slot, uint32_t which);
@@ -772,7 +832,7 @@ void crowd__gpu_pose_move_cursor(gpu_archetype *r, uint32_t from_slot, uint32_t 
  * which finds the same keys). pose and from_pose: joint_count scratch. */
 /* `blend`: the slot's blend partners (NULL: none); partner_pose a third
  * scratch pose (may be NULL when blend is). */
-void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_record *record, float now_s,
+void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_state *record, float now_s,
                             const gpu_blend_slot *blend, crowd_anim_cursor *cursors,
                             crowd_transform *pose, crowd_transform *from_pose,
                             crowd_transform *partner_pose, float *out_models);
@@ -936,6 +996,8 @@ void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu
                          const crowd_draw_desc *desc, const float view_proj[16], float now_s);
 /* The mode's own uniforms and textures (joint count and palettes, BAT or VAT). */
 void crowd__gpu_draw_mode_uniforms(gpu_archetype *r, const gpu_program *program);
+/* The clip table (u_clips) of the program, from the archetype's clips. */
+void crowd__gpu_draw_clip_table(const gpu_archetype *r, const gpu_program *program);
 /* A texture on a unit (both tiers). */
 void crowd__gpu_bind_texture(const crowd_world *w, GLuint unit, GLenum target, GLuint texture);
 /* The program of the pass: depth or colour, with crossfade code or not. */

@@ -341,16 +341,15 @@ static crowd_result arrays_gl45(gpu_mesh *m, const uint8_t *data, uint64_t total
     glVertexAttribIFormat(GPU_ATTR_TEXEL, 2, GL_UNSIGNED_SHORT, 0);
     /* Instance records, one per instance (the buffer is bound at draw time:
      * it is replaced when it grows). */
-    for (GLuint k = 0; k < GPU_RECORD_VEC4S; k++) {
-        GLuint location = GPU_INSTANCE_ATTR + k;
-        glEnableVertexAttribArray(location);
-        glVertexAttribBinding(location, GPU_BINDING_INSTANCES);
-        if (k < GPU_RECORD_FLOAT_VEC4S) {
-            glVertexAttribFormat(location, 4, GL_FLOAT, GL_FALSE, 16 * k);
-        } else {
-            glVertexAttribIFormat(location, 4, GL_UNSIGNED_INT, 16 * k);
-        }
+    for (GLuint k = 0; k < GPU_INSTANCE_ATTRS; k++) {
+        glEnableVertexAttribArray(GPU_INSTANCE_ATTR + k);
+        glVertexAttribBinding(GPU_INSTANCE_ATTR + k, GPU_BINDING_INSTANCES);
     }
+    glVertexAttribFormat(GPU_INSTANCE_POSITION_ATTR, 3, GL_FLOAT, GL_FALSE, 4 * GPU_RECORD_POSITION);
+    glVertexAttribIFormat(GPU_INSTANCE_HEADING_ATTR, 1, GL_INT, 4 * GPU_RECORD_HEADING);
+    glVertexAttribFormat(GPU_INSTANCE_MOTION_ATTR, 3, GL_FLOAT, GL_FALSE, 4 * GPU_RECORD_SCALE);
+    glVertexAttribFormat(GPU_INSTANCE_TINT_ATTR, 4, GL_UNSIGNED_BYTE, GL_TRUE, 4 * GPU_RECORD_TINT);
+    glVertexAttribIFormat(GPU_INSTANCE_BITS_ATTR, 2, GL_UNSIGNED_INT, 4 * GPU_RECORD_BITS);
     glVertexBindingDivisor(GPU_BINDING_INSTANCES, 1);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->index_buffer);
     return crowd__gpu_check(error, "uploading the mesh");

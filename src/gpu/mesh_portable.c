@@ -59,7 +59,7 @@ crowd_result crowd__gpu_mesh_arrays_portable(gpu_mesh *m, const uint8_t *data, u
     }
     /* The records' attributes read one element per instance; each draw
      * points them at its first record (crowd__gpu_records_point). */
-    for (GLuint k = 0; k < GPU_RECORD_VEC4S; k++) {
+    for (GLuint k = 0; k < GPU_INSTANCE_ATTRS; k++) {
         glEnableVertexAttribArray(GPU_INSTANCE_ATTR + k);
         glVertexAttribDivisor(GPU_INSTANCE_ATTR + k, 1);
     }
@@ -75,16 +75,18 @@ void crowd__gpu_mesh_bind_pose_portable(const gpu_mesh *m) {
 void crowd__gpu_records_point(GLuint buffer, uint64_t first_record) {
     glBindBuffer(GL_ARRAY_BUFFER, buffer);
     uint64_t base = first_record * sizeof(gpu_instance_record);
-    for (GLuint k = 0; k < GPU_RECORD_VEC4S; k++) {
-        const void *at = (const void *)(uintptr_t)(base + 16u * k);
-        if (k < GPU_RECORD_FLOAT_VEC4S) {
-            glVertexAttribPointer(GPU_INSTANCE_ATTR + k, 4, GL_FLOAT, GL_FALSE,
-                                  sizeof(gpu_instance_record), at);
-        } else {
-            glVertexAttribIPointer(GPU_INSTANCE_ATTR + k, 4, GL_UNSIGNED_INT,
-                                   sizeof(gpu_instance_record), at);
-        }
-    }
+    GLsizei stride = sizeof(gpu_instance_record);
+#define AT(word) ((const void *)(uintptr_t)(base + 4u * (word)))
+    glVertexAttribPointer(GPU_INSTANCE_POSITION_ATTR, 3, GL_FLOAT, GL_FALSE, stride,
+                          AT(GPU_RECORD_POSITION));
+    glVertexAttribIPointer(GPU_INSTANCE_HEADING_ATTR, 1, GL_INT, stride, AT(GPU_RECORD_HEADING));
+    glVertexAttribPointer(GPU_INSTANCE_MOTION_ATTR, 3, GL_FLOAT, GL_FALSE, stride,
+                          AT(GPU_RECORD_SCALE));
+    glVertexAttribPointer(GPU_INSTANCE_TINT_ATTR, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                          AT(GPU_RECORD_TINT));
+    glVertexAttribIPointer(GPU_INSTANCE_BITS_ATTR, 2, GL_UNSIGNED_INT, stride,
+                           AT(GPU_RECORD_BITS));
+#undef AT
 }
 
 crowd_result crowd__gpu_material_records_portable(gpu_mesh *m, const crowd_world *world,

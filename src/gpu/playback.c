@@ -22,7 +22,7 @@ float crowd__gpu_clip_time(const gpu_clip *clip, uint32_t loop_mode, float now_s
 }
 
 /* As fade_weight in crowd.vert.glsl: exactly 1 from the fade's end on. */
-float crowd__gpu_fade_weight(const gpu_instance_record *record, float now_s) {
+float crowd__gpu_fade_weight(const gpu_instance_state *record, float now_s) {
     float elapsed = now_s - record->fade_start_s;
     if (!(record->flags & GPU_FLAG_FADE) || !(record->fade_duration_s > 0.0f) ||
         elapsed >= record->fade_duration_s) {
@@ -156,7 +156,7 @@ static float time_of(const gpu_archetype *r, uint32_t clip, uint32_t loop_mode, 
                : 0.0f;
 }
 
-void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_record *rec, float now_s,
+void crowd__gpu_pose_models(const gpu_archetype *r, const gpu_instance_state *rec, float now_s,
                             const gpu_blend_slot *blend, crowd_anim_cursor *cursors,
                             crowd_transform *pose, crowd_transform *from_pose,
                             crowd_transform *partner_pose, float *out_models) {
@@ -194,7 +194,7 @@ void crowd__gpu_pose_palette(gpu_archetype *r, uint32_t slot, float now_s, float
         crowd_anim_skin_matrices(&r->source->skeleton, posed, NULL, out_palette);
         return;
     }
-    crowd__gpu_pose_models(r, &r->instances.records[slot], now_s, crowd__gpu_blends_slot(r, slot),
+    crowd__gpu_pose_models(r, &r->instances.states[slot], now_s, crowd__gpu_blends_slot(r, slot),
                            &r->playback.cursors[2 * slot], r->playback.pose, r->playback.from_pose,
                            r->playback.partner_pose, r->playback.models);
     crowd_anim_skin_matrices(&r->source->skeleton, r->playback.models, NULL, out_palette);

@@ -44,6 +44,7 @@ static const char *const uniform_names[GPU_UNIFORM_COUNT] = {
     [GPU_UNIFORM_LOD_TINT] = "u_lod_tint",
     [GPU_UNIFORM_PROP_BIT] = "u_prop_bit",
     [GPU_UNIFORM_CAMERA_POSITION] = "u_camera_position",
+    [GPU_UNIFORM_CLIPS] = "u_clips",
 };
 
 /* Samplers and their units (GPU_TEXTURE_*): the portable tier's GLSL has
@@ -58,6 +59,7 @@ static const struct {
     {"u_vat_normal", GPU_TEXTURE_VAT_NORMAL},
     {"u_material_records", GPU_TEXTURE_MATERIAL_RECORDS},
     {"u_palettes", GPU_TEXTURE_PALETTES},
+    {"u_side", GPU_TEXTURE_SIDE},
 };
 
 /* Links the program and fills its uniform table; on the portable tier

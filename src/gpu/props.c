@@ -412,7 +412,7 @@ static crowd_result set_carried(crowd_world *w, crowd_instance instance, crowd_p
     if (result != CROWD_OK) {
         return result;
     }
-    gpu_instance_record *rec = &r->instances.records[slot];
+    gpu_instance_state *rec = &r->instances.states[slot];
     uint32_t bit = 1u << (GPU_FLAG_PROPS_SHIFT + index);
     if (((rec->flags & bit) != 0) == carried) {
         return CROWD_OK;
@@ -439,11 +439,11 @@ bool crowd_instance_has_prop(const crowd_world *w, crowd_instance instance, crow
     if (find_pair(w, instance, prop, &r, &slot, &index, NULL) != CROWD_OK) {
         return false;
     }
-    return (r->instances.records[slot].flags & 1u << (GPU_FLAG_PROPS_SHIFT + index)) != 0;
+    return (r->instances.states[slot].flags & 1u << (GPU_FLAG_PROPS_SHIFT + index)) != 0;
 }
 
 void crowd__gpu_props_forget(gpu_archetype *r, uint32_t slot) {
-    uint32_t carried = r->instances.records[slot].flags >> GPU_FLAG_PROPS_SHIFT;
+    uint32_t carried = r->instances.states[slot].flags >> GPU_FLAG_PROPS_SHIFT;
     for (uint32_t p = 0; p < r->props.count; p++) {
         r->props.items[p].carriers -= (carried >> p) & 1u;
     }
@@ -510,7 +510,7 @@ crowd_result crowd__gpu_props_cull_cpu(gpu_archetype *r, uint32_t lod_count, cro
     for (uint32_t k = 0; k < lod_count; k++) {
         const gpu_instance_record *list = r->cull.cpu_visible + (size_t)k * capacity;
         for (uint32_t i = 0; i < r->cull.cpu_counts[k]; i++) {
-            uint32_t carried = list[i].flags >> GPU_FLAG_PROPS_SHIFT;
+            uint32_t carried = list[i].bits >> GPU_FLAG_PROPS_SHIFT;
             for (uint32_t p = 0; carried != 0 && p < r->props.count; p++, carried >>= 1) {
                 if (carried & 1u) {
                     gpu_prop *prop = &r->props.items[p];

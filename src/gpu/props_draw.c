@@ -58,7 +58,7 @@ static void draw_carriers_cpu(gpu_archetype *r, const gpu_prop *prop, uint32_t b
                            sizeof(gpu_instance_record));
     }
     for (uint32_t slot = 0; slot < r->instances.count; slot++) {
-        if ((r->instances.records[slot].flags & bit) == 0) {
+        if ((r->instances.records[slot].bits & bit) == 0) {
             continue;
         }
         uint64_t base = section + slot * per_instance;
@@ -153,9 +153,16 @@ crowd_result crowd__gpu_props_draw(gpu_archetype *r, const crowd_draw_desc *desc
         const gpu_program *program = crowd__gpu_pass_program(programs, depth, fading);
         crowd__gpu_draw_use(r, program, &prop->mesh, desc, view_proj, now);
         if (r->mode == CROWD_GPU_MODE_VAT) {
+            crowd__gpu_draw_clip_table(r, program);
             track_uniforms(r, prop, program);
         } else {
             crowd__gpu_draw_mode_uniforms(r, program);
+        }
+        if (fading) {
+            result = crowd__gpu_side_bind(r, error);
+            if (result != CROWD_OK) {
+                return result;
+            }
         }
         draw_prop(r, p, program, culled, desc->cull == CROWD_CULL_CPU);
     }

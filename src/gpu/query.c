@@ -89,7 +89,7 @@ static void multiply(const float a[16], const float b[16], float out[16]) {
 
 /* The instance transform as crowd.vert.glsl applies it: origin + R_y *
  * (scale * p), from the record's own cosine, sine and scale. */
-static void instance_matrix(const gpu_instance_record *rec, float out[16]) {
+static void instance_matrix(const gpu_instance_state *rec, float out[16]) {
     float c = rec->cos_heading, s = rec->sin_heading, k = rec->scale;
     memset(out, 0, 16 * sizeof *out);
     out[0] = c * k; /* the columns: R_y's axes scaled, then the position */
@@ -105,7 +105,7 @@ static void instance_matrix(const gpu_instance_record *rec, float out[16]) {
  * transform. The checks are done. */
 static void answer(gpu_archetype *r, uint32_t slot, query_kind kind, uint32_t index,
                    crowd_space space, float out[16]) {
-    const gpu_instance_record *rec = &r->instances.records[slot];
+    const gpu_instance_state *rec = &r->instances.states[slot];
     /* A caller's pose (crowd_instance_set_pose) is what cpu and gpu draw. */
     const float *models = crowd__gpu_poses_models(r, slot);
     if (models == NULL) {

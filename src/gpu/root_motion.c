@@ -18,7 +18,7 @@ crowd_result crowd_instance_root_motion(crowd_world *world, crowd_instance insta
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, r->name,
                                "out_delta_position or out_delta_heading is NULL");
     }
-    const gpu_instance_record *rec = &r->instances.records[slot];
+    const gpu_instance_state *rec = &r->instances.states[slot];
     const crowd_bake_clip *baked =
         r->bake != NULL && rec->clip < r->bake->clip_count ? &r->bake->clips[rec->clip] : NULL;
     if (baked == NULL || baked->root_motion.sample_count == 0) {

@@ -339,6 +339,7 @@ bool crowd_archetype_bind_bounds(const crowd_world *w, crowd_archetype handle, f
 void crowd_world_set_time(crowd_world *w, double time_s) {
     if (w != NULL && isfinite(time_s)) {
         w->clock_s = time_s;
+        crowd__gpu_records_tick(w);
     } else if (w != NULL) {
         crowd_log(&w->logger, CROWD_LOG_WARNING,
                   "crowd_world_set_time: %g is not a finite time; the clock stays at %g s", time_s,
@@ -394,6 +395,7 @@ crowd_result crowd_world_update(crowd_world *w, double time_s, crowd_error *erro
     }
     double cpu_start = w->timing ? crowd__gpu_thread_cpu_s() : 0.0;
     w->clock_s = time_s;
+    crowd__gpu_records_tick(w);
     w->frame++;
     memset(&w->stats, 0, sizeof w->stats);
     w->culled_upper_vertices = w->culled_upper_instances = 0;

@@ -122,7 +122,7 @@ static int blend_step(script *s, const char *step, crowd_error *error) {
             return bad_step(step);
         }
         printf("rate %u %.9g %.9g\n", i, (double)crowd__gpu_blends_slot(r, slot)->rate,
-               (double)r->instances.records[slot].speed);
+               (double)r->instances.states[slot].speed);
     } else {
         if (sscanf(step + 1, ":%u:%f", &i, &a) != 2 || i >= s->instance_count) {
             return bad_step(step);

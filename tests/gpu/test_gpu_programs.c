@@ -171,50 +171,45 @@ static void test_record_layout(const crowd_asset *bar, const crowd_bake *bake) {
     REQUIRE_VOID(a != NULL);
     GLuint cull = scene.world->cull_program;
     const GLenum props[3] = {GL_OFFSET, GL_TOP_LEVEL_ARRAY_STRIDE, GL_ARRAY_STRIDE};
-    GLint floats[3] = {-1, -1, -1}, uints[3] = {-1, -1, -1};
-    GLuint index = glGetProgramResourceIndex(cull, GL_BUFFER_VARIABLE, "records[0].f[0]");
+    GLint words[3] = {-1, -1, -1};
+    GLuint index = glGetProgramResourceIndex(cull, GL_BUFFER_VARIABLE, "records[0].w[0]");
     CHECK(index != GL_INVALID_INDEX);
-    glGetProgramResourceiv(cull, GL_BUFFER_VARIABLE, index, 3, props, 3, NULL, floats);
-    index = glGetProgramResourceIndex(cull, GL_BUFFER_VARIABLE, "records[0].u[0]");
-    CHECK(index != GL_INVALID_INDEX);
-    glGetProgramResourceiv(cull, GL_BUFFER_VARIABLE, index, 3, props, 3, NULL, uints);
-    CHECK_MSG(floats[0] == 0 && floats[1] == (GLint)sizeof(gpu_instance_record) && floats[2] == 16,
-              "record floats at %d, records every %d bytes (C: %zu), vectors every %d", floats[0],
-              floats[1], sizeof(gpu_instance_record), floats[2]);
-    CHECK_MSG(uints[0] == (GLint)offsetof(gpu_instance_record, clip), "record uints at %d (C: %zu)",
-              uints[0], offsetof(gpu_instance_record, clip));
+    glGetProgramResourceiv(cull, GL_BUFFER_VARIABLE, index, 3, props, 3, NULL, words);
+    CHECK_MSG(words[0] == 0 && words[1] == (GLint)sizeof(gpu_instance_record) && words[2] == 4,
+              "record words at %d, records every %d bytes (C: %zu), words every %d", words[0],
+              words[1], sizeof(gpu_instance_record), words[2]);
 
     GLuint draw = crowd__gpu_programs_of(a->programs[CROWD_GPU_MODE_VAT])->color.id;
+    /* Each record input against the vertex array's format for it: offset
+     * of its first word in the C record, integer or not. */
     const struct {
         const char *name;
         GLint location;
         GLenum type;
-        GLint vectors;
-    } inputs[2] = {{"i_float", GPU_INSTANCE_ATTR, GL_FLOAT_VEC4, GPU_RECORD_FLOAT_VEC4S},
-                   {"i_uint", GPU_INSTANCE_UINT_ATTR, GL_UNSIGNED_INT_VEC4, GPU_RECORD_UINT_VEC4S}};
-    for (int i = 0; i < 2; i++) {
-        const GLenum input_props[3] = {GL_LOCATION, GL_TYPE, GL_ARRAY_SIZE};
-        GLint got[3] = {-1, 0, 0};
+        GLint word;
+    } inputs[GPU_INSTANCE_ATTRS] = {
+        {"i_position", GPU_INSTANCE_POSITION_ATTR, GL_FLOAT_VEC3, GPU_RECORD_POSITION},
+        {"i_heading", GPU_INSTANCE_HEADING_ATTR, GL_INT, GPU_RECORD_HEADING},
+        {"i_motion", GPU_INSTANCE_MOTION_ATTR, GL_FLOAT_VEC3, GPU_RECORD_SCALE},
+        {"i_tint", GPU_INSTANCE_TINT_ATTR, GL_FLOAT_VEC4, GPU_RECORD_TINT},
+        {"i_bits", GPU_INSTANCE_BITS_ATTR, GL_UNSIGNED_INT_VEC2, GPU_RECORD_BITS}};
+    CHECK(offsetof(gpu_instance_record, heading) == 4 * GPU_RECORD_HEADING &&
+          offsetof(gpu_instance_record, bits) == 4 * GPU_RECORD_BITS);
+    for (int i = 0; i < GPU_INSTANCE_ATTRS; i++) {
+        const GLenum input_props[2] = {GL_LOCATION, GL_TYPE};
+        GLint got[2] = {-1, 0};
         index = glGetProgramResourceIndex(draw, GL_PROGRAM_INPUT, inputs[i].name);
         CHECK_MSG(index != GL_INVALID_INDEX, "no input %s", inputs[i].name);
-        glGetProgramResourceiv(draw, GL_PROGRAM_INPUT, index, 3, input_props, 3, NULL, got);
-        CHECK_MSG(got[0] == inputs[i].location && (GLenum)got[1] == inputs[i].type &&
-                      got[2] == inputs[i].vectors,
-                  "%s: location %d, type 0x%x, %d vectors", inputs[i].name, got[0],
-                  (unsigned)got[1], got[2]);
-        /* The vertex array feeds each of those vectors from its offset in
-         * the C record, as floats or as integers like the shader reads. */
-        for (GLint k = 0; k < inputs[i].vectors; k++) {
-            GLint offset = -1, integer = -1;
-            GLuint location = (GLuint)(inputs[i].location + k);
-            glGetVertexArrayIndexediv(a->mesh.vao, location, GL_VERTEX_ATTRIB_RELATIVE_OFFSET,
-                                      &offset);
-            glGetVertexArrayIndexediv(a->mesh.vao, location, GL_VERTEX_ATTRIB_ARRAY_INTEGER,
-                                      &integer);
-            GLint word = 4 * (location - GPU_INSTANCE_ATTR);
-            CHECK_MSG(offset == 4 * word && integer == (inputs[i].type == GL_UNSIGNED_INT_VEC4),
-                      "attribute %u: offset %d, integer %d", (unsigned)location, offset, integer);
-        }
+        glGetProgramResourceiv(draw, GL_PROGRAM_INPUT, index, 2, input_props, 2, NULL, got);
+        CHECK_MSG(got[0] == inputs[i].location && (GLenum)got[1] == inputs[i].type,
+                  "%s: location %d, type 0x%x", inputs[i].name, got[0], (unsigned)got[1]);
+        GLint offset = -1, integer = -1;
+        GLuint location = (GLuint)inputs[i].location;
+        glGetVertexArrayIndexediv(a->mesh.vao, location, GL_VERTEX_ATTRIB_RELATIVE_OFFSET, &offset);
+        glGetVertexArrayIndexediv(a->mesh.vao, location, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
+        bool want_integer = inputs[i].type == GL_INT || inputs[i].type == GL_UNSIGNED_INT_VEC2;
+        CHECK_MSG(offset == 4 * inputs[i].word && integer == want_integer,
+                  "attribute %u: offset %d, integer %d", (unsigned)location, offset, integer);
     }
     gpu_scene_destroy(&scene);
 }
