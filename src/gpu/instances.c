@@ -94,9 +94,9 @@ crowd_result crowd__gpu_instances_init(gpu_archetype *r, crowd_error *error) {
 }
 
 bool crowd__gpu_crossfade_running(const gpu_archetype *r, float now_s) {
-    /* A side-table entry is a fade or blend some record still shows. */
-    return (double)now_s < r->instances.fade_end_s || r->blends.partnered > 0 ||
-           r->instances.side.count > 0;
+    /* Side-table entries exist only under the same rule (record_pack.c),
+     * so every extended record draws with the CROSSFADE build. */
+    return (double)now_s < r->instances.fade_end_s || r->blends.partnered > 0;
 }
 
 /* A fade from start_s over duration_s has weight exactly 1 from the first

@@ -67,14 +67,16 @@ static float phase_at(double epoch_s, double start_s, float offset_s, float spee
     return (float)t;
 }
 
-/* A crossfade still running at the world's clock (its end as
- * instances.c's note_fade_end has it). */
+/* A crossfade still running at the world's clock, by the rule the draws
+ * pick the CROSSFADE build with (crowd__gpu_crossfade_running: the float
+ * clock before the fade's end as instances.c's note_fade_end has it), so
+ * no extended record is drawn by the other build. */
 static bool fading(const gpu_archetype *r, const gpu_instance_state *s) {
     if (!(s->flags & GPU_FLAG_FADE) || !(s->fade_duration_s > 0.0f)) {
         return false;
     }
     double end = nextafter(s->fade_start_s + (double)s->fade_duration_s, INFINITY);
-    return r->world->clock_s < end;
+    return (double)(float)r->world->clock_s < end;
 }
 
 static bool side_mode(const gpu_archetype *r) {

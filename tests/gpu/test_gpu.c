@@ -306,6 +306,9 @@ int main(int argc, char **argv) {
     if (run_group(which, "props", NULL)) {
         result = combine(result, test_gpu_props());
     }
+    if (run_group(which, "record", NULL)) {
+        result = combine(result, test_gpu_record());
+    }
     if (run_group(which, "pose", NULL)) {
         result = combine(result, test_gpu_pose());
         result = combine(result, test_gpu_pose_api());

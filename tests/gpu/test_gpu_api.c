@@ -531,8 +531,8 @@ static void test_timing(const crowd_asset *bar, const crowd_bake *bake) {
 }
 
 /* Sizes from the layouts in src/gpu (mesh sections over LOD0's vertices and
- * every LOD's copies, 144-byte instance records: nine 16-byte per-instance
- * attributes, 32-byte materials, a 16-byte sphere per clip and one for
+ * every LOD's copies, 40-byte instance records (crowd_contract.glsl),
+ * 32-byte materials, a 16-byte sphere per clip and one for
  * them all (blends), and once a
  * culled pass ran, a list of records per LOD, a LOD word per record and
  * eight 20-byte indirect commands) and GL's texel sizes. */
@@ -548,10 +548,10 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     uint64_t all_i = bar->mesh.index_count + (lods > 1 ? bake->lod_index_total : 0);
     uint64_t mesh = all_v * (12 + 12 + 8 + 8 + 16 + 4) + 4 * ((all_v + 1) / 2) + 4 * all_i;
     uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
-    uint64_t instances = 64 * 144;                     /* first capacity: 64 records */
+    uint64_t instances = 64 * 40;                     /* first capacity: 64 records */
     uint64_t spheres = 16ull * (bake->clip_count + 1);
     uint64_t base = mesh + materials + instances + spheres;
-    uint64_t lists = 64 * lods * 144 + 4 * 64 + 8 * 20; /* made by the first culled pass */
+    uint64_t lists = 64 * lods * 40 + 4 * 64 + 8 * 20; /* made by the first culled pass */
     crowd_world_stats stats;
     crowd_world_get_stats(world, &stats);
     CHECK_MSG(stats.gpu_memory_bytes == base, "static: %llu bytes, expected %llu",
@@ -586,17 +586,17 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
               CROWD_OK);
     }
     crowd_world_get_stats(world, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 144 + lists);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 40 + lists);
     /* A second archetype adds its own mesh, materials and records. */
     crowd_archetype second;
     CHECK(crowd_world_add_archetype(world, &(crowd_archetype_desc){.asset = bar}, &second,
                                     &error) == CROWD_OK);
     crowd_world_get_stats(world, &stats);
-    CHECK_MSG(stats.gpu_memory_bytes == 2 * base + 64 * 144 + lists, "two archetypes: %llu bytes",
+    CHECK_MSG(stats.gpu_memory_bytes == 2 * base + 64 * 40 + lists, "two archetypes: %llu bytes",
               (unsigned long long)stats.gpu_memory_bytes);
     CHECK(crowd_world_remove_archetype(world, second, &error) == CROWD_OK);
     crowd_world_get_stats(world, &stats);
-    CHECK(stats.gpu_memory_bytes == base + 64 * 144 + lists);
+    CHECK(stats.gpu_memory_bytes == base + 64 * 40 + lists);
     crowd_world_destroy(world);
 }
 

@@ -367,7 +367,7 @@ static crowd_world_stats frame_stats(crowd_world *world, double time_s, const cr
 
 /* Draw calls: 1 per pass in every instanced mode at any count, one per
  * character in cpu mode. Uploads: nothing changes -> nothing sent in static,
- * bat, vat; one changed instance -> one 144-byte record; gpu sends every
+ * bat, vat; one changed instance -> one 40-byte record; gpu sends every
  * palette and cpu every skinned vertex each frame, once whatever the number
  * of passes. */
 static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *bake) {
@@ -413,7 +413,7 @@ static void test_draw_calls_uploads(const crowd_asset *bar, const crowd_bake *ba
             CHECK(crowd_instance_set_transform(s.world, first, moved, 0.5f, 1.0f, NULL) ==
                   CROWD_OK);
             stats = frame_stats(s.world, 0.25, &camera, 1);
-            CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c] + 144,
+            CHECK_MSG(stats.uploaded_bytes == per_frame * counts[c] + sizeof(gpu_instance_record),
                       "%s: one moved instance: %llu bytes", name,
                       (unsigned long long)stats.uploaded_bytes);
             /* A depth pass besides: as many draws again, no more uploads. */
