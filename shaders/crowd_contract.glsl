@@ -133,7 +133,7 @@
 #define GPU_TEXTURE_BAT 1
 #define GPU_TEXTURE_VAT_POSITION 2
 #define GPU_TEXTURE_VAT_NORMAL 3
-#define GPU_TEXTURE_UNITS 7 // the units the GL 4.5 tier saves: 0 .. 3 and GPU_TEXTURE_SIDE
+#define GPU_TEXTURE_UNITS 4 // the units the GL 4.5 tier binds: 0 .. 3, and GPU_TEXTURE_SIDE
 // The portable tier's stand-ins for storage buffers: the materials as
 // RGBA32UI texels (GPU_MATERIAL_VEC4S per material, one row) and gpu mode's
 // palettes as RGBA32F texels, rows of 1 << GPU_PALETTE_WIDTH_SHIFT.

@@ -208,11 +208,13 @@ static crowd_result summarize(field_state *s, const bench_config *c, const crowd
             cell->vertices = (uint64_t)s->count * mesh->index_count;
             cell->draw_calls = 1;
             cell->gpu_memory_bytes = s->floor.gpu_memory_bytes;
+            cell->record_memory_bytes = 64ull * s->count;
         } else {
             cell->visible = s->last[w].visible_instances;
             cell->vertices = s->last[w].vertices_drawn;
             cell->draw_calls = s->last[w].draw_calls;
             cell->gpu_memory_bytes = s->last[w].gpu_memory_bytes;
+            cell->record_memory_bytes = s->last[w].record_memory_bytes;
         }
     }
     free(scratch);

@@ -47,6 +47,7 @@ typedef struct field_cell {
     uint64_t visible, vertices;
     uint32_t draw_calls;
     uint64_t gpu_memory_bytes;
+    uint64_t record_memory_bytes; /* crowd_world_stats.record_memory_bytes; the floor's matrices */
 } field_cell;
 
 typedef struct field_results {

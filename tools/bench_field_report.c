@@ -58,7 +58,7 @@ void bench_field_print(FILE *out, const field_results *r) {
             (unsigned)r->lod_count, (unsigned)r->width, (unsigned)r->height, (unsigned)r->frames,
             (unsigned)r->warmup, ways, r->machine.cpu, r->machine.gl_renderer, r->seconds);
     fprintf(out, "\n  count  way       drawn   vertices  draws  frame ms                  app CPU "
-                 "ms   GPU B/char  frame/brute  frame/floor\n");
+                 "ms   GPU B/char  rec B/char  frame/brute  frame/floor\n");
     for (uint32_t k = 0; k < r->count_count; k++) {
         for (int w = 0; w < FIELD_WAYS; w++) {
             const field_cell *c = &r->cells[k][w];
@@ -76,10 +76,11 @@ void bench_field_print(FILE *out, const field_results *r) {
                      c->frame_ms.p90);
             ratio_text(brute, sizeof brute, c->paired_vs_brute.median);
             ratio_text(floor, sizeof floor, c->paired_vs_floor.median);
-            fprintf(out, "%7u  %-8s %6llu %10llu %6u  %-25s %-12.3f %10.0f  %11s  %11s\n",
+            fprintf(out, "%7u  %-8s %6llu %10llu %6u  %-25s %-12.3f %10.0f  %10.0f  %11s  %11s\n",
                     (unsigned)c->count, field_way_names[w], (unsigned long long)c->visible,
                     (unsigned long long)c->vertices, (unsigned)c->draw_calls, frame,
-                    c->cpu_ms.median, (double)c->gpu_memory_bytes / (double)c->count, brute, floor);
+                    c->cpu_ms.median, (double)c->gpu_memory_bytes / (double)c->count,
+                    (double)c->record_memory_bytes / (double)c->count, brute, floor);
         }
     }
 }
@@ -134,6 +135,7 @@ bool bench_field_write_json(const char *path, const field_results *r) {
                 cJSON_AddItemToObject(row, "frame_ms", bench_summary_json(&c->frame_ms));
                 cJSON_AddItemToObject(row, "cpu_ms", bench_summary_json(&c->cpu_ms));
                 cJSON_AddNumberToObject(row, "gpu_memory_bytes", (double)c->gpu_memory_bytes);
+                cJSON_AddNumberToObject(row, "record_memory_bytes", (double)c->record_memory_bytes);
                 add_ratio(row, "frame_vs_brute", versus(r->cells[k], w, 1, frame_of));
                 add_ratio(row, "frame_vs_floor", versus(r->cells[k], w, 0, frame_of));
                 add_paired(row, "frame_vs_brute_paired", &c->paired_vs_brute);

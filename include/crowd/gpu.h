@@ -97,14 +97,12 @@
  * control, scissor, stencil, polygon offset, pixel store, clear values. It
  * changes: the current program, the vertex array binding, the active
  * texture unit, the 2D and 2D-array texture and sampler bindings of units
- * 0-3, the generic and indexed (1-5) shader storage buffer bindings, the
- * draw-indirect buffer binding, the
- * GL_DEPTH_TEST, GL_CULL_FACE and GL_BLEND enables (crowd draws
- * depth-tested, without culling or blending) and, in the depth pass, the
- * colour write mask. The portable tier changes units 0-5 (4: the
- * materials, 5: gpu mode's palettes) and the GL_ARRAY_BUFFER binding, and
- * no storage or draw-indirect binding (its contexts may have none). What
- * it does with them after drawing is the world's crowd_state_policy:
+ * 0-3 and 6 (the side table of fading and blending instances), the generic and indexed (1-5) shader
+ * storage buffer bindings, the draw-indirect buffer binding, the GL_DEPTH_TEST, GL_CULL_FACE and
+ * GL_BLEND enables (crowd draws depth-tested, without culling or blending) and, in the depth pass,
+ * the colour write mask. The portable tier changes units 0-6 (4: the materials, 5: gpu mode's
+ * palettes) and the GL_ARRAY_BUFFER binding, and no storage or draw-indirect binding (its contexts
+ * may have none). What it does with them after drawing is the world's crowd_state_policy:
  *   CROWD_STATE_RESTORE (default) reads each of them before drawing and puts
  *     it back after: the application's state is as it left it. The reads
  *     are glGet calls; a driver that runs GL on a thread of its own (Mesa's
@@ -114,7 +112,7 @@
  *     program, the active texture unit, the draw-indirect buffer, the three
  *     enables), puts those back,
  *     and leaves the rest at GL's defaults: vertex array 0, no texture or
- *     sampler on units 0-3, storage buffer bindings 0, colour mask all on;
+ *     sampler on units 0-3 and 6, storage buffer bindings 0, colour mask all on;
  *     on the portable tier also units 4-5, the array buffer, and the
  *     unpack state (alignment 4, row length and skips 0, no pixel unpack
  *     buffer), which its gpu-mode palette uploads would otherwise read back.
@@ -979,6 +977,11 @@ typedef struct crowd_world_stats {
     uint32_t gpu_time_frames_ago;
     /* Bytes of every buffer and texture the world holds (mip chains included). */
     uint64_t gpu_memory_bytes;
+    /* The part of it that grows with the instances: the 40-byte instance
+     * records (the GL 4.5 tier's buffer, the portable tier's per-pass
+     * stream), the culled passes' visible lists and the side table of
+     * fading or blending instances. */
+    uint64_t record_memory_bytes;
     /* GL programs the world holds. Archetypes that draw the same variant
      * (mode, VAT encoding, fragment_source) share one set: per variant 2
      * (colour, depth), 4 in bat and vat (each also with crossfade code),

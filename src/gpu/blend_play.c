@@ -76,7 +76,7 @@ static void apply(gpu_archetype *r, uint32_t slot, uint32_t index, float p, floa
     state->rate = rate;
     state->factor = cycle > 0.0f ? d_main / cycle : 1.0f;
     state->partner_clip = partner;
-    rec->start_s = (float)r->world->clock_s;
+    rec->start_s = r->world->clock_s;
     rec->offset_s = phase * d_main;
     rec->speed = rate * state->factor;
 }

@@ -166,7 +166,8 @@ static crowd_result compile(gpu_glsl glsl, GLenum stage, const char *name, const
     const char *prelude =
         stage == GL_VERTEX_SHADER ? crowd_gpu_shader_source("crowd_time.glsl") : "";
     /* ... and read records through the one decoder. */
-    const char *record = stage != GL_FRAGMENT_SHADER ? crowd_gpu_shader_source("crowd_record.glsl") : "";
+    const char *record =
+        stage != GL_FRAGMENT_SHADER ? crowd_gpu_shader_source("crowd_record.glsl") : "";
     const char *tier = crowd_gpu_shader_source("crowd_tier.glsl");
     /* The tail's own line numbers in the log: source string 1 from line 1. */
     const char *parts[9] = {crowd__gpu_glsl_preamble(glsl),

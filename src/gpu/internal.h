@@ -111,7 +111,8 @@ _Static_assert(GPU_INSTANCE_ATTR == GPU_ATTR_COUNT && GPU_BINDING_INSTANCES == G
                    GPU_INSTANCE_BITS_ATTR == GPU_INSTANCE_ATTR + GPU_INSTANCE_ATTRS - 1 &&
                    GPU_INSTANCE_BITS_ATTR < 16,
                "the record's attributes follow the mesh's, within the 16 every tier has");
-_Static_assert(GPU_MAX_CLIPS == CROWD_ARCHETYPE_MAX_CLIPS && GPU_MAX_CLIPS - 1 == GPU_BITS_CLIP_MASK,
+_Static_assert(GPU_MAX_CLIPS == CROWD_ARCHETYPE_MAX_CLIPS &&
+                   GPU_MAX_CLIPS - 1 == GPU_BITS_CLIP_MASK,
                "a clip index fits the record's bits");
 _Static_assert((1u << GPU_SIDE_ROW_SHIFT) == GPU_SIDE_ROW_ENTRIES, "side table rows");
 _Static_assert((1u << GPU_PALETTE_WIDTH_SHIFT) - 1u == GPU_PALETTE_WIDTH_MASK,
@@ -730,6 +731,8 @@ bool crowd__gpu_record_extended(const gpu_archetype *r, uint32_t slot);
 /* World update: a new epoch when the clock has run GPU_EPOCH_S past it,
  * and entries freed whose fade has ended. */
 void crowd__gpu_records_tick(crowd_world *w);
+/* crowd_world_stats.record_memory_bytes of the archetype. */
+uint64_t crowd__gpu_record_memory(const gpu_archetype *r);
 
 /* side_table.c */
 crowd_result crowd__gpu_side_reserve(gpu_archetype *r, uint32_t capacity, crowd_error *error);

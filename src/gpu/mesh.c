@@ -345,7 +345,8 @@ static crowd_result arrays_gl45(gpu_mesh *m, const uint8_t *data, uint64_t total
         glEnableVertexAttribArray(GPU_INSTANCE_ATTR + k);
         glVertexAttribBinding(GPU_INSTANCE_ATTR + k, GPU_BINDING_INSTANCES);
     }
-    glVertexAttribFormat(GPU_INSTANCE_POSITION_ATTR, 3, GL_FLOAT, GL_FALSE, 4 * GPU_RECORD_POSITION);
+    glVertexAttribFormat(GPU_INSTANCE_POSITION_ATTR, 3, GL_FLOAT, GL_FALSE,
+                         4 * GPU_RECORD_POSITION);
     glVertexAttribIFormat(GPU_INSTANCE_HEADING_ATTR, 1, GL_INT, 4 * GPU_RECORD_HEADING);
     glVertexAttribFormat(GPU_INSTANCE_MOTION_ATTR, 3, GL_FLOAT, GL_FALSE, 4 * GPU_RECORD_SCALE);
     glVertexAttribFormat(GPU_INSTANCE_TINT_ATTR, 4, GL_UNSIGNED_BYTE, GL_TRUE, 4 * GPU_RECORD_TINT);

@@ -84,8 +84,7 @@ void crowd__gpu_records_point(GLuint buffer, uint64_t first_record) {
                           AT(GPU_RECORD_SCALE));
     glVertexAttribPointer(GPU_INSTANCE_TINT_ATTR, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
                           AT(GPU_RECORD_TINT));
-    glVertexAttribIPointer(GPU_INSTANCE_BITS_ATTR, 2, GL_UNSIGNED_INT, stride,
-                           AT(GPU_RECORD_BITS));
+    glVertexAttribIPointer(GPU_INSTANCE_BITS_ATTR, 2, GL_UNSIGNED_INT, stride, AT(GPU_RECORD_BITS));
 #undef AT
 }
 

@@ -51,8 +51,8 @@ static float clip_duration(const gpu_archetype *r, uint32_t clip) {
 /* The clip time at the epoch of a clip played from start_s: folded into
  * one period when it loops (the same time modulo the duration), pinned to
  * an end it cannot leave when it clamps (time running away from it). */
-static float phase_at(double epoch_s, double start_s, float offset_s, float speed,
-                      float duration_s, bool loop) {
+static float phase_at(double epoch_s, double start_s, float offset_s, float speed, float duration_s,
+                      bool loop) {
     double t = (epoch_s - start_s) * (double)speed + (double)offset_s;
     if (!isfinite(t) || !(duration_s > 0.0f)) {
         return isfinite(t) ? (float)t : 0.0f;
@@ -95,10 +95,11 @@ static void fill_side(const gpu_archetype *r, uint32_t slot, uint32_t *words) {
     bool fade = fading(r, s);
     uint32_t from_loop_mode = (s->flags >> GPU_FLAG_FROM_LOOP_SHIFT) & GPU_FLAG_LOOP_MASK;
     bool from_loops = clip_loops(r, s->from_clip, from_loop_mode);
-    uint32_t partner = s->partner_weight > 0.0f && b->partner_clip != UINT32_MAX ? b->partner_clip : 0u;
-    uint32_t from_partner =
-        s->from_partner_weight > 0.0f && b->from_partner_clip != UINT32_MAX ? b->from_partner_clip
-                                                                             : 0u;
+    uint32_t partner =
+        s->partner_weight > 0.0f && b->partner_clip != UINT32_MAX ? b->partner_clip : 0u;
+    uint32_t from_partner = s->from_partner_weight > 0.0f && b->from_partner_clip != UINT32_MAX
+                                ? b->from_partner_clip
+                                : 0u;
     float f[6] = {fade ? (float)(s->fade_start_s - epoch) : 0.0f,
                   fade ? s->fade_duration_s : 0.0f,
                   fade ? phase_at(epoch, s->from_start_s, s->from_offset_s, s->from_speed,
@@ -107,10 +108,9 @@ static void fill_side(const gpu_archetype *r, uint32_t slot, uint32_t *words) {
                   fade ? s->from_speed : 0.0f,
                   s->partner_weight,
                   fade ? s->from_partner_weight : 0.0f};
-    words[GPU_SIDE_CLIPS] = (fade ? s->from_clip & GPU_BITS_CLIP_MASK : 0u) |
-                            (partner & GPU_BITS_CLIP_MASK) << 8 |
-                            (from_partner & GPU_BITS_CLIP_MASK) << 16 |
-                            (from_loops ? GPU_SIDE_FROM_LOOP : 0u);
+    words[GPU_SIDE_CLIPS] =
+        (fade ? s->from_clip & GPU_BITS_CLIP_MASK : 0u) | (partner & GPU_BITS_CLIP_MASK) << 8 |
+        (from_partner & GPU_BITS_CLIP_MASK) << 16 | (from_loops ? GPU_SIDE_FROM_LOOP : 0u);
     words[GPU_SIDE_HANDLE] = s->handle;
     memcpy(&words[GPU_SIDE_FADE_START], f, sizeof f);
 }
@@ -197,4 +197,11 @@ void crowd__gpu_records_tick(crowd_world *w) {
             }
         }
     }
+}
+
+uint64_t crowd__gpu_record_memory(const gpu_archetype *r) {
+    uint64_t records = r->world->portable
+                           ? r->streams.records_bytes
+                           : (uint64_t)r->instances.capacity * sizeof(gpu_instance_record);
+    return records + r->cull.visible_bytes + r->instances.side.texture_bytes;
 }

@@ -94,10 +94,10 @@ void crowd__gpu_side_free(gpu_archetype *r, uint32_t slot) {
     /* The moved entry's record points at it by index. */
     r->instances.records[moved].handle = entry;
     if (!r->world->portable) {
-        glNamedBufferSubData(r->instances.buffer,
-                             (GLintptr)(moved * sizeof(gpu_instance_record) +
-                                        GPU_RECORD_HANDLE * 4u),
-                             4, &r->instances.records[moved].handle);
+        glNamedBufferSubData(
+            r->instances.buffer,
+            (GLintptr)(moved * sizeof(gpu_instance_record) + GPU_RECORD_HANDLE * 4u), 4,
+            &r->instances.records[moved].handle);
     }
 }
 
@@ -118,7 +118,8 @@ crowd_result crowd__gpu_side_bind(gpu_archetype *r, crowd_error *error) {
     uint32_t rows = t->count > 0 ? row_rounded(t->count) / GPU_SIDE_ROW_ENTRIES : 1u;
     if (t->texture == 0 || rows > t->texture_rows) {
         uint32_t grown = rows > 2u * t->texture_rows ? rows : 2u * t->texture_rows;
-        grown = grown < t->capacity / GPU_SIDE_ROW_ENTRIES ? grown : t->capacity / GPU_SIDE_ROW_ENTRIES;
+        grown =
+            grown < t->capacity / GPU_SIDE_ROW_ENTRIES ? grown : t->capacity / GPU_SIDE_ROW_ENTRIES;
         grown = grown > rows ? grown : rows;
         crowd__gpu_texture_delete(&r->gpu_memory_bytes, &t->texture, &t->texture_bytes);
         crowd_result result = crowd__gpu_texture_create_bound(

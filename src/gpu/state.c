@@ -5,8 +5,8 @@
  * rest, from the bound framebuffer to the depth function, crowd never
  * touches.
  *
- * Texture units 0-3 are the ones crowd binds (GPU_TEXTURE_*; 0-5 on the
- * portable tier); a sampler object the application left on one of them
+ * Texture units 0-3 and 6 are the ones crowd binds (GPU_TEXTURE_*; 0-6 on
+ * the portable tier); a sampler object the application left on one of them
  * would change how crowd's textures are read, so crowd unbinds it while it
  * draws and puts it back. The portable tier's list is what its contexts
  * have: no storage or draw-indirect buffers, and the array buffer binding
@@ -15,8 +15,10 @@
 
 #include "gpu/internal.h"
 
-static GLuint units_of(const gpu_saved_state *s) {
-    return s->portable ? GPU_PORTABLE_TEXTURE_UNITS : GPU_TEXTURE_UNITS;
+/* The units crowd binds: 0-3 and the side table's (6) on the GL 4.5 tier,
+ * 0-6 on the portable one. */
+static bool unit_used(const gpu_saved_state *s, GLuint u) {
+    return s->portable || u < GPU_TEXTURE_UNITS || u == GPU_TEXTURE_SIDE;
 }
 
 /* Every storage binding point crowd's shaders use (GPU_SSBO_*). */
@@ -52,7 +54,10 @@ void crowd__gpu_state_save(gpu_saved_state *s, const crowd_world *world,
     if (s->portable) {
         glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &s->array_buffer);
     }
-    for (GLuint u = 0; u < units_of(s); u++) {
+    for (GLuint u = 0; u < GPU_PORTABLE_TEXTURE_UNITS; u++) {
+        if (!unit_used(s, u)) {
+            continue;
+        }
         glActiveTexture(GL_TEXTURE0 + u);
         glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture_2d[u]);
         glGetIntegerv(GL_TEXTURE_BINDING_2D_ARRAY, &s->texture_2d_array[u]);
@@ -83,7 +88,10 @@ static void set_enabled(GLenum capability, GLboolean on) {
 void crowd__gpu_state_restore(const gpu_saved_state *s) {
     glUseProgram((GLuint)s->program);
     glBindVertexArray((GLuint)s->vertex_array);
-    for (GLuint u = 0; u < units_of(s); u++) {
+    for (GLuint u = 0; u < GPU_PORTABLE_TEXTURE_UNITS; u++) {
+        if (!unit_used(s, u)) {
+            continue;
+        }
         glActiveTexture(GL_TEXTURE0 + u);
         glBindTexture(GL_TEXTURE_2D, (GLuint)s->texture_2d[u]);
         glBindTexture(GL_TEXTURE_2D_ARRAY, (GLuint)s->texture_2d_array[u]);

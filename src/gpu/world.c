@@ -580,9 +580,11 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
     out->program_count = crowd__gpu_programs_count(w);
     out->tier = w->tier;
     out->gpu_memory_bytes = 0;
+    out->record_memory_bytes = 0;
     for (uint32_t i = 0; i < CROWD_WORLD_MAX_ARCHETYPES; i++) {
         if (w->archetypes[i] != NULL) {
             out->gpu_memory_bytes += w->archetypes[i]->gpu_memory_bytes;
+            out->record_memory_bytes += crowd__gpu_record_memory(w->archetypes[i]);
         }
     }
 }

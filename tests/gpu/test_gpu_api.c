@@ -548,7 +548,7 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     uint64_t all_i = bar->mesh.index_count + (lods > 1 ? bake->lod_index_total : 0);
     uint64_t mesh = all_v * (12 + 12 + 8 + 8 + 16 + 4) + 4 * ((all_v + 1) / 2) + 4 * all_i;
     uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
-    uint64_t instances = 64 * 40;                     /* first capacity: 64 records */
+    uint64_t instances = 64 * 40;                      /* first capacity: 64 records */
     uint64_t spheres = 16ull * (bake->clip_count + 1);
     uint64_t base = mesh + materials + instances + spheres;
     uint64_t lists = 64 * lods * 40 + 4 * 64 + 8 * 20; /* made by the first culled pass */

@@ -35,9 +35,9 @@
 #include "test_gpu.h"
 
 #define MAX_VALUES 200
-/* Texture units the application binds: crowd's 0-3 and the portable
- * tier's 4-5. */
-#define APP_UNITS 6
+/* Texture units the application binds: crowd's 0-3, the portable tier's
+ * 4-5 and both tiers' side table (6). */
+#define APP_UNITS 7
 
 /* Named values read back from GL. */
 typedef struct gl_snapshot {
@@ -189,11 +189,21 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (GLenum u = 0; u < APP_UNITS; u++) {
         glActiveTexture(GL_TEXTURE0 + u);
-        put_ints(s, u < 4 ? "texture 2D of units 0-3" : "texture 2D of units 4-5",
+        put_ints(s,
+                 u < 4   ? "texture 2D of units 0-3"
+                 : u < 6 ? "texture 2D of units 4-5"
+                         : "texture 2D of unit 6",
                  GL_TEXTURE_BINDING_2D, 1);
-        put_ints(s, u < 4 ? "texture 2D array of units 0-3" : "texture 2D array of units 4-5",
+        put_ints(s,
+                 u < 4   ? "texture 2D array of units 0-3"
+                 : u < 6 ? "texture 2D array of units 4-5"
+                         : "texture 2D array of unit 6",
                  GL_TEXTURE_BINDING_2D_ARRAY, 1);
-        put_ints(s, u < 4 ? "sampler of units 0-3" : "sampler of units 4-5", GL_SAMPLER_BINDING, 1);
+        put_ints(s,
+                 u < 4   ? "sampler of units 0-3"
+                 : u < 6 ? "sampler of units 4-5"
+                         : "sampler of unit 6",
+                 GL_SAMPLER_BINDING, 1);
     }
     glActiveTexture((GLenum)active);
     if (context_gl45) {
@@ -543,6 +553,9 @@ static const char *const reset_names[] = {"vertex array",
                                           "texture 2D of units 0-3",
                                           "texture 2D array of units 0-3",
                                           "sampler of units 0-3",
+                                          "texture 2D of unit 6",
+                                          "texture 2D array of unit 6",
+                                          "sampler of unit 6",
                                           "storage buffer",
                                           "storage buffer 1-5",
                                           "storage buffer 1-5 start",
@@ -556,6 +569,9 @@ static const char *const portable_reset_names[] = {"vertex array",
                                                    "texture 2D of units 4-5",
                                                    "texture 2D array of units 4-5",
                                                    "sampler of units 4-5",
+                                                   "texture 2D of unit 6",
+                                                   "texture 2D array of unit 6",
+                                                   "sampler of unit 6",
                                                    "array buffer",
                                                    "pixel unpack buffer",
                                                    "unpack store",
@@ -675,6 +691,13 @@ static void exercise(const crowd_asset *bar, const crowd_bake *bar_bake, const c
     CHECK(crowd_instance_set_speed(world, ids[2], 2.0f, &error) == CROWD_OK);
     CHECK(crowd_instance_play(world, ids[2], 1, 0.3f, &error) == CROWD_OK);
     expect_state(s, "instance edits", false);
+    /* ids[2] fades in vat mode: the draws bind the side table (unit 6). */
+    for (int p = 0; p < 6; p++) {
+        crowd_draw_desc pass = passes[p % 2];
+        pass.cull = (crowd_cull_mode)(p / 2);
+        CHECK(crowd_world_draw(world, &pass, &error) == CROWD_OK);
+        expect_state(s, "crowd_world_draw during a crossfade (vat)", true);
+    }
     CHECK(crowd_world_remove_instance(world, ids[0], &error) == CROWD_OK);
     expect_state(s, "crowd_world_remove_instance", false);
     CHECK(crowd_world_remove_archetype(world, b, &error) == CROWD_OK);
