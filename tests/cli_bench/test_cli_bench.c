@@ -391,7 +391,7 @@ static void bench_no_wait(void) {
  * draw, as gl45's one multi-draw command; cpu mode draws each character.
  * The camera frames the whole crowd, so the portable tier's CPU culling
  * keeps every character: as many vertices as gl45's count. It streams the
- * records it draws every frame (144 bytes each) on top of what gl45
+ * records it draws every frame (40 bytes each) on top of what gl45
  * uploads, and culls on the CPU in static and vat only. */
 static void check_tier_pair(const cell_view *gl45, const cell_view *portable,
                             double paired_median) {
@@ -405,7 +405,7 @@ static void check_tier_pair(const cell_view *gl45, const cell_view *portable,
                   portable->vertices == gl45->vertices,
               "%s at %g: draws %g and %g, vertices %g and %g", portable->mode, portable->count,
               gl45->draw_calls, portable->draw_calls, gl45->vertices, portable->vertices);
-    CHECK_MSG(portable->uploaded_bytes == gl45->uploaded_bytes + 144.0 * portable->count,
+    CHECK_MSG(portable->uploaded_bytes == gl45->uploaded_bytes + 40.0 * portable->count,
               "%s at %g: portable uploads %g bytes, gl45 %g", portable->mode, portable->count,
               portable->uploaded_bytes, gl45->uploaded_bytes);
     CHECK_MSG(gl45->cull_ms_max == 0.0 &&
