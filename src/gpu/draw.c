@@ -121,7 +121,7 @@ const gpu_program *crowd__gpu_pass_program(const gpu_mode_programs *p, bool dept
 }
 
 void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu_mesh *mesh,
-                         const crowd_draw_desc *desc, const float view_proj[16], float now) {
+                         const crowd_draw_desc *desc, const float view_proj[16]) {
     bool depth = desc->pass == CROWD_PASS_DEPTH;
     const GLint *at = program->uniform;
     glUseProgram(program->id);
@@ -133,7 +133,6 @@ void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu
     if (at[GPU_UNIFORM_TIME] >= 0) {
         /* The records' times are relative to the epoch (record_pack.c);
          * the difference is exact in double and small as a float. */
-        (void)now;
         glUniform1f(at[GPU_UNIFORM_TIME], (float)(r->world->clock_s - r->world->epoch_s));
     }
     if (!depth) {
@@ -157,7 +156,7 @@ static crowd_result draw_characters(gpu_archetype *r, const crowd_draw_desc *des
     const gpu_mode_programs *p = crowd__gpu_programs_of(r->programs[r->mode]);
     bool fading = p->color_fade.id != 0 && crowd__gpu_crossfade_running(r, now);
     const gpu_program *program = crowd__gpu_pass_program(p, desc->pass == CROWD_PASS_DEPTH, fading);
-    crowd__gpu_draw_use(r, program, &r->mesh, desc, view_proj, now);
+    crowd__gpu_draw_use(r, program, &r->mesh, desc, view_proj);
     crowd__gpu_draw_mode_uniforms(r, program);
     if (fading) {
         crowd_result result = crowd__gpu_side_bind(r, error);

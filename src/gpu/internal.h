@@ -996,7 +996,7 @@ crowd_result crowd__gpu_props_draw(gpu_archetype *r, const crowd_draw_desc *desc
 /* The pass's uniforms (view_proj, light, clock) on `program`, made current,
  * with the materials of `mesh` bound and its vertex array. */
 void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu_mesh *mesh,
-                         const crowd_draw_desc *desc, const float view_proj[16], float now_s);
+                         const crowd_draw_desc *desc, const float view_proj[16]);
 /* The mode's own uniforms and textures (joint count and palettes, BAT or VAT). */
 void crowd__gpu_draw_mode_uniforms(gpu_archetype *r, const gpu_program *program);
 /* The clip table (u_clips) of the program, from the archetype's clips. */

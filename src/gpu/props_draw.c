@@ -151,7 +151,7 @@ crowd_result crowd__gpu_props_draw(gpu_archetype *r, const crowd_draw_desc *desc
         }
         bool fading = programs->color_fade.id != 0 && fade_running;
         const gpu_program *program = crowd__gpu_pass_program(programs, depth, fading);
-        crowd__gpu_draw_use(r, program, &prop->mesh, desc, view_proj, now);
+        crowd__gpu_draw_use(r, program, &prop->mesh, desc, view_proj);
         if (r->mode == CROWD_GPU_MODE_VAT) {
             crowd__gpu_draw_clip_table(r, program);
             track_uniforms(r, prop, program);
