@@ -373,7 +373,9 @@ typedef struct crowd_instance_desc {
     float speed;         /* playback rate; 0 = 1; negative plays backwards */
     bool paused;         /* speed 0: holds clip time time_offset_s */
     crowd_loop_mode loop;
-    float tint[4]; /* multiplies the base colour; all zero = (1, 1, 1, 1) */
+    /* Multiplies the base colour; all zero = (1, 1, 1, 1). Clamped to [0, 1]
+     * and kept as 8 bits a channel (the GPU record's unorm8). */
+    float tint[4];
 } crowd_instance_desc;
 
 /* Adds an instance of `archetype`; its record is written to the GPU at once.
