@@ -205,12 +205,14 @@ static crowd_result summarize(field_state *s, const bench_config *c, const crowd
         cell->cpu_ms = bench_summarize(s->cpu_ms[w], c->frames);
         if (w == WAY_FLOOR) {
             cell->visible = s->count;
+            cell->visible_per_lod[0] = s->count;
             cell->vertices = (uint64_t)s->count * mesh->index_count;
             cell->draw_calls = 1;
             cell->gpu_memory_bytes = s->floor.gpu_memory_bytes;
             cell->record_memory_bytes = 64ull * s->count;
         } else {
             cell->visible = s->last[w].visible_instances;
+            memcpy(cell->visible_per_lod, s->last[w].visible_per_lod, sizeof cell->visible_per_lod);
             cell->vertices = s->last[w].vertices_drawn;
             cell->draw_calls = s->last[w].draw_calls;
             cell->gpu_memory_bytes = s->last[w].gpu_memory_bytes;

@@ -47,6 +47,25 @@ static void ways_text(char *out, size_t size, uint32_t ways) {
     }
 }
 
+/* What each LOD level drew, per measured way that chooses LODs. */
+static void print_per_lod(FILE *out, const field_results *r) {
+    if (r->lod_count <= 1) {
+        return;
+    }
+    fprintf(out, "\n  drawn per LOD level (LOD 0 first):\n");
+    for (uint32_t k = 0; k < r->count_count; k++) {
+        const field_cell *c = &r->cells[k][FIELD_WAYS - 1];
+        if (c->skip != FIELD_MEASURED) {
+            continue;
+        }
+        fprintf(out, "%7u  %-8s", (unsigned)c->count, field_way_names[FIELD_WAYS - 1]);
+        for (uint32_t l = 0; l < r->lod_count && l < CROWD_BAKE_MAX_LODS; l++) {
+            fprintf(out, " %llu", (unsigned long long)c->visible_per_lod[l]);
+        }
+        fprintf(out, "\n");
+    }
+}
+
 void bench_field_print(FILE *out, const field_results *r) {
     char ways[96];
     ways_text(ways, sizeof ways, r->ways);
@@ -83,6 +102,7 @@ void bench_field_print(FILE *out, const field_results *r) {
                     (double)c->record_memory_bytes / (double)c->count, brute, floor);
         }
     }
+    print_per_lod(out, r);
 }
 
 static void add_ratio(cJSON *o, const char *name, double ratio) {
@@ -130,6 +150,11 @@ bool bench_field_write_json(const char *path, const field_results *r) {
                                         c->skip == FIELD_OVER_LIMIT ? "brute_limit" : "not_asked");
             } else {
                 cJSON_AddNumberToObject(row, "drawn", (double)c->visible);
+                cJSON *per_lod = cJSON_AddArrayToObject(row, "drawn_per_lod");
+                for (uint32_t l = 0; l < r->lod_count && l < CROWD_BAKE_MAX_LODS; l++) {
+                    cJSON_AddItemToArray(per_lod,
+                                         cJSON_CreateNumber((double)c->visible_per_lod[l]));
+                }
                 cJSON_AddNumberToObject(row, "vertices", (double)c->vertices);
                 cJSON_AddNumberToObject(row, "draw_calls", c->draw_calls);
                 cJSON_AddItemToObject(row, "frame_ms", bench_summary_json(&c->frame_ms));

@@ -951,6 +951,12 @@ typedef struct crowd_world_stats {
     /* Instances drawn, all passes (GPU culling: of the frame
      * gpu_time_frames_ago, timing on only). */
     uint64_t visible_instances;
+    /* The same split by the LOD they were drawn at (unculled draws count at
+     * LOD 0), from the same source as visible_instances: summed, it is
+     * visible_instances, except for GPU-culled passes before a read-back
+     * (timing off), which count as visible_instances does, every instance
+     * at LOD 0. For benches that report what each LOD level drew. */
+    uint64_t visible_per_lod[CROWD_BAKE_MAX_LODS];
     /* Bytes sent to GPU buffers: instance records written by add, update and
      * remove since the update before, plus this frame's palettes or vertices. */
     uint64_t uploaded_bytes;

@@ -463,6 +463,7 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
         for (uint32_t k = 0; k < view->lod_count; k++) {
             r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->mesh.lod_index_count[k];
             r->world->stats.visible_instances += counts[k];
+            r->world->stats.visible_per_lod[k] += counts[k];
         }
         return CROWD_OK;
     }
@@ -477,6 +478,7 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
         }
         r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->mesh.lod_index_count[k];
         r->world->stats.visible_instances += counts[k];
+        r->world->stats.visible_per_lod[k] += counts[k];
     }
     draw_command commands[CROWD_BAKE_MAX_LODS];
     commands_for(r, view, counts, r->cull.visible_capacity, commands);

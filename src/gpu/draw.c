@@ -209,4 +209,5 @@ crowd_result crowd__gpu_archetype_draw(gpu_archetype *r, const crowd_draw_desc *
 void crowd__gpu_count_unculled(gpu_archetype *r) {
     r->world->stats.vertices_drawn += (uint64_t)r->mesh.index_count * r->instances.count;
     r->world->stats.visible_instances += r->instances.count;
+    r->world->stats.visible_per_lod[0] += r->instances.count;
 }

@@ -529,6 +529,7 @@ struct crowd_world {
      * and what a read-back frame says they drew (timing.c). */
     uint64_t culled_upper_vertices, culled_upper_instances;
     uint64_t readback_vertices, readback_instances;
+    uint64_t readback_per_lod[CROWD_BAKE_MAX_LODS];
     bool readback_valid;
 
     /* Events: those the last update reported, and those state changes took

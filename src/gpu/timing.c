@@ -3,6 +3,8 @@
  * Results are picked up at a later update once the GPU has them (asking
  * whether a result is there never waits); a frame's set is reused after
  * GPU_TIMING_FRAMES frames, dropping what never arrived. */
+#include <string.h>
+
 #include "gpu/internal.h"
 
 #define COMMAND_UINTS 5u
@@ -46,12 +48,14 @@ void crowd__gpu_timing_note_commands(crowd_world *w, GLuint command_buffer, uint
 static void read_commands(crowd_world *w, uint32_t f) {
     gpu_timing *t = &w->timing_queries;
     w->readback_vertices = w->readback_instances = 0;
+    memset(w->readback_per_lod, 0, sizeof w->readback_per_lod);
     for (uint32_t note = 0; note < t->noted[f]; note++) {
         const GLuint *command =
             t->readback + f * FRAME_UINTS + note * CROWD_BAKE_MAX_LODS * COMMAND_UINTS;
         for (uint32_t k = 0; k < t->noted_lods[f][note]; k++, command += COMMAND_UINTS) {
             w->readback_vertices += (uint64_t)command[0] * command[1];
             w->readback_instances += command[1];
+            w->readback_per_lod[k] += command[1];
         }
     }
     w->readback_valid = true;

@@ -571,9 +571,13 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
     if (w->readback_valid) {
         out->vertices_drawn += w->readback_vertices;
         out->visible_instances += w->readback_instances;
+        for (uint32_t k = 0; k < CROWD_BAKE_MAX_LODS; k++) {
+            out->visible_per_lod[k] += w->readback_per_lod[k];
+        }
     } else {
         out->vertices_drawn += w->culled_upper_vertices;
         out->visible_instances += w->culled_upper_instances;
+        out->visible_per_lod[0] += w->culled_upper_instances;
     }
     out->archetype_count = w->archetype_count;
     out->instance_count = w->instance_count;

@@ -513,6 +513,20 @@ static void bench_field(void) {
         }
         double drawn = number(row, "drawn"), vertices = number(row, "vertices");
         double draws = number(row, "draw_calls"), frame = number(object(row, "frame_ms"), "median");
+        /* What each LOD level drew adds up to what was drawn; only
+         * cull+lod draws beyond LOD 0. */
+        const cJSON *per_lod = cJSON_GetObjectItemCaseSensitive(row, "drawn_per_lod");
+        REQUIRE_VOID(cJSON_IsArray(per_lod) &&
+                     cJSON_GetArraySize(per_lod) == (int)number(root, "lod_count"));
+        double per_lod_sum = 0.0, beyond_lod0 = 0.0;
+        for (int l = 0; l < cJSON_GetArraySize(per_lod); l++) {
+            double n = cJSON_GetArrayItem(per_lod, l)->valuedouble;
+            per_lod_sum += n;
+            beyond_lod0 += l > 0 ? n : 0.0;
+        }
+        CHECK_MSG(per_lod_sum == drawn, "%s %g: per LOD %g, drawn %g", ways[i % 4], count,
+                  per_lod_sum, drawn);
+        CHECK(i % 4 == 3 || beyond_lod0 == 0.0);
         if (i % 4 < 2) {
             CHECK(drawn == count && draws == 1.0);
         } else {

@@ -315,6 +315,12 @@ static void test_lod_switch(const char *name, const crowd_asset *asset, const cr
         CHECK_MSG(stats.vertices_drawn == expected,
                   "%s at %.2f of the switch: %llu vertices drawn, LOD%d has %u", name,
                   (double)steps[s], (unsigned long long)stats.vertices_drawn, s, expected);
+        /* The per-LOD counts say the same: the one instance at LOD s. */
+        for (int k = 0; k < CROWD_BAKE_MAX_LODS; k++) {
+            CHECK_MSG(stats.visible_per_lod[k] == (k == s ? 1u : 0u),
+                      "%s at %.2f of the switch: %llu drawn at LOD%d", name, (double)steps[s],
+                      (unsigned long long)stats.visible_per_lod[k], k);
+        }
         if (s == 1) {
             at_lod1 = gpu_test_read_rgba();
             lod.debug_lod_tint = true; /* LOD1 tinted green: red and blue drop to 30 % */
