@@ -471,6 +471,10 @@ static crowd_result check_draw_desc(const crowd_draw_desc *desc, crowd_error *er
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown cull mode %d",
                                (int)desc->cull);
     }
+    if ((unsigned)desc->frame_fetch >= CROWD_FRAME_FETCH_COUNT) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown frame_fetch %d",
+                               (int)desc->frame_fetch);
+    }
     if (!(isfinite(desc->viewport_height_px) && desc->viewport_height_px >= 0.0f)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "viewport_height_px %g is not a height in pixels (finite, >= 0; "
@@ -571,6 +575,7 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
     if (w->readback_valid) {
         out->vertices_drawn += w->readback_vertices;
         out->visible_instances += w->readback_instances;
+        out->nearest_instances += w->readback_nearest;
     } else {
         out->vertices_drawn += w->culled_upper_vertices;
         out->visible_instances += w->culled_upper_instances;
