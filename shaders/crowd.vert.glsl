@@ -7,7 +7,11 @@
 // draws with the CROSSFADE build only while some crossfade may be running
 // or some instance plays a blend (a clip mixed with a blend partner that
 // shares its phase): the build reads the partners too. With every fade
-// weight 1 and no partner both builds compute the same values.
+// weight 1 and no partner both builds compute the same values. A third
+// build, NEAREST_FRAME (never with CROSSFADE), fetches the nearest baked
+// frame alone (crowd_frame_nearest): the culling pass gives it the
+// instances whose frame-to-frame step projects below half a pixel, which
+// then cost one fetch per vertex instead of two.
 // Locations and the record's layout are crowd_contract.glsl's, the
 // clip-time rule (crowd_play_time, crowd_frame_pair) is crowd_time.glsl's
 // and the record's decoding crowd_record.glsl's: the world puts them
@@ -161,6 +165,15 @@ JointTexels joint_texels(uint joint) {
     return j;
 }
 
+// Skinning matrix rows of one joint in the frame that starts at texture row
+// `row`.
+void bat_frame(int row, JointTexels j, out vec4 r0, out vec4 r1, out vec4 r2) {
+    ivec2 d = ivec2(0, row);
+    r0 = texelFetch(u_bat, j.r0 + d, 0);
+    r1 = texelFetch(u_bat, j.r1 + d, 0);
+    r2 = texelFetch(u_bat, j.r2 + d, 0);
+}
+
 // Skinning matrix rows of one joint, interpolated between two frames that
 // start at texture rows row0 and row1.
 void bat_clip(int row0, int row1, float alpha, JointTexels j, out vec4 r0, out vec4 r1,
@@ -217,6 +230,10 @@ void vat_fetch(int row, ivec2 at, out vec3 position, out vec3 normal) {
 
 // The vertex at texel `at` (within a frame) at clip time t.
 void vat_clip(Playing c, float t, ivec2 at, out vec3 position, out vec3 normal) {
+#if defined(NEAREST_FRAME)
+    uint f = crowd_frame_nearest(c.frame_layout, c.fps, c.duration_s, c.frame_count, t);
+    vat_fetch(frame_row(c.first_frame + f), at, position, normal);
+#else
     uint f0, f1;
     float alpha;
     frame_pair(c, t, f0, f1, alpha);
@@ -225,6 +242,7 @@ void vat_clip(Playing c, float t, ivec2 at, out vec3 position, out vec3 normal) 
     vat_fetch(frame_row(f1), at, p1, n1);
     position = mix(p0, p1, alpha);
     normal = mix(n0, n1, alpha);
+#endif
 }
 #endif
 
@@ -305,10 +323,16 @@ void main() {
 #endif
 
 #if defined(MODE_BAT)
+#if defined(NEAREST_FRAME)
+    int row = frame_row(to.first_frame +
+                        crowd_frame_nearest(to.frame_layout, to.fps, to.duration_s,
+                                            to.frame_count, t_to));
+#else
     uint f0, f1;
     float alpha;
     frame_pair(to, t_to, f0, f1, alpha);
     int row0 = frame_row(f0), row1 = frame_row(f1);
+#endif
 #if defined(CROSSFADE)
     uint g0 = 0u, g1 = 0u;
     float beta = 0.0;
@@ -333,7 +357,11 @@ void main() {
         if (w != 0.0) {
             JointTexels j = joint_texels(a_joints[k]);
             vec4 m0, m1, m2;
+#if defined(NEAREST_FRAME)
+            bat_frame(row, j, m0, m1, m2);
+#else
             bat_clip(row0, row1, alpha, j, m0, m1, m2);
+#endif
 #if defined(CROSSFADE)
             if (w_partner > 0.0) {
                 // A blend mixes its two clips' matrices (not local poses).

@@ -125,6 +125,9 @@
 #define GPU_SSBO_CULL_VISIBLE 3
 #define GPU_SSBO_CULL_COMMANDS 4
 #define GPU_SSBO_CULL_LOD_STATE 5
+// per clip its largest vertex step from one baked frame to the next (the
+// bake's max_step, model units; < 0: not known)
+#define GPU_SSBO_CULL_CLIP_STEPS 6
 // The caller's crowd_shade may use bindings from here up (include/crowd/gpu.h).
 #define GPU_FIRST_APPLICATION_BINDING 8
 
@@ -188,5 +191,17 @@
 // LODs'), their command at GPU_MAX_LODS + prop, and which props have lists.
 #define GPU_CULL_UNIFORM_PROP_FIRST_LIST 22
 #define GPU_CULL_UNIFORM_PROP_MASK 23
+// One-fetch playback (crowd_frame_fetch): pixels per model unit at w = 1
+// over the largest step that plays the nearest frame (0: none by size), and
+// the draw's frame_fetch.
+#define GPU_CULL_UNIFORM_FRAME_STEP_SCALE 24
+#define GPU_CULL_UNIFORM_FRAME_FETCH 25
+// ---- the culling pass's indirect commands ---------------------------------
+// The LODs' (interpolating) commands from 0, the prop types' from
+// GPU_MAX_LODS, then the LODs' one-fetch commands: those draw the instances
+// that play the nearest frame, kept at the far end of their LOD's list.
+#define GPU_COMMAND_PROPS_FIRST 8   // = GPU_MAX_LODS
+#define GPU_COMMAND_NEAREST_FIRST 20 // = GPU_COMMAND_PROPS_FIRST + GPU_MAX_PROPS
+#define GPU_COMMAND_COUNT 28         // = GPU_COMMAND_NEAREST_FIRST + GPU_MAX_LODS
 
 #endif

@@ -10,7 +10,12 @@
 // attributes (base instance = the list's start). A visible instance that
 // carries props is also copied into the list of each prop type it carries
 // (lists after the LODs', commands from GPU_MAX_LODS on), so each prop type
-// draws its visible carriers with one indirect draw. Mirrors gpu_cull_cpu()
+// draws its visible carriers with one indirect draw. A bat or vat instance
+// whose clip's largest frame-to-frame vertex step projects below half a
+// pixel plays the nearest frame (one fetch instead of two, the error at
+// most half that step): it goes to the far end of its LOD's list, counted
+// into the LOD's one-fetch command, whose base instance steps down with
+// each, and which the one-fetch program build draws. Mirrors gpu_cull_cpu()
 // in src/gpu/cull.c (and the props' crowd__gpu_props_cull_cpu), which must
 // pick the same instances and LODs.
 
@@ -37,6 +42,7 @@ layout(std430, binding = GPU_SSBO_CULL_SPHERES) readonly buffer ClipSpheres { ve
 layout(std430, binding = GPU_SSBO_CULL_VISIBLE) writeonly buffer Visible { Record visible[]; };
 layout(std430, binding = GPU_SSBO_CULL_COMMANDS) buffer Commands { Command commands[]; };
 layout(std430, binding = GPU_SSBO_CULL_LOD_STATE) buffer LodState { uint lod_state[]; };
+layout(std430, binding = GPU_SSBO_CULL_CLIP_STEPS) readonly buffer ClipSteps { float clip_steps[]; };
 
 layout(location = GPU_CULL_UNIFORM_COUNT) uniform uint u_count;
 layout(location = GPU_CULL_UNIFORM_PLANES) uniform vec4 u_planes[6];
@@ -54,6 +60,11 @@ layout(location = GPU_CULL_UNIFORM_KEEP_LOD_STATE) uniform bool u_keep_lod_state
 // props: the list of prop type 0, and the prop types that have lists
 layout(location = GPU_CULL_UNIFORM_PROP_FIRST_LIST) uniform uint u_prop_first_list;
 layout(location = GPU_CULL_UNIFORM_PROP_MASK) uniform uint u_prop_mask;
+layout(location = GPU_CULL_UNIFORM_FRAME_STEP_SCALE) uniform float u_frame_step_scale;
+layout(location = GPU_CULL_UNIFORM_FRAME_FETCH) uniform uint u_frame_fetch; // crowd_frame_fetch
+
+const uint FRAME_FETCH_INTERPOLATE = 1u;
+const uint FRAME_FETCH_NEAREST = 2u;
 
 // The record, visible, into the list of every prop type it carries.
 void list_props(Record rec, uint flags) {
@@ -61,7 +72,7 @@ void list_props(Record rec, uint flags) {
     while (carried != 0u) {
         int p = findLSB(carried);
         carried &= carried - 1u;
-        uint slot = atomicAdd(commands[GPU_MAX_LODS + p].instance_count, 1u);
+        uint slot = atomicAdd(commands[GPU_COMMAND_PROPS_FIRST + p].instance_count, 1u);
         visible[(u_prop_first_list + uint(p)) * u_capacity + slot] = rec;
     }
 }
@@ -105,8 +116,24 @@ void main() {
     if (u_keep_lod_state) {
         lod_state[i] = lod;
     }
-    uint slot = atomicAdd(commands[lod].instance_count, 1u);
+    // Fades and blends (the records with a side-table entry) mix clips: only
+    // the interpolating builds play them.
+    bool nearest = false;
+    if (!u_bind_pose && !crowd_record_extended(flags) && u_frame_fetch != FRAME_FETCH_INTERPOLATE) {
+        float step = clip_steps[crowd_record_clip(flags)];
+        nearest = u_frame_fetch == FRAME_FETCH_NEAREST ||
+                  (u_frame_step_scale > 0.0 && step >= 0.0 && w > radius &&
+                   step * scale * u_frame_step_scale < w);
+    }
     rec.w[GPU_RECORD_BITS] = (flags & ~GPU_FLAG_LOD_MASK) | (lod << GPU_FLAG_LOD_SHIFT);
-    visible[lod * u_capacity + slot] = rec;
+    if (nearest) {
+        uint command = GPU_COMMAND_NEAREST_FIRST + lod;
+        uint slot = atomicAdd(commands[command].instance_count, 1u);
+        atomicAdd(commands[command].base_instance, 0xffffffffu);
+        visible[lod * u_capacity + u_capacity - 1u - slot] = rec;
+    } else {
+        uint slot = atomicAdd(commands[lod].instance_count, 1u);
+        visible[lod * u_capacity + slot] = rec;
+    }
     list_props(rec, flags);
 }

@@ -1,6 +1,6 @@
-// crowd_time.glsl - the clip-time rule (docs/time.md): crowd_anim_play_time
-// and crowd_anim_frame_pair of include/crowd/anim.h, operation for operation
-// in float32, checked against the same case table
+// crowd_time.glsl - the clip-time rule (docs/time.md): crowd_anim_play_time,
+// crowd_anim_frame_pair and crowd_anim_frame_nearest of include/crowd/anim.h,
+// operation for operation in float32, checked against the same case table
 // (tests/common/clip_time_cases.json) by tests/gpu. The world puts it before
 // crowd.vert.glsl; it is plain GLSL that compiles as 450 core, 330 core and
 // 300 es.
@@ -55,4 +55,13 @@ void crowd_frame_pair(uint frame_layout, float fps, float duration_s, uint frame
     frame0 = k;
     frame1 = k + 1u;
     weight = alpha < step ? alpha / step : 1.0;
+}
+
+// The frame nearest clip time t: the pair's second from weight 0.5 on.
+uint crowd_frame_nearest(uint frame_layout, float fps, float duration_s, uint frame_count,
+                         float t) {
+    uint frame0, frame1;
+    float weight;
+    crowd_frame_pair(frame_layout, fps, duration_s, frame_count, t, frame0, frame1, weight);
+    return weight >= 0.5 ? frame1 : frame0;
 }

@@ -304,6 +304,13 @@ typedef struct crowd_frame_pair {
 
 crowd_frame_pair crowd_anim_frame_pair(const crowd_clip_frames *frames, float clip_time_s);
 
+/* The one frame nearest clip time t, for playback that fetches one frame
+ * instead of two (the world's far instances, whose frame-to-frame step
+ * projects below half a pixel): the pair's frame1 when its weight is at
+ * least 0.5, else frame0. Moves a vertex by at most half its step from the
+ * interpolated pose. NULL frames give frame 0. */
+uint32_t crowd_anim_frame_nearest(const crowd_clip_frames *frames, float clip_time_s);
+
 /* Frames an END layout needs for a clip of duration_s at fps: 1 when the
  * duration is 0, else 1 + the steps, ceil(d * fps) with a thousandth of a
  * frame of slack (so a duration that is a whole number of frames, up to

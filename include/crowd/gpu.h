@@ -895,6 +895,23 @@ typedef enum crowd_cull_mode {
     CROWD_CULL_OFF, /* every instance at LOD0: the brute-force reference */
 } crowd_cull_mode;
 
+/* How bat and vat instances pick their baked frames (crowd_draw_desc). */
+typedef enum crowd_frame_fetch {
+    /* Culled passes (CROWD_CULL_GPU, _CPU) play the nearest frame, one
+     * texture fetch instead of two, for each instance whose clip's largest
+     * vertex step from one baked frame to the next (crowd_bake_clip.max_step)
+     * projects below half a pixel at its distance: its vertices then sit at
+     * most a quarter pixel from the interpolated pose. The rest, instances in
+     * a crossfade or blend, clips without a measured step (older bakes) and
+     * passes without viewport_height_px or culling interpolate. */
+    CROWD_FRAME_FETCH_AUTO = 0,
+    CROWD_FRAME_FETCH_INTERPOLATE, /* every instance interpolates two frames */
+    /* Every instance that is not in a crossfade or blend plays the nearest
+     * frame (to measure the one-fetch path, or for stylized stepped motion). */
+    CROWD_FRAME_FETCH_NEAREST,
+    CROWD_FRAME_FETCH_COUNT
+} crowd_frame_fetch;
+
 typedef struct crowd_draw_desc {
     crowd_pass pass;
     /* Column-major 4x4 matrices as OpenGL takes them (clip = projection x
@@ -920,6 +937,7 @@ typedef struct crowd_draw_desc {
     /* Colour pass: each character tinted by its LOD (0 white, 1 green, 2
      * yellow, 3 orange, ...), to see where LODs switch. */
     bool debug_lod_tint;
+    crowd_frame_fetch frame_fetch; /* 0 = CROWD_FRAME_FETCH_AUTO */
 } crowd_draw_desc;
 
 /* Draws the instances of every archetype that the view keeps (desc->cull),
@@ -927,7 +945,7 @@ typedef struct crowd_draw_desc {
  * viewport: one multi-draw per archetype with instances, with one command
  * per LOD in use (cpu mode: one draw per instance). Never waits for the GPU.
  * CROWD_ERROR_INVALID_ARGUMENT, the field named, for a bad desc: an unknown
- * pass or cull mode, matrices that are not finite, a viewport_height_px or
+ * pass, cull mode or frame fetch, matrices that are not finite, a viewport_height_px or
  * lod_error_px that is negative or not finite, and in the colour pass a
  * light value that is not finite (the depth pass ignores the light).
  * CROWD_ERROR_OUT_OF_MEMORY when an archetype's culling lists cannot grow
@@ -951,7 +969,10 @@ typedef struct crowd_world_stats {
     /* Instances drawn, all passes (GPU culling: of the frame
      * gpu_time_frames_ago, timing on only). */
     uint64_t visible_instances;
-    /* The same split by the LOD they were drawn at (unculled draws count at
+    /* Of those, the instances drawn with the nearest frame (one fetch, see
+     * crowd_frame_fetch), counted as visible_instances is. */
+    uint64_t nearest_instances;
+    /* visible_instances split by the LOD they were drawn at (unculled at
      * LOD 0), from the same source as visible_instances: summed, it is
      * visible_instances, except for GPU-culled passes before a read-back
      * (timing off), which count as visible_instances does, every instance

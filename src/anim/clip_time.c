@@ -97,6 +97,11 @@ crowd_frame_pair crowd_anim_frame_pair(const crowd_clip_frames *frames, float cl
     return pair;
 }
 
+uint32_t crowd_anim_frame_nearest(const crowd_clip_frames *frames, float clip_time_s) {
+    crowd_frame_pair pair = crowd_anim_frame_pair(frames, clip_time_s);
+    return pair.weight >= 0.5f ? pair.frame1 : pair.frame0;
+}
+
 uint32_t crowd_anim_frame_count(float duration_s, float fps) {
     if (!(duration_s > 0.0f)) {
         return 1;

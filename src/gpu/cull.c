@@ -15,6 +15,10 @@
 /* To switch to a coarser LOD an instance's error must project 20 % below
  * the budget: at the switching distance it keeps the LOD it has. */
 #define LOD_HYSTERESIS 0.2f
+/* An instance whose clip's largest frame-to-frame step projects below this
+ * many pixels plays the nearest frame: its vertices then sit within a
+ * quarter pixel of the interpolated pose. */
+#define NEAREST_STEP_PX 0.5f
 
 typedef struct draw_command {
     GLuint count, instance_count, first_index;
@@ -67,22 +71,43 @@ crowd_result crowd__gpu_cull_init(gpu_archetype *r, crowd_error *error) {
             sphere_hull(r->cull.clip_spheres, sphere, r->cull.clip_spheres);
         }
     }
+    r->cull.clip_steps =
+        crowd__mem_alloc_zeroed(&r->world->allocator, clips, sizeof *r->cull.clip_steps);
+    if (r->cull.clip_steps == NULL) {
+        return crowd_error_set(error, CROWD_ERROR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    for (uint32_t c = 0; c < clips; c++) {
+        bool measured = r->bake != NULL && c < r->bake->clip_count &&
+                        isfinite(r->bake->clips[c].max_step) && r->bake->clips[c].max_step >= 0.0f;
+        r->cull.clip_steps[c] = measured ? r->bake->clips[c].max_step : -1.0f;
+        r->cull.any_clip_step |= measured;
+    }
     if (r->world->portable) {
         return CROWD_OK; /* culled on the CPU only */
     }
-    return crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
-                                    &r->cull.clip_sphere_bytes, 16ull * (clips + 1),
-                                    r->cull.clip_spheres, 0, error);
+    crowd_result result = crowd__gpu_buffer_create(
+        &r->gpu_memory_bytes, &r->cull.clip_sphere_buffer, &r->cull.clip_sphere_bytes,
+        16ull * (clips + 1), r->cull.clip_spheres, 0, error);
+    if (result != CROWD_OK) {
+        return result;
+    }
+    return crowd__gpu_buffer_create(&r->gpu_memory_bytes, &r->cull.clip_step_buffer,
+                                    &r->cull.clip_step_bytes, 4ull * clips, r->cull.clip_steps, 0,
+                                    error);
 }
 
 void crowd__gpu_cull_release(gpu_archetype *r) {
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.clip_sphere_buffer,
                              &r->cull.clip_sphere_bytes);
+    crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.clip_step_buffer,
+                             &r->cull.clip_step_bytes);
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.visible_buffer, &r->cull.visible_bytes);
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.command_buffer, &r->cull.command_bytes);
     crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.lod_state_buffer,
                              &r->cull.lod_state_bytes);
     crowd__mem_free(&r->world->allocator, r->cull.clip_spheres);
+    crowd__mem_free(&r->world->allocator, r->cull.clip_steps);
+    r->cull.clip_steps = NULL;
     crowd__mem_free(&r->world->allocator, r->cull.cpu_lod_state);
     crowd__mem_free(&r->world->allocator, r->cull.cpu_visible);
     crowd__mem_free(&r->world->allocator, r->cull.block_spheres);
@@ -133,10 +158,8 @@ static crowd_result reserve_lists(gpu_archetype *r, crowd_error *error) {
                                  (GLsizeiptr)old_state_bytes);
         crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &old_state, &old_state_bytes);
     }
-    /* The LODs' commands, then (from GPU_MAX_LODS) one per prop type. */
-    uint64_t command_bytes =
-        sizeof(draw_command) *
-        (r->props.count > 0 ? GPU_MAX_LODS + r->props.count : CROWD_BAKE_MAX_LODS);
+    /* The LODs', the prop types' and the LODs' one-fetch commands. */
+    uint64_t command_bytes = sizeof(draw_command) * GPU_COMMAND_COUNT;
     if (command_bytes > r->cull.command_bytes) {
         crowd__gpu_buffer_delete(&r->gpu_memory_bytes, &r->cull.command_buffer,
                                  &r->cull.command_bytes);
@@ -193,6 +216,10 @@ void crowd__gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc,
         out->lod_scaled_error[k] = r->mesh.lod_error[k] * pixels_per_unit / budget;
     }
     out->keep_lod_state = desc->pass == CROWD_PASS_COLOR;
+    out->frame_fetch = desc->frame_fetch;
+    out->frame_step_scale = desc->viewport_height_px > 0.0f && isfinite(pixels_per_unit)
+                                ? pixels_per_unit / NEAREST_STEP_PX
+                                : 0.0f;
 }
 
 /* The sphere holding both spheres (as hull() in the shader). */
@@ -267,6 +294,25 @@ static void block_sphere(gpu_archetype *r, uint32_t b, uint32_t first, uint32_t 
     r->cull.block_fresh[b] = 1;
 }
 
+/* Whether a visible instance plays the nearest frame (crowd_frame_fetch):
+ * as the culling pass decides it. */
+static bool plays_nearest(const gpu_archetype *r, const gpu_view *view,
+                          const gpu_instance_record *rec, const float sphere[4], bool bind_pose) {
+    /* Fades and blends (records with a side-table entry) mix clips. */
+    bool mixed = (rec->bits & GPU_BITS_EXTENDED) != 0;
+    if (bind_pose || mixed || view->frame_fetch == CROWD_FRAME_FETCH_INTERPOLATE) {
+        return false;
+    }
+    if (view->frame_fetch == CROWD_FRAME_FETCH_NEAREST) {
+        return true;
+    }
+    float w = view->clip_w[0] * sphere[0] + view->clip_w[1] * sphere[1] +
+              view->clip_w[2] * sphere[2] + view->clip_w[3];
+    float step = r->cull.clip_steps[rec->bits & GPU_BITS_CLIP_MASK];
+    return view->frame_step_scale > 0.0f && step >= 0.0f && w > sphere[3] &&
+           step * rec->scale * view->frame_step_scale < w;
+}
+
 /* The LOD an instance whose sphere is in view draws at, by projected error
  * with hysteresis against its previous one. */
 static uint32_t pick_lod(const gpu_view *view, const float sphere[4], float scale,
@@ -287,9 +333,11 @@ static uint32_t pick_lod(const gpu_view *view, const float sphere[4], float scal
 }
 
 void crowd__gpu_cull_cpu(gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
-                         gpu_instance_record *out, uint32_t capacity, uint32_t counts[]) {
+                         gpu_instance_record *out, uint32_t capacity, uint32_t counts[],
+                         uint32_t nearest_counts[]) {
     bool bind_pose = r->mode == CROWD_GPU_MODE_STATIC;
     memset(counts, 0, CROWD_BAKE_MAX_LODS * sizeof counts[0]);
+    memset(nearest_counts, 0, CROWD_BAKE_MAX_LODS * sizeof nearest_counts[0]);
     if (r->cull.blocks_bind_pose != bind_pose) {
         memset(r->cull.block_fresh, 0, r->cull.block_capacity);
         r->cull.blocks_bind_pose = bind_pose;
@@ -315,22 +363,49 @@ void crowd__gpu_cull_cpu(gpu_archetype *r, const gpu_view *view, uint8_t *lod_st
             if (view->keep_lod_state) {
                 lod_state[i] = (uint8_t)lod;
             }
-            gpu_instance_record *kept = &out[lod * capacity + counts[lod]++];
+            /* Interpolating instances from the list's start, one-fetch ones
+             * from its end. */
+            gpu_instance_record *kept =
+                plays_nearest(r, view, rec, sphere, bind_pose)
+                    ? &out[lod * capacity + capacity - 1 - nearest_counts[lod]++]
+                    : &out[lod * capacity + counts[lod] - nearest_counts[lod]];
+            counts[lod]++;
             *kept = *rec;
             kept->bits = (kept->bits & ~GPU_FLAG_LOD_MASK) | lod << GPU_FLAG_LOD_SHIFT;
         }
     }
 }
 
+/* The LODs' commands (out[k]) and one-fetch commands (out_nearest[k]) for
+ * counts[k] instances of which nearest_counts[k] play the nearest frame
+ * (NULL: none yet, the culling pass counts them): interpolating ones at the
+ * start of list k, one-fetch ones at its end, their base instance one past
+ * it until the pass steps it down. */
 static void commands_for(const gpu_archetype *r, const gpu_view *view, const uint32_t counts[],
-                         uint32_t capacity, draw_command out[]) {
+                         const uint32_t nearest_counts[], uint32_t capacity, draw_command out[],
+                         draw_command out_nearest[]) {
     for (uint32_t k = 0; k < view->lod_count; k++) {
-        out[k] = (draw_command){r->mesh.lod_index_count[k], counts != NULL ? counts[k] : 0,
+        uint32_t nearest = nearest_counts != NULL ? nearest_counts[k] : 0;
+        uint32_t all = counts != NULL ? counts[k] : 0;
+        out[k] = (draw_command){r->mesh.lod_index_count[k], all - nearest,
                                 r->mesh.lod_first_index[k], 0, k * capacity};
+        out_nearest[k] =
+            (draw_command){r->mesh.lod_index_count[k], nearest, r->mesh.lod_first_index[k], 0,
+                           k * capacity + capacity - nearest};
     }
 }
 
-/* The props' commands, at GPU_MAX_LODS on: prop p draws list
+/* Both command sets into the command buffer. */
+static void upload_commands(const gpu_archetype *r, uint32_t lod_count, const draw_command *lods,
+                            const draw_command *nearest) {
+    GLsizeiptr bytes = (GLsizeiptr)(lod_count * sizeof(draw_command));
+    glNamedBufferSubData(r->cull.command_buffer, 0, bytes, lods);
+    glNamedBufferSubData(r->cull.command_buffer,
+                         (GLintptr)(GPU_COMMAND_NEAREST_FIRST * sizeof(draw_command)), bytes,
+                         nearest);
+}
+
+/* The props' commands, at GPU_COMMAND_PROPS_FIRST on: prop p draws list
  * mesh.lod_count + p of its own mesh; counts[p] carriers (NULL: 0); the
  * mask of the prop types that anyone carries. */
 static uint32_t prop_commands(const gpu_archetype *r, const uint32_t *counts, uint32_t capacity) {
@@ -343,17 +418,16 @@ static uint32_t prop_commands(const gpu_archetype *r, const uint32_t *counts, ui
         mask |= prop->carriers > 0 ? 1u << p : 0u;
     }
     if (r->props.count > 0) {
-        glNamedBufferSubData(r->cull.command_buffer, GPU_MAX_LODS * sizeof(draw_command),
+        glNamedBufferSubData(r->cull.command_buffer, GPU_COMMAND_PROPS_FIRST * sizeof(draw_command),
                              (GLsizeiptr)(r->props.count * sizeof commands[0]), commands);
     }
     return mask;
 }
 
 static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
-    draw_command zeroed[CROWD_BAKE_MAX_LODS];
-    commands_for(r, view, NULL, r->cull.visible_capacity, zeroed);
-    glNamedBufferSubData(r->cull.command_buffer, 0,
-                         (GLsizeiptr)(view->lod_count * sizeof zeroed[0]), zeroed);
+    draw_command zeroed[CROWD_BAKE_MAX_LODS], zeroed_nearest[CROWD_BAKE_MAX_LODS];
+    commands_for(r, view, NULL, NULL, r->cull.visible_capacity, zeroed, zeroed_nearest);
+    upload_commands(r, view->lod_count, zeroed, zeroed_nearest);
     uint32_t prop_mask = prop_commands(r, NULL, r->cull.visible_capacity);
     GLuint program = r->world->cull_program;
     glUseProgram(program);
@@ -371,11 +445,14 @@ static void cull_on_gpu(gpu_archetype *r, const gpu_view *view) {
     glProgramUniform1ui(program, GPU_CULL_UNIFORM_KEEP_LOD_STATE, view->keep_lod_state ? 1u : 0u);
     glProgramUniform1ui(program, GPU_CULL_UNIFORM_PROP_FIRST_LIST, r->mesh.lod_count);
     glProgramUniform1ui(program, GPU_CULL_UNIFORM_PROP_MASK, prop_mask);
+    glProgramUniform1f(program, GPU_CULL_UNIFORM_FRAME_STEP_SCALE, view->frame_step_scale);
+    glProgramUniform1ui(program, GPU_CULL_UNIFORM_FRAME_FETCH, (GLuint)view->frame_fetch);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_RECORDS, r->instances.buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_SPHERES, r->cull.clip_sphere_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_VISIBLE, r->cull.visible_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_COMMANDS, r->cull.command_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_LOD_STATE, r->cull.lod_state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GPU_SSBO_CULL_CLIP_STEPS, r->cull.clip_step_buffer);
     glDispatchCompute((r->instances.count + GPU_CULL_GROUP_SIZE - 1) / GPU_CULL_GROUP_SIZE, 1, 1);
     /* The draws read the commands and records; the timing read-back copies
      * the commands. */
@@ -447,9 +524,10 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
         }
         r->cull.block_capacity = blocks;
     }
-    uint32_t *counts = r->cull.cpu_counts;
+    uint32_t *counts = r->cull.cpu_counts, *nearest = r->cull.cpu_nearest_counts;
     double start = r->world->timing ? crowd__gpu_thread_cpu_s() : 0.0;
-    crowd__gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts);
+    crowd__gpu_cull_cpu(r, view, r->cull.cpu_lod_state, r->cull.cpu_visible, capacity, counts,
+                        nearest);
     crowd_result result =
         r->props.count > 0 ? crowd__gpu_props_cull_cpu(r, view->lod_count, error) : CROWD_OK;
     if (r->world->timing) {
@@ -458,32 +536,33 @@ static crowd_result cull_on_cpu(gpu_archetype *r, const gpu_view *view, crowd_er
     if (result != CROWD_OK) {
         return result;
     }
-    if (r->world->portable) {
-        /* The draw streams the lists (draw_portable.c). */
-        for (uint32_t k = 0; k < view->lod_count; k++) {
-            r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->mesh.lod_index_count[k];
-            r->world->stats.visible_instances += counts[k];
-            r->world->stats.visible_per_lod[k] += counts[k];
-        }
-        return CROWD_OK;
-    }
     for (uint32_t k = 0; k < view->lod_count; k++) {
-        if (counts[k] > 0) {
-            glNamedBufferSubData(
-                r->cull.visible_buffer,
-                (GLintptr)((uint64_t)k * r->cull.visible_capacity * sizeof(gpu_instance_record)),
-                (GLsizeiptr)(counts[k] * sizeof(gpu_instance_record)),
-                r->cull.cpu_visible + (size_t)k * capacity);
-            r->world->stats.uploaded_bytes += counts[k] * sizeof(gpu_instance_record);
-        }
         r->world->stats.vertices_drawn += (uint64_t)counts[k] * r->mesh.lod_index_count[k];
         r->world->stats.visible_instances += counts[k];
         r->world->stats.visible_per_lod[k] += counts[k];
+        r->world->stats.nearest_instances += nearest[k];
     }
-    draw_command commands[CROWD_BAKE_MAX_LODS];
-    commands_for(r, view, counts, r->cull.visible_capacity, commands);
-    glNamedBufferSubData(r->cull.command_buffer, 0,
-                         (GLsizeiptr)(view->lod_count * sizeof commands[0]), commands);
+    if (r->world->portable) {
+        return CROWD_OK; /* the draw streams the lists (draw_portable.c) */
+    }
+    uint64_t list_bytes = (uint64_t)r->cull.visible_capacity * sizeof(gpu_instance_record);
+    for (uint32_t k = 0; k < view->lod_count; k++) {
+        const gpu_instance_record *list = r->cull.cpu_visible + (size_t)k * capacity;
+        uint32_t interpolated = counts[k] - nearest[k];
+        if (interpolated > 0) {
+            glNamedBufferSubData(r->cull.visible_buffer, (GLintptr)(k * list_bytes),
+                                 (GLsizeiptr)(interpolated * sizeof(gpu_instance_record)), list);
+        }
+        if (nearest[k] > 0) {
+            uint64_t tail = nearest[k] * sizeof(gpu_instance_record);
+            glNamedBufferSubData(r->cull.visible_buffer, (GLintptr)((k + 1) * list_bytes - tail),
+                                 (GLsizeiptr)tail, list + capacity - nearest[k]);
+        }
+        r->world->stats.uploaded_bytes += counts[k] * sizeof(gpu_instance_record);
+    }
+    draw_command commands[CROWD_BAKE_MAX_LODS], nearest_commands[CROWD_BAKE_MAX_LODS];
+    commands_for(r, view, counts, nearest, r->cull.visible_capacity, commands, nearest_commands);
+    upload_commands(r, view->lod_count, commands, nearest_commands);
     upload_prop_lists(r, capacity);
     return CROWD_OK;
 }
@@ -505,14 +584,36 @@ crowd_result crowd__gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc,
     return CROWD_OK;
 }
 
-void crowd__gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted) {
+void crowd__gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted, bool nearest) {
+    uint32_t first = nearest ? GPU_COMMAND_NEAREST_FIRST : 0;
     glBindVertexBuffer(GPU_BINDING_INSTANCES, r->cull.visible_buffer, 0,
                        sizeof(gpu_instance_record));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->cull.command_buffer);
-    glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL, (GLsizei)lod_count,
-                                sizeof(draw_command));
+    glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                (const void *)(uintptr_t)(first * sizeof(draw_command)),
+                                (GLsizei)lod_count, sizeof(draw_command));
     r->world->stats.draw_calls += lod_count;
     if (r->world->gpu_timing && !counted) {
-        crowd__gpu_timing_note_commands(r->world, r->cull.command_buffer, lod_count);
+        crowd__gpu_timing_note_commands(r->world, r->cull.command_buffer, first, lod_count,
+                                        nearest);
     }
+}
+
+bool crowd__gpu_cull_any_nearest(const gpu_archetype *r, const crowd_draw_desc *desc,
+                                 uint32_t lod_count) {
+    if (desc->frame_fetch == CROWD_FRAME_FETCH_INTERPOLATE || r->mode == CROWD_GPU_MODE_STATIC) {
+        return false;
+    }
+    if (desc->cull == CROWD_CULL_GPU && !r->world->portable) {
+        /* The count is on the GPU: its commands draw whatever it has, when
+         * it can have any. */
+        bool by_size = desc->viewport_height_px > 0.0f && r->cull.any_clip_step;
+        return desc->frame_fetch == CROWD_FRAME_FETCH_NEAREST || by_size;
+    }
+    for (uint32_t k = 0; k < lod_count; k++) {
+        if (r->cull.cpu_nearest_counts[k] > 0) {
+            return true;
+        }
+    }
+    return false;
 }

@@ -120,6 +120,12 @@ const gpu_program *crowd__gpu_pass_program(const gpu_mode_programs *p, bool dept
     return depth ? (fading ? &p->depth_fade : &p->depth) : (fading ? &p->color_fade : &p->color);
 }
 
+/* The one-fetch build of the pass (bat, vat), NULL for the other modes. */
+static const gpu_program *nearest_program(const gpu_mode_programs *p, bool depth) {
+    const gpu_program *program = depth ? &p->depth_nearest : &p->color_nearest;
+    return program->id != 0 ? program : NULL;
+}
+
 void crowd__gpu_draw_use(gpu_archetype *r, const gpu_program *program, const gpu_mesh *mesh,
                          const crowd_draw_desc *desc, const float view_proj[16]) {
     bool depth = desc->pass == CROWD_PASS_DEPTH;
@@ -154,23 +160,49 @@ static crowd_result draw_characters(gpu_archetype *r, const crowd_draw_desc *des
                                     const float view_proj[16], float now, bool culled,
                                     uint32_t lod_count, crowd_error *error) {
     const gpu_mode_programs *p = crowd__gpu_programs_of(r->programs[r->mode]);
+    bool depth = desc->pass == CROWD_PASS_DEPTH;
     bool fading = p->color_fade.id != 0 && crowd__gpu_crossfade_running(r, now);
-    const gpu_program *program = crowd__gpu_pass_program(p, desc->pass == CROWD_PASS_DEPTH, fading);
-    crowd__gpu_draw_use(r, program, &r->mesh, desc, view_proj);
-    crowd__gpu_draw_mode_uniforms(r, program);
+    const gpu_program *nearest = nearest_program(p, depth);
+    const gpu_program *program = crowd__gpu_pass_program(p, depth, fading);
+    /* Unculled, only a forced nearest frame can take the one-fetch build,
+     * and only while no instance mixes clips. */
+    bool all_nearest =
+        !culled && nearest != NULL && !fading && desc->frame_fetch == CROWD_FRAME_FETCH_NEAREST;
+    crowd__gpu_draw_use(r, all_nearest ? nearest : program, &r->mesh, desc, view_proj);
+    crowd__gpu_draw_mode_uniforms(r, all_nearest ? nearest : program);
     if (fading) {
         crowd_result result = crowd__gpu_side_bind(r, error);
         if (result != CROWD_OK) {
             return result;
         }
     }
+    bool nearest_lists =
+        culled && nearest != NULL && crowd__gpu_cull_any_nearest(r, desc, lod_count);
     if (r->world->portable) {
-        return crowd__gpu_draw_portable(r, culled, lod_count, error);
+        crowd_result result = crowd__gpu_draw_portable(r, culled, lod_count, error);
+        if (result == CROWD_OK && nearest_lists) {
+            crowd__gpu_draw_use(r, nearest, &r->mesh, desc, view_proj);
+            crowd__gpu_draw_mode_uniforms(r, nearest);
+            crowd__gpu_draw_portable_nearest(r, lod_count);
+        }
+        if (all_nearest) {
+            r->world->stats.nearest_instances += r->instances.count;
+        }
+        return result;
     }
     glBindVertexBuffer(GPU_BINDING_INSTANCES, r->instances.buffer, 0, sizeof(gpu_instance_record));
     if (culled) {
-        crowd__gpu_cull_submit(r, lod_count, desc->cull == CROWD_CULL_CPU);
+        bool counted = desc->cull == CROWD_CULL_CPU;
+        crowd__gpu_cull_submit(r, lod_count, counted, false);
+        if (nearest_lists) {
+            crowd__gpu_draw_use(r, nearest, &r->mesh, desc, view_proj);
+            crowd__gpu_draw_mode_uniforms(r, nearest);
+            crowd__gpu_cull_submit(r, lod_count, counted, true);
+        }
         return CROWD_OK;
+    }
+    if (all_nearest) {
+        r->world->stats.nearest_instances += r->instances.count;
     }
     if (r->mode == CROWD_GPU_MODE_CPU) {
         draw_cpu(r);

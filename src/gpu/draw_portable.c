@@ -11,27 +11,36 @@ static const void *index_offset(uint32_t first_index) {
     return (const void *)(uintptr_t)((uint64_t)first_index * sizeof(uint32_t));
 }
 
-/* The CPU culling's lists (crowd__gpu_cull_cpu), one draw per LOD. */
-/* The CPU culling's lists, one draw per LOD; the props' lists of carriers
+/* The CPU culling's lists (crowd__gpu_cull_cpu), one draw per LOD: its
+ * interpolating instances, then (crowd__gpu_draw_portable_nearest, with the
+ * one-fetch program) its one-fetch ones; the props' lists of carriers
  * follow in the same stream, for their draws (props_draw.c). */
 static crowd_result draw_culled(gpu_archetype *r, uint32_t lod_count, crowd_error *error) {
-    const gpu_instance_record *lists[CROWD_BAKE_MAX_LODS + GPU_MAX_PROPS] = {NULL};
-    uint32_t counts[CROWD_BAKE_MAX_LODS + GPU_MAX_PROPS] = {0};
+    enum { LISTS = 2 * CROWD_BAKE_MAX_LODS + GPU_MAX_PROPS };
+    const gpu_instance_record *lists[LISTS] = {NULL};
+    uint32_t counts[LISTS] = {0};
     uint64_t first = 0;
+    uint32_t capacity = r->instances.capacity;
     for (uint32_t k = 0; k < lod_count; k++) {
-        lists[k] = r->cull.cpu_visible + (size_t)k * r->instances.capacity;
-        counts[k] = r->cull.cpu_counts[k];
+        uint32_t nearest = r->cull.cpu_nearest_counts[k];
+        lists[k] = r->cull.cpu_visible + (size_t)k * capacity;
+        counts[k] = r->cull.cpu_counts[k] - nearest;
+        lists[lod_count + k] = lists[k] + capacity - nearest;
+        counts[lod_count + k] = nearest;
+    }
+    for (uint32_t k = 0; k < 2 * lod_count; k++) {
         first += counts[k];
     }
+    uint32_t lod_lists = 2 * lod_count;
     for (uint32_t p = 0; p < r->props.count; p++) {
         gpu_prop *prop = &r->props.items[p];
-        lists[lod_count + p] = r->props.cpu_visible + (size_t)p * r->instances.capacity;
-        counts[lod_count + p] = prop->cpu_count;
+        lists[lod_lists + p] = r->props.cpu_visible + (size_t)p * capacity;
+        counts[lod_lists + p] = prop->cpu_count;
         prop->stream_first = first;
         first += prop->cpu_count;
     }
     crowd_result result =
-        crowd__gpu_records_stream(r, lists, counts, lod_count + r->props.count, error);
+        crowd__gpu_records_stream(r, lists, counts, lod_lists + r->props.count, error);
     if (result != CROWD_OK) {
         return result;
     }
@@ -46,7 +55,23 @@ static crowd_result draw_culled(gpu_archetype *r, uint32_t lod_count, crowd_erro
         }
         first += counts[k];
     }
+    r->cull.nearest_stream_first = first;
     return CROWD_OK;
+}
+
+void crowd__gpu_draw_portable_nearest(gpu_archetype *r, uint32_t lod_count) {
+    uint64_t first = r->cull.nearest_stream_first;
+    for (uint32_t k = 0; k < lod_count; k++) {
+        uint32_t count = r->cull.cpu_nearest_counts[k];
+        if (count > 0) {
+            crowd__gpu_records_point(r->streams.records, first);
+            glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)r->mesh.lod_index_count[k],
+                                    GL_UNSIGNED_INT, index_offset(r->mesh.lod_first_index[k]),
+                                    (GLsizei)count);
+            r->world->stats.draw_calls++;
+        }
+        first += count;
+    }
 }
 
 /* cpu mode: one draw per character from this frame's uploaded vertices. */

@@ -180,6 +180,7 @@ typedef struct gpu_program {
  * while a fade may be running: before fade_end_s on the clock. */
 typedef struct gpu_mode_programs {
     gpu_program color, color_fade, depth, depth_fade;
+    gpu_program color_nearest, depth_nearest; /* bat, vat: one frame fetched */
 } gpu_mode_programs;
 /* A mode's programs shared by the world's archetypes of one variant
  * (programs.c). */
@@ -306,15 +307,21 @@ typedef struct gpu_streams {
  * lod_state keeps each slot's LOD for the hysteresis. */
 typedef struct gpu_cull_lists {
     float bind_sphere[4];
-    GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer;
-    uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes;
+    GLuint clip_sphere_buffer, visible_buffer, command_buffer, lod_state_buffer, clip_step_buffer;
+    uint64_t clip_sphere_bytes, visible_bytes, command_bytes, lod_state_bytes, clip_step_bytes;
     uint32_t visible_capacity;        /* records per LOD or prop list */
     uint32_t visible_lists;           /* the LODs' lists, then one per prop type */
     float *clip_spheres;              /* 4 per clip, CPU copy */
+    float *clip_steps;                /* per clip, the bake's max_step (-1: not known) */
+    bool any_clip_step;               /* some clip's is known */
     uint8_t *cpu_lod_state;           /* per slot, the CPU path's hysteresis */
     gpu_instance_record *cpu_visible; /* per LOD, at LOD x cpu_visible_capacity */
     uint32_t cpu_visible_capacity;
     uint32_t cpu_counts[CROWD_BAKE_MAX_LODS]; /* the last CPU culling's, per LOD */
+    /* Of its instances, those that play the nearest frame, per LOD: the
+     * last ones of the LOD's list (crowd__gpu_cull_cpu). */
+    uint32_t cpu_nearest_counts[CROWD_BAKE_MAX_LODS];
+    uint64_t nearest_stream_first; /* portable tier: where the pass's stream has them */
     /* The CPU culling's blocks of GPU_CULL_BLOCK slots: a world sphere
      * around its members' spheres, tested first, so a block outside the
      * view costs one test. A block's sphere is remade when one of its
@@ -470,7 +477,7 @@ struct gpu_archetype {
 /* GL_TIME_ELAPSED queries of the last GPU_TIMING_FRAMES frames, at most
  * GPU_TIMING_DRAWS draws each. */
 #define GPU_TIMING_FRAMES 4u
-#define GPU_TIMING_DRAWS 16u
+#define GPU_TIMING_DRAWS 32u
 typedef struct gpu_timing {
     GLuint queries[GPU_TIMING_FRAMES][GPU_TIMING_DRAWS];
     uint32_t used[GPU_TIMING_FRAMES];
@@ -482,6 +489,7 @@ typedef struct gpu_timing {
     const GLuint *readback;
     uint32_t noted[GPU_TIMING_FRAMES];
     uint32_t noted_lods[GPU_TIMING_FRAMES][GPU_TIMING_DRAWS];
+    bool noted_nearest[GPU_TIMING_FRAMES][GPU_TIMING_DRAWS]; /* one-fetch commands */
 } gpu_timing;
 
 struct crowd_world {
@@ -528,7 +536,7 @@ struct crowd_world {
     /* GPU-culled draws of this frame counted as if nothing were culled,
      * and what a read-back frame says they drew (timing.c). */
     uint64_t culled_upper_vertices, culled_upper_instances;
-    uint64_t readback_vertices, readback_instances;
+    uint64_t readback_vertices, readback_instances, readback_nearest;
     uint64_t readback_per_lod[CROWD_BAKE_MAX_LODS];
     bool readback_valid;
 
@@ -904,10 +912,16 @@ bool crowd__gpu_cull_applies(const gpu_archetype *r);
 crowd_result crowd__gpu_cull_run(gpu_archetype *r, const crowd_draw_desc *desc,
                                  const float view_proj[16], uint32_t *out_lod_count,
                                  crowd_error *error);
-/* The multi-draw of those lists, with the archetype's draw state bound;
- * `counted`: the CPU path already counted what it draws (the GPU path's
- * commands are read back for the stats when timing is on). */
-void crowd__gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted);
+/* The multi-draw of those lists, with the archetype's draw state bound:
+ * the interpolating instances', or (nearest) the one-fetch instances' with
+ * the one-fetch program bound; `counted`: the CPU path already counted what
+ * it draws (the GPU path's commands are read back for the stats when
+ * timing is on). */
+void crowd__gpu_cull_submit(gpu_archetype *r, uint32_t lod_count, bool counted, bool nearest);
+/* Whether the pass's culling may have put instances on the one-fetch path
+ * (the GPU's count is not known to the CPU: true whenever it could). */
+bool crowd__gpu_cull_any_nearest(const gpu_archetype *r, const crowd_draw_desc *desc,
+                                 uint32_t lod_count);
 /* The planes, the LOD scaling and the hysteresis of one view. */
 typedef struct gpu_view {
     float planes[6][4]; /* normalized, inside where dot(n, p) + d >= 0 */
@@ -915,13 +929,20 @@ typedef struct gpu_view {
     float lod_scaled_error[CROWD_BAKE_MAX_LODS];
     uint32_t lod_count;
     bool keep_lod_state;
+    /* One-fetch playback: pixels per unit at w = 1 over the step that
+     * plays the nearest frame (0: not by size), and the draw's choice. */
+    float frame_step_scale;
+    crowd_frame_fetch frame_fetch;
 } gpu_view;
 void crowd__gpu_view_make(const gpu_archetype *r, const crowd_draw_desc *desc,
                           const float view_proj[16], gpu_view *out);
 /* The CPU path: visible records into per-LOD lists (out, capacity each),
- * counts per LOD. Same choices as crowd_cull.comp.glsl. */
+ * counts per LOD; of them nearest_counts[lod] play the nearest frame, at
+ * the far end of the list (out[lod * capacity + capacity - 1 - n] for the
+ * n-th). Same choices as crowd_cull.comp.glsl. */
 void crowd__gpu_cull_cpu(gpu_archetype *r, const gpu_view *view, uint8_t *lod_state,
-                         gpu_instance_record *out, uint32_t capacity, uint32_t counts[]);
+                         gpu_instance_record *out, uint32_t capacity, uint32_t counts[],
+                         uint32_t nearest_counts[]);
 /* The slot's record changed: its block's sphere is remade at the next CPU
  * culling. */
 void crowd__gpu_cull_block_changed(gpu_archetype *r, uint32_t slot);
@@ -940,6 +961,9 @@ void crowd__gpu_count_unculled(gpu_archetype *r);
  * crowd__gpu_cull_run, lod_count of them). */
 crowd_result crowd__gpu_draw_portable(gpu_archetype *r, bool culled, uint32_t lod_count,
                                       crowd_error *error);
+/* The one-fetch lists of the culled pass streamed by crowd__gpu_draw_portable,
+ * with the one-fetch program bound. */
+void crowd__gpu_draw_portable_nearest(gpu_archetype *r, uint32_t lod_count);
 
 /* state.c: the GL state crowd_world_draw changes, saved and put back */
 typedef struct gpu_saved_state {
@@ -947,8 +971,8 @@ typedef struct gpu_saved_state {
     GLint program, vertex_array, active_texture, array_buffer;
     GLint texture_2d[GPU_PORTABLE_TEXTURE_UNITS], texture_2d_array[GPU_PORTABLE_TEXTURE_UNITS],
         sampler[GPU_PORTABLE_TEXTURE_UNITS];
-    GLint storage_buffer, storage_indexed[5];
-    GLint64 storage_start[5], storage_size[5];
+    GLint storage_buffer, storage_indexed[6];
+    GLint64 storage_start[6], storage_size[6];
     GLint draw_indirect_buffer;
     GLboolean depth_test, cull_face, blend;
     GLboolean color_mask[4];
@@ -965,7 +989,8 @@ void crowd__gpu_timing_release(crowd_world *world);
 void crowd__gpu_timing_frame(crowd_world *world);
 /* Notes a pass's command buffer, read back once the frame's timing has
  * arrived (visible_instances, vertices_drawn of GPU-culled passes). */
-void crowd__gpu_timing_note_commands(crowd_world *world, GLuint command_buffer, uint32_t lod_count);
+void crowd__gpu_timing_note_commands(crowd_world *world, GLuint command_buffer,
+                                     uint32_t first_command, uint32_t lod_count, bool nearest);
 /* Brackets one draw call set of a pass. */
 void crowd__gpu_timing_begin(crowd_world *world);
 void crowd__gpu_timing_end(crowd_world *world);

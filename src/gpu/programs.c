@@ -95,10 +95,13 @@ static void delete_programs(gpu_mode_programs *p) {
     delete_program(&p->color_fade);
     delete_program(&p->depth);
     delete_program(&p->depth_fade);
+    delete_program(&p->color_nearest);
+    delete_program(&p->depth_nearest);
 }
 
 /* The colour and depth programs of a mode, and for bat and vat the builds
- * with the crossfade code too (crowd.vert.glsl says why there are two). The
+ * with the crossfade code and those that fetch one frame (crowd.vert.glsl
+ * says why each is a build of its own). The
  * colour pass ends with the caller's crowd_shade or crowd's default one. */
 static crowd_result compile_programs(const crowd_world *w, const gpu_program_set *set,
                                      gpu_mode_programs *p, crowd_error *error) {
@@ -109,11 +112,12 @@ static crowd_result compile_programs(const crowd_world *w, const gpu_program_set
     const char *shade = set->fragment_source != NULL
                             ? set->fragment_source
                             : crowd_gpu_shader_source("crowd_shade_default.glsl");
-    char text[160], fade_text[192];
+    char text[160], fade_text[192], nearest_text[192];
     snprintf(text, sizeof text, "%s%s%s", defines[set->mode],
              set->vat_oct ? "#define VAT_OCT 1\n" : "",
              set->vat_uint16 ? "#define VAT_UINT16 1\n" : "");
     snprintf(fade_text, sizeof fade_text, "%s#define CROSSFADE 1\n", text);
+    snprintf(nearest_text, sizeof nearest_text, "%s#define NEAREST_FRAME 1\n", text);
     crowd_result result = build(w, "crowd.frag.glsl", text, shade, &p->color, error);
     if (result == CROWD_OK) {
         result = build(w, "crowd_depth.frag.glsl", text, NULL, &p->depth, error);
@@ -123,6 +127,12 @@ static crowd_result compile_programs(const crowd_world *w, const gpu_program_set
     }
     if (result == CROWD_OK && fades) {
         result = build(w, "crowd_depth.frag.glsl", fade_text, NULL, &p->depth_fade, error);
+    }
+    if (result == CROWD_OK && fades) {
+        result = build(w, "crowd.frag.glsl", nearest_text, shade, &p->color_nearest, error);
+    }
+    if (result == CROWD_OK && fades) {
+        result = build(w, "crowd_depth.frag.glsl", nearest_text, NULL, &p->depth_nearest, error);
     }
     if (result != CROWD_OK) {
         delete_programs(p);
@@ -237,7 +247,7 @@ uint32_t crowd__gpu_programs_count(const crowd_world *w) {
     for (uint32_t i = 0; i < w->program_set_count; i++) {
         const gpu_mode_programs *p = &w->program_sets[i]->programs;
         count += (p->color.id != 0) + (p->color_fade.id != 0) + (p->depth.id != 0) +
-                 (p->depth_fade.id != 0);
+                 (p->depth_fade.id != 0) + (p->color_nearest.id != 0) + (p->depth_nearest.id != 0);
     }
     return count;
 }

@@ -122,8 +122,9 @@ static void draw_prop(gpu_archetype *r, uint32_t p, const gpu_program *program, 
         glBindVertexBuffer(GPU_BINDING_INSTANCES, r->cull.visible_buffer, 0,
                            sizeof(gpu_instance_record));
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->cull.command_buffer);
-        glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
-                               (const void *)(uintptr_t)((GPU_MAX_LODS + p) * 5u * sizeof(GLuint)));
+        glDrawElementsIndirect(
+            GL_TRIANGLES, GL_UNSIGNED_INT,
+            (const void *)(uintptr_t)((GPU_COMMAND_PROPS_FIRST + p) * 5u * sizeof(GLuint)));
         /* GPU culling: only the GPU knows how many (an upper bound here). */
         r->world->stats.vertices_drawn +=
             (uint64_t)indices * (cpu_culled ? prop->cpu_count : prop->carriers);

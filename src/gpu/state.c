@@ -22,11 +22,12 @@ static bool unit_used(const gpu_saved_state *s, GLuint u) {
 }
 
 /* Every storage binding point crowd's shaders use (GPU_SSBO_*). */
-#define STORAGE_POINTS 5
-static const GLuint storage_indices[STORAGE_POINTS] = {1, 2, 3, 4, 5};
+#define STORAGE_POINTS 6
+static const GLuint storage_indices[STORAGE_POINTS] = {1, 2, 3, 4, 5, 6};
 _Static_assert(GPU_SSBO_PALETTES >= 1 && GPU_SSBO_PALETTES <= STORAGE_POINTS &&
                    GPU_SSBO_MATERIALS >= 1 && GPU_SSBO_MATERIALS <= STORAGE_POINTS &&
-                   GPU_SSBO_CULL_RECORDS >= 1 && GPU_SSBO_CULL_LOD_STATE <= STORAGE_POINTS,
+                   GPU_SSBO_CULL_RECORDS >= 1 && GPU_SSBO_CULL_LOD_STATE <= STORAGE_POINTS &&
+                   GPU_SSBO_CULL_CLIP_STEPS <= STORAGE_POINTS,
                "storage_indices lists every binding point the shaders use");
 
 void crowd__gpu_state_save(gpu_saved_state *s, const crowd_world *world,

@@ -30,7 +30,8 @@ void crowd__gpu_timing_release(crowd_world *w) {
     glDeleteBuffers(1, &t->readback_buffer);
 }
 
-void crowd__gpu_timing_note_commands(crowd_world *w, GLuint command_buffer, uint32_t lod_count) {
+void crowd__gpu_timing_note_commands(crowd_world *w, GLuint command_buffer, uint32_t first_command,
+                                     uint32_t lod_count, bool nearest) {
     gpu_timing *t = &w->timing_queries;
     uint32_t f = (uint32_t)(w->frame % GPU_TIMING_FRAMES);
     if (t->readback == NULL || t->noted[f] >= GPU_TIMING_DRAWS) {
@@ -38,16 +39,18 @@ void crowd__gpu_timing_note_commands(crowd_world *w, GLuint command_buffer, uint
     }
     uint32_t note = t->noted[f]++;
     t->noted_lods[f][note] = lod_count;
+    t->noted_nearest[f][note] = nearest;
     GLintptr at =
         (GLintptr)((f * FRAME_UINTS + note * CROWD_BAKE_MAX_LODS * COMMAND_UINTS) * sizeof(GLuint));
-    glCopyNamedBufferSubData(command_buffer, t->readback_buffer, 0, at,
+    glCopyNamedBufferSubData(command_buffer, t->readback_buffer,
+                             (GLintptr)(first_command * COMMAND_UINTS * sizeof(GLuint)), at,
                              (GLsizeiptr)(lod_count * COMMAND_UINTS * sizeof(GLuint)));
 }
 
 /* What the noted commands of frame slot f drew. */
 static void read_commands(crowd_world *w, uint32_t f) {
     gpu_timing *t = &w->timing_queries;
-    w->readback_vertices = w->readback_instances = 0;
+    w->readback_vertices = w->readback_instances = w->readback_nearest = 0;
     memset(w->readback_per_lod, 0, sizeof w->readback_per_lod);
     for (uint32_t note = 0; note < t->noted[f]; note++) {
         const GLuint *command =
@@ -56,6 +59,7 @@ static void read_commands(crowd_world *w, uint32_t f) {
             w->readback_vertices += (uint64_t)command[0] * command[1];
             w->readback_instances += command[1];
             w->readback_per_lod[k] += command[1];
+            w->readback_nearest += t->noted_nearest[f][note] ? command[1] : 0;
         }
     }
     w->readback_valid = true;

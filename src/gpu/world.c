@@ -471,6 +471,10 @@ static crowd_result check_draw_desc(const crowd_draw_desc *desc, crowd_error *er
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown cull mode %d",
                                (int)desc->cull);
     }
+    if ((unsigned)desc->frame_fetch >= CROWD_FRAME_FETCH_COUNT) {
+        return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL, "unknown frame_fetch %d",
+                               (int)desc->frame_fetch);
+    }
     if (!(isfinite(desc->viewport_height_px) && desc->viewport_height_px >= 0.0f)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,
                                "viewport_height_px %g is not a height in pixels (finite, >= 0; "
@@ -574,6 +578,7 @@ void crowd_world_get_stats(const crowd_world *w, crowd_world_stats *out) {
         for (uint32_t k = 0; k < CROWD_BAKE_MAX_LODS; k++) {
             out->visible_per_lod[k] += w->readback_per_lod[k];
         }
+        out->nearest_instances += w->readback_nearest;
     } else {
         out->vertices_drawn += w->culled_upper_vertices;
         out->visible_instances += w->culled_upper_instances;

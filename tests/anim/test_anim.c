@@ -758,6 +758,10 @@ static void test_clip_time_table(void) {
                   "%u weight %.6g",
                   i, c->clip_name, c->why, (double)t, got.frame0, got.frame1, (double)got.weight,
                   (double)c->time_s, c->frame0, c->frame1, (double)c->weight);
+        uint32_t nearest = crowd_anim_frame_nearest(&c->frames, t);
+        CHECK_MSG(clip_time_nearest_matches(&table, c, nearest),
+                  "case %u (%s, %s): nearest frame %u, want frames %u %u weight %.6g", i,
+                  c->clip_name, c->why, nearest, c->frame0, c->frame1, (double)c->weight);
     }
     free(table.cases);
 }
@@ -893,6 +897,7 @@ static void test_error_paths(void) {
     CHECK(crowd_anim_cursor_size(NULL) == 0 && crowd_anim_cursor_size(&k.s) == 6);
     crowd_anim_cursor_reset(NULL);
     CHECK(crowd_anim_clip_time(NULL, 3.0f) == 0.0f);
+    CHECK(crowd_anim_frame_nearest(NULL, 1.0f) == 0);
     crowd_frame_pair pair = crowd_anim_frame_pair(NULL, 1.0f);
     CHECK(pair.frame0 == 0 && pair.frame1 == 0 && pair.weight == 0.0f);
     crowd_clip_frames frames = {

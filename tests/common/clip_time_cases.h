@@ -137,4 +137,16 @@ static inline bool clip_time_matches(const clip_time_table *table, const clip_ti
     return c->weight >= 1.0 - tol && got.frame0 == c->frame1 && got.weight <= tol;
 }
 
+/* Whether a nearest frame (crowd_anim_frame_nearest) matches case c: its
+ * pair's second frame from weight 0.5 on, its first below; either where the
+ * case's weight is within tolerance of 0.5. */
+static inline bool clip_time_nearest_matches(const clip_time_table *table, const clip_time_case *c,
+                                             uint32_t nearest) {
+    double tol = table->weight_tolerance;
+    if (fabs(c->weight - 0.5) <= tol) {
+        return nearest == c->frame0 || nearest == c->frame1;
+    }
+    return nearest == (c->weight >= 0.5 ? c->frame1 : c->frame0);
+}
+
 #endif

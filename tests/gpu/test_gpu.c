@@ -309,6 +309,9 @@ int main(int argc, char **argv) {
     if (run_group(which, "record", NULL)) {
         result = combine(result, test_gpu_record());
     }
+    if (run_group(which, "nearest", NULL)) {
+        result = combine(result, test_gpu_nearest());
+    }
     if (run_group(which, "pose", NULL)) {
         result = combine(result, test_gpu_pose());
         result = combine(result, test_gpu_pose_api());

@@ -120,6 +120,7 @@ int test_gpu_pose(void);
 /* Props at run time against the --attach merge (test_gpu_props.c). */
 int test_gpu_props(void);
 int test_gpu_record(void);
+int test_gpu_nearest(void);
 int test_gpu_pose_api(void);
 
 #endif

@@ -202,32 +202,52 @@ static void sort(uint32_t *v, uint32_t n) {
     }
 }
 
-/* Handles per LOD, sorted within each: the compute pass's (read back) or
- * the portable tier's CPU lists. */
-static bool kept(const gpu_archetype *a, bool gpu, uint32_t counts[], uint32_t *handles) {
+/* Records [first, first + count) of the compute pass's visible buffer (read
+ * back) or of the portable tier's CPU lists. */
+static void list_records(const gpu_archetype *a, bool gpu, uint64_t first, uint32_t count,
+                         gpu_instance_record *out) {
+    if (gpu) {
+        glGetNamedBufferSubData(a->cull.visible_buffer, (GLintptr)(first * sizeof *out),
+                                (GLsizeiptr)(count * sizeof *out), out);
+    } else {
+        memcpy(out, a->cull.cpu_visible + first, count * sizeof *out);
+    }
+}
+
+/* Handles per LOD, sorted within each, interpolating and one-fetch
+ * instances alike (nearest[k] of them one-fetch): the compute pass's (read
+ * back) or the portable tier's CPU lists. */
+static bool kept(const gpu_archetype *a, bool gpu, uint32_t counts[], uint32_t nearest[],
+                 uint32_t *handles) {
     uint32_t at = 0;
     for (uint32_t k = 0; k < a->mesh.lod_count; k++) {
+        uint32_t interpolated;
+        uint64_t capacity = gpu ? a->cull.visible_capacity : a->instances.capacity;
         if (gpu) {
-            uint32_t command[5];
+            uint32_t command[5], nearest_command[5];
             glGetNamedBufferSubData(a->cull.command_buffer, (GLintptr)(k * sizeof command),
                                     sizeof command, command);
-            counts[k] = command[1];
+            glGetNamedBufferSubData(a->cull.command_buffer,
+                                    (GLintptr)((GPU_COMMAND_NEAREST_FIRST + k) * sizeof command),
+                                    sizeof nearest_command, nearest_command);
+            interpolated = command[1];
+            nearest[k] = nearest_command[1];
+            /* The one-fetch command's base instance is where its list starts. */
+            if (nearest_command[4] != k * capacity + capacity - nearest[k]) {
+                return false;
+            }
         } else {
-            counts[k] = a->cull.cpu_counts[k];
+            nearest[k] = a->cull.cpu_nearest_counts[k];
+            interpolated = a->cull.cpu_counts[k] - nearest[k];
         }
+        counts[k] = interpolated + nearest[k];
         if (counts[k] > ROWS * COLUMNS) {
             return false;
         }
         gpu_instance_record records[ROWS * COLUMNS];
-        if (gpu) {
-            glGetNamedBufferSubData(
-                a->cull.visible_buffer,
-                (GLintptr)((uint64_t)k * a->cull.visible_capacity * sizeof records[0]),
-                (GLsizeiptr)(counts[k] * sizeof records[0]), records);
-        } else {
-            memcpy(records, a->cull.cpu_visible + (size_t)k * a->instances.capacity,
-                   counts[k] * sizeof records[0]);
-        }
+        list_records(a, gpu, k * capacity, interpolated, records);
+        list_records(a, gpu, k * capacity + capacity - nearest[k], nearest[k],
+                     records + interpolated);
         for (uint32_t i = 0; i < counts[k]; i++) {
             handles[at + i] = records[i].handle;
         }
@@ -244,29 +264,33 @@ static void test_selection(const crowd_asset *asset, const crowd_bake *bake) {
     REQUIRE_VOID(made);
     const gpu_archetype *a = on_gpu->archetypes[0], *b = on_cpu->archetypes[0];
     int same = 0;
-    uint32_t lods_seen = 0, dropped = 0;
+    uint32_t lods_seen = 0, dropped = 0, one_fetch = 0;
     for (int k = 0; k < 8; k++) {
         crowd_camera camera = field_camera(3.0f * (float)(k / 2) - 4.0f);
         crowd_draw_desc desc = gpu_test_draw_desc(&camera, CROWD_PASS_COLOR);
         desc.viewport_height_px = (float)GPU_TEST_HEIGHT;
         uint32_t gpu_counts[CROWD_BAKE_MAX_LODS], cpu_counts[CROWD_BAKE_MAX_LODS];
+        uint32_t gpu_nearest[CROWD_BAKE_MAX_LODS], cpu_nearest[CROWD_BAKE_MAX_LODS];
         uint32_t gpu_handles[ROWS * COLUMNS], cpu_handles[ROWS * COLUMNS];
         bool ok = gpu_test_frame(on_gpu, 0.2 * k, &desc) &&
-                  kept(a, true, gpu_counts, gpu_handles) &&
-                  gpu_test_frame(on_cpu, 0.2 * k, &desc) && kept(b, false, cpu_counts, cpu_handles);
+                  kept(a, true, gpu_counts, gpu_nearest, gpu_handles) &&
+                  gpu_test_frame(on_cpu, 0.2 * k, &desc) &&
+                  kept(b, false, cpu_counts, cpu_nearest, cpu_handles);
         uint32_t total = 0;
         for (uint32_t l = 0; ok && l < a->mesh.lod_count; l++) {
             total += gpu_counts[l];
+            one_fetch += gpu_nearest[l];
             lods_seen |= gpu_counts[l] > 0 ? 1u << l : 0u;
         }
         dropped += ROWS * COLUMNS - total;
         ok = ok && memcmp(gpu_counts, cpu_counts, a->mesh.lod_count * sizeof gpu_counts[0]) == 0 &&
+             memcmp(gpu_nearest, cpu_nearest, a->mesh.lod_count * sizeof gpu_nearest[0]) == 0 &&
              memcmp(gpu_handles, cpu_handles, total * sizeof gpu_handles[0]) == 0;
         same += ok;
     }
     printf("  compute pass and portable CPU culling: %d of 8 frames the same instances at the "
-           "same LODs (LODs in use: mask 0x%x, %u culled)\n",
-           same, (unsigned)lods_seen, (unsigned)dropped);
+           "same LODs and frame fetches (LODs in use: mask 0x%x, %u culled, %u one-fetch)\n",
+           same, (unsigned)lods_seen, (unsigned)dropped, (unsigned)one_fetch);
     CHECK(same == 8);
     CHECK(bake->lod_count < 2 || (lods_seen & ~1u) != 0);
     CHECK(dropped > 0);

@@ -27,8 +27,8 @@ static uint32_t program_count(const crowd_world *world) {
 }
 
 /* Culling pass 1, a static variant 2 (colour, depth), a bat or vat variant
- * 4 (each also with the crossfade code). */
-enum { CULL = 1, PLAIN = 2, FADING = 4 };
+ * 6 (each also with the crossfade code and fetching one frame). */
+enum { CULL = 1, PLAIN = 2, BAKED = 6 };
 
 static void test_sharing(const crowd_asset *bar, const crowd_bake *bake) {
     uint32_t before = gpu_test_live_programs();
@@ -40,26 +40,26 @@ static void test_sharing(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_archetype_desc desc = {.asset = bar, .bake = bake, .mode = CROWD_GPU_MODE_VAT};
     for (int i = 0; i < 4; i++) {
         CHECK(crowd_world_add_archetype(world, &desc, &vat[i], &error) == CROWD_OK);
-        CHECK_MSG(program_count(world) == CULL + FADING, "%d vat archetypes: %u programs", i + 1,
+        CHECK_MSG(program_count(world) == CULL + BAKED, "%d vat archetypes: %u programs", i + 1,
                   (unsigned)program_count(world));
     }
-    CHECK(gpu_test_live_programs() - before == CULL + FADING);
+    CHECK(gpu_test_live_programs() - before == CULL + BAKED);
     printf("  4 vat archetypes of one variant: %u programs (unshared it would be %u)\n",
-           (unsigned)program_count(world), (unsigned)(CULL + 4 * FADING));
+           (unsigned)program_count(world), (unsigned)(CULL + 4 * BAKED));
     CHECK(crowd_archetype_set_mode(world, vat[0], CROWD_GPU_MODE_STATIC, &error) == CROWD_OK);
     CHECK(crowd_archetype_set_mode(world, vat[1], CROWD_GPU_MODE_STATIC, &error) == CROWD_OK);
-    CHECK(program_count(world) == CULL + FADING + PLAIN);
+    CHECK(program_count(world) == CULL + BAKED + PLAIN);
     /* The same fragment text is the same variant; crowd's default is not. */
     crowd_archetype red[2];
     crowd_archetype_desc red_desc = {.asset = bar, .fragment_source = RED_SHADE};
     CHECK(crowd_world_add_archetype(world, &red_desc, &red[0], &error) == CROWD_OK);
     CHECK(crowd_world_add_archetype(world, &red_desc, &red[1], &error) == CROWD_OK);
-    CHECK(program_count(world) == CULL + FADING + 2 * PLAIN);
+    CHECK(program_count(world) == CULL + BAKED + 2 * PLAIN);
     /* A set lives while an archetype holds it: vat[0] and vat[1] keep the
      * vat set they used before switching. */
     CHECK(crowd_world_remove_archetype(world, vat[2], &error) == CROWD_OK);
     CHECK(crowd_world_remove_archetype(world, vat[3], &error) == CROWD_OK);
-    CHECK(program_count(world) == CULL + FADING + 2 * PLAIN);
+    CHECK(program_count(world) == CULL + BAKED + 2 * PLAIN);
     CHECK(crowd_world_remove_archetype(world, vat[0], &error) == CROWD_OK);
     CHECK(crowd_world_remove_archetype(world, vat[1], &error) == CROWD_OK);
     CHECK(program_count(world) == CULL + PLAIN);
@@ -109,7 +109,7 @@ static void test_shared_draw(const crowd_asset *bar, const crowd_bake *bake) {
         CHECK(crowd_world_add_archetype(world, &desc, &a, &error) == CROWD_OK);
         desc.bake = narrow;
         CHECK(crowd_world_add_archetype(world, &desc, &b, &error) == CROWD_OK);
-        CHECK(program_count(world) == CULL + FADING);
+        CHECK(program_count(world) == CULL + BAKED);
         CHECK(crowd_world_add_instance(world, a, &(crowd_instance_desc){.position = {-0.6f, 0, 0}},
                                        &ia, &error) == CROWD_OK);
         CHECK(crowd_world_add_instance(world, b,
@@ -146,7 +146,7 @@ static void test_warm(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_archetype every, asset_only;
     crowd_archetype_desc desc = {.asset = bar, .bake = bake, .warm_programs = true};
     CHECK(crowd_world_add_archetype(world, &desc, &every, &error) == CROWD_OK);
-    uint32_t warm = CULL + 3 * PLAIN + 2 * FADING;
+    uint32_t warm = CULL + 3 * PLAIN + 2 * BAKED;
     CHECK_MSG(program_count(world) == warm, "warm: %u programs, expected %u",
               (unsigned)program_count(world), (unsigned)warm);
     uint32_t live = gpu_test_live_programs();

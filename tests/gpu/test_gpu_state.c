@@ -209,15 +209,15 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
     if (context_gl45) {
         put_ints(s, "storage buffer", GL_SHADER_STORAGE_BUFFER_BINDING, 1);
     }
-    for (GLuint i = 1; context_gl45 && i <= 5; i++) {
+    for (GLuint i = 1; context_gl45 && i <= 6; i++) {
         GLint binding = 0;
         GLint64 start = 0, size = 0;
         glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &binding);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &start);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &size);
-        put(s, "storage buffer 1-5", binding);
-        put(s, "storage buffer 1-5 start", (double)start);
-        put(s, "storage buffer 1-5 size", (double)size);
+        put(s, "storage buffer 1-6", binding);
+        put(s, "storage buffer 1-6 start", (double)start);
+        put(s, "storage buffer 1-6 size", (double)size);
     }
     put_enabled(s, "blend", GL_BLEND);
     put_ints(s, "blend src rgb", GL_BLEND_SRC_RGB, 1);
@@ -279,7 +279,7 @@ static void snapshot(gl_snapshot *s, GLuint app_vertex_array) {
 typedef struct app_objects {
     GLuint framebuffer, color, depth_stencil;
     GLuint textures_2d[APP_UNITS], textures_array[APP_UNITS], samplers[APP_UNITS];
-    GLuint storage[6], other[OTHER_BUFFERS], indirect;
+    GLuint storage[7], other[OTHER_BUFFERS], indirect;
     app_quad quad; /* its program and vertex array are "the application's" */
 } app_objects;
 
@@ -326,7 +326,7 @@ static bool objects_create(app_objects *o) {
     glBindTexture(GL_TEXTURE_2D, 0);
     glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
     glBindSampler(0, 0);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         o->storage[i] = buffer_create(4096);
     }
     for (size_t i = 0; i < OTHER_BUFFERS; i++) {
@@ -356,7 +356,7 @@ static void objects_destroy(app_objects *o) {
     glDeleteTextures(APP_UNITS, o->textures_2d);
     glDeleteTextures(APP_UNITS, o->textures_array);
     glDeleteSamplers(APP_UNITS, o->samplers);
-    glDeleteBuffers(6, o->storage);
+    glDeleteBuffers(7, o->storage);
     glDeleteBuffers(OTHER_BUFFERS, o->other);
     glDeleteBuffers(1, &o->indirect);
     app_quad_destroy(&o->quad);
@@ -393,7 +393,7 @@ static void set_clear_depth(float depth) {
 static void set_storage_state(const app_objects *o, bool odd) {
     GLint align = 16;
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
-    for (GLuint i = 1; i <= 5; i++) {
+    for (GLuint i = 1; i <= 6; i++) {
         int kind = (int)(i + (odd ? 0 : 1)) % 3;
         if (kind == 0) {
             glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, o->storage[i - 1], (GLintptr)i * align,
@@ -402,7 +402,7 @@ static void set_storage_state(const app_objects *o, bool odd) {
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, kind == 1 ? o->storage[i - 1] : 0);
         }
     }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->storage[5]);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->storage[6]);
 }
 
 /* The application's state: `odd` turns every capability on with values
@@ -557,9 +557,9 @@ static const char *const reset_names[] = {"vertex array",
                                           "texture 2D array of unit 6",
                                           "sampler of unit 6",
                                           "storage buffer",
-                                          "storage buffer 1-5",
-                                          "storage buffer 1-5 start",
-                                          "storage buffer 1-5 size",
+                                          "storage buffer 1-6",
+                                          "storage buffer 1-6 start",
+                                          "storage buffer 1-6 size",
                                           "colour mask",
                                           NULL};
 static const char *const portable_reset_names[] = {"vertex array",

@@ -23,6 +23,7 @@ static const char vertex_main[] =
     "flat out uint v_frame0;\n"
     "flat out uint v_frame1;\n"
     "out float v_weight;\n"
+    "flat out uint v_nearest;\n"
     "void main() {\n"
     "    float t = crowd_play_time(a_play.x, a_play.y, a_play.z, a_play.w, a_clip.x,\n"
     "                              a_clip.z > 0.5);\n"
@@ -33,6 +34,7 @@ static const char vertex_main[] =
     "    v_frame0 = f0;\n"
     "    v_frame1 = f1;\n"
     "    v_weight = w;\n"
+    "    v_nearest = crowd_frame_nearest(uint(a_clip.w), a_clip.y, a_clip.x, a_frames, t);\n"
     "    gl_Position = vec4(0.0);\n"
     "}\n";
 
@@ -45,6 +47,7 @@ typedef struct case_output {
     float time_s;
     uint32_t frame0, frame1;
     float weight;
+    uint32_t nearest;
 } case_output;
 
 static GLuint build_program(void) {
@@ -68,8 +71,8 @@ static GLuint build_program(void) {
     }
     GLuint program = glCreateProgram();
     glAttachShader(program, shader);
-    const char *varyings[] = {"v_time", "v_frame0", "v_frame1", "v_weight"};
-    glTransformFeedbackVaryings(program, 4, varyings, GL_INTERLEAVED_ATTRIBS);
+    const char *varyings[] = {"v_time", "v_frame0", "v_frame1", "v_weight", "v_nearest"};
+    glTransformFeedbackVaryings(program, 5, varyings, GL_INTERLEAVED_ATTRIBS);
     glLinkProgram(program);
     glDeleteShader(shader);
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
@@ -149,7 +152,7 @@ int test_gpu_time(void) {
     case_output *out = calloc(table.count, sizeof *out);
     bool ran = out != NULL && run_cases(&table, out);
     CHECK(ran);
-    uint32_t agreed = 0;
+    uint32_t agreed = 0, agreed_nearest = 0;
     for (uint32_t i = 0; ran && i < table.count; i++) {
         const clip_time_case *c = &table.cases[i];
         crowd_frame_pair got = {out[i].frame0, out[i].frame1, out[i].weight};
@@ -160,8 +163,13 @@ int test_gpu_time(void) {
                   "%u weight %.6g",
                   i, c->clip_name, c->why, (double)out[i].time_s, got.frame0, got.frame1,
                   (double)got.weight, (double)c->time_s, c->frame0, c->frame1, (double)c->weight);
+        bool nearest = clip_time_nearest_matches(&table, c, out[i].nearest);
+        agreed_nearest += nearest;
+        CHECK_MSG(nearest, "case %u (%s, %s): GLSL nearest frame %u, want frames %u %u weight %.6g",
+                  i, c->clip_name, c->why, out[i].nearest, c->frame0, c->frame1, (double)c->weight);
     }
-    printf("  %u of %u cases agree\n", agreed, table.count);
+    printf("  %u of %u cases agree, %u of their nearest frames\n", agreed, table.count,
+           agreed_nearest);
     free(out);
     free(table.cases);
     return check_finish();
