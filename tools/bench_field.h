@@ -45,6 +45,7 @@ typedef struct field_cell {
     bench_summary paired_vs_brute, paired_vs_floor;
     double *frame_ms_rounds; /* the measured frames in round order (owned) */
     uint64_t visible, vertices;
+    uint64_t one_fetch; /* of the visible, drawn with the nearest frame (one fetch) */
     uint32_t draw_calls;
     uint64_t gpu_memory_bytes;
     uint64_t record_memory_bytes; /* crowd_world_stats.record_memory_bytes; the floor's matrices */
