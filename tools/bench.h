@@ -77,7 +77,8 @@ typedef struct bench_config {
      * means one, `tier`. */
     crowd_gpu_tier tiers[BENCH_MAX_TIERS];
     uint32_t tier_count;
-    host_context_api context; /* the context asked for */
+    host_context_api context;      /* the context asked for */
+    crowd_frame_fetch frame_fetch; /* crowd_draw_desc.frame_fetch of every draw */
 } bench_config;
 
 typedef struct bench_summary {

@@ -132,10 +132,12 @@ static crowd_camera field_camera(uint32_t count) {
 
 /* Draws way `w` of `s` once (cleared target, update, draws, glFinish). */
 static crowd_result draw_way(field_state *s, int w, const host_target *target,
-                             const crowd_camera *camera, double time_s, int f, crowd_error *error) {
+                             const crowd_camera *camera, crowd_frame_fetch frame_fetch,
+                             double time_s, int f, crowd_error *error) {
     crowd_draw_desc desc = {.pass = CROWD_PASS_COLOR,
                             .cull = w == WAY_BRUTE ? CROWD_CULL_OFF : CROWD_CULL_GPU,
-                            .viewport_height_px = w == WAY_CULL_LOD ? (float)target->height : 0.0f};
+                            .viewport_height_px = w == WAY_CULL_LOD ? (float)target->height : 0.0f,
+                            .frame_fetch = frame_fetch};
     crowd_light_default(&desc.light);
     float aspect = (float)target->width / (float)target->height;
     crowd_camera_matrices(camera, aspect, desc.view, desc.projection);
@@ -213,6 +215,7 @@ static crowd_result summarize(field_state *s, const bench_config *c, const crowd
         } else {
             cell->visible = s->last[w].visible_instances;
             memcpy(cell->visible_per_lod, s->last[w].visible_per_lod, sizeof cell->visible_per_lod);
+            cell->one_fetch = s->last[w].nearest_instances;
             cell->vertices = s->last[w].vertices_drawn;
             cell->draw_calls = s->last[w].draw_calls;
             cell->gpu_memory_bytes = s->last[w].gpu_memory_bytes;
@@ -302,8 +305,8 @@ crowd_result bench_field_run(host_context *context, const scene_character *chara
             int f = round < config->warmup ? -1 : (int)(round - config->warmup);
             for (int i = 0; result == CROWD_OK && i < FIELD_WAYS; i++) {
                 if (s.skip[order[i]] == FIELD_MEASURED) {
-                    result = draw_way(&s, order[i], &target, &camera, config->frame_step_s * round,
-                                      f, error);
+                    result = draw_way(&s, order[i], &target, &camera, config->frame_fetch,
+                                      config->frame_step_s * round, f, error);
                 }
             }
         }

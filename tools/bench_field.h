@@ -47,6 +47,7 @@ typedef struct field_cell {
     uint64_t visible, vertices;
     /* visible split by the LOD level it was drawn at (the floor's: all at 0) */
     uint64_t visible_per_lod[CROWD_BAKE_MAX_LODS];
+    uint64_t one_fetch; /* of the visible, drawn with the nearest frame (one fetch) */
     uint32_t draw_calls;
     uint64_t gpu_memory_bytes;
     uint64_t record_memory_bytes; /* crowd_world_stats.record_memory_bytes; the floor's matrices */

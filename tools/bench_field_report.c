@@ -77,7 +77,7 @@ void bench_field_print(FILE *out, const field_results *r) {
             (unsigned)r->lod_count, (unsigned)r->width, (unsigned)r->height, (unsigned)r->frames,
             (unsigned)r->warmup, ways, r->machine.cpu, r->machine.gl_renderer, r->seconds);
     fprintf(out, "\n  count  way       drawn   vertices  draws  frame ms                  app CPU "
-                 "ms   GPU B/char  rec B/char  frame/brute  frame/floor\n");
+                 "ms   GPU B/char  rec B/char  1-fetch  frame/brute  frame/floor\n");
     for (uint32_t k = 0; k < r->count_count; k++) {
         for (int w = 0; w < FIELD_WAYS; w++) {
             const field_cell *c = &r->cells[k][w];
@@ -90,16 +90,21 @@ void bench_field_print(FILE *out, const field_results *r) {
                         (unsigned long long)c->count * r->vertex_count);
                 continue;
             }
-            char frame[64], brute[16], floor[16];
+            char frame[64], brute[16], floor[16], one_fetch[16] = "-";
             snprintf(frame, sizeof frame, "%.3g (%.3g-%.3g)", c->frame_ms.median, c->frame_ms.p10,
                      c->frame_ms.p90);
             ratio_text(brute, sizeof brute, c->paired_vs_brute.median);
             ratio_text(floor, sizeof floor, c->paired_vs_floor.median);
-            fprintf(out, "%7u  %-8s %6llu %10llu %6u  %-25s %-12.3f %10.0f  %10.0f  %11s  %11s\n",
+            if (w != 0 && c->visible > 0) {
+                snprintf(one_fetch, sizeof one_fetch, "%.0f %%",
+                         100.0 * (double)c->one_fetch / (double)c->visible);
+            }
+            fprintf(out,
+                    "%7u  %-8s %6llu %10llu %6u  %-25s %-12.3f %10.0f  %10.0f  %7s  %11s  %11s\n",
                     (unsigned)c->count, field_way_names[w], (unsigned long long)c->visible,
                     (unsigned long long)c->vertices, (unsigned)c->draw_calls, frame,
                     c->cpu_ms.median, (double)c->gpu_memory_bytes / (double)c->count,
-                    (double)c->record_memory_bytes / (double)c->count, brute, floor);
+                    (double)c->record_memory_bytes / (double)c->count, one_fetch, brute, floor);
         }
     }
     print_per_lod(out, r);
@@ -155,6 +160,7 @@ bool bench_field_write_json(const char *path, const field_results *r) {
                     cJSON_AddItemToArray(per_lod,
                                          cJSON_CreateNumber((double)c->visible_per_lod[l]));
                 }
+                cJSON_AddNumberToObject(row, "one_fetch", (double)c->one_fetch);
                 cJSON_AddNumberToObject(row, "vertices", (double)c->vertices);
                 cJSON_AddNumberToObject(row, "draw_calls", c->draw_calls);
                 cJSON_AddItemToObject(row, "frame_ms", bench_summary_json(&c->frame_ms));

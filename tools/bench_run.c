@@ -376,6 +376,7 @@ static crowd_result measure(host_context *context, const scene_character *charac
     }
     if (result == CROWD_OK) {
         result = stage_create(context, false, c->shadows, &st, error);
+        st.frame_fetch = c->frame_fetch;
     }
     for (uint32_t i = 0; result == CROWD_OK && i < n; i++) {
         uint32_t pair = i / c->tier_count;

@@ -45,6 +45,8 @@ static const char usage[] =
     "                    frame (default 100000000)\n"
     "  --ways a,b,...    field: of floor,brute,cull,cull+lod (default all four); the\n"
     "                    others are not drawn, so a profiler sees these alone\n"
+    "  --frame-fetch F   auto (default), interpolate or nearest: how bat and vat\n"
+    "                    pick baked frames (crowd_draw_desc.frame_fetch)\n"
     "  --tier T          auto (default), gl45 or portable (crowd_world_desc.tier)\n"
     "  --tiers a,b       both tiers side by side in one run (gl45,portable), each\n"
     "                    size and mode drawn by both back to back; ratios to gl45\n"
@@ -176,9 +178,10 @@ static int parse(int argc, char **argv, options *o) {
         const char *arg = argv[i];
         const char *value = NULL;
         static const char *const with_value[] = {
-            "--counts",      "--modes", "--size",  "--frames",     "--warmup", "--seed",
-            "--json",        "--csv",   "--chart", "--archetypes", "--state",  "--scene",
-            "--brute-limit", "--ways",  "--tier",  "--context",    "--tiers",  NULL};
+            "--counts",  "--modes", "--size",        "--frames", "--warmup",
+            "--seed",    "--json",  "--csv",         "--chart",  "--archetypes",
+            "--state",   "--scene", "--brute-limit", "--ways",   "--tier",
+            "--context", "--tiers", "--frame-fetch", NULL};
         if (cli_arg_in(arg, with_value) && (value = cli_option_value(argc, argv, &i)) == NULL) {
             return CLI_EXIT_USAGE;
         }
@@ -249,6 +252,18 @@ static int parse(int argc, char **argv, options *o) {
             if (!scene_parse_context(arg, value, &o->config.context)) {
                 return CLI_EXIT_USAGE;
             }
+        } else if (strcmp(arg, "--frame-fetch") == 0) {
+            static const char *const fetches[CROWD_FRAME_FETCH_COUNT] = {"auto", "interpolate",
+                                                                         "nearest"};
+            int f = 0;
+            while (f < CROWD_FRAME_FETCH_COUNT && strcmp(value, fetches[f]) != 0) {
+                f++;
+            }
+            if (f == CROWD_FRAME_FETCH_COUNT) {
+                return cli_fail(CLI_EXIT_USAGE,
+                                "--frame-fetch: '%s' is not auto, interpolate or nearest", value);
+            }
+            o->config.frame_fetch = (crowd_frame_fetch)f;
         } else if (strcmp(arg, "--shadows") == 0) {
             o->config.shadows = true;
         } else if (strcmp(arg, "--no-wait") == 0) {

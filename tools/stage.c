@@ -51,7 +51,8 @@ crowd_result stage_draw(stage *s, crowd_world *world, const host_target *target,
     crowd_draw_desc draw = {.pass = CROWD_PASS_COLOR,
                             .light = s->light,
                             .viewport_height_px = s->lods ? (float)target->height : 0.0f,
-                            .debug_lod_tint = s->lod_tint};
+                            .debug_lod_tint = s->lod_tint,
+                            .frame_fetch = s->frame_fetch};
     if (!crowd_camera_matrices(camera, (float)target->width / (float)target->height, draw.view,
                                draw.projection)) {
         return crowd_error_set(error, CROWD_ERROR_INVALID_ARGUMENT, NULL,

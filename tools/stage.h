@@ -26,6 +26,7 @@ typedef struct stage {
      * characters tinted by their LOD: play and demo turn them on; render
      * and bench keep every character at LOD0. */
     bool lods, lod_tint;
+    crowd_frame_fetch frame_fetch; /* crowd_draw_desc.frame_fetch: 0 = auto */
     struct ground floor;
     shadow_map shadow;
     crowd_light light;

@@ -527,6 +527,9 @@ static void bench_field(void) {
         CHECK_MSG(per_lod_sum == drawn, "%s %g: per LOD %g, drawn %g", ways[i % 4], count,
                   per_lod_sum, drawn);
         CHECK(i % 4 == 3 || beyond_lod0 == 0.0);
+        /* Only a pass with a viewport height picks one-fetch frames by size. */
+        double one_fetch = number(row, "one_fetch");
+        CHECK(one_fetch >= 0.0 && one_fetch <= drawn && (i % 4 == 3 || one_fetch == 0.0));
         if (i % 4 < 2) {
             CHECK(drawn == count && draws == 1.0);
         } else {
@@ -561,6 +564,21 @@ static void bench_field(void) {
         }
     }
     cJSON_Delete(root);
+    /* Forced nearest frames: every character on the one-fetch path. */
+    remove("bench_nearest.json");
+    r = run("bench", "builtin:", "--scene", "field", "--counts", "16", "--frames", "1", "--size",
+            "32x18", "--ways", "brute", "--frame-fetch", "nearest", "--json", "bench_nearest.json",
+            "--quiet", NULL);
+    CHECK_MSG(r->exit_code == 0, "bench --frame-fetch nearest: exit %d, stderr: %s", r->exit_code,
+              r->err);
+    root = test_read_json("bench_nearest.json");
+    REQUIRE_VOID(root != NULL);
+    const cJSON *brute = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "results"), 1);
+    CHECK(brute != NULL && strcmp(string(brute, "way"), "brute") == 0 &&
+          number(brute, "one_fetch") == 16.0 && number(brute, "drawn") == 16.0);
+    cJSON_Delete(root);
+    check_usage_error(run("bench", "--frame-fetch", "sometimes", NULL), "--frame-fetch sometimes",
+                      "not auto, interpolate or nearest");
     check_usage_error(run("bench", "--scene", "street", NULL), "--scene street", "--scene");
     check_usage_error(run("bench", "--scene", "field", "--modes", "gpu", NULL), "--modes gpu",
                       "not culled");
