@@ -118,6 +118,10 @@ _Static_assert((1u << GPU_SIDE_ROW_SHIFT) == GPU_SIDE_ROW_ENTRIES, "side table r
 _Static_assert((1u << GPU_PALETTE_WIDTH_SHIFT) - 1u == GPU_PALETTE_WIDTH_MASK,
                "the palette texture's width and mask agree");
 _Static_assert(GPU_MAX_LODS == CROWD_BAKE_MAX_LODS, "the culling pass holds every LOD");
+_Static_assert(GPU_COMMAND_PROPS_FIRST == GPU_MAX_LODS &&
+                   GPU_COMMAND_NEAREST_FIRST == GPU_COMMAND_PROPS_FIRST + GPU_MAX_PROPS &&
+                   GPU_COMMAND_COUNT == GPU_COMMAND_NEAREST_FIRST + GPU_MAX_LODS,
+               "the culling pass's commands: LODs', props', then the LODs' one-fetch ones");
 _Static_assert(CROWD_BAKE_BLEND_MAX_CLIPS == CROWD_BLEND_MAX_CLIPS &&
                    CROWD_BAKE_MAX_BLENDS == CROWD_ARCHETYPE_MAX_BLENDS,
                "a bake's blends fit an archetype");
