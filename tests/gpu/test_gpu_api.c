@@ -533,9 +533,10 @@ static void test_timing(const crowd_asset *bar, const crowd_bake *bake) {
 /* Sizes from the layouts in src/gpu (mesh sections over LOD0's vertices and
  * every LOD's copies, 40-byte instance records (crowd_contract.glsl),
  * 32-byte materials, a 16-byte sphere per clip and one for
- * them all (blends), and once a
+ * them all (blends), a 4-byte frame step per clip, and once a
  * culled pass ran, a list of records per LOD, a LOD word per record and
- * eight 20-byte indirect commands) and GL's texel sizes. */
+ * GPU_COMMAND_COUNT (28) 20-byte indirect commands: the LODs', the props'
+ * and the LODs' one-fetch ones) and GL's texel sizes. */
 static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     crowd_error error;
     crowd_archetype r;
@@ -550,8 +551,9 @@ static void test_memory(const crowd_asset *bar, const crowd_bake *bake) {
     uint64_t materials = 2 * 32 + (2 * 2 + 1 * 1) * 4; /* 2x2 texture array, 2 mip levels */
     uint64_t instances = 64 * 40;                      /* first capacity: 64 records */
     uint64_t spheres = 16ull * (bake->clip_count + 1);
-    uint64_t base = mesh + materials + instances + spheres;
-    uint64_t lists = 64 * lods * 40 + 4 * 64 + 8 * 20; /* made by the first culled pass */
+    uint64_t steps = 4ull * bake->clip_count;
+    uint64_t base = mesh + materials + instances + spheres + steps;
+    uint64_t lists = 64 * lods * 40 + 4 * 64 + 28 * 20; /* made by the first culled pass */
     crowd_world_stats stats;
     crowd_world_get_stats(world, &stats);
     CHECK_MSG(stats.gpu_memory_bytes == base, "static: %llu bytes, expected %llu",
